@@ -1,0 +1,3 @@
+//! `mjrs-alloc`: owned `Model` and `Data` on heap buffers.
+#![no_std]
+extern crate alloc;

@@ -1,0 +1,473 @@
+//! Caller-provided memory: carving fixed layouts from a byte buffer, and MuJoCo's arena with
+//! its scratch stack ("Internal stack" and "Arena" in the programming guide's Simulation chapter).
+//!
+//! The arena is one byte region per [`Data`](crate::Data). Arrays whose size changes every step
+//! (contacts, constraint rows) are *pushed* from its bottom and stay until the next reset of the
+//! arena; scratch memory is *allocated* from its top by a [`Stack`] and released when that stack
+//! frame ends, which is MuJoCo's `mj_markStack` / `mj_freeStack` expressed as a Rust scope:
+//!
+//! ```
+//! # use mjrs_core::arena::{Arena, ArenaError};
+//! # fn demo(arena: &mut Arena) -> Result<(), ArenaError> {
+//! let mut stack = arena.stack();
+//! let a = stack.alloc::<f64>(10)?; // lives as long as `stack`
+//! {
+//!     let mut inner = stack.frame(); // mark
+//!     let b = inner.alloc::<i32>(5)?;
+//!     b[0] = 1;
+//! } // free: `b` is gone, its bytes are available again
+//! a[0] = 2.0;
+//! # Ok(()) }
+//! ```
+//!
+//! Running out of memory is an [`ArenaError`], never a panic.
+
+use crate::pod::{cast, cast_mut, Pod};
+use core::mem::{align_of, size_of};
+
+/// Alignment of every carved region's base: the largest alignment of a [`Pod`] type in use.
+pub const MAX_ALIGN: usize = 8;
+
+/// Not enough memory, or sizes so large that byte counts overflow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ArenaError {
+    /// A caller buffer is smaller than the layout needs ([`Model::bytes_needed`],
+    /// [`Data::bytes_needed`] tell how much to provide).
+    ///
+    /// [`Model::bytes_needed`]: crate::Model::bytes_needed
+    /// [`Data::bytes_needed`]: crate::Data::bytes_needed
+    BufferTooSmall {
+        /// Bytes the layout needs.
+        needed: usize,
+        /// Bytes the caller gave.
+        available: usize,
+    },
+    /// The arena has no room for a request (MuJoCo: "mj_stackAlloc: insufficient memory").
+    OutOfArena {
+        /// Bytes requested.
+        requested: usize,
+        /// Bytes still free between the arena's bottom and top.
+        available: usize,
+        /// Size of the whole arena (`narena`).
+        narena: usize,
+    },
+    /// Sizes whose byte count does not fit in `usize`.
+    SizeOverflow,
+}
+
+impl core::fmt::Display for ArenaError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            ArenaError::BufferTooSmall { needed, available } => {
+                write!(
+                    f,
+                    "buffer too small: {needed} bytes needed, {available} given"
+                )
+            }
+            ArenaError::OutOfArena {
+                requested,
+                available,
+                narena,
+            } => write!(
+                f,
+                "arena out of memory: requested {requested} bytes, {available} free of {narena} \
+                 (raise <size memory=...> in the model)"
+            ),
+            ArenaError::SizeOverflow => f.write_str("sizes too large: byte count overflows"),
+        }
+    }
+}
+
+/// Rounds `x` up to a multiple of `align` (a power of two); `None` on overflow.
+fn align_up(x: usize, align: usize) -> Option<usize> {
+    Some(x.checked_add(align - 1)? & !(align - 1))
+}
+
+/// Byte count of `n` elements of `T`; `None` on overflow.
+fn bytes_of<T>(n: usize) -> Option<usize> {
+    n.checked_mul(size_of::<T>())
+}
+
+/// Counts the bytes of a sequence of arrays laid out one after another, each aligned for its
+/// element type, from a base aligned to [`MAX_ALIGN`]. The same rules as [`Carver`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LayoutCounter {
+    offset: Option<usize>,
+}
+
+impl LayoutCounter {
+    /// An empty layout.
+    pub fn new() -> Self {
+        Self { offset: Some(0) }
+    }
+
+    /// Adds an array of `n` elements of `T` (`None` for `n` means the size overflowed).
+    pub fn add<T: Pod>(&mut self, n: Option<usize>) {
+        self.offset =
+            (|| align_up(self.offset?, align_of::<T>())?.checked_add(bytes_of::<T>(n?)?))();
+    }
+
+    /// Total bytes, or `None` if any size overflowed.
+    pub fn total(&self) -> Option<usize> {
+        self.offset
+    }
+
+    /// Bytes a caller buffer of unknown alignment must have: the total plus the worst-case
+    /// skip to the first aligned byte.
+    pub fn buffer_bytes(&self) -> Option<usize> {
+        self.offset?.checked_add(MAX_ALIGN - 1)
+    }
+}
+
+/// Cuts consecutive typed arrays from the front of a byte buffer (used to build `Model` and
+/// `Data`); the layout matches [`LayoutCounter`].
+pub struct Carver<'a> {
+    rest: &'a mut [u8],
+    needed: usize,
+    available: usize,
+}
+
+impl<'a> Carver<'a> {
+    /// Starts carving `buf` at its first [`MAX_ALIGN`]-aligned byte. `needed` is the total the
+    /// caller computed, reported in the error if the buffer runs out.
+    pub fn new(buf: &'a mut [u8], needed: usize) -> Self {
+        let available = buf.len();
+        let skip = (MAX_ALIGN - buf.as_ptr() as usize % MAX_ALIGN) % MAX_ALIGN;
+        let rest = if skip <= buf.len() {
+            &mut buf[skip..]
+        } else {
+            &mut []
+        };
+        Self {
+            rest,
+            needed,
+            available,
+        }
+    }
+
+    /// The next `n` elements of `T` (`None` for `n`: the size overflowed).
+    pub fn take<T: Pod>(&mut self, n: Option<usize>) -> Result<&'a mut [T], ArenaError> {
+        let bytes =
+            bytes_of::<T>(n.ok_or(ArenaError::SizeOverflow)?).ok_or(ArenaError::SizeOverflow)?;
+        let rest = core::mem::take(&mut self.rest);
+        let skip = (align_of::<T>() - rest.as_ptr() as usize % align_of::<T>()) % align_of::<T>();
+        let too_small = ArenaError::BufferTooSmall {
+            needed: self.needed,
+            available: self.available,
+        };
+        let end = skip.checked_add(bytes).ok_or(ArenaError::SizeOverflow)?;
+        if end > rest.len() {
+            return Err(too_small);
+        }
+        let (head, tail) = rest.split_at_mut(end);
+        self.rest = tail;
+        cast_mut::<T>(&mut head[skip..]).ok_or(too_small)
+    }
+
+    /// Everything left, as bytes.
+    pub fn rest(self) -> &'a mut [u8] {
+        self.rest
+    }
+}
+
+/// Number of arrays in the data-arena table (contacts, constraint rows, islands).
+pub const N_ARENA_FIELDS: usize = {
+    macro_rules! count {
+        ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => { 0 $(+ { let _ = stringify!($name); 1 })* };
+    }
+    mjdata_arena_arrays!(count)
+};
+
+/// Bookkeeping of an arena, apart from its bytes: where the arena arrays are, how much is in use.
+#[derive(Clone, Debug)]
+pub struct ArenaState {
+    /// Bytes in use at the bottom by arena arrays (MuJoCo's `parena`).
+    pub parena: usize,
+    /// Peak bytes used by the stack since the last reset (`maxuse_stack`).
+    pub maxuse_stack: usize,
+    /// Peak bytes used by arena arrays and stack together (`maxuse_arena`).
+    pub maxuse_arena: usize,
+    /// Byte offset and element count of each arena array, in table order; `(0, 0)` when absent.
+    pub fields: [(usize, usize); N_ARENA_FIELDS],
+}
+
+impl ArenaState {
+    fn new() -> Self {
+        Self {
+            parena: 0,
+            maxuse_stack: 0,
+            maxuse_arena: 0,
+            fields: [(0, 0); N_ARENA_FIELDS],
+        }
+    }
+}
+
+/// The arena of a `Data`: bottom-pushed arena arrays plus a top-down scratch stack.
+pub struct Arena<'a> {
+    buf: &'a mut [u8],
+    /// Counters and arena-array positions.
+    pub state: ArenaState,
+}
+
+impl<'a> Arena<'a> {
+    /// An empty arena over `buf` (its start must be [`MAX_ALIGN`]-aligned, as [`Carver`] leaves it).
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        debug_assert_eq!(buf.as_ptr() as usize % MAX_ALIGN, 0);
+        Self {
+            buf,
+            state: ArenaState::new(),
+        }
+    }
+
+    /// Size in bytes (`narena`).
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Whether the arena has no bytes at all.
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// Drops every arena array (contacts, constraint rows), as MuJoCo does at the start of
+    /// collision detection and in `mj_resetData`. Peak counters are kept.
+    pub fn clear(&mut self) {
+        self.state.parena = 0;
+        self.state.fields = [(0, 0); N_ARENA_FIELDS];
+    }
+
+    /// Forgets the peak-use counters too (`mj_resetData`).
+    pub fn reset(&mut self) {
+        self.state = ArenaState::new();
+    }
+
+    /// Copies the arena arrays and counters of `src`, an arena of the same size (`mj_copyData`).
+    pub fn copy_from(&mut self, src: &Arena) {
+        let used = src.state.parena.min(self.buf.len());
+        self.buf[..used].copy_from_slice(&src.buf[..used]);
+        self.state = src.state.clone();
+    }
+
+    /// A stack frame over the free part of the arena.
+    pub fn stack(&mut self) -> Stack<'_> {
+        let lo = self.state.parena;
+        let narena = self.buf.len();
+        Stack {
+            free: &mut self.buf[lo..],
+            lo,
+            hi: narena,
+            narena,
+            state: &mut self.state,
+        }
+    }
+
+    /// Arena array number `field` (table order) as `&[T]`; empty when absent.
+    pub fn field<T: Pod>(&self, field: usize) -> &[T] {
+        let (off, n) = self.state.fields[field];
+        bytes_of::<T>(n)
+            .and_then(|b| self.buf.get(off..off.checked_add(b)?))
+            .and_then(cast::<T>)
+            .unwrap_or(&[])
+    }
+
+    /// The bytes below `parena` (all arena arrays) and the free bytes above, for views that
+    /// need arena arrays and scratch memory at once.
+    pub fn split(&mut self) -> (&mut [u8], Stack<'_>) {
+        let lo = self.state.parena;
+        let narena = self.buf.len();
+        let (used, free) = self.buf.split_at_mut(lo);
+        (
+            used,
+            Stack {
+                free,
+                lo,
+                hi: narena,
+                narena,
+                state: &mut self.state,
+            },
+        )
+    }
+}
+
+/// A frame of the arena: scratch arrays come from the top and die with the frame; arena arrays
+/// are pushed at the bottom and persist. Child frames ([`Stack::frame`]) nest like
+/// `mj_markStack` / `mj_freeStack`.
+pub struct Stack<'s> {
+    /// The free bytes `[lo, hi)` of the arena, as far as this frame knows.
+    free: &'s mut [u8],
+    lo: usize,
+    hi: usize,
+    narena: usize,
+    state: &'s mut ArenaState,
+}
+
+impl<'s> Stack<'s> {
+    /// Takes into account arena arrays that a finished child frame pushed at the bottom.
+    fn sync(&mut self) {
+        if self.state.parena > self.lo {
+            let pushed = (self.state.parena - self.lo).min(self.free.len());
+            let free = core::mem::take(&mut self.free);
+            self.free = &mut free[pushed..];
+            self.lo += pushed;
+        }
+    }
+
+    fn out_of_arena(&self, requested: usize) -> ArenaError {
+        ArenaError::OutOfArena {
+            requested,
+            available: self.hi - self.lo,
+            narena: self.narena,
+        }
+    }
+
+    fn note_peak(&mut self) {
+        let stack = self.narena - self.hi;
+        self.state.maxuse_stack = self.state.maxuse_stack.max(stack);
+        self.state.maxuse_arena = self.state.maxuse_arena.max(stack + self.state.parena);
+    }
+
+    /// Scratch array of `n` elements of `T`, valid until this frame ends. Its contents are
+    /// whatever the arena held before (valid numbers, not zeroed), as in MuJoCo.
+    pub fn alloc<T: Pod>(&mut self, n: usize) -> Result<&'s mut [T], ArenaError> {
+        self.sync();
+        let bytes = bytes_of::<T>(n).ok_or(ArenaError::SizeOverflow)?;
+        let start = self
+            .hi
+            .checked_sub(bytes)
+            .map(|s| s & !(align_of::<T>() - 1))
+            .filter(|&s| s >= self.lo)
+            .ok_or_else(|| self.out_of_arena(bytes))?;
+        let free = core::mem::take(&mut self.free);
+        let (below, region) = free.split_at_mut(start - self.lo);
+        self.free = below;
+        self.hi = start;
+        self.note_peak();
+        cast_mut::<T>(&mut region[..bytes]).ok_or(ArenaError::SizeOverflow)
+    }
+
+    /// Scratch array of `n` elements of `T`, filled with zeros.
+    pub fn alloc_zeroed<T: Pod>(&mut self, n: usize) -> Result<&'s mut [T], ArenaError> {
+        let a = self.alloc::<T>(n)?;
+        a.fill(T::default());
+        Ok(a)
+    }
+
+    /// Pushes arena array number `field` (table order) with `n` elements of `T` at the bottom of
+    /// the arena; it stays until the arena is cleared. Returns the array.
+    pub fn push<T: Pod>(&mut self, field: usize, n: usize) -> Result<&'s mut [T], ArenaError> {
+        self.sync();
+        let bytes = bytes_of::<T>(n).ok_or(ArenaError::SizeOverflow)?;
+        let start = align_up(self.lo, align_of::<T>()).ok_or(ArenaError::SizeOverflow)?;
+        let end = start
+            .checked_add(bytes)
+            .filter(|&e| e <= self.hi)
+            .ok_or_else(|| self.out_of_arena(bytes))?;
+        let free = core::mem::take(&mut self.free);
+        let (region, above) = free.split_at_mut(end - self.lo);
+        let padding = start - self.lo;
+        self.free = above;
+        self.lo = end;
+        self.state.parena = end;
+        if let Some(slot) = self.state.fields.get_mut(field) {
+            *slot = (start, n);
+        }
+        self.note_peak();
+        cast_mut::<T>(&mut region[padding..]).ok_or(ArenaError::SizeOverflow)
+    }
+
+    /// A child frame (`mj_markStack`); its scratch arrays are released when it is dropped
+    /// (`mj_freeStack`). Arena arrays it pushes stay.
+    pub fn frame(&mut self) -> Stack<'_> {
+        self.sync();
+        Stack {
+            free: &mut *self.free,
+            lo: self.lo,
+            hi: self.hi,
+            narena: self.narena,
+            state: &mut *self.state,
+        }
+    }
+
+    /// Bytes still free in this frame.
+    pub fn available(&self) -> usize {
+        self.hi - self.lo.max(self.state.parena)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[repr(align(8))]
+    struct Buf([u8; 256]);
+
+    #[test]
+    fn frames_release_scratch_and_keep_pushes() {
+        let mut buf = Buf([0; 256]);
+        let mut arena = Arena::new(&mut buf.0);
+        {
+            let mut s = arena.stack();
+            let a = s.alloc::<f64>(4).unwrap();
+            a.fill(1.0);
+            let before = s.available();
+            {
+                let mut inner = s.frame();
+                inner.alloc::<f64>(8).unwrap();
+                inner.push::<i32>(1, 3).unwrap().copy_from_slice(&[7, 8, 9]);
+            }
+            // the inner scratch is released, the 12-byte push (16 with alignment) stays
+            assert_eq!(s.available(), before - 12);
+            assert_eq!(a, &[1.0; 4]);
+        }
+        assert_eq!(arena.state.parena, 12);
+        assert_eq!(arena.field::<i32>(1), &[7, 8, 9]);
+        assert_eq!(arena.state.maxuse_stack, 96);
+    }
+
+    #[test]
+    fn running_out_is_an_error() {
+        let mut buf = Buf([0; 256]);
+        let mut arena = Arena::new(&mut buf.0[..64]);
+        let mut s = arena.stack();
+        assert!(s.alloc::<f64>(8).is_ok());
+        let err = s.alloc::<u8>(1).unwrap_err();
+        assert_eq!(
+            err,
+            ArenaError::OutOfArena {
+                requested: 1,
+                available: 0,
+                narena: 64
+            }
+        );
+        assert_eq!(
+            s.alloc::<f64>(usize::MAX).unwrap_err(),
+            ArenaError::SizeOverflow
+        );
+        assert!(s.push::<f64>(0, 1).is_err());
+    }
+
+    #[test]
+    fn carver_matches_counter() {
+        let mut counter = LayoutCounter::new();
+        counter.add::<u8>(Some(3));
+        counter.add::<f64>(Some(2));
+        counter.add::<i32>(Some(1));
+        assert_eq!(counter.total(), Some(28));
+        let mut buf = Buf([0; 256]);
+        let mut carver = Carver::new(&mut buf.0[1..], 28);
+        assert_eq!(carver.take::<u8>(Some(3)).unwrap().len(), 3);
+        assert_eq!(carver.take::<f64>(Some(2)).unwrap().len(), 2);
+        assert_eq!(carver.take::<i32>(Some(1)).unwrap().len(), 1);
+        let mut small = Buf([0; 256]);
+        let mut carver = Carver::new(&mut small.0[..10], 28);
+        carver.take::<u8>(Some(3)).unwrap();
+        assert_eq!(
+            carver.take::<f64>(Some(2)).unwrap_err(),
+            ArenaError::BufferTooSmall {
+                needed: 28,
+                available: 10
+            }
+        );
+    }
+}

@@ -1,0 +1,305 @@
+//! [`Data`]: MuJoCo's `mjData` as a view over a caller-provided byte buffer: the state, every
+//! intermediate result of the pipeline, the diagnostics, and the arena with its scratch stack.
+
+use crate::arena::{Arena, ArenaError, Carver, LayoutCounter};
+use crate::layout::{field_len, ArrayVisitor, FieldInfo};
+use crate::model::{ModelSizes, SizeMismatch};
+use crate::real::Real;
+use crate::types::{MAXTHREAD, NISLAND, NSOLVER, NTIMER, NWARNING};
+
+/// One contact (`mjContact`), as produced by collision detection.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// Distance between nearest points; negative: penetration.
+    pub dist: Real,
+    /// Position of contact point: midpoint between geoms.
+    pub pos: [Real; 3],
+    /// Contact frame; the normal is in `[0..3]` and points from geom 1 to geom 2.
+    pub frame: [Real; 9],
+    /// Include the contact if `dist < includemargin = margin - gap`.
+    pub includemargin: Real,
+    /// Friction: tangent1, tangent2, spin, roll1, roll2.
+    pub friction: [Real; 5],
+    /// Solver reference, normal direction.
+    pub solref: [Real; 2],
+    /// Solver reference, friction directions.
+    pub solreffriction: [Real; 2],
+    /// Solver impedance.
+    pub solimp: [Real; 5],
+    /// Friction of regularized cone.
+    pub mu: Real,
+    /// Cone Hessian.
+    pub H: [Real; 36],
+    /// Contact space dimensionality: 1, 3, 4 or 6.
+    pub dim: i32,
+    /// Id of geom 1 (deprecated in MuJoCo, use `geom[0]`).
+    pub geom1: i32,
+    /// Id of geom 2 (deprecated in MuJoCo, use `geom[1]`).
+    pub geom2: i32,
+    /// Geom ids; -1 for flex.
+    pub geom: [i32; 2],
+    /// Flex ids; -1 for geom.
+    pub flex: [i32; 2],
+    /// Element ids; -1 for geom or flex vertex.
+    pub elem: [i32; 2],
+    /// Vertex ids; -1 for geom or flex element.
+    pub vert: [i32; 2],
+    /// 0: include, 1: in gap, 2: fused, 3: no dofs.
+    pub exclude: i32,
+    /// Address in the constraint rows; -1: not included.
+    pub efc_address: i32,
+    /// Explicit padding, so that the struct has none (see the `pod` module).
+    pub _pad: i32,
+}
+
+impl Default for Contact {
+    fn default() -> Self {
+        Self {
+            dist: 0.0,
+            pos: [0.0; 3],
+            frame: [0.0; 9],
+            includemargin: 0.0,
+            friction: [0.0; 5],
+            solref: [0.0; 2],
+            solreffriction: [0.0; 2],
+            solimp: [0.0; 5],
+            mu: 0.0,
+            H: [0.0; 36],
+            dim: 0,
+            geom1: 0,
+            geom2: 0,
+            geom: [0; 2],
+            flex: [0; 2],
+            elem: [0; 2],
+            vert: [0; 2],
+            exclude: 0,
+            efc_address: 0,
+            _pad: 0,
+        }
+    }
+}
+
+/// Warning statistics (`mjWarningStat`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WarningStat {
+    /// Info from the last warning.
+    pub lastinfo: i32,
+    /// How many times the warning was raised.
+    pub number: i32,
+}
+
+/// Timer statistics (`mjTimerStat`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TimerStat {
+    /// Cumulative duration.
+    pub duration: Real,
+    /// How many times the timer was called.
+    pub number: i32,
+}
+
+/// Per-iteration solver statistics (`mjSolverStat`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SolverStat {
+    /// Cost reduction, scaled by 1/trace(M(qpos0)).
+    pub improvement: Real,
+    /// Gradient norm (primal only, scaled).
+    pub gradient: Real,
+    /// Slope in linesearch.
+    pub lineslope: Real,
+    /// Number of active constraints.
+    pub nactive: i32,
+    /// Number of constraint state changes.
+    pub nchange: i32,
+    /// Number of cost evaluations in line search.
+    pub neval: i32,
+    /// Number of Cholesky updates in line search.
+    pub nupdate: i32,
+}
+
+macro_rules! gen_data {
+    ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => {
+        /// MuJoCo's `mjData` for one [`Model`](crate::Model): state, pipeline results,
+        /// diagnostics and the arena, all carved from one caller-provided buffer.
+        pub struct Data<'a> {
+            sizes: ModelSizes,
+            /// Simulation time.
+            pub time: Real,
+            /// Number of plugin instances.
+            pub nplugin: usize,
+            /// Peak number of contacts.
+            pub maxuse_con: usize,
+            /// Peak number of constraint rows.
+            pub maxuse_efc: usize,
+            /// Number of islands processed by the solver.
+            pub solver_nisland: usize,
+            /// Number of equality constraint rows.
+            pub ne: usize,
+            /// Number of friction constraint rows.
+            pub nf: usize,
+            /// Number of limit constraint rows.
+            pub nl: usize,
+            /// Number of constraint rows.
+            pub nefc: usize,
+            /// Number of non-zeros in the constraint Jacobian.
+            pub nnzJ: usize,
+            /// Number of detected contacts.
+            pub ncon: usize,
+            /// Number of detected constraint islands.
+            pub nisland: usize,
+            /// Warning statistics, indexed by `WARN_*`.
+            pub warning: [WarningStat; NWARNING as usize],
+            /// Timer statistics, indexed by `TIMER_*`.
+            pub timer: [TimerStat; NTIMER as usize],
+            /// Solver iterations, per island.
+            pub solver_niter: [i32; NISLAND],
+            /// Non-zeros in the Hessian or efc_AR, per island.
+            pub solver_nnz: [i32; NISLAND],
+            /// Forward-inverse comparison: qfrc, efc.
+            pub solver_fwdinv: [Real; 2],
+            /// Potential and kinetic energy.
+            pub energy: [Real; 2],
+            /// Solver statistics, `NISLAND` blocks of `NSOLVER` iterations.
+            pub solver: &'a mut [SolverStat],
+            /// Peak stack use per thread (mjrs runs one thread: entry 0).
+            pub maxuse_threadstack: &'a mut [u64],
+            /// The arena: contacts and constraint rows at the bottom, scratch stack at the top.
+            pub arena: Arena<'a>,
+            $(
+                #[doc = concat!("`mjData.", stringify!($name), "`: ", stringify!($ty),
+                                " [", stringify!($rows), " x ", stringify!($($cols)+), "].")]
+                pub $name: &'a mut [mj_type!($ty)],
+            )*
+        }
+
+        /// Number of fixed-size arrays in a `Data` (`MJDATA_POINTERS`).
+        pub const N_DATA_ARRAYS: usize = [$(stringify!($name)),*].len();
+
+        impl<'a> Data<'a> {
+            fn layout(s: &ModelSizes) -> LayoutCounter {
+                let mut c = LayoutCounter::new();
+                c.add::<SolverStat>(Some(NISLAND * NSOLVER));
+                c.add::<u64>(Some(MAXTHREAD));
+                $( c.add::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+))); )*
+                c.add::<u64>(Some(s.narena / 8));
+                c
+            }
+
+            /// Bytes a buffer must have to hold a `Data` for a model of these sizes (any
+            /// alignment), arena included.
+            pub fn bytes_needed(sizes: &ModelSizes) -> Result<usize, ArenaError> {
+                Self::layout(sizes).buffer_bytes().ok_or(ArenaError::SizeOverflow)
+            }
+
+            /// Carves the arrays from `buf`; everything is zero until [`crate::io::reset_data`].
+            pub(crate) fn carve(sizes: ModelSizes, buf: &'a mut [u8]) -> Result<Self, ArenaError> {
+                let needed = Self::bytes_needed(&sizes)?;
+                let mut c = Carver::new(buf, needed);
+                let s = &sizes;
+                let solver = c.take::<SolverStat>(Some(NISLAND * NSOLVER))?;
+                let maxuse_threadstack = c.take::<u64>(Some(MAXTHREAD))?;
+                $( let $name = c.take::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+)))?; )*
+                let arena_words = c.take::<u64>(Some(s.narena / 8))?;
+                let arena = Arena::new(crate::pod::as_bytes_mut(arena_words));
+                Ok(Data {
+                    sizes,
+                    time: 0.0,
+                    nplugin: 0,
+                    maxuse_con: 0,
+                    maxuse_efc: 0,
+                    solver_nisland: 0,
+                    ne: 0,
+                    nf: 0,
+                    nl: 0,
+                    nefc: 0,
+                    nnzJ: 0,
+                    ncon: 0,
+                    nisland: 0,
+                    warning: Default::default(),
+                    timer: Default::default(),
+                    solver_niter: [0; NISLAND],
+                    solver_nnz: [0; NISLAND],
+                    solver_fwdinv: [0.0; 2],
+                    energy: [0.0; 2],
+                    solver,
+                    maxuse_threadstack,
+                    arena,
+                    $( $name, )*
+                })
+            }
+
+            /// Sets every fixed-size array to zero.
+            pub(crate) fn zero_arrays(&mut self) {
+                $( self.$name.fill(Default::default()); )*
+            }
+
+            /// Calls the visitor with every fixed-size array, in table order.
+            pub fn visit<V: ArrayVisitor>(&self, v: &mut V) {
+                let s = &self.sizes;
+                $(
+                    v.array(&FieldInfo {
+                        name: stringify!($name),
+                        kind: mj_kind!($ty),
+                        rows: s.$rows,
+                        cols: mj_cols!(s; $($cols)+).unwrap_or(0),
+                        matrix: mj_is_matrix!($($cols)+),
+                    }, &*self.$name);
+                )*
+            }
+
+            /// Copies every array and scalar of `src` (`mj_copyData`); both must belong to
+            /// models of the same sizes. The arena is copied up to its used part.
+            pub fn copy_from(&mut self, src: &Data) -> Result<(), SizeMismatch> {
+                if self.sizes != src.sizes || self.arena.len() != src.arena.len() {
+                    return Err(SizeMismatch);
+                }
+                self.time = src.time;
+                self.nplugin = src.nplugin;
+                self.maxuse_con = src.maxuse_con;
+                self.maxuse_efc = src.maxuse_efc;
+                self.solver_nisland = src.solver_nisland;
+                self.ne = src.ne;
+                self.nf = src.nf;
+                self.nl = src.nl;
+                self.nefc = src.nefc;
+                self.nnzJ = src.nnzJ;
+                self.ncon = src.ncon;
+                self.nisland = src.nisland;
+                self.warning = src.warning;
+                self.timer = src.timer;
+                self.solver_niter = src.solver_niter;
+                self.solver_nnz = src.solver_nnz;
+                self.solver_fwdinv = src.solver_fwdinv;
+                self.energy = src.energy;
+                self.solver.copy_from_slice(src.solver);
+                self.maxuse_threadstack.copy_from_slice(src.maxuse_threadstack);
+                self.arena.copy_from(&src.arena);
+                $( self.$name.copy_from_slice(src.$name); )*
+                Ok(())
+            }
+        }
+    };
+}
+mjdata_arrays!(gen_data);
+
+impl Data<'_> {
+    /// The sizes of the model this data was made for.
+    pub fn sizes(&self) -> &ModelSizes {
+        &self.sizes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_has_mujoco_3_1_6_counts() {
+        assert_eq!(N_DATA_ARRAYS, 92);
+        assert_eq!(
+            core::mem::size_of::<Contact>(),
+            65 * core::mem::size_of::<Real>() + 56
+        );
+    }
+}

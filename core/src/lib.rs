@@ -1,0 +1,32 @@
+//! `mjrs-core`: the `no_std`, allocation-free heart of mjrs, a MuJoCo 3.1.6-compatible simulator.
+//!
+//! * [`Model`] and [`Data`] are views whose arrays are carved from byte buffers that the caller
+//!   provides (a `static` on a microcontroller, a `Vec` in `mjrs-alloc`). Every array is declared
+//!   once, in the layout table of [`layout`], with MuJoCo's names, element types and lengths.
+//! * [`mjb`] reads and writes MuJoCo's binary model format (MJB) on byte slices, validating every
+//!   size, address and index before anything else touches them.
+//! * [`math`] is MuJoCo's `mju_*` utility library.
+//!
+//! `Real` is `f64`, or `f32` with the cargo feature `f32` (the package `mjrs-core-f32` builds this
+//! same source with the feature on).
+#![cfg_attr(not(test), no_std)]
+#![allow(non_snake_case)] // MuJoCo's field names (qM, efc_J, D_rownnz) are kept as they are.
+
+#[macro_use]
+pub mod layout;
+
+pub mod arena;
+pub mod data;
+pub mod io;
+pub mod math;
+pub mod mjb;
+pub mod model;
+mod pod;
+pub mod real;
+pub mod types;
+pub mod validate;
+
+pub use arena::{Arena, ArenaError, Stack};
+pub use data::Data;
+pub use model::{Model, ModelSizes, Options, Statistic, Visual};
+pub use real::Real;

@@ -1,0 +1,648 @@
+//! MuJoCo 3.1.6's binary model format (MJB), read and written on byte slices.
+//!
+//! The format is MuJoCo's `mj_saveModel` output, byte for byte:
+//! 1. a header of 5 `int`s: the id 54321, `sizeof(mjtNum)`, the number of `int` sizes (76), the
+//!    number of `size_t` sizes (2) and the number of arrays (376);
+//! 2. the sizes in `MJMODEL_INTS` order: 76 `int`s, then `narena` and `nbuffer` as 64-bit;
+//! 3. `mjOption`, `mjVisual` and `mjStatistic` in C layout (with `mjOption`'s tail padding);
+//! 4. every array of the layout table, in table order, without padding.
+//!
+//! All numbers are little-endian. `mjtNum` is 8 bytes in MuJoCo's blobs; mjrs also reads and
+//! writes blobs with a 4-byte `mjtNum`, converting to and from [`Real`] either way.
+//!
+//! [`load`] checks every size, then every index and address (see [`crate::validate`]) before
+//! returning a `Model`: a truncated, corrupted or hostile blob is an [`MjbError`], and a `Model`
+//! that loads is safe to simulate.
+
+use crate::arena::ArenaError;
+use crate::layout::{ArrayVisitor, ArrayVisitorMut, Elem, FieldInfo, Kind, Scalar};
+use crate::model::{Model, ModelSizes, Options, Visual, N_MODEL_ARRAYS};
+use crate::real::REAL_BYTES;
+use crate::validate::{validate, ValidationError};
+
+/// The id that starts every MJB file.
+pub const MJB_ID: i32 = 54321;
+const NHEADER: usize = 5;
+const NINT: usize = 76;
+const NSIZE: usize = 2;
+
+/// Why an MJB blob was rejected.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum MjbError {
+    /// The blob ends before `what` is complete.
+    Truncated {
+        /// The part being read.
+        what: &'static str,
+    },
+    /// The first int is not 54321: not an MJB file.
+    BadMagic(i32),
+    /// `sizeof(mjtNum)` in the header is neither 4 nor 8.
+    BadRealSize(i32),
+    /// The header's counts of ints, size_ts or arrays differ from MuJoCo 3.1.6's.
+    VersionMismatch {
+        /// Which count.
+        what: &'static str,
+        /// Value in the file.
+        found: i32,
+        /// Value for MuJoCo 3.1.6.
+        expected: i32,
+    },
+    /// A size is negative or too large.
+    BadSize {
+        /// Size name.
+        name: &'static str,
+        /// Its value.
+        value: i64,
+    },
+    /// The stored `nbuffer` disagrees with the sizes ("Corrupted model, wrong size parameters").
+    NbufferMismatch {
+        /// Value in the file.
+        found: u64,
+        /// Value the sizes imply.
+        expected: u64,
+    },
+    /// Bytes remain after the last array ("Model file is too large").
+    TrailingBytes(usize),
+    /// The model's content is inconsistent; see the error.
+    Invalid(ValidationError),
+    /// The destination buffer is too small or sizes overflow.
+    Memory(ArenaError),
+    /// The output slice given to [`save`] is too small.
+    OutputTooSmall {
+        /// Bytes needed.
+        needed: usize,
+    },
+}
+
+impl core::fmt::Display for MjbError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            MjbError::Truncated { what } => {
+                write!(f, "truncated MJB: ran out of data while reading {what}")
+            }
+            MjbError::BadMagic(id) => {
+                write!(f, "not an MJB file: header id {id}, expected {MJB_ID}")
+            }
+            MjbError::BadRealSize(n) => {
+                write!(f, "MJB has sizeof(mjtNum) = {n}; only 4 and 8 exist")
+            }
+            MjbError::VersionMismatch {
+                what,
+                found,
+                expected,
+            } => write!(
+                f,
+                "MJB from another MuJoCo version: {found} {what}, MuJoCo 3.1.6 has {expected}"
+            ),
+            MjbError::BadSize { name, value } => write!(f, "invalid MJB: size {name} = {value}"),
+            MjbError::NbufferMismatch { found, expected } => write!(
+                f,
+                "corrupted MJB: nbuffer is {found}, the sizes imply {expected}"
+            ),
+            MjbError::TrailingBytes(n) => write!(f, "invalid MJB: {n} bytes after the last array"),
+            MjbError::Invalid(e) => write!(f, "invalid MJB: {e}"),
+            MjbError::Memory(e) => write!(f, "{e}"),
+            MjbError::OutputTooSmall { needed } => {
+                write!(f, "output buffer too small: {needed} bytes needed")
+            }
+        }
+    }
+}
+
+impl From<ArenaError> for MjbError {
+    fn from(e: ArenaError) -> Self {
+        MjbError::Memory(e)
+    }
+}
+
+impl From<ValidationError> for MjbError {
+    fn from(e: ValidationError) -> Self {
+        MjbError::Invalid(e)
+    }
+}
+
+/// What the first part of a blob says: its `mjtNum` width and the model's sizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// `sizeof(mjtNum)` of the blob: 8 (MuJoCo) or 4.
+    pub real_bytes: usize,
+    /// The model's sizes.
+    pub sizes: ModelSizes,
+}
+
+impl Header {
+    /// Bytes a buffer must have to hold this model ([`Model::bytes_needed`]).
+    pub fn model_bytes(&self) -> Result<usize, ArenaError> {
+        Model::bytes_needed(&self.sizes)
+    }
+}
+
+/// Little-endian reader over a blob; every read is bounds-checked.
+struct Reader<'b> {
+    bytes: &'b [u8],
+    pos: usize,
+}
+
+impl<'b> Reader<'b> {
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&'b [u8], MjbError> {
+        let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or(MjbError::Truncated { what })?;
+        let s = &self.bytes[self.pos..end];
+        self.pos = end;
+        Ok(s)
+    }
+
+    fn i32(&mut self, what: &'static str) -> Result<i32, MjbError> {
+        let b = self.take(4, what)?;
+        Ok(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn u64(&mut self, what: &'static str) -> Result<u64, MjbError> {
+        let b = self.take(8, what)?;
+        let mut a = [0; 8];
+        a.copy_from_slice(b);
+        Ok(u64::from_le_bytes(a))
+    }
+}
+
+/// Bytes of one element of `kind` in a blob whose `mjtNum` has `real_bytes`.
+fn elem_bytes(kind: Kind, real_bytes: usize) -> usize {
+    match kind {
+        Kind::Num => real_bytes,
+        Kind::Float | Kind::Int => 4,
+        Kind::Byte | Kind::Char => 1,
+        Kind::Ptr => 8,
+        Kind::Struct => 0,
+    }
+}
+
+/// Decodes one element of `kind` from its bytes `b`.
+fn decode(kind: Kind, b: &[u8]) -> Scalar {
+    let le4 = || [b[0], b[1], b[2], b[3]];
+    let le8 = || {
+        let mut a = [0; 8];
+        a.copy_from_slice(&b[..8]);
+        a
+    };
+    match kind {
+        Kind::Num if b.len() == 8 => Scalar::Real(f64::from_le_bytes(le8())),
+        Kind::Num | Kind::Float => Scalar::Real(f64::from(f32::from_le_bytes(le4()))),
+        Kind::Int => Scalar::Int(i64::from(i32::from_le_bytes(le4()))),
+        Kind::Ptr => Scalar::Int(u64::from_le_bytes(le8()) as i64),
+        Kind::Byte | Kind::Char | Kind::Struct => Scalar::Int(i64::from(b[0])),
+    }
+}
+
+/// Encodes one element into `out` (whose length is the element's width).
+fn encode(kind: Kind, s: Scalar, out: &mut [u8]) {
+    let as_f64 = |s: Scalar| match s {
+        Scalar::Real(r) => r,
+        Scalar::Int(i) => i as f64,
+    };
+    let as_i64 = |s: Scalar| match s {
+        Scalar::Int(i) => i,
+        Scalar::Real(r) => r as i64,
+    };
+    match (kind, out.len()) {
+        (Kind::Num, 8) => out.copy_from_slice(&as_f64(s).to_le_bytes()),
+        (Kind::Num, _) | (Kind::Float, _) => out.copy_from_slice(&(as_f64(s) as f32).to_le_bytes()),
+        (Kind::Int, _) => out.copy_from_slice(&(as_i64(s) as i32).to_le_bytes()),
+        (Kind::Ptr, _) => out.copy_from_slice(&(as_i64(s) as u64).to_le_bytes()),
+        _ => out[0] = as_i64(s) as u8,
+    }
+}
+
+/// Bytes of a C struct given as its field list: fields in order, no inner padding (true for
+/// `mjOption`, `mjVisual`, `mjStatistic`), tail padded to the largest field alignment.
+fn c_struct_bytes(fields: &[(Kind, usize)], real_bytes: usize) -> usize {
+    let mut size = 0;
+    let mut align = 1;
+    for &(kind, n) in fields {
+        let b = elem_bytes(kind, real_bytes);
+        align = align.max(b);
+        size += b * n;
+    }
+    size.div_ceil(align) * align
+}
+
+fn options_bytes(real_bytes: usize) -> usize {
+    let mut fields = heapless::Vec::<(Kind, usize), 40>::new();
+    Options::default().for_each(|_, k, v| {
+        let _ = fields.push((k, v.len()));
+    });
+    c_struct_bytes(&fields, real_bytes)
+}
+
+/// `mjVisual` is 156 four-byte fields: 624 bytes.
+const VISUAL_BYTES: usize = 624;
+
+/// Calls `f` with every field of `Visual`, in C order.
+fn visual_for_each(v: &Visual, mut f: impl FnMut(Kind, &[Scalar])) {
+    v.global.for_each(|_, k, s| f(k, s));
+    v.quality.for_each(|_, k, s| f(k, s));
+    v.headlight.for_each(|_, k, s| f(k, s));
+    v.map.for_each(|_, k, s| f(k, s));
+    v.scale.for_each(|_, k, s| f(k, s));
+    v.rgba.for_each(|_, k, s| f(k, s));
+}
+
+/// Reads the header and sizes of a blob, so the caller can size the buffer for [`load`].
+pub fn read_header(blob: &[u8]) -> Result<Header, MjbError> {
+    let mut r = Reader {
+        bytes: blob,
+        pos: 0,
+    };
+    read_header_from(&mut r)
+}
+
+fn read_header_from(r: &mut Reader) -> Result<Header, MjbError> {
+    let id = r.i32("the header")?;
+    if id != MJB_ID {
+        return Err(MjbError::BadMagic(id));
+    }
+    let real = r.i32("the header")?;
+    if real != 4 && real != 8 {
+        return Err(MjbError::BadRealSize(real));
+    }
+    for (what, expected) in [
+        ("int sizes", NINT),
+        ("size_t sizes", NSIZE),
+        ("arrays", N_MODEL_ARRAYS),
+    ] {
+        let found = r.i32("the header")?;
+        if found != expected as i32 {
+            return Err(MjbError::VersionMismatch {
+                what,
+                found,
+                expected: expected as i32,
+            });
+        }
+    }
+    let mut sizes = ModelSizes::default();
+    read_sizes(r, &mut sizes)?;
+    Ok(Header {
+        real_bytes: real as usize,
+        sizes,
+    })
+}
+
+macro_rules! read_size_field {
+    ($r:ident, $s:ident, $name:ident, count) => {{
+        let v = $r.i32("sizes")?;
+        $s.$name = usize::try_from(v).map_err(|_| MjbError::BadSize {
+            name: stringify!($name),
+            value: i64::from(v),
+        })?;
+    }};
+    ($r:ident, $s:ident, $name:ident, int) => {{
+        $s.$name = $r.i32("sizes")?;
+    }};
+}
+
+fn read_sizes(r: &mut Reader, s: &mut ModelSizes) -> Result<(), MjbError> {
+    macro_rules! read_all {
+        ($($name:ident : $k:ident),* $(,)?) => { $( read_size_field!(r, s, $name, $k); )* };
+    }
+    mjmodel_ints!(read_all);
+    for (name, slot) in [("narena", &mut s.narena), ("nbuffer", &mut s.nbuffer)] {
+        let v = r.u64("sizes")?;
+        *slot = usize::try_from(v).map_err(|_| MjbError::BadSize {
+            name,
+            value: v as i64,
+        })?;
+    }
+    if s.nbody == 0 {
+        return Err(MjbError::BadSize {
+            name: "nbody",
+            value: 0,
+        });
+    }
+    let expected = mujoco_nnames_map(s);
+    if s.nnames_map != expected {
+        return Err(MjbError::BadSize {
+            name: "nnames_map",
+            value: s.nnames_map as i64,
+        });
+    }
+    Ok(())
+}
+
+/// Size of the name hash map MuJoCo allocates: twice the number of named objects.
+pub fn mujoco_nnames_map(s: &ModelSizes) -> usize {
+    let n = [
+        s.nbody, s.njnt, s.ngeom, s.nsite, s.ncam, s.nlight, s.nflex, s.nmesh, s.nskin, s.nhfield,
+        s.ntex, s.nmat, s.npair, s.nexclude, s.neq, s.ntendon, s.nu, s.nsensor, s.nnumeric,
+        s.ntext, s.ntuple, s.nkey, s.nplugin,
+    ];
+    n.iter()
+        .fold(0usize, |a, &x| a.saturating_add(x))
+        .saturating_mul(2)
+}
+
+/// MuJoCo's `nbuffer` for these sizes: the arrays laid out with 64-byte alignment, `mjtNum`
+/// of `real_bytes`. `None` on overflow.
+pub fn mujoco_nbuffer(s: &ModelSizes, real_bytes: usize) -> Option<usize> {
+    struct Count {
+        total: Option<usize>,
+        real_bytes: usize,
+    }
+    impl ArrayVisitor for Count {
+        fn array<T: Elem>(&mut self, info: &FieldInfo, _: &[T]) {
+            let bytes = elem_bytes(info.kind, self.real_bytes);
+            self.total = (|| {
+                let t = self.total?;
+                let aligned = t.checked_add(63)? & !63;
+                aligned.checked_add(
+                    crate::layout::field_len(info.rows, Some(info.cols))?.checked_mul(bytes)?,
+                )
+            })();
+        }
+    }
+    let mut c = Count {
+        total: Some(0),
+        real_bytes,
+    };
+    visit_layout(s, &mut c)?;
+    c.total
+}
+
+/// Visits the table's fields for `sizes` without a model (with empty data), for byte counts.
+fn visit_layout<V: ArrayVisitor>(s: &ModelSizes, v: &mut V) -> Option<()> {
+    macro_rules! visit_all {
+        ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => {
+            $(
+                v.array::<mj_type!($ty)>(&FieldInfo {
+                    name: stringify!($name),
+                    kind: mj_kind!($ty),
+                    rows: s.$rows,
+                    cols: mj_cols!(s; $($cols)+)?,
+                    matrix: mj_is_matrix!($($cols)+),
+                }, &[]);
+            )*
+        };
+    }
+    mjmodel_arrays!(visit_all);
+    Some(())
+}
+
+/// Fills the model's arrays from the reader, converting element widths.
+struct FillArrays<'r, 'b> {
+    r: &'r mut Reader<'b>,
+    real_bytes: usize,
+    err: Option<MjbError>,
+}
+
+impl ArrayVisitorMut for FillArrays<'_, '_> {
+    fn array<T: Elem>(&mut self, info: &FieldInfo, data: &mut [T]) {
+        if self.err.is_some() {
+            return;
+        }
+        let w = elem_bytes(info.kind, self.real_bytes);
+        let Some(bytes) = data.len().checked_mul(w) else {
+            self.err = Some(MjbError::Memory(ArenaError::SizeOverflow));
+            return;
+        };
+        match self.r.take(bytes, info.name) {
+            Ok(src) => {
+                for (d, b) in data.iter_mut().zip(src.chunks_exact(w)) {
+                    *d = T::from_scalar(decode(info.kind, b));
+                }
+            }
+            Err(e) => self.err = Some(e),
+        }
+    }
+}
+
+/// Loads an MJB blob into a `Model` carved from `buf` (which needs
+/// [`read_header`]`(blob)?.model_bytes()?` bytes), then validates it.
+pub fn load<'a>(blob: &[u8], buf: &'a mut [u8]) -> Result<Model<'a>, MjbError> {
+    let mut r = Reader {
+        bytes: blob,
+        pos: 0,
+    };
+    let header = read_header_from(&mut r)?;
+    let s = header.sizes;
+    let expected =
+        mujoco_nbuffer(&s, header.real_bytes).ok_or(MjbError::Memory(ArenaError::SizeOverflow))?;
+    if s.nbuffer != expected {
+        return Err(MjbError::NbufferMismatch {
+            found: s.nbuffer as u64,
+            expected: expected as u64,
+        });
+    }
+    // the blob must hold every array before we ask for memory of that size
+    let array_bytes = mujoco_array_bytes(&s, header.real_bytes)
+        .ok_or(MjbError::Memory(ArenaError::SizeOverflow))?;
+    let structs = options_bytes(header.real_bytes) + VISUAL_BYTES + 7 * header.real_bytes;
+    let body = blob.len() - r.pos;
+    if body < structs {
+        return Err(MjbError::Truncated { what: "options" });
+    }
+    if body - structs < array_bytes {
+        // find which array runs out, for the message
+        let mut probe = Reader {
+            bytes: blob,
+            pos: r.pos + structs,
+        };
+        return Err(first_truncated_array(&s, header.real_bytes, &mut probe));
+    }
+    if body - structs > array_bytes {
+        return Err(MjbError::TrailingBytes(body - structs - array_bytes));
+    }
+
+    let mut m = Model::carve(s, buf)?;
+    read_structs(&mut r, &mut m, header.real_bytes)?;
+    let mut fill = FillArrays {
+        r: &mut r,
+        real_bytes: header.real_bytes,
+        err: None,
+    };
+    m.visit_mut(&mut fill);
+    if let Some(e) = fill.err {
+        return Err(e);
+    }
+    validate(&m)?;
+    Ok(m)
+}
+
+fn first_truncated_array(s: &ModelSizes, real_bytes: usize, r: &mut Reader) -> MjbError {
+    struct Probe<'r, 'b> {
+        r: &'r mut Reader<'b>,
+        real_bytes: usize,
+        err: Option<MjbError>,
+    }
+    impl ArrayVisitor for Probe<'_, '_> {
+        fn array<T: Elem>(&mut self, info: &FieldInfo, _: &[T]) {
+            if self.err.is_none() {
+                let n = info
+                    .rows
+                    .saturating_mul(info.cols)
+                    .saturating_mul(elem_bytes(info.kind, self.real_bytes));
+                if let Err(e) = self.r.take(n, info.name) {
+                    self.err = Some(e);
+                }
+            }
+        }
+    }
+    let mut p = Probe {
+        r,
+        real_bytes,
+        err: None,
+    };
+    let _ = visit_layout(s, &mut p);
+    p.err.unwrap_or(MjbError::Truncated { what: "arrays" })
+}
+
+/// Bytes of all arrays in a blob (no padding).
+fn mujoco_array_bytes(s: &ModelSizes, real_bytes: usize) -> Option<usize> {
+    struct Count {
+        total: Option<usize>,
+        real_bytes: usize,
+    }
+    impl ArrayVisitor for Count {
+        fn array<T: Elem>(&mut self, info: &FieldInfo, _: &[T]) {
+            let b = elem_bytes(info.kind, self.real_bytes);
+            self.total = (|| {
+                self.total?.checked_add(
+                    crate::layout::field_len(info.rows, Some(info.cols))?.checked_mul(b)?,
+                )
+            })();
+        }
+    }
+    let mut c = Count {
+        total: Some(0),
+        real_bytes,
+    };
+    visit_layout(s, &mut c)?;
+    c.total
+}
+
+fn read_structs(r: &mut Reader, m: &mut Model, real_bytes: usize) -> Result<(), MjbError> {
+    let start = r.pos;
+    m.opt
+        .try_fill(|_, kind, out| read_scalars(r, kind, real_bytes, out, "options"))?;
+    // skip mjOption's tail padding
+    let pad = options_bytes(real_bytes) - (r.pos - start);
+    r.take(pad, "options")?;
+    let v = &mut m.vis;
+    v.global
+        .try_fill(|_, k, out| read_scalars(r, k, real_bytes, out, "visual"))?;
+    v.quality
+        .try_fill(|_, k, out| read_scalars(r, k, real_bytes, out, "visual"))?;
+    v.headlight
+        .try_fill(|_, k, out| read_scalars(r, k, real_bytes, out, "visual"))?;
+    v.map
+        .try_fill(|_, k, out| read_scalars(r, k, real_bytes, out, "visual"))?;
+    v.scale
+        .try_fill(|_, k, out| read_scalars(r, k, real_bytes, out, "visual"))?;
+    v.rgba
+        .try_fill(|_, k, out| read_scalars(r, k, real_bytes, out, "visual"))?;
+    m.stat
+        .try_fill(|_, kind, out| read_scalars(r, kind, real_bytes, out, "statistics"))
+}
+
+fn read_scalars(
+    r: &mut Reader,
+    kind: Kind,
+    real_bytes: usize,
+    out: &mut [Scalar],
+    what: &'static str,
+) -> Result<(), MjbError> {
+    let w = elem_bytes(kind, real_bytes);
+    for s in out.iter_mut() {
+        *s = decode(kind, r.take(w, what)?);
+    }
+    Ok(())
+}
+
+/// Bytes of the blob [`save`] writes for `m` with an `mjtNum` of `real_bytes` (`mj_sizeModel`).
+pub fn save_size(m: &Model, real_bytes: usize) -> usize {
+    let head = 4 * (NHEADER + NINT) + 8 * NSIZE;
+    let structs = options_bytes(real_bytes) + VISUAL_BYTES + 7 * real_bytes;
+    head + structs
+        + mujoco_array_bytes(m.sizes(), real_bytes).unwrap_or(usize::MAX - head - structs)
+}
+
+/// Little-endian writer over an output slice sized by [`save_size`].
+struct Writer<'o> {
+    out: &'o mut [u8],
+    pos: usize,
+}
+
+impl Writer<'_> {
+    fn put(&mut self, kind: Kind, real_bytes: usize, s: Scalar) {
+        let w = elem_bytes(kind, real_bytes);
+        encode(kind, s, &mut self.out[self.pos..self.pos + w]);
+        self.pos += w;
+    }
+
+    fn zeros(&mut self, n: usize) {
+        self.out[self.pos..self.pos + n].fill(0);
+        self.pos += n;
+    }
+}
+
+/// Writes every array of a model through a [`Writer`].
+struct ArrayWriter<'w, 'o> {
+    w: &'w mut Writer<'o>,
+    real_bytes: usize,
+}
+
+impl ArrayVisitor for ArrayWriter<'_, '_> {
+    fn array<T: Elem>(&mut self, info: &FieldInfo, data: &[T]) {
+        for &x in data {
+            self.w.put(info.kind, self.real_bytes, x.to_scalar());
+        }
+    }
+}
+
+/// Writes `m` as an MJB blob into `out` with an `mjtNum` of `real_bytes` (8 for MuJoCo, 4 for
+/// compact f32 blobs), returning the number of bytes written (`mj_saveModel` to a buffer).
+pub fn save(m: &Model, out: &mut [u8], real_bytes: usize) -> Result<usize, MjbError> {
+    if real_bytes != 4 && real_bytes != 8 {
+        return Err(MjbError::BadRealSize(real_bytes as i32));
+    }
+    let needed = save_size(m, real_bytes);
+    let out = out
+        .get_mut(..needed)
+        .ok_or(MjbError::OutputTooSmall { needed })?;
+    let mut w = Writer { out, pos: 0 };
+    for v in [
+        MJB_ID,
+        real_bytes as i32,
+        NINT as i32,
+        NSIZE as i32,
+        N_MODEL_ARRAYS as i32,
+    ] {
+        w.put(Kind::Int, real_bytes, Scalar::Int(i64::from(v)));
+    }
+    let mut sizes = *m.sizes();
+    sizes.nbuffer = mujoco_nbuffer(&sizes, real_bytes).unwrap_or(sizes.nbuffer);
+    sizes.for_each(|name, v| {
+        let kind = if name == "narena" || name == "nbuffer" {
+            Kind::Ptr
+        } else {
+            Kind::Int
+        };
+        w.put(kind, real_bytes, Scalar::Int(v));
+    });
+    let start = w.pos;
+    m.opt
+        .for_each(|_, k, s| s.iter().for_each(|&x| w.put(k, real_bytes, x)));
+    let pad = options_bytes(real_bytes) - (w.pos - start);
+    w.zeros(pad);
+    visual_for_each(&m.vis, |k, s| {
+        s.iter().for_each(|&x| w.put(k, real_bytes, x))
+    });
+    m.stat
+        .for_each(|_, k, s| s.iter().for_each(|&x| w.put(k, real_bytes, x)));
+    m.visit(&mut ArrayWriter {
+        w: &mut w,
+        real_bytes,
+    });
+    Ok(w.pos)
+}
+
+/// `sizeof(mjtNum)` of this build, the default width for [`save`].
+pub const NATIVE_REAL_BYTES: usize = REAL_BYTES;

@@ -1,0 +1,616 @@
+//! [`Model`]: MuJoCo's `mjModel` as a view over a caller-provided byte buffer.
+//!
+//! The sizes ([`ModelSizes`]), the option structs ([`Options`], [`Visual`], [`Statistic`]) and
+//! every array of the layout table. Arrays are `&mut [T]` so that a program may edit model
+//! parameters between steps as MuJoCo allows; the pipeline takes `&Model`.
+
+use crate::arena::{ArenaError, Carver, LayoutCounter};
+use crate::layout::{field_len, ArrayVisitor, ArrayVisitorMut, FieldInfo};
+use crate::real::Real;
+
+macro_rules! size_ty {
+    (count) => {
+        usize
+    };
+    (int) => {
+        i32
+    };
+}
+
+macro_rules! gen_sizes {
+    ($($name:ident : $k:ident),* $(,)?) => {
+        /// The size integers of `mjModel` (`nq`, `nv`, `nbody`, ...), which fix the length of
+        /// every array. A [`Model`] dereferences to its sizes, so `m.nv` reads as in MuJoCo.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct ModelSizes {
+            $(
+                #[doc = concat!("`mjModel.", stringify!($name), "`.")]
+                pub $name: size_ty!($k),
+            )*
+            /// Bytes of the `mjData` arena, stack included (`narena`).
+            pub narena: usize,
+            /// Bytes of MuJoCo's own model buffer with its 64-byte padding (`nbuffer`); kept for
+            /// MJB compatibility, mjrs lays arrays out more tightly.
+            pub nbuffer: usize,
+        }
+
+        impl ModelSizes {
+            /// Calls `f(name, value)` for every size in MJB order (`narena`, `nbuffer` last).
+            pub fn for_each(&self, mut f: impl FnMut(&'static str, i64)) {
+                $( f(stringify!($name), self.$name as i64); )*
+                f("narena", self.narena as i64);
+                f("nbuffer", self.nbuffer as i64);
+            }
+        }
+    };
+}
+mjmodel_ints!(gen_sizes);
+
+/// Defines a `#[repr(C)]`-like struct of MuJoCo options with its field list, so that MJB
+/// encoding and JSON dumps walk it generically.
+macro_rules! c_struct {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $( $(#[$fmeta:meta])* $field:ident : $ty:ident $([$n:literal])? = $default:expr ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct $name {
+            $( $(#[$fmeta])* pub $field: c_field_ty!($ty $([$n])?), )*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self { $( $field: $default, )* }
+            }
+        }
+
+        impl $name {
+            /// Calls `f` with every field, in C order, as `(name, kind, values)`.
+            pub fn for_each(&self, mut f: impl FnMut(&'static str, $crate::layout::Kind, &[$crate::layout::Scalar])) {
+                use $crate::layout::Elem;
+                $(
+                    let v = c_field_slice!(self.$field; $([$n])?);
+                    let mut s = [$crate::layout::Scalar::Int(0); 32];
+                    for (d, x) in s.iter_mut().zip(v.iter()) {
+                        *d = x.to_scalar();
+                    }
+                    f(stringify!($field), c_field_kind!($ty), &s[..v.len()]);
+                )*
+            }
+
+            /// Sets every field, in C order, from `f(name, kind, destination)`; stops at the
+            /// first error.
+            pub fn try_fill<E>(
+                &mut self,
+                mut f: impl FnMut(&'static str, $crate::layout::Kind, &mut [$crate::layout::Scalar]) -> Result<(), E>,
+            ) -> Result<(), E> {
+                use $crate::layout::Elem;
+                $(
+                    {
+                        let len = c_field_slice!(self.$field; $([$n])?).len();
+                        let mut s = [$crate::layout::Scalar::Int(0); 32];
+                        f(stringify!($field), c_field_kind!($ty), &mut s[..len])?;
+                        for (d, x) in c_field_slice_mut!(self.$field; $([$n])?).iter_mut().zip(s.iter()) {
+                            *d = Elem::from_scalar(*x);
+                        }
+                    }
+                )*
+                Ok(())
+            }
+        }
+    };
+}
+
+macro_rules! c_field_ty {
+    (num) => {
+        Real
+    };
+    (int) => {
+        i32
+    };
+    (float) => {
+        f32
+    };
+    ($t:ident [$n:literal]) => {
+        [c_field_ty!($t); $n]
+    };
+}
+macro_rules! c_field_kind {
+    (num) => {
+        $crate::layout::Kind::Num
+    };
+    (int) => {
+        $crate::layout::Kind::Int
+    };
+    (float) => {
+        $crate::layout::Kind::Float
+    };
+}
+macro_rules! c_field_slice {
+    ($e:expr;) => {
+        core::slice::from_ref(&$e)
+    };
+    ($e:expr; [$n:literal]) => {
+        &$e[..]
+    };
+}
+macro_rules! c_field_slice_mut {
+    ($e:expr;) => {
+        core::slice::from_mut(&mut $e)
+    };
+    ($e:expr; [$n:literal]) => {
+        &mut $e[..]
+    };
+}
+
+c_struct! {
+    /// Physics options (`mjOption`), with MuJoCo's defaults.
+    pub struct Options {
+        /// Timestep.
+        timestep: num = 0.002,
+        /// Update rate for remote API (Hz).
+        apirate: num = 100.0,
+        /// Ratio of friction-to-normal contact impedance.
+        impratio: num = 1.0,
+        /// Main solver tolerance.
+        tolerance: num = 1e-8,
+        /// CG/Newton linesearch tolerance.
+        ls_tolerance: num = 0.01,
+        /// Noslip solver tolerance.
+        noslip_tolerance: num = 1e-6,
+        /// MPR solver tolerance.
+        mpr_tolerance: num = 1e-6,
+        /// Gravitational acceleration.
+        gravity: num[3] = [0.0, 0.0, -9.81],
+        /// Wind (for lift, drag and viscosity).
+        wind: num[3] = [0.0; 3],
+        /// Global magnetic flux.
+        magnetic: num[3] = [0.0, -0.5, 0.0],
+        /// Density of medium.
+        density: num = 0.0,
+        /// Viscosity of medium.
+        viscosity: num = 0.0,
+        /// Contact margin override.
+        o_margin: num = 0.0,
+        /// Contact solref override.
+        o_solref: num[2] = [0.02, 1.0],
+        /// Contact solimp override.
+        o_solimp: num[5] = [0.9, 0.95, 0.001, 0.5, 2.0],
+        /// Contact friction override.
+        o_friction: num[5] = [1.0, 1.0, 0.005, 0.0001, 0.0001],
+        /// Integration mode (`INT_*`).
+        integrator: int = 0,
+        /// Type of friction cone (`CONE_*`).
+        cone: int = 0,
+        /// Type of constraint Jacobian (`JAC_*`).
+        jacobian: int = 2,
+        /// Constraint solver algorithm (`SOL_*`).
+        solver: int = 2,
+        /// Maximum number of main solver iterations.
+        iterations: int = 100,
+        /// Maximum number of CG/Newton linesearch iterations.
+        ls_iterations: int = 50,
+        /// Maximum number of noslip solver iterations.
+        noslip_iterations: int = 0,
+        /// Maximum number of MPR solver iterations.
+        mpr_iterations: int = 50,
+        /// Bit flags disabling standard features (`DSBL_*`).
+        disableflags: int = 0,
+        /// Bit flags enabling optional features (`ENBL_*`).
+        enableflags: int = 0,
+        /// Bit flags disabling actuators by group id.
+        disableactuator: int = 0,
+        /// Number of starting points for SDF gradient descent.
+        sdf_initpoints: int = 40,
+        /// Maximum number of iterations for SDF gradient descent.
+        sdf_iterations: int = 10,
+    }
+}
+
+c_struct! {
+    /// Model statistics (`mjStatistic`), computed by the compiler in `qpos0`.
+    pub struct Statistic {
+        /// Mean diagonal inertia.
+        meaninertia: num = 1.0,
+        /// Mean body mass.
+        meanmass: num = 1.0,
+        /// Mean body size.
+        meansize: num = 0.2,
+        /// Spatial extent.
+        extent: num = 2.0,
+        /// Center of model.
+        center: num[3] = [0.0; 3],
+    }
+}
+
+c_struct! {
+    /// Global visualization parameters (`mjVisual.global`).
+    pub struct VisualGlobal {
+        /// Y-field of view for free camera (degrees).
+        fovy: float = 45.0,
+        /// Inter-pupilary distance for free camera.
+        ipd: float = 0.068,
+        /// Initial azimuth of free camera (degrees).
+        azimuth: float = 90.0,
+        /// Initial elevation of free camera (degrees).
+        elevation: float = -45.0,
+        /// Line width for wireframe and ray rendering.
+        linewidth: float = 1.0,
+        /// Glow coefficient for selected body.
+        glow: float = 0.3,
+        /// Initial real-time factor (1: real time).
+        realtime: float = 1.0,
+        /// Width of offscreen buffer.
+        offwidth: int = 640,
+        /// Height of offscreen buffer.
+        offheight: int = 480,
+        /// Geom for inertia visualization (0: box, 1: ellipsoid).
+        ellipsoidinertia: int = 0,
+        /// Visualize active bounding volumes (0: no, 1: yes).
+        bvactive: int = 1,
+    }
+}
+
+c_struct! {
+    /// Rendering quality (`mjVisual.quality`).
+    pub struct VisualQuality {
+        /// Size of shadowmap texture.
+        shadowsize: int = 4096,
+        /// Number of multisamples for offscreen rendering.
+        offsamples: int = 4,
+        /// Number of slices for builtin geom drawing.
+        numslices: int = 28,
+        /// Number of stacks for builtin geom drawing.
+        numstacks: int = 16,
+        /// Number of quads for box rendering.
+        numquads: int = 4,
+    }
+}
+
+c_struct! {
+    /// Head light (`mjVisual.headlight`).
+    pub struct VisualHeadlight {
+        /// Ambient rgb (alpha=1).
+        ambient: float[3] = [0.1; 3],
+        /// Diffuse rgb (alpha=1).
+        diffuse: float[3] = [0.4; 3],
+        /// Specular rgb (alpha=1).
+        specular: float[3] = [0.5; 3],
+        /// Is headlight active.
+        active: int = 1,
+    }
+}
+
+c_struct! {
+    /// Mapping between units (`mjVisual.map`).
+    pub struct VisualMap {
+        /// Mouse perturbation stiffness (space->force).
+        stiffness: float = 100.0,
+        /// Mouse perturbation stiffness (space->torque).
+        stiffnessrot: float = 500.0,
+        /// From force units to space units.
+        force: float = 0.005,
+        /// From torque units to space units.
+        torque: float = 0.1,
+        /// Scale geom alphas when transparency is enabled.
+        alpha: float = 0.3,
+        /// OpenGL fog starts at fogstart * extent.
+        fogstart: float = 3.0,
+        /// OpenGL fog ends at fogend * extent.
+        fogend: float = 10.0,
+        /// Near clipping plane = znear * extent.
+        znear: float = 0.01,
+        /// Far clipping plane = zfar * extent.
+        zfar: float = 50.0,
+        /// Haze ratio.
+        haze: float = 0.3,
+        /// Directional light: shadowclip * extent.
+        shadowclip: float = 1.0,
+        /// Spot light: shadowscale * light.cutoff.
+        shadowscale: float = 0.6,
+        /// Scale tendon width.
+        actuatortendon: float = 2.0,
+    }
+}
+
+c_struct! {
+    /// Scale of decor elements relative to mean body size (`mjVisual.scale`).
+    pub struct VisualScale {
+        /// Width of force arrow.
+        forcewidth: float = 0.1,
+        /// Contact width.
+        contactwidth: float = 0.3,
+        /// Contact height.
+        contactheight: float = 0.1,
+        /// Autoconnect capsule width.
+        connect: float = 0.2,
+        /// Com radius.
+        com: float = 0.4,
+        /// Camera object.
+        camera: float = 0.3,
+        /// Light object.
+        light: float = 0.3,
+        /// Selection point.
+        selectpoint: float = 0.2,
+        /// Joint length.
+        jointlength: float = 1.0,
+        /// Joint width.
+        jointwidth: float = 0.1,
+        /// Actuator length.
+        actuatorlength: float = 0.7,
+        /// Actuator width.
+        actuatorwidth: float = 0.2,
+        /// Bodyframe axis length.
+        framelength: float = 1.0,
+        /// Bodyframe axis width.
+        framewidth: float = 0.1,
+        /// Constraint width.
+        constraint: float = 0.1,
+        /// Slidercrank width.
+        slidercrank: float = 0.2,
+        /// Frustum zfar plane.
+        frustum: float = 10.0,
+    }
+}
+
+c_struct! {
+    /// Colors of decor elements (`mjVisual.rgba`).
+    pub struct VisualRgba {
+        /// Fog.
+        fog: float[4] = [0.0, 0.0, 0.0, 1.0],
+        /// Haze.
+        haze: float[4] = [1.0, 1.0, 1.0, 1.0],
+        /// External force.
+        force: float[4] = [1.0, 0.5, 0.5, 1.0],
+        /// Inertia box.
+        inertia: float[4] = [0.8, 0.2, 0.2, 0.6],
+        /// Joint.
+        joint: float[4] = [0.2, 0.6, 0.8, 1.0],
+        /// Actuator, neutral.
+        actuator: float[4] = [0.2, 0.25, 0.2, 1.0],
+        /// Actuator, negative limit.
+        actuatornegative: float[4] = [0.2, 0.6, 0.9, 1.0],
+        /// Actuator, positive limit.
+        actuatorpositive: float[4] = [0.9, 0.4, 0.2, 1.0],
+        /// Center of mass.
+        com: float[4] = [0.9, 0.9, 0.9, 1.0],
+        /// Camera object.
+        camera: float[4] = [0.6, 0.9, 0.6, 0.3],
+        /// Light object.
+        light: float[4] = [0.6, 0.6, 0.9, 1.0],
+        /// Selection point.
+        selectpoint: float[4] = [0.9, 0.9, 0.1, 1.0],
+        /// Auto connect.
+        connect: float[4] = [0.2, 0.2, 0.8, 1.0],
+        /// Contact point.
+        contactpoint: float[4] = [0.9, 0.6, 0.2, 1.0],
+        /// Contact force.
+        contactforce: float[4] = [0.7, 0.9, 0.9, 1.0],
+        /// Contact friction force.
+        contactfriction: float[4] = [0.9, 0.8, 0.4, 1.0],
+        /// Contact torque.
+        contacttorque: float[4] = [0.9, 0.7, 0.9, 1.0],
+        /// Contact point in gap.
+        contactgap: float[4] = [0.5, 0.8, 0.9, 1.0],
+        /// Rangefinder ray.
+        rangefinder: float[4] = [1.0, 1.0, 0.1, 1.0],
+        /// Constraint.
+        constraint: float[4] = [0.9, 0.0, 0.0, 1.0],
+        /// Slidercrank.
+        slidercrank: float[4] = [0.5, 0.3, 0.8, 1.0],
+        /// Used when crank must be stretched/broken.
+        crankbroken: float[4] = [0.9, 0.0, 0.0, 1.0],
+        /// Camera frustum.
+        frustum: float[4] = [1.0, 1.0, 0.0, 0.2],
+        /// Bounding volume.
+        bv: float[4] = [0.0, 1.0, 0.0, 0.5],
+        /// Active bounding volume.
+        bvactive: float[4] = [1.0, 0.0, 0.0, 0.5],
+    }
+}
+
+/// Visualization options (`mjVisual`): six groups of 4-byte fields, 624 bytes in an MJB file.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Visual {
+    /// Global parameters.
+    pub global: VisualGlobal,
+    /// Rendering quality.
+    pub quality: VisualQuality,
+    /// Head light.
+    pub headlight: VisualHeadlight,
+    /// Mapping.
+    pub map: VisualMap,
+    /// Scale of decor elements.
+    pub scale: VisualScale,
+    /// Colors of decor elements.
+    pub rgba: VisualRgba,
+}
+
+macro_rules! gen_model {
+    ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => {
+        /// MuJoCo's `mjModel`: sizes, options and every array of the layout table, carved from
+        /// a caller-provided buffer. Build one with [`crate::mjb::load`] (from MJB bytes) or
+        /// [`Model::carve`] (zeroed arrays, for a compiler to fill).
+        pub struct Model<'a> {
+            sizes: ModelSizes,
+            /// Physics options.
+            pub opt: Options,
+            /// Visualization options.
+            pub vis: Visual,
+            /// Model statistics.
+            pub stat: Statistic,
+            $(
+                #[doc = concat!("`mjModel.", stringify!($name), "`: ", stringify!($ty),
+                                " [", stringify!($rows), " x ", stringify!($($cols)+), "].")]
+                pub $name: &'a mut [mj_type!($ty)],
+            )*
+        }
+
+        /// Number of arrays in a `Model` (MuJoCo's `getnptr()`, 376 in 3.1.6).
+        pub const N_MODEL_ARRAYS: usize = [$(stringify!($name)),*].len();
+
+        impl<'a> Model<'a> {
+            /// The layout of `Model` arrays for `sizes`, or `None` when a byte count overflows.
+            fn layout(sizes: &ModelSizes) -> LayoutCounter {
+                let mut c = LayoutCounter::new();
+                $( c.add::<mj_type!($ty)>(field_len(sizes.$rows, mj_cols!(sizes; $($cols)+))); )*
+                c
+            }
+
+            /// Bytes a buffer must have to hold a `Model` of these sizes (any alignment).
+            pub fn bytes_needed(sizes: &ModelSizes) -> Result<usize, ArenaError> {
+                Self::layout(sizes).buffer_bytes().ok_or(ArenaError::SizeOverflow)
+            }
+
+            /// A `Model` with these sizes over `buf`: every array zeroed, options at MuJoCo's
+            /// defaults. Fails when `buf` is smaller than [`Model::bytes_needed`].
+            pub fn carve(sizes: ModelSizes, buf: &'a mut [u8]) -> Result<Self, ArenaError> {
+                let needed = Self::bytes_needed(&sizes)?;
+                let mut c = Carver::new(buf, needed);
+                let s = &sizes;
+                let m = Model {
+                    sizes,
+                    opt: Options::default(),
+                    vis: Visual::default(),
+                    stat: Statistic::default(),
+                    $( $name: c.take(field_len(s.$rows, mj_cols!(s; $($cols)+)))?, )*
+                };
+                Ok(m.zeroed())
+            }
+
+            fn zeroed(self) -> Self {
+                $( self.$name.fill(Default::default()); )*
+                self
+            }
+
+            /// The sizes of this model.
+            pub fn sizes(&self) -> &ModelSizes {
+                &self.sizes
+            }
+
+            /// Calls the visitor with every array, in table order.
+            pub fn visit<V: ArrayVisitor>(&self, v: &mut V) {
+                let s = &self.sizes;
+                $(
+                    v.array(&FieldInfo {
+                        name: stringify!($name),
+                        kind: mj_kind!($ty),
+                        rows: s.$rows,
+                        cols: mj_cols!(s; $($cols)+).unwrap_or(0),
+                        matrix: mj_is_matrix!($($cols)+),
+                    }, &*self.$name);
+                )*
+            }
+
+            /// Calls the visitor with every array, writable, in table order.
+            pub fn visit_mut<V: ArrayVisitorMut>(&mut self, v: &mut V) {
+                let s = self.sizes;
+                $(
+                    v.array(&FieldInfo {
+                        name: stringify!($name),
+                        kind: mj_kind!($ty),
+                        rows: s.$rows,
+                        cols: mj_cols!(s; $($cols)+).unwrap_or(0),
+                        matrix: mj_is_matrix!($($cols)+),
+                    }, &mut *self.$name);
+                )*
+            }
+
+            /// Copies everything from `src`, which must have the same sizes (`mj_copyModel`
+            /// into an existing model).
+            pub fn copy_from(&mut self, src: &Model) -> Result<(), SizeMismatch> {
+                if self.sizes != src.sizes {
+                    return Err(SizeMismatch);
+                }
+                self.opt = src.opt;
+                self.vis = src.vis;
+                self.stat = src.stat;
+                $( self.$name.copy_from_slice(src.$name); )*
+                Ok(())
+            }
+        }
+    };
+}
+mjmodel_arrays!(gen_model);
+
+/// Two models or datas whose sizes differ cannot be copied onto each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeMismatch;
+
+impl core::fmt::Display for SizeMismatch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("sizes differ: cannot copy between models of different sizes")
+    }
+}
+
+impl core::ops::Deref for Model<'_> {
+    type Target = ModelSizes;
+
+    /// Sizes read as `m.nv`, as in MuJoCo; they cannot be changed after carving.
+    fn deref(&self) -> &ModelSizes {
+        &self.sizes
+    }
+}
+
+impl Model<'_> {
+    /// The name of object `id` in the `names` array, starting at byte address `adr`
+    /// (`name_bodyadr[id]` and friends); empty when out of range.
+    pub fn name_at(&self, adr: i32) -> &str {
+        let start = usize::try_from(adr).unwrap_or(usize::MAX);
+        let bytes = self.names.get(start..).unwrap_or(&[]);
+        let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+        core::str::from_utf8(&bytes[..end]).unwrap_or("")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_has_mujoco_3_1_6_counts() {
+        assert_eq!(N_MODEL_ARRAYS, 376);
+        let mut n = 0;
+        ModelSizes::default().for_each(|_, _| n += 1);
+        assert_eq!(n, 78);
+    }
+
+    #[test]
+    fn carve_zeroes_and_sizes_arrays() {
+        let sizes = ModelSizes {
+            nq: 7,
+            nv: 6,
+            nbody: 2,
+            njnt: 1,
+            nkey: 2,
+            nmocap: 1,
+            ..Default::default()
+        };
+        let mut buf = std::vec![0xAAu8; Model::bytes_needed(&sizes).unwrap()];
+        let m = Model::carve(sizes, &mut buf).unwrap();
+        assert_eq!(m.qpos0.len(), 7);
+        assert_eq!(m.body_pos.len(), 6);
+        assert_eq!(m.key_mquat.len(), 8);
+        assert!(m.body_pos.iter().all(|&x| x == 0.0));
+        assert_eq!(m.opt.timestep, 0.002);
+        assert_eq!(m.nv, 6);
+    }
+
+    #[test]
+    fn carve_reports_small_buffer() {
+        let sizes = ModelSizes {
+            nq: 7,
+            nbody: 2,
+            ..Default::default()
+        };
+        let needed = Model::bytes_needed(&sizes).unwrap();
+        let mut buf = std::vec![0u8; needed - 8];
+        assert!(matches!(
+            Model::carve(sizes, &mut buf),
+            Err(ArenaError::BufferTooSmall { .. })
+        ));
+    }
+}

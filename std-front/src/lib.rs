@@ -1,0 +1,1 @@
+//! `mjrs-std`: files, VFS, handlers.
