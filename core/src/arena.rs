@@ -192,8 +192,8 @@ pub struct ArenaState {
     pub fields: [(usize, usize); N_ARENA_FIELDS],
 }
 
-impl ArenaState {
-    fn new() -> Self {
+impl Default for ArenaState {
+    fn default() -> Self {
         Self {
             parena: 0,
             maxuse_stack: 0,
@@ -216,7 +216,7 @@ impl<'a> Arena<'a> {
         debug_assert_eq!(buf.as_ptr() as usize % MAX_ALIGN, 0);
         Self {
             buf,
-            state: ArenaState::new(),
+            state: ArenaState::default(),
         }
     }
 
@@ -239,7 +239,7 @@ impl<'a> Arena<'a> {
 
     /// Forgets the peak-use counters too (`mj_resetData`).
     pub fn reset(&mut self) {
-        self.state = ArenaState::new();
+        self.state = ArenaState::default();
     }
 
     /// Copies the arena arrays and counters of `src`, an arena of the same size (`mj_copyData`).

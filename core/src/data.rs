@@ -1,7 +1,7 @@
 //! [`Data`]: MuJoCo's `mjData` as a view over a caller-provided byte buffer: the state, every
 //! intermediate result of the pipeline, the diagnostics, and the arena with its scratch stack.
 
-use crate::arena::{Arena, ArenaError, Carver, LayoutCounter};
+use crate::arena::{Arena, ArenaError, ArenaState, Carver, LayoutCounter};
 use crate::layout::{field_len, ArrayVisitor, FieldInfo};
 use crate::model::{ModelSizes, SizeMismatch};
 use crate::real::Real;
@@ -118,170 +118,211 @@ pub struct SolverStat {
     pub nupdate: i32,
 }
 
-macro_rules! gen_data {
-    ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => {
-        /// MuJoCo's `mjData` for one [`Model`](crate::Model): state, pipeline results,
-        /// diagnostics and the arena, all carved from one caller-provided buffer.
-        pub struct Data<'a> {
-            sizes: ModelSizes,
+/// The scalar fields of `mjData` that mjrs keeps by value in [`Data`] (sizes of the arena
+/// arrays, diagnostics, time), as `name: type = initial value`. Generated from this list:
+/// the fields, their reset, [`DataHeader`] and copying.
+macro_rules! data_scalars {
+    ($cb:ident $(; $($rest:tt)*)?) => {
+        $cb! {
+            [
             /// Simulation time.
-            pub time: Real,
+            time: Real = 0.0,
             /// Number of plugin instances.
-            pub nplugin: usize,
+            nplugin: usize = 0,
             /// Peak number of contacts.
-            pub maxuse_con: usize,
+            maxuse_con: usize = 0,
             /// Peak number of constraint rows.
-            pub maxuse_efc: usize,
+            maxuse_efc: usize = 0,
             /// Number of islands processed by the solver.
-            pub solver_nisland: usize,
+            solver_nisland: usize = 0,
             /// Number of equality constraint rows.
-            pub ne: usize,
+            ne: usize = 0,
             /// Number of friction constraint rows.
-            pub nf: usize,
+            nf: usize = 0,
             /// Number of limit constraint rows.
-            pub nl: usize,
+            nl: usize = 0,
             /// Number of constraint rows.
-            pub nefc: usize,
+            nefc: usize = 0,
             /// Number of non-zeros in the constraint Jacobian.
-            pub nnzJ: usize,
+            nnzJ: usize = 0,
             /// Number of detected contacts.
-            pub ncon: usize,
+            ncon: usize = 0,
             /// Number of detected constraint islands.
-            pub nisland: usize,
+            nisland: usize = 0,
             /// Warning statistics, indexed by `WARN_*`.
-            pub warning: [WarningStat; NWARNING as usize],
+            warning: [WarningStat; NWARNING as usize] = [WarningStat { lastinfo: 0, number: 0 }; NWARNING as usize],
             /// Timer statistics, indexed by `TIMER_*`.
-            pub timer: [TimerStat; NTIMER as usize],
+            timer: [TimerStat; NTIMER as usize] = [TimerStat { duration: 0.0, number: 0 }; NTIMER as usize],
             /// Solver iterations, per island.
-            pub solver_niter: [i32; NISLAND],
+            solver_niter: [i32; NISLAND] = [0; NISLAND],
             /// Non-zeros in the Hessian or efc_AR, per island.
-            pub solver_nnz: [i32; NISLAND],
+            solver_nnz: [i32; NISLAND] = [0; NISLAND],
             /// Forward-inverse comparison: qfrc, efc.
-            pub solver_fwdinv: [Real; 2],
+            solver_fwdinv: [Real; 2] = [0.0; 2],
             /// Potential and kinetic energy.
-            pub energy: [Real; 2],
-            /// Solver statistics, `NISLAND` blocks of `NSOLVER` iterations.
-            pub solver: &'a mut [SolverStat],
-            /// Peak stack use per thread (mjrs runs one thread: entry 0).
-            pub maxuse_threadstack: &'a mut [u64],
-            /// The arena: contacts and constraint rows at the bottom, scratch stack at the top.
-            pub arena: Arena<'a>,
-            $(
-                #[doc = concat!("`mjData.", stringify!($name), "`: ", stringify!($ty),
-                                " [", stringify!($rows), " x ", stringify!($($cols)+), "].")]
-                pub $name: &'a mut [mj_type!($ty)],
-            )*
+            energy: [Real; 2] = [0.0; 2],
+            ]
+            $($($rest)*)?
+        }
+    };
+}
+
+macro_rules! gen_header {
+    ([$($(#[$m:meta])* $name:ident : $t:ty = $init:expr),* $(,)?]) => {
+        /// Everything of a [`Data`] that is not in its buffer: the scalars, the arena's
+        /// bookkeeping and the model sizes. With the buffer's bytes it is the whole `Data`
+        /// ([`Data::header`], [`Data::view`]); `mjrs-alloc` keeps owned datas this way.
+        #[derive(Clone, Debug)]
+        pub struct DataHeader {
+            /// Sizes of the model the data belongs to.
+            pub sizes: ModelSizes,
+            /// Arena bookkeeping.
+            pub arena: ArenaState,
+            $( $(#[$m])* pub $name: $t, )*
         }
 
-        /// Number of fixed-size arrays in a `Data` (`MJDATA_POINTERS`).
-        pub const N_DATA_ARRAYS: usize = [$(stringify!($name)),*].len();
+        impl DataHeader {
+            fn initial(sizes: ModelSizes) -> Self {
+                Self { sizes, arena: ArenaState::default(), $( $name: $init, )* }
+            }
+        }
 
-        impl<'a> Data<'a> {
-            fn layout(s: &ModelSizes) -> LayoutCounter {
-                let mut c = LayoutCounter::new();
-                c.add::<SolverStat>(Some(NISLAND * NSOLVER));
-                c.add::<u64>(Some(MAXTHREAD));
-                $( c.add::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+))); )*
-                c.add::<u64>(Some(s.narena / 8));
-                c
+        impl Data<'_> {
+            /// The scalars and bookkeeping of this data (everything outside its buffer).
+            pub fn header(&self) -> DataHeader {
+                DataHeader { sizes: self.sizes, arena: self.arena.state.clone(), $( $name: self.$name, )* }
             }
 
-            /// Bytes a buffer must have to hold a `Data` for a model of these sizes (any
-            /// alignment), arena included.
-            pub fn bytes_needed(sizes: &ModelSizes) -> Result<usize, ArenaError> {
-                Self::layout(sizes).buffer_bytes().ok_or(ArenaError::SizeOverflow)
+            /// Sets the scalars from `h` (sizes excepted); arena bookkeeping is restored only
+            /// by [`Data::view`], with the arena bytes it describes.
+            fn set_scalars(&mut self, h: &DataHeader) {
+                $( self.$name = h.$name; )*
             }
 
-            /// Carves the arrays from `buf`; everything is zero until [`crate::io::reset_data`].
-            pub(crate) fn carve(sizes: ModelSizes, buf: &'a mut [u8]) -> Result<Self, ArenaError> {
-                let needed = Self::bytes_needed(&sizes)?;
-                let mut c = Carver::new(buf, needed);
-                let s = &sizes;
-                let solver = c.take::<SolverStat>(Some(NISLAND * NSOLVER))?;
-                let maxuse_threadstack = c.take::<u64>(Some(MAXTHREAD))?;
-                $( let $name = c.take::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+)))?; )*
-                let arena_words = c.take::<u64>(Some(s.narena / 8))?;
-                let arena = Arena::new(crate::pod::as_bytes_mut(arena_words));
-                Ok(Data {
-                    sizes,
-                    time: 0.0,
-                    nplugin: 0,
-                    maxuse_con: 0,
-                    maxuse_efc: 0,
-                    solver_nisland: 0,
-                    ne: 0,
-                    nf: 0,
-                    nl: 0,
-                    nefc: 0,
-                    nnzJ: 0,
-                    ncon: 0,
-                    nisland: 0,
-                    warning: Default::default(),
-                    timer: Default::default(),
-                    solver_niter: [0; NISLAND],
-                    solver_nnz: [0; NISLAND],
-                    solver_fwdinv: [0.0; 2],
-                    energy: [0.0; 2],
-                    solver,
-                    maxuse_threadstack,
-                    arena,
-                    $( $name, )*
-                })
-            }
-
-            /// Sets every fixed-size array to zero.
-            pub(crate) fn zero_arrays(&mut self) {
-                $( self.$name.fill(Default::default()); )*
-            }
-
-            /// Calls the visitor with every fixed-size array, in table order.
-            pub fn visit<V: ArrayVisitor>(&self, v: &mut V) {
-                let s = &self.sizes;
-                $(
-                    v.array(&FieldInfo {
-                        name: stringify!($name),
-                        kind: mj_kind!($ty),
-                        rows: s.$rows,
-                        cols: mj_cols!(s; $($cols)+).unwrap_or(0),
-                        matrix: mj_is_matrix!($($cols)+),
-                    }, &*self.$name);
-                )*
-            }
-
-            /// Copies every array and scalar of `src` (`mj_copyData`); both must belong to
-            /// models of the same sizes. The arena is copied up to its used part.
-            pub fn copy_from(&mut self, src: &Data) -> Result<(), SizeMismatch> {
-                if self.sizes != src.sizes || self.arena.len() != src.arena.len() {
-                    return Err(SizeMismatch);
-                }
-                self.time = src.time;
-                self.nplugin = src.nplugin;
-                self.maxuse_con = src.maxuse_con;
-                self.maxuse_efc = src.maxuse_efc;
-                self.solver_nisland = src.solver_nisland;
-                self.ne = src.ne;
-                self.nf = src.nf;
-                self.nl = src.nl;
-                self.nefc = src.nefc;
-                self.nnzJ = src.nnzJ;
-                self.ncon = src.ncon;
-                self.nisland = src.nisland;
-                self.warning = src.warning;
-                self.timer = src.timer;
-                self.solver_niter = src.solver_niter;
-                self.solver_nnz = src.solver_nnz;
-                self.solver_fwdinv = src.solver_fwdinv;
-                self.energy = src.energy;
-                self.solver.copy_from_slice(src.solver);
-                self.maxuse_threadstack.copy_from_slice(src.maxuse_threadstack);
-                self.arena.copy_from(&src.arena);
-                $( self.$name.copy_from_slice(src.$name); )*
-                Ok(())
+            /// Scalars back to their reset values.
+            pub(crate) fn reset_scalars(&mut self) {
+                let h = DataHeader::initial(self.sizes);
+                self.set_scalars(&h);
             }
         }
     };
 }
-mjdata_arrays!(gen_data);
+data_scalars!(gen_header);
+
+macro_rules! gen_data {
+    (
+        [$($(#[$m:meta])* $sname:ident : $t:ty = $init:expr),* $(,)?]
+        $($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?
+    ) => {
+                /// MuJoCo's `mjData` for one [`Model`](crate::Model): state, pipeline results,
+                /// diagnostics and the arena, all carved from one caller-provided buffer.
+                pub struct Data<'a> {
+                    sizes: ModelSizes,
+                    $( $(#[$m])* pub $sname: $t, )*
+                    /// Solver statistics, `NISLAND` blocks of `NSOLVER` iterations.
+                    pub solver: &'a mut [SolverStat],
+                    /// Peak stack use per thread (mjrs runs one thread: entry 0).
+                    pub maxuse_threadstack: &'a mut [u64],
+                    /// The arena: contacts and constraint rows at the bottom, scratch stack at the top.
+                    pub arena: Arena<'a>,
+                    $(
+                        #[doc = concat!("`mjData.", stringify!($name), "`: ", stringify!($ty),
+                                        " [", stringify!($rows), " x ", stringify!($($cols)+), "].")]
+                        pub $name: &'a mut [mj_type!($ty)],
+                    )*
+                }
+
+                /// Number of fixed-size arrays in a `Data` (`MJDATA_POINTERS`).
+                pub const N_DATA_ARRAYS: usize = [$(stringify!($name)),*].len();
+
+                impl<'a> Data<'a> {
+                    fn layout(s: &ModelSizes) -> LayoutCounter {
+                        let mut c = LayoutCounter::new();
+                        c.add::<SolverStat>(Some(NISLAND * NSOLVER));
+                        c.add::<u64>(Some(MAXTHREAD));
+                        $( c.add::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+))); )*
+                        c.add::<u64>(Some(s.narena / 8));
+                        c
+                    }
+
+                    /// Bytes a buffer must have to hold a `Data` for a model of these sizes (any
+                    /// alignment), arena included.
+                    pub fn bytes_needed(sizes: &ModelSizes) -> Result<usize, ArenaError> {
+                        Self::layout(sizes).buffer_bytes().ok_or(ArenaError::SizeOverflow)
+                    }
+
+                    /// A `Data` over `buf` as it is, with the scalars and arena bookkeeping of
+                    /// `header` (the inverse of [`Data::header`] for a buffer that already holds a
+                    /// data). Use [`Data::new`] for a fresh one.
+                    pub fn view(header: &DataHeader, buf: &'a mut [u8]) -> Result<Self, ArenaError> {
+                        let sizes = header.sizes;
+                        let needed = Self::bytes_needed(&sizes)?;
+                        let mut c = Carver::new(buf, needed);
+                        let s = &sizes;
+                        let solver = c.take::<SolverStat>(Some(NISLAND * NSOLVER))?;
+                        let maxuse_threadstack = c.take::<u64>(Some(MAXTHREAD))?;
+                        $( let $name = c.take::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+)))?; )*
+                        let arena_words = c.take::<u64>(Some(s.narena / 8))?;
+                        let mut arena = Arena::new(crate::pod::as_bytes_mut(arena_words));
+                        arena.state = header.arena.clone();
+                        Ok(Data {
+                            sizes,
+                            $( $sname: header.$sname, )*
+                            solver,
+                            maxuse_threadstack,
+                            arena,
+                            $( $name, )*
+                        })
+                    }
+
+                    /// Carves the arrays from `buf` without initializing them.
+                    pub(crate) fn carve(sizes: ModelSizes, buf: &'a mut [u8]) -> Result<Self, ArenaError> {
+                        Self::view(&DataHeader::initial(sizes), buf)
+                    }
+
+                    /// Sets every fixed-size array to zero.
+                    pub(crate) fn zero_arrays(&mut self) {
+                        $( self.$name.fill(Default::default()); )*
+                    }
+
+                    /// Calls the visitor with every fixed-size array, in table order.
+                    pub fn visit<V: ArrayVisitor>(&self, v: &mut V) {
+                        let s = &self.sizes;
+                        $(
+                            v.array(&FieldInfo {
+                                name: stringify!($name),
+                                kind: mj_kind!($ty),
+                                rows: s.$rows,
+                                cols: mj_cols!(s; $($cols)+).unwrap_or(0),
+                                matrix: mj_is_matrix!($($cols)+),
+                            }, &*self.$name);
+                        )*
+                    }
+
+                    /// Copies every array and scalar of `src` (`mj_copyData`); both must belong to
+                    /// models of the same sizes. The arena is copied up to its used part.
+                    pub fn copy_from(&mut self, src: &Data) -> Result<(), SizeMismatch> {
+                        if self.sizes != src.sizes || self.arena.len() != src.arena.len() {
+                            return Err(SizeMismatch);
+                        }
+                        $( self.$sname = src.$sname; )*
+                        self.solver.copy_from_slice(src.solver);
+                        self.maxuse_threadstack.copy_from_slice(src.maxuse_threadstack);
+                        self.arena.copy_from(&src.arena);
+                        $( self.$name.copy_from_slice(src.$name); )*
+                        Ok(())
+                    }
+                }
+    };
+}
+
+/// Hands the array table to `gen_data` together with the scalar table.
+macro_rules! data_with_scalars {
+    ($($arrays:tt)*) => {
+        data_scalars!(gen_data; $($arrays)*);
+    };
+}
+mjdata_arrays!(data_with_scalars);
 
 impl Data<'_> {
     /// The sizes of the model this data was made for.

@@ -19,24 +19,8 @@ impl<'a> Data<'a> {
 /// model pose, equality constraints at `eq_active0`, everything else zero, diagnostics and
 /// arena cleared, and the sparsity structures `D_*` and `B_*` rebuilt.
 pub fn reset_data(m: &Model, d: &mut Data) {
-    d.time = 0.0;
+    d.reset_scalars();
     d.nplugin = m.nplugin;
-    d.maxuse_con = 0;
-    d.maxuse_efc = 0;
-    d.solver_nisland = 0;
-    d.ne = 0;
-    d.nf = 0;
-    d.nl = 0;
-    d.nefc = 0;
-    d.nnzJ = 0;
-    d.ncon = 0;
-    d.nisland = 0;
-    d.warning = Default::default();
-    d.timer = Default::default();
-    d.solver_niter = Default::default();
-    d.solver_nnz = Default::default();
-    d.solver_fwdinv = [0.0; 2];
-    d.energy = [0.0; 2];
     d.solver.fill(Default::default());
     d.maxuse_threadstack.fill(0);
     d.arena.reset();

@@ -27,6 +27,6 @@ pub mod types;
 pub mod validate;
 
 pub use arena::{Arena, ArenaError, Stack};
-pub use data::Data;
-pub use model::{Model, ModelSizes, Options, Statistic, Visual};
+pub use data::{Data, DataHeader};
+pub use model::{Model, ModelHeader, ModelSizes, Options, Statistic, Visual};
 pub use real::Real;

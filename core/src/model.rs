@@ -468,17 +468,36 @@ macro_rules! gen_model {
             /// A `Model` with these sizes over `buf`: every array zeroed, options at MuJoCo's
             /// defaults. Fails when `buf` is smaller than [`Model::bytes_needed`].
             pub fn carve(sizes: ModelSizes, buf: &'a mut [u8]) -> Result<Self, ArenaError> {
-                let needed = Self::bytes_needed(&sizes)?;
-                let mut c = Carver::new(buf, needed);
-                let s = &sizes;
-                let m = Model {
+                let header = ModelHeader {
                     sizes,
                     opt: Options::default(),
                     vis: Visual::default(),
                     stat: Statistic::default(),
-                    $( $name: c.take(field_len(s.$rows, mj_cols!(s; $($cols)+)))?, )*
                 };
-                Ok(m.zeroed())
+                Ok(Self::view(&header, buf)?.zeroed())
+            }
+
+            /// A `Model` over `buf` as it is, with the sizes and options of `header` (the
+            /// inverse of [`Model::header`] for a buffer that already holds a model, as
+            /// `mjrs-alloc` keeps owned models). The arrays are not checked: use it only on
+            /// bytes that held a validated model of the same sizes.
+            pub fn view(header: &ModelHeader, buf: &'a mut [u8]) -> Result<Self, ArenaError> {
+                let sizes = header.sizes;
+                let needed = Self::bytes_needed(&sizes)?;
+                let mut c = Carver::new(buf, needed);
+                let s = &sizes;
+                Ok(Model {
+                    sizes,
+                    opt: header.opt,
+                    vis: header.vis,
+                    stat: header.stat,
+                    $( $name: c.take(field_len(s.$rows, mj_cols!(s; $($cols)+)))?, )*
+                })
+            }
+
+            /// The sizes and options: everything of a `Model` outside its buffer.
+            pub fn header(&self) -> ModelHeader {
+                ModelHeader { sizes: self.sizes, opt: self.opt, vis: self.vis, stat: self.stat }
             }
 
             fn zeroed(self) -> Self {
@@ -535,6 +554,19 @@ macro_rules! gen_model {
     };
 }
 mjmodel_arrays!(gen_model);
+
+/// Everything of a [`Model`] that is not in its buffer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ModelHeader {
+    /// Sizes.
+    pub sizes: ModelSizes,
+    /// Physics options.
+    pub opt: Options,
+    /// Visualization options.
+    pub vis: Visual,
+    /// Model statistics.
+    pub stat: Statistic,
+}
 
 /// Two models or datas whose sizes differ cannot be copied onto each other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

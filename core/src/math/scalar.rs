@@ -1,0 +1,112 @@
+//! Standard math (`mju_sqrt`, `mju_sin`, ...): the C library functions in the precision of
+//! [`Real`], through `libm` (the core is `no_std`).
+//!
+//! MuJoCo defines these as macros for the C standard library (`#define mju_sqrt sqrt`). `sqrt`,
+//! `fabs`, `floor` and `ceil` are exact, so they agree bit for bit with MuJoCo; the transcendental
+//! functions agree with glibc to within one unit in the last place.
+
+use crate::Real;
+
+/// Defines `pub fn $name(x: Real) -> Real` calling `libm::$f64` or, with feature `f32`,
+/// `libm::$f32`.
+macro_rules! unary {
+    ($($(#[$doc:meta])* $name:ident => $f64:ident / $f32:ident;)*) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub fn $name(x: Real) -> Real {
+            #[cfg(not(feature = "f32"))]
+            {
+                libm::$f64(x)
+            }
+            #[cfg(feature = "f32")]
+            {
+                libm::$f32(x)
+            }
+        }
+    )*};
+}
+
+unary! {
+    /// Square root (`mju_sqrt`).
+    sqrt => sqrt / sqrtf;
+    /// Exponential (`mju_exp`).
+    exp => exp / expf;
+    /// Sine (`mju_sin`).
+    sin => sin / sinf;
+    /// Cosine (`mju_cos`).
+    cos => cos / cosf;
+    /// Tangent (`mju_tan`).
+    tan => tan / tanf;
+    /// Arc sine (`mju_asin`).
+    asin => asin / asinf;
+    /// Arc cosine (`mju_acos`).
+    acos => acos / acosf;
+    /// Hyperbolic tangent (`mju_tanh`).
+    tanh => tanh / tanhf;
+    /// Absolute value (`mju_abs`).
+    abs => fabs / fabsf;
+    /// Natural logarithm (`mju_log`).
+    log => log / logf;
+    /// Base-10 logarithm (`mju_log10`).
+    log10 => log10 / log10f;
+    /// Largest integer not above `x` (`mju_floor`).
+    floor => floor / floorf;
+    /// Smallest integer not below `x` (`mju_ceil`).
+    ceil => ceil / ceilf;
+}
+
+/// Four-quadrant arc tangent of `y/x` (`mju_atan2`).
+#[inline]
+pub fn atan2(y: Real, x: Real) -> Real {
+    #[cfg(not(feature = "f32"))]
+    {
+        libm::atan2(y, x)
+    }
+    #[cfg(feature = "f32")]
+    {
+        libm::atan2f(y, x)
+    }
+}
+
+/// `x` raised to the power `y` (`mju_pow`).
+#[inline]
+pub fn pow(x: Real, y: Real) -> Real {
+    #[cfg(not(feature = "f32"))]
+    {
+        libm::pow(x, y)
+    }
+    #[cfg(feature = "f32")]
+    {
+        libm::powf(x, y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::real::{EPSILON, PI};
+
+    #[test]
+    fn exact_functions() {
+        assert_eq!(sqrt(2.25), 1.5);
+        assert_eq!(abs(-3.5), 3.5);
+        assert_eq!(floor(-1.5), -2.0);
+        assert_eq!(ceil(-1.5), -1.0);
+    }
+
+    #[test]
+    fn transcendental_functions() {
+        let close = |a: Real, b: Real| (a - b).abs() <= 4.0 * EPSILON * b.abs().max(1.0);
+        assert!(close(exp(1.0), core::f64::consts::E as Real));
+        assert!(close(sin(PI / 6.0), 0.5));
+        assert!(close(cos(PI / 3.0), 0.5));
+        assert!(close(tan(PI / 4.0), 1.0));
+        assert!(close(asin(0.5), PI / 6.0));
+        assert!(close(acos(0.5), PI / 3.0));
+        assert!(close(atan2(1.0, -1.0), 0.75 * PI));
+        assert!(close(tanh(0.5), 0.462_117_157_260_009_76));
+        assert!(close(pow(2.0, 10.0), 1024.0));
+        assert!(close(log(core::f64::consts::E as Real), 1.0));
+        assert!(close(log10(1000.0), 3.0));
+    }
+}
