@@ -1,1 +1,22 @@
-//! `mjrs-std`: files, VFS, handlers.
+//! `mjrs-std`: what needs an operating system, around the `no_std` core.
+//!
+//! * [`vfs`]: MuJoCo's virtual file system (`mjVFS` and its functions).
+//! * [`mjb_file`]: MJB model files on disk or in a VFS (`mj_loadModel`, `mj_saveModel`).
+//! * [`handlers`]: error, warning and log handlers (`mju_user_error`, `mju_user_warning`),
+//!   warning texts and the report of warnings raised during simulation.
+//!
+//! Owned models and datas come from `mjrs-alloc` and are re-exported here.
+
+#![warn(missing_docs)]
+
+pub mod handlers;
+pub mod mjb_file;
+pub mod vfs;
+
+pub use handlers::{
+    clear_handlers, error, log, set_error_handler, set_log_handler, set_warning_handler, warning,
+    warning_text, Handler, WarningReporter,
+};
+pub use mjb_file::{load_mjb, save_mjb, LoadError, SaveError};
+pub use mjrs_alloc::{DataGuard, ModelGuard, OwnedData, OwnedModel};
+pub use vfs::{vfs_name, Vfs, VfsError, MAX_VFS, MAX_VFS_NAME};

@@ -1,0 +1,87 @@
+//! Heap buffers for the core's carvers.
+//!
+//! The core carves arrays from a byte buffer starting at its first
+//! [`MAX_ALIGN`]-aligned byte, and `bytes_needed` includes the slack for that skip. A `Vec<u8>`
+//! has no alignment guarantee beyond 1, so two buffers may skip different amounts: copying an
+//! owned model or data byte for byte must move the carved region to the destination's skip.
+
+use alloc::vec::Vec;
+use mjrs_core::arena::MAX_ALIGN;
+use mjrs_core::ArenaError;
+
+/// Bytes the core skips at the start of `buf` to reach [`MAX_ALIGN`] alignment.
+fn align_skip(buf: &[u8]) -> usize {
+    (MAX_ALIGN - buf.as_ptr() as usize % MAX_ALIGN) % MAX_ALIGN
+}
+
+/// A zeroed buffer of `n` bytes; a heap that cannot provide it is an error, not an abort
+/// (sizes can come from a file).
+pub(crate) fn zeroed(n: usize) -> Result<Vec<u8>, ArenaError> {
+    let mut buf = Vec::new();
+    buf.try_reserve_exact(n)
+        .map_err(|_| ArenaError::BufferTooSmall {
+            needed: n,
+            available: 0,
+        })?;
+    buf.resize(n, 0);
+    Ok(buf)
+}
+
+/// Copies the carved region of `src` into `dst`, a buffer of the same length, so that the core
+/// carves the same arrays from `dst` as from `src` whatever the two alignments are.
+pub(crate) fn copy_carved(src: &[u8], dst: &mut [u8]) {
+    debug_assert_eq!(src.len(), dst.len());
+    let (from, to) = (align_skip(src), align_skip(dst));
+    // the region is `len - (MAX_ALIGN - 1)` bytes; this copies at least that many
+    let n = src.len().min(dst.len()).saturating_sub(from.max(to));
+    dst[to..to + n].copy_from_slice(&src[from..from + n]);
+}
+
+/// A copy of `src` that carves like `src`; allocation failure is an error.
+pub(crate) fn try_clone(src: &[u8]) -> Result<Vec<u8>, ArenaError> {
+    let mut dst = zeroed(src.len())?;
+    copy_carved(src, &mut dst);
+    Ok(dst)
+}
+
+/// A copy of `src` that carves like `src` (aborts if the heap is exhausted, as `Clone` does).
+pub(crate) fn clone(src: &[u8]) -> Vec<u8> {
+    let mut dst = alloc::vec![0; src.len()];
+    copy_carved(src, &mut dst);
+    dst
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mjrs_core::{Model, ModelSizes};
+
+    #[test]
+    fn copy_between_differently_aligned_buffers_keeps_the_arrays() {
+        let sizes = ModelSizes {
+            nq: 3,
+            nv: 3,
+            nbody: 2,
+            ..Default::default()
+        };
+        let n = Model::bytes_needed(&sizes).unwrap();
+        let (mut a, mut b) = (alloc::vec![0u8; n + 8], alloc::vec![0u8; n + 8]);
+        for (sa, sb) in [(0, 3), (5, 1), (2, 2), (7, 0)] {
+            let src = &mut a[sa..sa + n];
+            let m = Model::carve(sizes, src).unwrap();
+            m.qpos0.copy_from_slice(&[1.0, 2.0, 3.0]);
+            m.body_mass[1] = 4.5;
+            let header = m.header();
+            let dst = &mut b[sb..sb + n];
+            copy_carved(&a[sa..sa + n], dst);
+            let copy = Model::view(&header, dst).unwrap();
+            assert_eq!(copy.qpos0, &[1.0, 2.0, 3.0]);
+            assert_eq!(copy.body_mass, &[0.0, 4.5]);
+        }
+    }
+
+    #[test]
+    fn impossible_allocation_is_an_error() {
+        assert!(zeroed(usize::MAX).is_err());
+    }
+}
