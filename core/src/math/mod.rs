@@ -8,8 +8,11 @@
 //! slices with MuJoCo's size arguments. Operations are evaluated in MuJoCo's order (including the
 //! lane order of its AVX code), so results round exactly as in the reference build.
 
+pub mod band;
+pub mod chol;
 pub mod mat;
 pub mod pose;
 pub mod quat;
 pub mod scalar;
+pub mod spatial;
 pub mod vec;
