@@ -1,1 +1,100 @@
-fn main() {}
+//! `mjrs`: the command-line tool. Every command prints one clear line and exits non-zero on
+//! error. JSON output has the shapes of `../shared/mjref/mjref` so that the two diff field by field.
+
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "mjrs", version, about = "MuJoCo-compatible physics simulator")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print every Model field as JSON (the shape of `mjref model`).
+    Model {
+        /// Model file (.mjb).
+        model: PathBuf,
+        /// Write to this file instead of stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Rewrite an MJB file (MuJoCo 3.1.6 binary model), optionally with a 4-byte mjtNum.
+    Mjb {
+        /// Input model (.mjb).
+        input: PathBuf,
+        /// Output file.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Write mjtNum as 4-byte floats (for f32 builds; MuJoCo itself reads only 8).
+        #[arg(long)]
+        f32: bool,
+    },
+}
+
+/// A loaded model and the buffer behind it.
+struct Loaded {
+    header: mjrs_core::ModelHeader,
+    buf: Vec<u8>,
+}
+
+impl Loaded {
+    /// The model; the buffer holds a validated model of these sizes (see `load`).
+    fn model(&mut self) -> Result<mjrs_core::Model<'_>, String> {
+        mjrs_core::Model::view(&self.header, &mut self.buf).map_err(|e| e.to_string())
+    }
+}
+
+fn load(path: &Path) -> Result<Loaded, String> {
+    let blob = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let err = |e: mjrs_core::mjb::MjbError| format!("{}: {e}", path.display());
+    let header = mjrs_core::mjb::read_header(&blob).map_err(err)?;
+    let bytes = header.model_bytes().map_err(|e| err(e.into()))?;
+    let mut buf = vec![0u8; bytes];
+    let header = mjrs_core::mjb::load(&blob, &mut buf).map_err(err)?.header();
+    Ok(Loaded { header, buf })
+}
+
+fn write_output(output: Option<&Path>, text: &str) -> Result<(), String> {
+    match output {
+        Some(p) => {
+            std::fs::write(p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
+        }
+        None => {
+            println!("{text}");
+            Ok(())
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Model { model, output } => {
+            let mut loaded = load(&model)?;
+            let m = loaded.model()?;
+            write_output(output.as_deref(), &mjrs::dump::model_json(&m))
+        }
+        Command::Mjb { input, output, f32 } => {
+            let mut loaded = load(&input)?;
+            let m = loaded.model()?;
+            let real_bytes = if f32 { 4 } else { 8 };
+            let mut out = vec![0u8; mjrs_core::mjb::save_size(&m, real_bytes)];
+            let n = mjrs_core::mjb::save(&m, &mut out, real_bytes).map_err(|e| e.to_string())?;
+            std::fs::write(&output, &out[..n])
+                .map_err(|e| format!("cannot write {}: {e}", output.display()))
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mjrs: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

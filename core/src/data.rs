@@ -245,6 +245,19 @@ macro_rules! gen_data {
                         c
                     }
 
+                    /// MuJoCo's `mjData.nbuffer` for a model of these sizes: the fixed arrays
+                    /// with 64-byte alignment (mjrs packs them tighter). `None` on overflow.
+                    pub fn mujoco_nbuffer(s: &ModelSizes) -> Option<usize> {
+                        let mut total = 0usize;
+                        $(
+                            total = (total.checked_add(63)? & !63).checked_add(
+                                field_len(s.$rows, mj_cols!(s; $($cols)+))?
+                                    .checked_mul(core::mem::size_of::<mj_type!($ty)>())?,
+                            )?;
+                        )*
+                        Some(total)
+                    }
+
                     /// Bytes a buffer must have to hold a `Data` for a model of these sizes (any
                     /// alignment), arena included.
                     pub fn bytes_needed(sizes: &ModelSizes) -> Result<usize, ArenaError> {
@@ -323,6 +336,16 @@ macro_rules! data_with_scalars {
     };
 }
 mjdata_arrays!(data_with_scalars);
+
+impl core::fmt::Debug for Data<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Data")
+            .field("time", &self.time)
+            .field("ncon", &self.ncon)
+            .field("nefc", &self.nefc)
+            .finish_non_exhaustive()
+    }
+}
 
 impl Data<'_> {
     /// The sizes of the model this data was made for.

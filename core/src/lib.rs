@@ -10,6 +10,7 @@
 //! `Real` is `f64`, or `f32` with the cargo feature `f32` (the package `mjrs-core-f32` builds this
 //! same source with the feature on).
 #![cfg_attr(not(test), no_std)]
+#![warn(clippy::std_instead_of_core)]
 #![allow(non_snake_case)] // MuJoCo's field names (qM, efc_J, D_rownnz) are kept as they are.
 
 #[macro_use]

@@ -587,6 +587,15 @@ impl core::ops::Deref for Model<'_> {
     }
 }
 
+impl core::fmt::Debug for Model<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Model")
+            .field("sizes", &self.sizes)
+            .field("opt", &self.opt)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Model<'_> {
     /// The name of object `id` in the `names` array, starting at byte address `adr`
     /// (`name_bodyadr[id]` and friends); empty when out of range.

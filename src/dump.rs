@@ -1,0 +1,240 @@
+//! JSON dumps of `Model` and `Data` in the exact shape of `mjref model` / `mjref data`: every
+//! field under MuJoCo's name as a flat row-major list, its shape under `"shapes"`, sizes and
+//! option fields as scalars, non-finite numbers as the strings `"nan"`, `"inf"`, `"-inf"`.
+//! A diff against the reference is then mechanical (see the `mjrs-tests` crate).
+
+use mjrs_core::layout::{ArrayVisitor, Elem, FieldInfo, Kind, Scalar};
+use mjrs_core::{Data, Model};
+use std::fmt::Write as _;
+
+/// Builds one JSON object incrementally: fields in insertion order plus a `"shapes"` map.
+#[derive(Default)]
+pub struct JsonObject {
+    body: String,
+    shapes: String,
+}
+
+impl JsonObject {
+    fn key(&mut self, name: &str) {
+        if !self.body.is_empty() {
+            self.body.push(',');
+        }
+        let _ = write!(self.body, "\"{name}\":");
+    }
+
+    /// Adds an integer field.
+    pub fn int(&mut self, name: &str, v: i64) {
+        self.key(name);
+        let _ = write!(self.body, "{v}");
+    }
+
+    /// Adds a floating-point field.
+    pub fn real(&mut self, name: &str, v: f64) {
+        self.key(name);
+        push_real(&mut self.body, v);
+    }
+
+    /// Adds a string field (escaped).
+    pub fn string(&mut self, name: &str, v: &str) {
+        self.key(name);
+        push_string(&mut self.body, v);
+    }
+
+    /// Adds a field whose value is already JSON text.
+    pub fn raw(&mut self, name: &str, json: &str) {
+        self.key(name);
+        self.body.push_str(json);
+    }
+
+    /// Adds a flat list with its shape.
+    pub fn list(&mut self, name: &str, values: impl Iterator<Item = Scalar>, shape: &[usize]) {
+        self.key(name);
+        push_list(&mut self.body, values);
+        if !self.shapes.is_empty() {
+            self.shapes.push(',');
+        }
+        let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+        let _ = write!(self.shapes, "\"{name}\":[{}]", dims.join(","));
+    }
+
+    /// The finished object, with `"shapes"` and a version tag.
+    pub fn finish(mut self) -> String {
+        self.raw("shapes", &format!("{{{}}}", self.shapes.clone()));
+        self.string("mjrs_version", env!("CARGO_PKG_VERSION"));
+        format!("{{{}}}", self.body)
+    }
+}
+
+fn push_real(out: &mut String, v: f64) {
+    if v.is_nan() {
+        out.push_str("\"nan\"");
+    } else if v.is_infinite() {
+        out.push_str(if v > 0.0 { "\"inf\"" } else { "\"-inf\"" });
+    } else {
+        // `{:?}` prints the shortest text that reads back as the same f64
+        let _ = write!(out, "{v:?}");
+    }
+}
+
+fn push_scalar(out: &mut String, s: Scalar) {
+    match s {
+        Scalar::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Scalar::Real(r) => push_real(out, r),
+    }
+}
+
+fn push_list(out: &mut String, values: impl Iterator<Item = Scalar>) {
+    out.push('[');
+    for (i, v) in values.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_scalar(out, v);
+    }
+    out.push(']');
+}
+
+fn push_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// The numpy shape MuJoCo's Python bindings give a field.
+fn shape(info: &FieldInfo) -> Vec<usize> {
+    if info.matrix {
+        vec![info.rows, info.cols]
+    } else {
+        vec![info.rows]
+    }
+}
+
+/// One element as a JSON scalar; `char` fields show as numpy's int8.
+fn element<T: Elem>(kind: Kind, x: T) -> Scalar {
+    match (kind, x.to_scalar()) {
+        (Kind::Char, Scalar::Int(i)) => Scalar::Int(i64::from(i as u8 as i8)),
+        (_, s) => s,
+    }
+}
+
+/// Adds every visited array to a [`JsonObject`], skipping the names in `skip`.
+struct ArraysToJson<'o> {
+    obj: &'o mut JsonObject,
+    skip: &'static [&'static str],
+}
+
+impl ArrayVisitor for ArraysToJson<'_> {
+    fn array<T: Elem>(&mut self, info: &FieldInfo, data: &[T]) {
+        if !self.skip.contains(&info.name) {
+            let kind = info.kind;
+            self.obj.list(
+                info.name,
+                data.iter().map(|&x| element(kind, x)),
+                &shape(info),
+            );
+        }
+    }
+}
+
+/// Arrays the reference leaves out of its model dump (byte strings in the Python bindings);
+/// `names` is written separately, as a string.
+const MODEL_SKIP: &[&str] = &["text_data", "paths", "names"];
+
+/// Every `Model` field as JSON, in the shape of `mjref model`.
+pub fn model_json(m: &Model) -> String {
+    let mut obj = JsonObject::default();
+    m.visit(&mut ArraysToJson {
+        obj: &mut obj,
+        skip: MODEL_SKIP,
+    });
+    m.sizes().for_each(|name, v| obj.int(name, v));
+    m.opt
+        .for_each(|name, _, values| struct_field(&mut obj, "opt", name, values));
+    m.stat
+        .for_each(|name, _, values| struct_field(&mut obj, "stat", name, values));
+    let names: String = m.names.iter().map(|&b| char::from(b)).collect();
+    obj.string("names", &names);
+    obj.finish()
+}
+
+/// A field of `opt` or `stat`: scalar, or list with shape when it has several values.
+fn struct_field(obj: &mut JsonObject, prefix: &str, name: &str, values: &[Scalar]) {
+    let key = format!("{prefix}.{name}");
+    match values {
+        [Scalar::Int(i)] => obj.int(&key, *i),
+        [Scalar::Real(r)] => obj.real(&key, *r),
+        _ => obj.list(&key, values.iter().copied(), &[values.len()]),
+    }
+}
+
+/// Every `Data` field as JSON, in the shape of `mjref data`.
+pub fn data_json(m: &Model, d: &Data) -> String {
+    let mut obj = JsonObject::default();
+    d.visit(&mut ArraysToJson {
+        obj: &mut obj,
+        skip: &[],
+    });
+    let h = d.header();
+    let s = &h.arena;
+    for (name, v) in [
+        ("narena", m.narena),
+        ("nbuffer", Data::mujoco_nbuffer(m.sizes()).unwrap_or(0)),
+        ("nplugin", h.nplugin),
+        ("pstack", 0),
+        ("pbase", 0),
+        ("parena", s.parena),
+        ("maxuse_stack", s.maxuse_stack),
+        ("maxuse_arena", s.maxuse_arena),
+        ("maxuse_con", h.maxuse_con),
+        ("maxuse_efc", h.maxuse_efc),
+        ("solver_nisland", h.solver_nisland),
+        ("ne", h.ne),
+        ("nf", h.nf),
+        ("nl", h.nl),
+        ("nefc", h.nefc),
+        ("nnzJ", h.nnzJ),
+        ("ncon", h.ncon),
+        ("nisland", h.nisland),
+        ("threadpool", 0),
+    ] {
+        obj.int(name, v as i64);
+    }
+    obj.real("time", h.time);
+    obj.list(
+        "maxuse_threadstack",
+        d.maxuse_threadstack.iter().map(|&x| x.to_scalar()),
+        &[d.maxuse_threadstack.len()],
+    );
+    obj.list(
+        "solver_nnz",
+        h.solver_nnz.iter().map(|&x| x.to_scalar()),
+        &[h.solver_nnz.len()],
+    );
+    obj.list(
+        "solver_fwdinv",
+        h.solver_fwdinv.iter().map(|&x| x.to_scalar()),
+        &[2],
+    );
+    obj.list("energy", h.energy.iter().map(|&x| x.to_scalar()), &[2]);
+    obj.int("solver_niter", i64::from(h.solver_niter[0]));
+    let warnings: Vec<String> = h
+        .warning
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.number != 0)
+        .map(|(i, w)| format!("\"{i}\":{}", w.number))
+        .collect();
+    obj.raw("warning", &format!("{{{}}}", warnings.join(",")));
+    obj.finish()
+}

@@ -1,0 +1,207 @@
+//! MJB conformance: for every fixture blob written by MuJoCo 3.1.6 (`mjref mjb`), mjrs loads it,
+//! dumps every Model field exactly as `mjref model` does (same bits), writes it back byte for
+//! byte, and the f32 build loads it and round-trips 4-byte-mjtNum blobs. Bad blobs are errors.
+
+use mjrs_core::mjb::{self, MjbError};
+use mjrs_tests::{compare, fixtures, mjb_fixture_names, read_json};
+use std::collections::BTreeMap;
+
+fn blob(name: &str) -> Vec<u8> {
+    std::fs::read(fixtures().join("mjb").join(format!("{name}.mjb"))).unwrap()
+}
+
+fn model_buffer(blob: &[u8]) -> Vec<u8> {
+    vec![0u8; mjb::read_header(blob).unwrap().model_bytes().unwrap()]
+}
+
+#[test]
+fn at_least_ten_fixtures() {
+    assert!(mjb_fixture_names().len() >= 10, "{:?}", mjb_fixture_names());
+}
+
+#[test]
+fn model_dump_equals_reference_exactly() {
+    for name in mjb_fixture_names() {
+        let blob = blob(&name);
+        let mut buf = model_buffer(&blob);
+        let m = mjb::load(&blob, &mut buf).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let ours: serde_json::Value = serde_json::from_str(&mjrs::dump::model_json(&m)).unwrap();
+        let reference = read_json(&fixtures().join("model").join(format!("{name}.json")));
+        compare(&reference, &ours).assert_match(0.0, &name);
+    }
+}
+
+#[test]
+fn save_reproduces_mujoco_bytes() {
+    for name in mjb_fixture_names() {
+        let blob = blob(&name);
+        let mut buf = model_buffer(&blob);
+        let m = mjb::load(&blob, &mut buf).unwrap();
+        let mut out = vec![0u8; mjb::save_size(&m, 8)];
+        let n = mjb::save(&m, &mut out, 8).unwrap();
+        assert_eq!(n, blob.len(), "{name}");
+        let first = out.iter().zip(&blob).position(|(a, b)| a != b);
+        assert_eq!(first, None, "{name}: first differing byte");
+    }
+}
+
+/// Every array of a model as numbers, by name (works for both precisions).
+#[derive(Default)]
+struct Collect(BTreeMap<&'static str, Vec<f64>>);
+
+macro_rules! collect_for {
+    ($($layout:ident)::+) => {
+        impl $($layout)::+::ArrayVisitor for Collect {
+            fn array<T: $($layout)::+::Elem>(&mut self, info: &$($layout)::+::FieldInfo, data: &[T]) {
+                let v = data.iter().map(|x| match x.to_scalar() {
+                    $($layout)::+::Scalar::Int(i) => i as f64,
+                    $($layout)::+::Scalar::Real(r) => r,
+                });
+                self.0.insert(info.name, v.collect());
+            }
+        }
+    };
+}
+collect_for!(mjrs_core::layout);
+collect_for!(mjrs_core_f32::layout);
+
+#[test]
+fn f32_build_loads_mujoco_blobs_and_round_trips_its_own() {
+    for name in mjb_fixture_names() {
+        let blob = blob(&name);
+        let mut buf64 = model_buffer(&blob);
+        let m64 = mjb::load(&blob, &mut buf64).unwrap();
+        let mut buf32 = vec![
+            0u8;
+            mjrs_core_f32::mjb::read_header(&blob)
+                .unwrap()
+                .model_bytes()
+                .unwrap()
+        ];
+        let m32 =
+            mjrs_core_f32::mjb::load(&blob, &mut buf32).unwrap_or_else(|e| panic!("{name}: {e}"));
+
+        // every value is the f64 value rounded to f32
+        let (mut a, mut b) = (Collect::default(), Collect::default());
+        m64.visit(&mut a);
+        m32.visit(&mut b);
+        for (field, x) in &a.0 {
+            let y = &b.0[field];
+            for (p, q) in x.iter().zip(y) {
+                assert!(
+                    p.is_nan() && q.is_nan() || f64::from(*p as f32) == *q,
+                    "{name}.{field}: {p} vs {q}"
+                );
+            }
+        }
+        assert_eq!(m32.opt.timestep, m64.opt.timestep as f32);
+
+        // a 4-byte blob reads back to the same model and writes the same bytes again
+        let mut out = vec![0u8; mjrs_core_f32::mjb::save_size(&m32, 4)];
+        let n = mjrs_core_f32::mjb::save(&m32, &mut out, 4).unwrap();
+        assert_eq!(
+            mjrs_core_f32::mjb::read_header(&out[..n])
+                .unwrap()
+                .real_bytes,
+            4
+        );
+        let mut again = vec![
+            0u8;
+            mjrs_core_f32::mjb::read_header(&out[..n])
+                .unwrap()
+                .model_bytes()
+                .unwrap()
+        ];
+        let m32b = mjrs_core_f32::mjb::load(&out[..n], &mut again).unwrap();
+        let mut out2 = vec![0u8; n];
+        assert_eq!(mjrs_core_f32::mjb::save(&m32b, &mut out2, 4).unwrap(), n);
+        assert!(out[..n] == out2[..], "{name}: f32 blob round trip");
+
+        // the f64 build reads the 4-byte blob too
+        let mut buf = model_buffer(&out[..n]);
+        let m64b = mjb::load(&out[..n], &mut buf).unwrap();
+        assert_eq!(m64b.nv, m64.nv);
+    }
+}
+
+#[test]
+fn bad_blobs_are_errors() {
+    let good = blob("hopper");
+    let mut buf = model_buffer(&good);
+
+    let mut bad = good.clone();
+    bad[0] ^= 1;
+    assert!(matches!(
+        mjb::load(&bad, &mut buf),
+        Err(MjbError::BadMagic(_))
+    ));
+
+    let mut bad = good.clone();
+    bad[4] = 16;
+    assert_eq!(
+        mjb::load(&bad, &mut buf).err(),
+        Some(MjbError::BadRealSize(16))
+    );
+
+    let mut bad = good.clone();
+    bad[8] = 70; // number of ints of another MuJoCo version
+    assert!(matches!(
+        mjb::load(&bad, &mut buf),
+        Err(MjbError::VersionMismatch { .. })
+    ));
+
+    for cut in [0, 3, 19, 100, 400, good.len() / 2, good.len() - 1] {
+        let e = mjb::load(&good[..cut], &mut buf).unwrap_err();
+        assert!(matches!(e, MjbError::Truncated { .. }), "cut at {cut}: {e}");
+    }
+
+    let mut long = good.clone();
+    long.extend_from_slice(&[0; 8]);
+    assert_eq!(
+        mjb::load(&long, &mut buf).err(),
+        Some(MjbError::TrailingBytes(8))
+    );
+
+    // a negative size
+    let mut bad = good.clone();
+    bad[20..24].copy_from_slice(&(-1i32).to_le_bytes()); // nq
+    assert!(matches!(
+        mjb::load(&bad, &mut buf),
+        Err(MjbError::BadSize { name: "nq", .. })
+    ));
+
+    // nbuffer disagreeing with the sizes
+    let mut bad = good.clone();
+    let nbuffer_at = 20 + 4 * 76 + 8;
+    bad[nbuffer_at] ^= 0x40;
+    assert!(matches!(
+        mjb::load(&bad, &mut buf),
+        Err(MjbError::NbufferMismatch { .. })
+    ));
+
+    // a destination buffer too small
+    let mut small = vec![0u8; buf.len() / 2];
+    assert!(matches!(
+        mjb::load(&good, &mut small),
+        Err(MjbError::Memory(_))
+    ));
+
+    // errors print one clear line
+    let msg = mjb::load(&good[..100], &mut buf).unwrap_err().to_string();
+    assert!(msg.starts_with("truncated MJB"), "{msg}");
+}
+
+#[test]
+fn data_on_too_small_buffer_is_an_error() {
+    let good = blob("hopper");
+    let mut buf = model_buffer(&good);
+    let m = mjb::load(&good, &mut buf).unwrap();
+    let need = mjrs_core::Data::bytes_needed(m.sizes()).unwrap();
+    let mut dbuf = vec![0u8; need - 8]; // 7 bytes of the need are alignment slack
+    assert!(matches!(
+        mjrs_core::Data::new(&m, &mut dbuf),
+        Err(mjrs_core::ArenaError::BufferTooSmall { .. })
+    ));
+    let mut dbuf = vec![0u8; need];
+    assert!(mjrs_core::Data::new(&m, &mut dbuf).is_ok());
+}
