@@ -238,3 +238,80 @@ pub fn data_json(m: &Model, d: &Data) -> String {
     obj.raw("warning", &format!("{{{}}}", warnings.join(",")));
     obj.finish()
 }
+
+/// A trajectory in the shape of `mjref traj`: per recorded step `time`, `qpos`, `qvel`, `act`,
+/// `ctrl`, `qacc`, `sensordata`, `qfrc_constraint`, `energy`, `ncon`, `nefc`.
+pub struct Trajectory {
+    fields: Vec<(&'static str, Vec<String>)>,
+    every: usize,
+    zero_ctrl: bool,
+}
+
+impl Trajectory {
+    /// An empty trajectory recording every `every` steps.
+    pub fn new(every: usize, zero_ctrl: bool) -> Self {
+        let names = [
+            "time",
+            "qpos",
+            "qvel",
+            "act",
+            "ctrl",
+            "qacc",
+            "sensordata",
+            "qfrc_constraint",
+            "energy",
+            "ncon",
+            "nefc",
+        ];
+        Self {
+            fields: names.iter().map(|&n| (n, Vec::new())).collect(),
+            every,
+            zero_ctrl,
+        }
+    }
+
+    /// Records the current state.
+    pub fn record(&mut self, d: &Data) {
+        let list = |v: &[f64]| {
+            let mut s = String::new();
+            push_list(&mut s, v.iter().map(|&x| Scalar::Real(x)));
+            s
+        };
+        for (name, values) in &mut self.fields {
+            let text = match *name {
+                "time" => {
+                    let mut s = String::new();
+                    push_real(&mut s, d.time);
+                    s
+                }
+                "qpos" => list(d.qpos),
+                "qvel" => list(d.qvel),
+                "act" => list(d.act),
+                "ctrl" => list(d.ctrl),
+                "qacc" => list(d.qacc),
+                "sensordata" => list(d.sensordata),
+                "qfrc_constraint" => list(d.qfrc_constraint),
+                "energy" => list(&d.energy),
+                "ncon" => d.ncon.to_string(),
+                _ => d.nefc.to_string(),
+            };
+            values.push(text);
+        }
+    }
+
+    /// The JSON text.
+    pub fn finish(self) -> String {
+        let mut out = String::from("{");
+        for (name, values) in &self.fields {
+            let _ = write!(out, "\"{name}\":[{}],", values.join(","));
+        }
+        let control = if self.zero_ctrl { "zero" } else { "sine" };
+        let _ = write!(
+            out,
+            "\"every\":{},\"control\":\"{control}\",\"mjrs_version\":\"{}\"}}",
+            self.every,
+            env!("CARGO_PKG_VERSION")
+        );
+        out
+    }
+}

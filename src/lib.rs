@@ -4,4 +4,5 @@ pub use mjrs_alloc as alloc_front;
 pub use mjrs_core as core;
 pub use mjrs_std as std_front;
 
+pub mod control;
 pub mod dump;

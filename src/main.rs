@@ -22,6 +22,41 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Print every Data field after mj_forward (or after N steps of the control law) as JSON,
+    /// the shape of `mjref data`.
+    Data {
+        /// Model file (.mjb).
+        model: PathBuf,
+        /// Start from this keyframe.
+        #[arg(long)]
+        key: Option<i32>,
+        /// Steps of the control law before the final forward pass.
+        #[arg(long, default_value_t = 0)]
+        steps: usize,
+        /// Write to this file instead of stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Print a trajectory under the control law as JSON, the shape of `mjref traj`.
+    Traj {
+        /// Model file (.mjb).
+        model: PathBuf,
+        /// Number of steps.
+        #[arg(long, default_value_t = 100)]
+        steps: usize,
+        /// Start from this keyframe.
+        #[arg(long)]
+        key: Option<i32>,
+        /// Leave the controls at zero instead of the sine control law.
+        #[arg(long)]
+        zero_ctrl: bool,
+        /// Record every k-th step.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// Write to this file instead of stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Rewrite an MJB file (MuJoCo 3.1.6 binary model), optionally with a 4-byte mjtNum.
     Mjb {
         /// Input model (.mjb).
@@ -58,6 +93,32 @@ fn load(path: &Path) -> Result<Loaded, String> {
     Ok(Loaded { header, buf })
 }
 
+/// A zeroed buffer for a `Data` of model `m`.
+fn data_buffer(m: &mjrs_core::Model) -> Result<Vec<u8>, String> {
+    Ok(vec![
+        0u8;
+        mjrs_core::Data::bytes_needed(m.sizes())
+            .map_err(|e| e.to_string())?
+    ])
+}
+
+/// A fresh `Data`, reset to keyframe `key` if given (`mj_resetDataKeyframe`).
+fn start<'a>(
+    m: &mjrs_core::Model,
+    mem: &'a mut [u8],
+    key: Option<i32>,
+) -> Result<mjrs_core::Data<'a>, String> {
+    let mut d = mjrs_core::Data::new(m, mem).map_err(|e| e.to_string())?;
+    if let Some(k) = key {
+        mjrs_core::io::reset_data_keyframe(m, &mut d, k);
+    }
+    Ok(d)
+}
+
+fn step(m: &mjrs_core::Model, d: &mut mjrs_core::Data) -> Result<(), String> {
+    mjrs_core::step(m, d).map_err(|e| format!("at time {}: {e}", d.time))
+}
+
 fn write_output(output: Option<&Path>, text: &str) -> Result<(), String> {
     match output {
         Some(p) => {
@@ -72,6 +133,47 @@ fn write_output(output: Option<&Path>, text: &str) -> Result<(), String> {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
+        Command::Data {
+            model,
+            key,
+            steps,
+            output,
+        } => {
+            let mut loaded = load(&model)?;
+            let m = loaded.model()?;
+            let mut mem = data_buffer(&m)?;
+            let mut d = start(&m, &mut mem, key)?;
+            for _ in 0..steps {
+                mjrs::control::sine(&m, &mut d);
+                step(&m, &mut d)?;
+            }
+            mjrs_core::forward(&m, &mut d).map_err(|e| e.to_string())?;
+            write_output(output.as_deref(), &mjrs::dump::data_json(&m, &d))
+        }
+        Command::Traj {
+            model,
+            steps,
+            key,
+            zero_ctrl,
+            every,
+            output,
+        } => {
+            let mut loaded = load(&model)?;
+            let m = loaded.model()?;
+            let mut mem = data_buffer(&m)?;
+            let mut d = start(&m, &mut mem, key)?;
+            let mut rec = mjrs::dump::Trajectory::new(every, zero_ctrl);
+            for i in 0..steps {
+                if !zero_ctrl {
+                    mjrs::control::sine(&m, &mut d);
+                }
+                step(&m, &mut d)?;
+                if (i + 1) % every.max(1) == 0 {
+                    rec.record(&d);
+                }
+            }
+            write_output(output.as_deref(), &rec.finish())
+        }
         Command::Model { model, output } => {
             let mut loaded = load(&model)?;
             let m = loaded.model()?;

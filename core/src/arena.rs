@@ -184,6 +184,9 @@ pub const N_ARENA_FIELDS: usize = {
 pub struct ArenaState {
     /// Bytes in use at the bottom by arena arrays (MuJoCo's `parena`).
     pub parena: usize,
+    /// Bytes reserved at the top across calls by [`Arena::reserve`] (MuJoCo's `pstack`; zero
+    /// between steps).
+    pub pstack: usize,
     /// Peak bytes used by the stack since the last reset (`maxuse_stack`).
     pub maxuse_stack: usize,
     /// Peak bytes used by arena arrays and stack together (`maxuse_arena`).
@@ -196,6 +199,7 @@ impl Default for ArenaState {
     fn default() -> Self {
         Self {
             parena: 0,
+            pstack: 0,
             maxuse_stack: 0,
             maxuse_arena: 0,
             fields: [(0, 0); N_ARENA_FIELDS],
@@ -218,6 +222,18 @@ impl<'a> Arena<'a> {
             buf,
             state: ArenaState::default(),
         }
+    }
+
+    /// Moves the arena out, leaving an empty one (so that a stage can use scratch memory while
+    /// reading the rest of its `Data`); put it back by assignment.
+    pub fn take(&mut self) -> Arena<'a> {
+        core::mem::replace(
+            self,
+            Arena {
+                buf: &mut [],
+                state: ArenaState::default(),
+            },
+        )
     }
 
     /// Size in bytes (`narena`).
@@ -251,15 +267,57 @@ impl<'a> Arena<'a> {
 
     /// A stack frame over the free part of the arena.
     pub fn stack(&mut self) -> Stack<'_> {
-        let lo = self.state.parena;
+        let (lo, hi) = (self.state.parena, self.top());
         let narena = self.buf.len();
         Stack {
-            free: &mut self.buf[lo..],
+            free: &mut self.buf[lo..hi],
             lo,
-            hi: narena,
+            hi,
             narena,
             state: &mut self.state,
         }
+    }
+
+    /// First byte of the region reserved at the top.
+    fn top(&self) -> usize {
+        self.buf.len() - self.state.pstack
+    }
+
+    /// Reserves `n` elements of `T` at the top of the arena until [`Arena::release`], for a
+    /// caller that keeps scratch data across calls that use the stack themselves (MuJoCo's
+    /// `mj_markStack` held across a nested `mj_forward`). Returns the region's byte offset;
+    /// [`Arena::reserved`] views it.
+    pub fn reserve<T: Pod>(&mut self, n: usize) -> Result<usize, ArenaError> {
+        let bytes = bytes_of::<T>(n).ok_or(ArenaError::SizeOverflow)?;
+        let top = self.top();
+        let start = top
+            .checked_sub(bytes)
+            .map(|s| s & !(align_of::<T>() - 1))
+            .filter(|&s| s >= self.state.parena)
+            .ok_or(ArenaError::OutOfArena {
+                requested: bytes,
+                available: top - self.state.parena,
+                narena: self.buf.len(),
+            })?;
+        self.state.pstack = self.buf.len() - start;
+        let s = &mut self.state;
+        s.maxuse_stack = s.maxuse_stack.max(s.pstack);
+        s.maxuse_arena = s.maxuse_arena.max(s.pstack + s.parena);
+        Ok(start)
+    }
+
+    /// The `n` elements of `T` reserved at byte offset `offset` by [`Arena::reserve`].
+    pub fn reserved<T: Pod>(&mut self, offset: usize, n: usize) -> &mut [T] {
+        let end = bytes_of::<T>(n).and_then(|b| offset.checked_add(b));
+        match end.and_then(|e| self.buf.get_mut(offset..e)) {
+            Some(bytes) => cast_mut::<T>(bytes).unwrap_or(&mut []),
+            None => &mut [],
+        }
+    }
+
+    /// Releases everything reserved at or above byte offset `offset`.
+    pub fn release(&mut self, offset: usize) {
+        self.state.pstack = self.buf.len().saturating_sub(offset).min(self.state.pstack);
     }
 
     /// Arena array number `field` (table order) as `&[T]`; empty when absent.
@@ -274,15 +332,16 @@ impl<'a> Arena<'a> {
     /// The bytes below `parena` (all arena arrays) and the free bytes above, for views that
     /// need arena arrays and scratch memory at once.
     pub fn split(&mut self) -> (&mut [u8], Stack<'_>) {
-        let lo = self.state.parena;
+        let (lo, hi) = (self.state.parena, self.top());
         let narena = self.buf.len();
         let (used, free) = self.buf.split_at_mut(lo);
+        let free = &mut free[..hi - lo];
         (
             used,
             Stack {
                 free,
                 lo,
-                hi: narena,
+                hi,
                 narena,
                 state: &mut self.state,
             },

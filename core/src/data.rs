@@ -2,6 +2,7 @@
 //! intermediate result of the pipeline, the diagnostics, and the arena with its scratch stack.
 
 use crate::arena::{Arena, ArenaError, ArenaState, Carver, LayoutCounter};
+use crate::forward::Callbacks;
 use crate::layout::{field_len, ArrayVisitor, FieldInfo};
 use crate::model::{ModelSizes, SizeMismatch};
 use crate::real::Real;
@@ -178,19 +179,26 @@ macro_rules! gen_header {
             pub sizes: ModelSizes,
             /// Arena bookkeeping.
             pub arena: ArenaState,
+            /// User hooks.
+            pub callbacks: Callbacks,
             $( $(#[$m])* pub $name: $t, )*
         }
 
         impl DataHeader {
             fn initial(sizes: ModelSizes) -> Self {
-                Self { sizes, arena: ArenaState::default(), $( $name: $init, )* }
+                Self { sizes, arena: ArenaState::default(), callbacks: Callbacks::default(), $( $name: $init, )* }
             }
         }
 
         impl Data<'_> {
             /// The scalars and bookkeeping of this data (everything outside its buffer).
             pub fn header(&self) -> DataHeader {
-                DataHeader { sizes: self.sizes, arena: self.arena.state.clone(), $( $name: self.$name, )* }
+                DataHeader {
+                    sizes: self.sizes,
+                    arena: self.arena.state.clone(),
+                    callbacks: self.callbacks,
+                    $( $name: self.$name, )*
+                }
             }
 
             /// Sets the scalars from `h` (sizes excepted); arena bookkeeping is restored only
@@ -218,6 +226,8 @@ macro_rules! gen_data {
                 /// diagnostics and the arena, all carved from one caller-provided buffer.
                 pub struct Data<'a> {
                     sizes: ModelSizes,
+                    /// User hooks (MuJoCo's `mjcb_*`); kept by [`crate::io::reset_data`].
+                    pub callbacks: Callbacks,
                     $( $(#[$m])* pub $sname: $t, )*
                     /// Solver statistics, `NISLAND` blocks of `NSOLVER` iterations.
                     pub solver: &'a mut [SolverStat],
@@ -280,6 +290,7 @@ macro_rules! gen_data {
                         arena.state = header.arena.clone();
                         Ok(Data {
                             sizes,
+                            callbacks: header.callbacks,
                             $( $sname: header.$sname, )*
                             solver,
                             maxuse_threadstack,
@@ -318,6 +329,7 @@ macro_rules! gen_data {
                         if self.sizes != src.sizes || self.arena.len() != src.arena.len() {
                             return Err(SizeMismatch);
                         }
+                        self.callbacks = src.callbacks;
                         $( self.$sname = src.$sname; )*
                         self.solver.copy_from_slice(src.solver);
                         self.maxuse_threadstack.copy_from_slice(src.maxuse_threadstack);
@@ -347,7 +359,19 @@ impl core::fmt::Debug for Data<'_> {
     }
 }
 
-impl Data<'_> {
+impl<'a> Data<'a> {
+    /// Runs `f` with this data and a stack frame of its arena, for stages that read many data
+    /// fields while using scratch memory. During `f`, `d.arena` is empty.
+    pub fn with_stack<R>(
+        &mut self,
+        f: impl FnOnce(&mut Data<'a>, &mut crate::arena::Stack<'_>) -> R,
+    ) -> R {
+        let mut arena = self.arena.take();
+        let r = f(self, &mut arena.stack());
+        self.arena = arena;
+        r
+    }
+
     /// The sizes of the model this data was made for.
     pub fn sizes(&self) -> &ModelSizes {
         &self.sizes

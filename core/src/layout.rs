@@ -797,6 +797,7 @@ pub trait Elem: crate::pod::Pod + PartialEq + core::fmt::Debug {
 
 macro_rules! elem_int {
     ($($t:ty),*) => {$(
+        #[allow(clippy::cast_lossless)] // one body for several widths
         impl Elem for $t {
             fn to_scalar(self) -> Scalar {
                 Scalar::Int(self as i64)
@@ -814,6 +815,7 @@ elem_int!(u8, i32, u64);
 
 macro_rules! elem_float {
     ($($t:ty),*) => {$(
+        #[allow(clippy::cast_lossless)] // one body for several widths
         impl Elem for $t {
             fn to_scalar(self) -> Scalar {
                 Scalar::Real(self as f64)

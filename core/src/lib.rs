@@ -16,18 +16,28 @@
 #[macro_use]
 pub mod layout;
 
+pub mod actuation;
 pub mod arena;
 pub mod data;
+pub mod forward;
+pub mod integrate;
 pub mod io;
 pub mod math;
 pub mod mjb;
 pub mod model;
+pub mod passive;
 mod pod;
 pub mod real;
+pub mod sensor;
+pub mod smooth;
+pub mod support;
+pub mod tendon;
+pub mod transmission;
 pub mod types;
 pub mod validate;
 
 pub use arena::{Arena, ArenaError, Stack};
 pub use data::{Data, DataHeader};
+pub use forward::{forward, step, step1, step2, Callbacks, StepError};
 pub use model::{Model, ModelHeader, ModelSizes, Options, Statistic, Visual};
 pub use real::Real;

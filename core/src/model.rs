@@ -36,6 +36,7 @@ macro_rules! gen_sizes {
 
         impl ModelSizes {
             /// Calls `f(name, value)` for every size in MJB order (`narena`, `nbuffer` last).
+            #[allow(clippy::cast_lossless)] // sizes are usize or i32
             pub fn for_each(&self, mut f: impl FnMut(&'static str, i64)) {
                 $( f(stringify!($name), self.$name as i64); )*
                 f("narena", self.narena as i64);

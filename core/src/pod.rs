@@ -48,7 +48,10 @@ pod_struct!(crate::data::SolverStat { [crate::Real; 3], [i32; 4] });
 /// not a multiple of `size_of::<T>()`.
 pub fn cast_mut<T: Pod>(bytes: &mut [u8]) -> Option<&mut [T]> {
     let (ptr, len) = (bytes.as_mut_ptr(), bytes.len());
-    if size_of::<T>() == 0 || ptr as usize % align_of::<T>() != 0 || len % size_of::<T>() != 0 {
+    if size_of::<T>() == 0
+        || !(ptr as usize).is_multiple_of(align_of::<T>())
+        || !len.is_multiple_of(size_of::<T>())
+    {
         return None;
     }
     // SAFETY: aligned and sized (checked above), every bit pattern valid and no padding (Pod),
@@ -59,7 +62,10 @@ pub fn cast_mut<T: Pod>(bytes: &mut [u8]) -> Option<&mut [T]> {
 /// Views `bytes` as `&[T]`; `None` as for [`cast_mut`].
 pub fn cast<T: Pod>(bytes: &[u8]) -> Option<&[T]> {
     let (ptr, len) = (bytes.as_ptr(), bytes.len());
-    if size_of::<T>() == 0 || ptr as usize % align_of::<T>() != 0 || len % size_of::<T>() != 0 {
+    if size_of::<T>() == 0
+        || !(ptr as usize).is_multiple_of(align_of::<T>())
+        || !len.is_multiple_of(size_of::<T>())
+    {
         return None;
     }
     // SAFETY: as in `cast_mut`, for a shared borrow.

@@ -1,0 +1,386 @@
+//! The simulation loop (MuJoCo's `engine_forward.c`): `step`, `forward` and their stages, the
+//! state checks, and the user callbacks. Read top to bottom it is the table of contents of the
+//! pipeline ("Computation › Simulation pipeline").
+
+use crate::arena::ArenaError;
+use crate::data::Data;
+use crate::io::reset_data;
+use crate::math::vec::{add_to, sub};
+use crate::model::Model;
+use crate::real::{Real, MAXVAL};
+use crate::support::{disabled, enabled, warning, xfrc_accumulate};
+use crate::types::*;
+use crate::{actuation, integrate, passive, sensor, smooth, tendon, transmission};
+
+/// Why a step or forward pass could not run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum StepError {
+    /// The arena ran out (raise `<size memory>` / `narena`).
+    Arena(ArenaError),
+    /// The model needs a feature mjrs does not have yet; the text names it.
+    Unsupported(&'static str),
+    /// The data was made for a model of other sizes.
+    ModelMismatch,
+}
+
+impl From<ArenaError> for StepError {
+    fn from(e: ArenaError) -> Self {
+        StepError::Arena(e)
+    }
+}
+
+impl core::fmt::Display for StepError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            StepError::Arena(e) => write!(f, "{e}"),
+            StepError::Unsupported(what) => write!(f, "not supported by mjrs yet: {what}"),
+            StepError::ModelMismatch => f.write_str("data was made for a model of different sizes"),
+        }
+    }
+}
+
+/// User hooks, MuJoCo's `mjcb_*` callbacks, kept per `Data` (MuJoCo's are global).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Callbacks {
+    /// `mjcb_control`: sets controls, called before actuation in every forward pass.
+    pub control: Option<fn(&Model, &mut Data)>,
+    /// `mjcb_passive`: adds to `qfrc_passive` after the built-in passive forces.
+    pub passive: Option<fn(&Model, &mut Data)>,
+    /// `mjcb_sensor`: fills user sensors of a stage (`STAGE_POS`, `STAGE_VEL`, `STAGE_ACC`).
+    pub sensor: Option<fn(&Model, &mut Data, i32)>,
+    /// `mjcb_act_dyn`: `act_dot` of actuator `id` with user dynamics (returned for one
+    /// activation variable; written into `act_dot` by the callback for several).
+    pub act_dyn: Option<fn(&Model, &mut Data, usize) -> Real>,
+    /// `mjcb_act_gain`: gain of actuator `id` with user gain.
+    pub act_gain: Option<fn(&Model, &Data, usize) -> Real>,
+    /// `mjcb_act_bias`: bias of actuator `id` with user bias.
+    pub act_bias: Option<fn(&Model, &Data, usize) -> Real>,
+    /// `mjcb_time`: a clock for the timers in `d.timer`; without it nothing is timed.
+    pub time: Option<fn() -> Real>,
+}
+
+/// Starts a timer: the clock reading, if there is a clock.
+fn tic(d: &Data) -> Option<Real> {
+    d.callbacks.time.map(|t| t())
+}
+
+/// Adds the time since `start` to timer `id`.
+fn toc(d: &mut Data, id: i32, start: Option<Real>) {
+    if let (Some(start), Some(clock)) = (start, d.callbacks.time) {
+        let t = &mut d.timer[id as usize];
+        t.duration += clock() - start;
+        t.number += 1;
+    }
+}
+
+/// Whether `x` is NaN or larger in magnitude than `mjMAXVAL` (`mju_isBad`).
+fn is_bad(x: Real) -> bool {
+    x.is_nan() || !(-MAXVAL..=MAXVAL).contains(&x)
+}
+
+/// Resets the data when a value in `values(d)` is bad, with MuJoCo's warning: counted once
+/// before the reset (which clears it) and once after, so the count survives.
+fn check(
+    m: &Model,
+    d: &mut Data,
+    values: for<'x, 'y> fn(&'x Data<'y>) -> &'x [Real],
+    warn: i32,
+) -> bool {
+    let Some(i) = values(d).iter().position(|&x| is_bad(x)) else {
+        return false;
+    };
+    warning(d, warn, i as i32);
+    reset_data(m, d);
+    warning(d, warn, i as i32);
+    true
+}
+
+/// Resets if `qpos` has a NaN or huge value (`mj_checkPos`).
+pub fn check_pos(m: &Model, d: &mut Data) {
+    check(m, d, |d| d.qpos, WARN_BADQPOS);
+}
+
+/// Resets if `qvel` has a NaN or huge value (`mj_checkVel`).
+pub fn check_vel(m: &Model, d: &mut Data) {
+    check(m, d, |d| d.qvel, WARN_BADQVEL);
+}
+
+/// Resets and recomputes if `qacc` has a NaN or huge value (`mj_checkAcc`).
+pub fn check_acc(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    if check(m, d, |d| d.qacc, WARN_BADQACC) {
+        forward(m, d)?;
+    }
+    Ok(())
+}
+
+/// Rejects a data made for another model before any stage indexes it.
+fn check_sizes(m: &Model, d: &Data) -> Result<(), StepError> {
+    if d.sizes() == m.sizes() {
+        Ok(())
+    } else {
+        Err(StepError::ModelMismatch)
+    }
+}
+
+/// Constraint kinds the model would create that mjrs cannot solve yet. Contacts, limits,
+/// friction loss and equality constraints arrive with the constraint stage; until then such
+/// models are refused instead of silently simulated without them.
+pub fn unsupported_constraints(m: &Model, d: &Data) -> Option<&'static str> {
+    if disabled(m, DSBL_CONSTRAINT) {
+        return None;
+    }
+    let any_active_eq = d.eq_active.iter().any(|&a| a != 0);
+    if !disabled(m, DSBL_EQUALITY) && any_active_eq {
+        return Some("equality constraints (disable them or the constraint flag)");
+    }
+    let friction = m
+        .dof_frictionloss
+        .iter()
+        .chain(m.tendon_frictionloss.iter())
+        .any(|&f| f > 0.0);
+    if !disabled(m, DSBL_FRICTIONLOSS) && friction {
+        return Some("friction loss (disable it or the constraint flag)");
+    }
+    let limited = m
+        .jnt_limited
+        .iter()
+        .chain(m.tendon_limited.iter())
+        .any(|&l| l != 0);
+    if !disabled(m, DSBL_LIMIT) && limited {
+        return Some("joint and tendon limits (disable them or the constraint flag)");
+    }
+    if !disabled(m, DSBL_CONTACT) && may_collide(m) {
+        return Some("contacts (disable them or the constraint flag)");
+    }
+    None
+}
+
+/// Whether any geom pair passes MuJoCo's static filters (different weld bodies, matching
+/// contype/conaffinity) or an explicit pair exists.
+fn may_collide(m: &Model) -> bool {
+    if m.npair > 0 {
+        return true;
+    }
+    let weld = |g: usize| m.body_weldid[m.geom_bodyid[g] as usize];
+    (0..m.ngeom).any(|a| {
+        (a + 1..m.ngeom).any(|b| {
+            let compatible = m.geom_contype[a] & m.geom_conaffinity[b] != 0
+                || m.geom_contype[b] & m.geom_conaffinity[a] != 0;
+            compatible && weld(a) != weld(b)
+        })
+    })
+}
+
+/// Position-dependent stage (`mj_fwdPosition`): kinematics, com, cameras and lights, tendons,
+/// inertia and its factorization, transmissions.
+pub fn fwd_position(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    let t = tic(d);
+    if let Some(what) = unsupported_constraints(m, d) {
+        return Err(StepError::Unsupported(what));
+    }
+    if m.nflex > 0 {
+        return Err(StepError::Unsupported("flex objects"));
+    }
+    smooth::kinematics(m, d);
+    smooth::com_pos(m, d)?;
+    smooth::camlight(m, d);
+    tendon::tendon(m, d)?;
+    smooth::crb(m, d);
+    smooth::factor_m(m, d);
+    // collision detection and constraint construction: none (see unsupported_constraints)
+    d.ncon = 0;
+    d.nefc = 0;
+    d.ne = 0;
+    d.nf = 0;
+    d.nl = 0;
+    d.nnzJ = 0;
+    d.arena.clear();
+    transmission::transmission(m, d)?;
+    toc(d, TIMER_POSITION, t);
+    Ok(())
+}
+
+/// Velocity-dependent stage (`mj_fwdVelocity`): tendon and actuator velocities, com-based
+/// velocities, passive forces, and the bias force `qfrc_bias` by RNE without acceleration.
+pub fn fwd_velocity(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    let t = tic(d);
+    tendon::tendon_velocity(m, d);
+    crate::math::mat::mul_mat_vec(d.actuator_velocity, d.actuator_moment, d.qvel, m.nu, m.nv);
+    smooth::com_vel(m, d);
+    passive::passive(m, d)?;
+    d.with_stack(|d, stack| -> Result<(), ArenaError> {
+        let mut frame = stack.frame();
+        let bias = frame.alloc::<Real>(m.nv)?;
+        smooth::rne(m, d, false, bias, &mut frame)?;
+        d.qfrc_bias.copy_from_slice(bias);
+        Ok(())
+    })?;
+    toc(d, TIMER_VELOCITY, t);
+    Ok(())
+}
+
+/// Sums the smooth forces and solves for the unconstrained acceleration
+/// (`mj_fwdAcceleration`): `qfrc_smooth = qfrc_passive - qfrc_bias + qfrc_applied +
+/// qfrc_actuator + J' xfrc_applied`, `qacc_smooth = M \ qfrc_smooth`.
+pub fn fwd_acceleration(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    sub(d.qfrc_smooth, d.qfrc_passive, d.qfrc_bias);
+    add_to(d.qfrc_smooth, d.qfrc_applied);
+    add_to(d.qfrc_smooth, d.qfrc_actuator);
+    d.with_stack(|d, stack| -> Result<(), ArenaError> {
+        let mut frame = stack.frame();
+        let qfrc = frame.alloc::<Real>(m.nv)?;
+        qfrc.copy_from_slice(d.qfrc_smooth);
+        xfrc_accumulate(m, d, qfrc, &mut frame)?;
+        d.qfrc_smooth.copy_from_slice(qfrc);
+        Ok(())
+    })?;
+    d.qacc_smooth.copy_from_slice(d.qfrc_smooth);
+    smooth::solve_ld(m, d.qacc_smooth, 1, d.qLD, d.qLDiagInv);
+    Ok(())
+}
+
+/// Constraint stage (`mj_fwdConstraint`). With no constraint rows (mjrs refuses models that
+/// would make some, see [`unsupported_constraints`]) the acceleration is the unconstrained one.
+pub fn fwd_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    let t = tic(d);
+    d.qfrc_constraint.fill(0.0);
+    if d.nefc == 0 {
+        d.qacc.copy_from_slice(d.qacc_smooth);
+        d.qacc_warmstart.copy_from_slice(d.qacc_smooth);
+        d.solver_niter = [0; NISLAND];
+        toc(d, TIMER_CONSTRAINT, t);
+        return Ok(());
+    }
+    let _ = m;
+    Err(StepError::Unsupported("constraint solver"))
+}
+
+/// Actuation stage with the control callback first, as in `mj_forwardSkip`.
+fn control_and_actuation(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    if let Some(control) = d.callbacks.control {
+        if !disabled(m, DSBL_ACTUATION) {
+            control(m, d);
+        }
+    }
+    let t = tic(d);
+    actuation::fwd_actuation(m, d)?;
+    toc(d, TIMER_ACTUATION, t);
+    Ok(())
+}
+
+/// Forward dynamics skipping the stages before `skipstage` (`STAGE_POS`: position results are
+/// current; `STAGE_VEL`: velocity results too), and the sensors if `skipsensor`
+/// (`mj_forwardSkip`).
+pub fn forward_skip(
+    m: &Model,
+    d: &mut Data,
+    skipstage: i32,
+    skipsensor: bool,
+) -> Result<(), StepError> {
+    check_sizes(m, d)?;
+    let t = tic(d);
+    if skipstage < STAGE_POS {
+        fwd_position(m, d)?;
+        if !skipsensor {
+            sensor::sensor_pos(m, d)?;
+        }
+        if enabled(m, ENBL_ENERGY) {
+            sensor::energy_pos(m, d)?;
+        }
+    }
+    if skipstage < STAGE_VEL {
+        fwd_velocity(m, d)?;
+        if !skipsensor {
+            sensor::sensor_vel(m, d)?;
+        }
+        if enabled(m, ENBL_ENERGY) {
+            sensor::energy_vel(m, d)?;
+        }
+    }
+    control_and_actuation(m, d)?;
+    fwd_acceleration(m, d)?;
+    fwd_constraint(m, d)?;
+    if !skipsensor {
+        sensor::sensor_acc(m, d)?;
+    }
+    toc(d, TIMER_FORWARD, t);
+    Ok(())
+}
+
+/// Forward dynamics (`mj_forward`): everything `step` computes, without integrating.
+pub fn forward(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    forward_skip(m, d, STAGE_NONE, false)
+}
+
+/// Advances the simulation by one timestep (`mj_step`): checks the state, runs `forward`, then
+/// the integrator of `opt.integrator`.
+pub fn step(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    check_sizes(m, d)?;
+    let t = tic(d);
+    check_pos(m, d);
+    check_vel(m, d);
+    forward(m, d)?;
+    check_acc(m, d)?;
+    if enabled(m, ENBL_FWDINV) {
+        return Err(StepError::Unsupported(
+            "forward-inverse comparison (fwdinv flag)",
+        ));
+    }
+    match m.opt.integrator {
+        INT_RK4 => integrate::runge_kutta(m, d, 4)?,
+        INT_IMPLICIT | INT_IMPLICITFAST => integrate::implicit(m, d)?,
+        _ => integrate::euler(m, d)?,
+    }
+    toc(d, TIMER_STEP, t);
+    Ok(())
+}
+
+/// First half of a split step (`mj_step1`): position and velocity stages and the control
+/// callback; the caller may then set controls and applied forces before [`step2`].
+pub fn step1(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    check_sizes(m, d)?;
+    let t = tic(d);
+    check_pos(m, d);
+    check_vel(m, d);
+    fwd_position(m, d)?;
+    sensor::sensor_pos(m, d)?;
+    sensor::energy_pos(m, d)?;
+    fwd_velocity(m, d)?;
+    sensor::sensor_vel(m, d)?;
+    sensor::energy_vel(m, d)?;
+    if let Some(control) = d.callbacks.control {
+        control(m, d);
+    }
+    toc(d, TIMER_STEP, t);
+    Ok(())
+}
+
+/// Second half of a split step (`mj_step2`): actuation, acceleration, constraints,
+/// acceleration sensors, then Euler or implicit integration (RK4 falls back to Euler).
+pub fn step2(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    check_sizes(m, d)?;
+    let t = tic(d);
+    let ta = tic(d);
+    actuation::fwd_actuation(m, d)?;
+    toc(d, TIMER_ACTUATION, ta);
+    fwd_acceleration(m, d)?;
+    fwd_constraint(m, d)?;
+    sensor::sensor_acc(m, d)?;
+    check_acc(m, d)?;
+    if enabled(m, ENBL_FWDINV) {
+        return Err(StepError::Unsupported(
+            "forward-inverse comparison (fwdinv flag)",
+        ));
+    }
+    match m.opt.integrator {
+        INT_IMPLICIT | INT_IMPLICITFAST => integrate::implicit(m, d)?,
+        _ => integrate::euler(m, d)?,
+    }
+    // step1 already counted this step
+    if d.callbacks.time.is_some() {
+        d.timer[TIMER_STEP as usize].number -= 1;
+    }
+    toc(d, TIMER_STEP, t);
+    Ok(())
+}

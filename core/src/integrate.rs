@@ -1,0 +1,238 @@
+//! Integrators (MuJoCo's `mj_Euler`, `mj_RungeKutta`, `mj_implicit`): advance `time`, `qpos`,
+//! `qvel` and `act` by one timestep from the results of `forward`
+//! ("Computation › Numerical integration").
+
+use crate::actuation::next_activation;
+use crate::arena::ArenaError;
+use crate::data::Data;
+use crate::forward::{forward_skip, StepError};
+use crate::math::vec::{add, add_to_scl};
+use crate::model::Model;
+use crate::real::Real;
+use crate::smooth::{factor_i, solve_ld};
+use crate::support::{actuator_disabled, disabled, integrate_pos};
+use crate::types::*;
+
+/// The integrated state of a `Data`.
+struct State<'s> {
+    qpos: &'s mut [Real],
+    qvel: &'s mut [Real],
+    act: &'s mut [Real],
+    time: &'s mut Real,
+}
+
+impl<'s> State<'s> {
+    fn of(d: &'s mut Data) -> Self {
+        State {
+            qpos: &mut *d.qpos,
+            qvel: &mut *d.qvel,
+            act: &mut *d.act,
+            time: &mut d.time,
+        }
+    }
+}
+
+/// Advances activations, velocities, positions and time (MuJoCo's `mj_advance`): `act` with
+/// `act_dot`, `qvel` with `qacc`, then `qpos` with `qvel` if given, else with the new velocity
+/// (semi-implicit Euler).
+fn advance(m: &Model, s: State, act_dot: &[Real], qacc: &[Real], qvel: Option<&[Real]>) {
+    if m.na > 0 && !disabled(m, DSBL_ACTUATION) {
+        for i in 0..m.nu {
+            let Ok(adr) = usize::try_from(m.actuator_actadr[i]) else {
+                continue;
+            };
+            for j in adr..adr + m.actuator_actnum[i] as usize {
+                let rate = if actuator_disabled(m, i) {
+                    0.0
+                } else {
+                    act_dot[j]
+                };
+                s.act[j] = next_activation(m, i, s.act[j], rate);
+            }
+        }
+    }
+    add_to_scl(s.qvel, qacc, m.opt.timestep);
+    match qvel {
+        Some(v) => integrate_pos(m, s.qpos, v, m.opt.timestep),
+        None => integrate_pos(m, s.qpos, s.qvel, m.opt.timestep),
+    }
+    *s.time += m.opt.timestep;
+}
+
+/// Semi-implicit Euler (`mj_Euler`). With joint damping (and the eulerdamp flag not disabled)
+/// the damping is integrated implicitly: `(M + h diag(B)) qacc = qfrc_smooth + qfrc_constraint`.
+pub fn euler(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    let damped = !disabled(m, DSBL_EULERDAMP) && m.dof_damping.iter().any(|&b| b > 0.0);
+    d.with_stack(|d, stack| -> Result<(), ArenaError> {
+        let qacc = stack.alloc::<Real>(m.nv)?;
+        if damped {
+            let mhb = stack.alloc::<Real>(m.nM)?;
+            mhb.copy_from_slice(d.qM);
+            for i in 0..m.nv {
+                mhb[m.dof_Madr[i] as usize] += m.opt.timestep * m.dof_damping[i];
+            }
+            factor_i(m, &mut d.warning, mhb, d.qH, d.qHDiagInv, None);
+            add(qacc, d.qfrc_smooth, d.qfrc_constraint);
+            solve_ld(m, qacc, 1, d.qH, d.qHDiagInv);
+        } else {
+            qacc.copy_from_slice(d.qacc);
+        }
+        let act_dot = stack.alloc::<Real>(m.na)?;
+        act_dot.copy_from_slice(d.act_dot);
+        advance(m, State::of(d), act_dot, qacc, None);
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// Butcher tableau of the classic 4th-order Runge-Kutta method.
+const RK4_A: [Real; 9] = [0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 1.0];
+const RK4_B: [Real; 4] = [1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0];
+/// Row sums of `RK4_A`: the times of the intermediate evaluations, in timesteps.
+const RK4_C: [Real; 3] = [0.5, 0.5, 1.0];
+
+/// Explicit Runge-Kutta of order `n` (only 4 exists, `mj_RungeKutta`). `forward` has already
+/// run at the current state; three more evaluations at intermediate states follow, without
+/// sensors. The stage states `X` and derivatives `F` are reserved at the top of the arena while
+/// those evaluations use the stack below them.
+pub fn runge_kutta(m: &Model, d: &mut Data, n: usize) -> Result<(), StepError> {
+    if n != 4 {
+        return Err(StepError::Unsupported("Runge-Kutta orders other than 4"));
+    }
+    let layout = RkLayout {
+        nq: m.nq,
+        nv: m.nv,
+        na: m.na,
+    };
+    let offset = d.arena.reserve::<Real>(layout.len())?;
+    let result = rk4_stages(m, d, &layout, offset);
+    d.arena.release(offset);
+    result
+}
+
+/// Where `dX`, `X[0..4]` and `F[0..4]` lie in the reserved block.
+struct RkLayout {
+    nq: usize,
+    nv: usize,
+    na: usize,
+}
+
+impl RkLayout {
+    fn nx(&self) -> usize {
+        self.nq + self.nv + self.na
+    }
+    fn nf(&self) -> usize {
+        self.nv + self.na
+    }
+    fn len(&self) -> usize {
+        self.nv + self.nf() + 4 * (self.nx() + self.nf())
+    }
+    /// Splits the block into `dX`, the four `X` and the four `F`.
+    fn split<'b>(
+        &self,
+        buf: &'b mut [Real],
+    ) -> (&'b mut [Real], [&'b mut [Real]; 4], [&'b mut [Real]; 4]) {
+        let (dx, rest) = buf.split_at_mut(self.nv + self.nf());
+        let (xs, fs) = rest.split_at_mut(4 * self.nx());
+        let mut x = xs.chunks_exact_mut(self.nx());
+        let mut f = fs.chunks_exact_mut(self.nf());
+        let mut next = || (x.next().unwrap_or_default(), f.next().unwrap_or_default());
+        let (x0, f0) = next();
+        let (x1, f1) = next();
+        let (x2, f2) = next();
+        let (x3, f3) = next();
+        (dx, [x0, x1, x2, x3], [f0, f1, f2, f3])
+    }
+}
+
+fn rk4_stages(m: &Model, d: &mut Data, l: &RkLayout, offset: usize) -> Result<(), StepError> {
+    let (nq, nv, h, time) = (l.nq, l.nv, m.opt.timestep, d.time);
+    {
+        let (_, x, f) = l.split(d.arena.reserved::<Real>(offset, l.len()));
+        x[0][..nq].copy_from_slice(d.qpos);
+        x[0][nq..nq + nv].copy_from_slice(d.qvel);
+        x[0][nq + nv..].copy_from_slice(d.act);
+        f[0][..nv].copy_from_slice(d.qacc);
+        f[0][nv..].copy_from_slice(d.act_dot);
+    }
+    for i in 1..4 {
+        // X[i] = X[0] (+) h * sum_j A[i-1][j] (qvel_j, qacc_j, act_dot_j)
+        let (dx, mut x, f) = l.split(d.arena.reserved::<Real>(offset, l.len()));
+        weighted_sum(
+            dx,
+            &x[..i],
+            &f[..i],
+            &RK4_A[(i - 1) * 3..(i - 1) * 3 + i],
+            nq,
+            nv,
+        );
+        let (done, rest) = x.split_at_mut(i);
+        let xi = &mut *rest[0];
+        xi.copy_from_slice(done[0]);
+        integrate_pos(m, &mut xi[..nq], &dx[..nv], h);
+        add_to_scl(&mut xi[nq..], &dx[nv..], h);
+        d.qpos.copy_from_slice(&xi[..nq]);
+        d.qvel.copy_from_slice(&xi[nq..nq + nv]);
+        d.act.copy_from_slice(&xi[nq + nv..]);
+        d.time = time + RK4_C[i - 1] * h;
+
+        forward_skip(m, d, STAGE_NONE, true)?;
+
+        let (_, _, f) = l.split(d.arena.reserved::<Real>(offset, l.len()));
+        f[i][..nv].copy_from_slice(d.qacc);
+        f[i][nv..].copy_from_slice(d.act_dot);
+    }
+
+    let Data {
+        arena,
+        qpos,
+        qvel,
+        act,
+        time: t,
+        ..
+    } = d;
+    let (dx, x, f) = l.split(arena.reserved::<Real>(offset, l.len()));
+    weighted_sum(dx, &x, &f, &RK4_B, nq, nv);
+    *t = time;
+    qpos.copy_from_slice(&x[0][..nq]);
+    qvel.copy_from_slice(&x[0][nq..nq + nv]);
+    act.copy_from_slice(&x[0][nq + nv..]);
+    let (vel, rest) = dx.split_at(nv);
+    let (acc, act_dot) = rest.split_at(nv);
+    advance(
+        m,
+        State {
+            qpos,
+            qvel,
+            act,
+            time: t,
+        },
+        act_dot,
+        acc,
+        Some(vel),
+    );
+    Ok(())
+}
+
+/// `dx = sum_j w[j] * (qvel_j, qacc_j, act_dot_j)` over the stages `j` given.
+fn weighted_sum(
+    dx: &mut [Real],
+    x: &[&mut [Real]],
+    f: &[&mut [Real]],
+    w: &[Real],
+    nq: usize,
+    nv: usize,
+) {
+    dx.fill(0.0);
+    for j in 0..w.len() {
+        add_to_scl(&mut dx[..nv], &x[j][nq..nq + nv], w[j]);
+        add_to_scl(&mut dx[nv..], &f[j][..], w[j]);
+    }
+}
+
+/// Implicit-in-velocity integration (`mj_implicit`, both `implicit` and `implicitfast`).
+pub fn implicit(_m: &Model, _d: &mut Data) -> Result<(), StepError> {
+    Err(StepError::Unsupported(
+        "implicit and implicitfast integrators",
+    ))
+}

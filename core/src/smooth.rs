@@ -1,0 +1,663 @@
+//! Smooth dynamics (MuJoCo's `engine_core_smooth.c`): forward kinematics, center-of-mass
+//! quantities, composite rigid-body inertia, the sparse `L'DL` factorization of the mass matrix
+//! and its solves, com-based velocities, and recursive Newton-Euler.
+//!
+//! The math follows "Computation › Simulation pipeline" and "Computation › Notation" of the
+//! MuJoCo documentation: spatial vectors are `[rotation; translation]`, expressed in the world
+//! frame at the center of mass of each kinematic tree (`subtree_com` of the tree's root body).
+
+use crate::arena::{ArenaError, Stack};
+use crate::data::Data;
+use crate::math::mat::{rot_vec_mat, rot_vec_mat_t, transpose};
+use crate::math::quat::{axis_angle2quat, mul_quat, quat2mat, rot_vec_quat};
+use crate::math::spatial::{
+    cross_force, cross_motion, dof_com, inert_com, mul_dof_vec, mul_inert_vec,
+};
+use crate::math::vec::{
+    add3, add_to3, add_to_scl3, cross, dot, normalize3, normalize4, scl3, sub3,
+};
+use crate::model::Model;
+use crate::real::{Real, MINVAL};
+use crate::support::*;
+use crate::types::*;
+
+/// Forward kinematics (`mj_kinematics`): global positions and orientations of bodies
+/// (`xpos`, `xquat`, `xmat`), their inertial frames (`xipos`, `ximat`), joint anchors and axes
+/// (`xanchor`, `xaxis`), geoms and sites. Normalizes the quaternions in `qpos` and `mocap_quat`.
+pub fn kinematics(m: &Model, d: &mut Data) {
+    v3m(d.xpos)[0] = [0.0; 3];
+    v4m(d.xquat)[0] = [1.0, 0.0, 0.0, 0.0];
+    v3m(d.xipos)[0] = [0.0; 3];
+    v9m(d.xmat)[0] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+    v9m(d.ximat)[0] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+
+    normalize_quat(m, d.qpos);
+    for q in v4m(d.mocap_quat) {
+        normalize4(q);
+    }
+
+    for i in 1..m.nbody {
+        let (pos, mut quat) = body_pose(m, d, i);
+        normalize4(&mut quat);
+        v4m(d.xquat)[i] = quat;
+        v3m(d.xpos)[i] = pos;
+        v9m(d.xmat)[i] = quat2mat(&quat);
+    }
+
+    for i in 1..m.nbody {
+        let ipos = &v3(m.body_ipos)[i];
+        let iquat = &v4(m.body_iquat)[i];
+        let sf = m.body_sameframe[i];
+        v3m(d.xipos)[i] = local2global_pos(d.xpos, d.xmat, d.xipos, ipos, i, sf);
+        v9m(d.ximat)[i] = local2global_mat(d.xquat, d.xmat, d.ximat, iquat, i, sf);
+    }
+    for i in 0..m.ngeom {
+        let (b, sf) = (m.geom_bodyid[i] as usize, m.geom_sameframe[i]);
+        v3m(d.geom_xpos)[i] = local2global_pos(d.xpos, d.xmat, d.xipos, &v3(m.geom_pos)[i], b, sf);
+        v9m(d.geom_xmat)[i] =
+            local2global_mat(d.xquat, d.xmat, d.ximat, &v4(m.geom_quat)[i], b, sf);
+    }
+    for i in 0..m.nsite {
+        let (b, sf) = (m.site_bodyid[i] as usize, m.site_sameframe[i]);
+        v3m(d.site_xpos)[i] = local2global_pos(d.xpos, d.xmat, d.xipos, &v3(m.site_pos)[i], b, sf);
+        v9m(d.site_xmat)[i] =
+            local2global_mat(d.xquat, d.xmat, d.ximat, &v4(m.site_quat)[i], b, sf);
+    }
+}
+
+/// Pose of body `i` (not normalized), from its parent's pose, its fixed offset (or mocap pose)
+/// and its joints; writes the joints' `xanchor` and `xaxis`.
+fn body_pose(m: &Model, d: &mut Data, i: usize) -> ([Real; 3], [Real; 4]) {
+    let jntadr = m.body_jntadr[i].max(0) as usize;
+    let jntnum = m.body_jntnum[i] as usize;
+
+    // a free joint sets the pose directly
+    if jntnum == 1 && m.jnt_type[jntadr] == JNT_FREE {
+        let q = m.jnt_qposadr[jntadr] as usize;
+        let pos = [d.qpos[q], d.qpos[q + 1], d.qpos[q + 2]];
+        let quat = [d.qpos[q + 3], d.qpos[q + 4], d.qpos[q + 5], d.qpos[q + 6]];
+        v3m(d.xanchor)[jntadr] = pos;
+        v3m(d.xaxis)[jntadr] = v3(m.jnt_axis)[jntadr];
+        return (pos, quat);
+    }
+
+    let (bodypos, bodyquat) = match usize::try_from(m.body_mocapid[i]) {
+        Ok(id) => (v3(d.mocap_pos)[id], v4(d.mocap_quat)[id]),
+        Err(_) => (v3(m.body_pos)[i], v4(m.body_quat)[i]),
+    };
+    let pid = m.body_parentid[i] as usize;
+    let (mut xpos, mut xquat) = if pid != 0 {
+        let mut p = rot_vec_mat(&bodypos, &v9(d.xmat)[pid]);
+        add_to3(&mut p, &v3(d.xpos)[pid]);
+        (p, mul_quat(&v4(d.xquat)[pid], &bodyquat))
+    } else {
+        (bodypos, bodyquat)
+    };
+
+    for jid in jntadr..jntadr + jntnum {
+        let qadr = m.jnt_qposadr[jid] as usize;
+        let jnt_axis = &v3(m.jnt_axis)[jid];
+        let jnt_pos = &v3(m.jnt_pos)[jid];
+        let xaxis = rot_vec_quat(jnt_axis, &xquat);
+        let mut xanchor = rot_vec_quat(jnt_pos, &xquat);
+        add_to3(&mut xanchor, &xpos);
+
+        match m.jnt_type[jid] {
+            JNT_SLIDE => add_to_scl3(&mut xpos, &xaxis, d.qpos[qadr] - m.qpos0[qadr]),
+            t => {
+                let qloc = if t == JNT_BALL {
+                    [
+                        d.qpos[qadr],
+                        d.qpos[qadr + 1],
+                        d.qpos[qadr + 2],
+                        d.qpos[qadr + 3],
+                    ]
+                } else {
+                    axis_angle2quat(jnt_axis, d.qpos[qadr] - m.qpos0[qadr])
+                };
+                xquat = mul_quat(&xquat, &qloc);
+                // rotation about the anchor, not the body origin
+                xpos = sub3(&xanchor, &rot_vec_quat(jnt_pos, &xquat));
+            }
+        }
+        v3m(d.xanchor)[jid] = xanchor;
+        v3m(d.xaxis)[jid] = xaxis;
+    }
+    (xpos, xquat)
+}
+
+/// Center-of-mass quantities (`mj_comPos`): `subtree_com`, the inertias `cinert` and the motion
+/// dofs `cdof`, both in the com-based frame of their tree.
+pub fn com_pos(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
+    let mut stack = d.arena.stack();
+    let mass_subtree = stack.alloc_zeroed::<Real>(m.nbody)?;
+    d.subtree_com.fill(0.0);
+
+    // backward pass: mass-weighted sums, then the com of each subtree
+    for i in (0..m.nbody).rev() {
+        let mass = m.body_mass[i];
+        add_to_scl3(&mut v3m(d.subtree_com)[i], &v3(d.xipos)[i], mass);
+        mass_subtree[i] += mass;
+        if i > 0 {
+            let j = m.body_parentid[i] as usize;
+            let child = v3(d.subtree_com)[i];
+            add_to3(&mut v3m(d.subtree_com)[j], &child);
+            mass_subtree[j] += mass_subtree[i];
+        }
+        v3m(d.subtree_com)[i] = if mass_subtree[i] < MINVAL {
+            v3(d.xipos)[i]
+        } else {
+            scl3(&v3(d.subtree_com)[i], 1.0 / mass_subtree[i].max(MINVAL))
+        };
+    }
+
+    v10m(d.cinert)[0] = [0.0; 10];
+    for i in 1..m.nbody {
+        let root = m.body_rootid[i] as usize;
+        let offset = sub3(&v3(d.xipos)[i], &v3(d.subtree_com)[root]);
+        v10m(d.cinert)[i] = inert_com(
+            &v3(m.body_inertia)[i],
+            &v9(d.ximat)[i],
+            &offset,
+            m.body_mass[i],
+        );
+    }
+
+    for j in 0..m.njnt {
+        let da = m.jnt_dofadr[j] as usize;
+        let bi = m.jnt_bodyid[j] as usize;
+        let offset = sub3(
+            &v3(d.subtree_com)[m.body_rootid[bi] as usize],
+            &v3(d.xanchor)[j],
+        );
+        let cdof = v6m(d.cdof);
+        match m.jnt_type[j] {
+            JNT_FREE => {
+                // translations along the world axes, then rotations as a ball joint
+                for i in 0..3 {
+                    let mut c = [0.0; 6];
+                    c[3 + i] = 1.0;
+                    cdof[da + i] = c;
+                }
+                ball_dofs(&mut cdof[da + 3..da + 6], &v9(d.xmat)[bi], &offset);
+            }
+            JNT_BALL => ball_dofs(&mut cdof[da..da + 3], &v9(d.xmat)[bi], &offset),
+            JNT_SLIDE => cdof[da] = dof_com(&v3(d.xaxis)[j], None),
+            _ => cdof[da] = dof_com(&v3(d.xaxis)[j], Some(&offset)),
+        }
+    }
+    Ok(())
+}
+
+/// The three rotational dofs of a ball joint: rotations about the body frame's axes.
+fn ball_dofs(cdof: &mut [[Real; 6]], xmat: &[Real; 9], offset: &[Real; 3]) {
+    for (i, c) in cdof.iter_mut().enumerate() {
+        let axis = [xmat[i], xmat[i + 3], xmat[i + 6]];
+        *c = dof_com(&axis, Some(offset));
+    }
+}
+
+/// Camera and light poses (`mj_camlight`), following their tracking modes.
+pub fn camlight(m: &Model, d: &mut Data) {
+    for i in 0..m.ncam {
+        let id = m.cam_bodyid[i] as usize;
+        let pos = local2global_pos(d.xpos, d.xmat, d.xipos, &v3(m.cam_pos)[i], id, 0);
+        let mut xmat = local2global_mat(d.xquat, d.xmat, d.ximat, &v4(m.cam_quat)[i], id, 0);
+        let mut xpos = pos;
+        match m.cam_mode[i] {
+            CAMLIGHT_TRACK | CAMLIGHT_TRACKCOM => {
+                xmat = v9(m.cam_mat0)[i];
+                xpos = if m.cam_mode[i] == CAMLIGHT_TRACK {
+                    add3(&v3(d.xpos)[id], &v3(m.cam_pos0)[i])
+                } else {
+                    add3(&v3(d.subtree_com)[id], &v3(m.cam_poscom0)[i])
+                };
+            }
+            CAMLIGHT_TARGETBODY | CAMLIGHT_TARGETBODYCOM => {
+                if let Ok(target) = usize::try_from(m.cam_targetbodyid[i]) {
+                    let look = target_point(m.cam_mode[i], d, target);
+                    xmat = look_at(&xpos, &look);
+                }
+            }
+            _ => {}
+        }
+        v3m(d.cam_xpos)[i] = xpos;
+        v9m(d.cam_xmat)[i] = xmat;
+    }
+
+    for i in 0..m.nlight {
+        let id = m.light_bodyid[i] as usize;
+        let mut xpos = local2global_pos(d.xpos, d.xmat, d.xipos, &v3(m.light_pos)[i], id, 0);
+        let mut xdir = rot_vec_quat(&v3(m.light_dir)[i], &v4(d.xquat)[id]);
+        match m.light_mode[i] {
+            CAMLIGHT_TRACK | CAMLIGHT_TRACKCOM => {
+                xdir = v3(m.light_dir0)[i];
+                xpos = if m.light_mode[i] == CAMLIGHT_TRACK {
+                    add3(&v3(d.xpos)[id], &v3(m.light_pos0)[i])
+                } else {
+                    add3(&v3(d.subtree_com)[id], &v3(m.light_poscom0)[i])
+                };
+            }
+            CAMLIGHT_TARGETBODY | CAMLIGHT_TARGETBODYCOM => {
+                if let Ok(target) = usize::try_from(m.light_targetbodyid[i]) {
+                    xdir = sub3(&target_point(m.light_mode[i], d, target), &xpos);
+                }
+            }
+            _ => {}
+        }
+        normalize3(&mut xdir);
+        v3m(d.light_xpos)[i] = xpos;
+        v3m(d.light_xdir)[i] = xdir;
+    }
+}
+
+/// The point a targeting camera or light looks at: the target body's origin or its subtree com.
+fn target_point(mode: i32, d: &Data, target: usize) -> [Real; 3] {
+    if mode == CAMLIGHT_TARGETBODY {
+        v3(d.xpos)[target]
+    } else {
+        v3(d.subtree_com)[target]
+    }
+}
+
+/// Camera frame at `pos` looking at `target`, x axis horizontal (MuJoCo's targetbody mode).
+fn look_at(pos: &[Real; 3], target: &[Real; 3]) -> [Real; 9] {
+    let mut z = sub3(pos, target);
+    normalize3(&mut z);
+    let mut x = cross(&[0.0, 0.0, 1.0], &z);
+    normalize3(&mut x);
+    let mut y = cross(&z, &x);
+    normalize3(&mut y);
+    let rows = [x[0], x[1], x[2], y[0], y[1], y[2], z[0], z[1], z[2]];
+    let mut mat = [0.0; 9];
+    transpose(&mut mat, &rows, 3, 3);
+    mat
+}
+
+/// Composite rigid-body inertias `crb` and the sparse joint-space inertia matrix `qM`
+/// (`mj_crb`; "Computation › Simulation pipeline › Inertia").
+pub fn crb(m: &Model, d: &mut Data) {
+    d.crb.copy_from_slice(d.cinert);
+    for i in (1..m.nbody).rev() {
+        let p = m.body_parentid[i] as usize;
+        if p > 0 {
+            let child = v10(d.crb)[i];
+            for (a, b) in v10m(d.crb)[p].iter_mut().zip(child.iter()) {
+                *a += b;
+            }
+        }
+    }
+
+    d.qM.fill(0.0);
+    let nv = m.nv;
+    let mut i = 0;
+    while i < nv {
+        // simple dofs: the diagonal is the precomputed dof_M0
+        let simple = m.dof_simplenum[i] as usize;
+        if simple > 0 {
+            for k in i..i + simple {
+                d.qM[m.dof_Madr[k] as usize] = m.dof_M0[k];
+            }
+            i += simple;
+            continue;
+        }
+        let mut adr = m.dof_Madr[i] as usize;
+        d.qM[adr] = m.dof_armature[i];
+        let buf = mul_inert_vec(&v10(d.crb)[m.dof_bodyid[i] as usize], &v6(d.cdof)[i]);
+        let mut j = i as i32;
+        while j >= 0 {
+            d.qM[adr] += dot(&v6(d.cdof)[j as usize], &buf);
+            adr += 1;
+            j = m.dof_parentid[j as usize];
+        }
+        i += 1;
+    }
+}
+
+/// Sparse `L'DL` factorization of a matrix `mat` in `qM`'s layout (`mj_factorI`): `qld` gets `L`
+/// below the diagonal and `D` on it, `diag_inv` gets `1/D`, `diag_sqrt_inv` (optional)
+/// `1/sqrt(D)`. Diagonals below `mjMINVAL` are raised to it with a `WARN_INERTIA` warning.
+pub fn factor_i(
+    m: &Model,
+    warnings: &mut [crate::data::WarningStat],
+    mat: &[Real],
+    qld: &mut [Real],
+    diag_inv: &mut [Real],
+    diag_sqrt_inv: Option<&mut [Real]>,
+) {
+    let nv = m.nv;
+    qld.copy_from_slice(&mat[..m.nM]);
+    for k in (0..nv).rev() {
+        let kk = m.dof_Madr[k] as usize;
+        if qld[kk] < MINVAL {
+            let w = &mut warnings[WARN_INERTIA as usize];
+            w.lastinfo = k as i32;
+            w.number += 1;
+            qld[kk] = MINVAL;
+        }
+        if m.dof_simplenum[k] != 0 {
+            continue;
+        }
+        // eliminate row k from its ancestors' rows
+        let mut ki = kk + 1;
+        let mut i = m.dof_parentid[k];
+        while i >= 0 {
+            let iu = i as usize;
+            let tmp = qld[ki] / qld[kk];
+            let start = m.dof_Madr[iu] as usize;
+            let cnt = ancestor_count(m, iu);
+            for c in 0..cnt {
+                qld[start + c] += -tmp * qld[ki + c];
+            }
+            qld[ki] = tmp;
+            i = m.dof_parentid[iu];
+            ki += 1;
+        }
+    }
+    for i in 0..nv {
+        let dii = qld[m.dof_Madr[i] as usize];
+        diag_inv[i] = 1.0 / dii;
+    }
+    if let Some(s) = diag_sqrt_inv {
+        for i in 0..nv {
+            s[i] = 1.0 / crate::math::scalar::sqrt(qld[m.dof_Madr[i] as usize]);
+        }
+    }
+}
+
+/// Entries in row `i` of `qM` (dof `i` and its ancestors).
+fn ancestor_count(m: &Model, i: usize) -> usize {
+    let end = if i + 1 < m.nv {
+        m.dof_Madr[i + 1] as usize
+    } else {
+        m.nM
+    };
+    end - m.dof_Madr[i] as usize
+}
+
+/// Factorizes the mass matrix (`mj_factorM`): `qLD`, `qLDiagInv`, `qLDiagSqrtInv`.
+pub fn factor_m(m: &Model, d: &mut Data) {
+    factor_i(
+        m,
+        &mut d.warning,
+        d.qM,
+        d.qLD,
+        d.qLDiagInv,
+        Some(d.qLDiagSqrtInv),
+    );
+}
+
+/// Solves `L'DL x = x` in place for `n` vectors stored one after another (`mj_solveLD`).
+pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[Real]) {
+    let nv = m.nv;
+    for v in 0..n {
+        let x = &mut x[v * nv..(v + 1) * nv];
+        // x <- inv(L') x, skipping zeros of x
+        for i in (0..nv).rev() {
+            if m.dof_simplenum[i] != 0 || x[i] == 0.0 {
+                continue;
+            }
+            let xi = x[i];
+            let mut adr = m.dof_Madr[i] as usize + 1;
+            let mut j = m.dof_parentid[i];
+            while j >= 0 {
+                x[j as usize] -= qld[adr] * xi;
+                adr += 1;
+                j = m.dof_parentid[j as usize];
+            }
+        }
+        for i in 0..nv {
+            x[i] *= diag_inv[i];
+        }
+        // x <- inv(L) x
+        for i in 0..nv {
+            if m.dof_simplenum[i] != 0 {
+                continue;
+            }
+            let mut adr = m.dof_Madr[i] as usize + 1;
+            let mut j = m.dof_parentid[i];
+            while j >= 0 {
+                x[i] -= qld[adr] * x[j as usize];
+                adr += 1;
+                j = m.dof_parentid[j as usize];
+            }
+        }
+    }
+}
+
+/// `x = inv(M) y` for `n` vectors with the factorization in `d` (`mj_solveM`).
+pub fn solve_m(m: &Model, d: &Data, x: &mut [Real], y: &[Real], n: usize) {
+    let len = n * m.nv;
+    x[..len].copy_from_slice(&y[..len]);
+    solve_ld(m, x, n, d.qLD, d.qLDiagInv);
+}
+
+/// `x = inv(M) x` in place, for `n` vectors.
+pub fn solve_m_in_place(m: &Model, d: &Data, x: &mut [Real], n: usize) {
+    solve_ld(m, x, n, d.qLD, d.qLDiagInv);
+}
+
+/// Half of the solve: `x = sqrt(inv(D)) inv(L') y` for `n` vectors (`mj_solveM2`).
+pub fn solve_m2(m: &Model, d: &Data, x: &mut [Real], y: &[Real], n: usize) {
+    let nv = m.nv;
+    x[..n * nv].copy_from_slice(&y[..n * nv]);
+    for v in 0..n {
+        let x = &mut x[v * nv..(v + 1) * nv];
+        for i in (0..nv).rev() {
+            let xi = x[i];
+            if m.dof_simplenum[i] != 0 || xi == 0.0 {
+                continue;
+            }
+            let mut adr = m.dof_Madr[i] as usize + 1;
+            let mut j = m.dof_parentid[i];
+            while j >= 0 {
+                x[j as usize] -= d.qLD[adr] * xi;
+                adr += 1;
+                j = m.dof_parentid[j as usize];
+            }
+        }
+        for i in 0..nv {
+            x[i] *= d.qLDiagSqrtInv[i];
+        }
+    }
+}
+
+/// Com-based body velocities `cvel` and dof derivatives `cdof_dot` (`mj_comVel`).
+pub fn com_vel(m: &Model, d: &mut Data) {
+    v6m(d.cvel)[0] = [0.0; 6];
+    for i in 1..m.nbody {
+        let bda = m.body_dofadr[i].max(0) as usize;
+        let dofnum = m.body_dofnum[i] as usize;
+        let mut cvel = v6(d.cvel)[m.body_parentid[i] as usize];
+        let mut j = 0;
+        while j < dofnum {
+            let dof = bda + j;
+            let (skip, n) = match m.jnt_type[m.dof_jntid[dof] as usize] {
+                JNT_FREE => {
+                    // translations have cdof_dot = 0; the rotations follow as a ball joint
+                    for k in 0..3 {
+                        v6m(d.cdof_dot)[dof + k] = [0.0; 6];
+                    }
+                    add_dof_velocity(d, &mut cvel, dof, 3);
+                    (3, 3)
+                }
+                JNT_BALL => (0, 3),
+                _ => (0, 1),
+            };
+            // cdof_dot from the velocity before this joint's rotation; for one dof that is
+            // exact because cdof x cdof = 0
+            let first = dof + skip;
+            for k in first..first + n {
+                v6m(d.cdof_dot)[k] = cross_motion(&cvel, &v6(d.cdof)[k]);
+            }
+            add_dof_velocity(d, &mut cvel, first, n);
+            j += skip + n;
+        }
+        v6m(d.cvel)[i] = cvel;
+    }
+}
+
+/// `cvel += cdof[dof..dof+n] * qvel[dof..dof+n]`.
+fn add_dof_velocity(d: &Data, cvel: &mut [Real; 6], dof: usize, n: usize) {
+    let tmp = mul_dof_vec(&d.cdof[6 * dof..6 * (dof + n)], &d.qvel[dof..dof + n]);
+    for k in 0..6 {
+        cvel[k] += tmp[k];
+    }
+}
+
+/// Subtree linear velocities and angular momenta (`mj_subtreeVel`).
+pub fn subtree_vel(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
+    d.with_stack(|d, stack| {
+        let body_vel = v6m(stack.alloc::<Real>(6 * m.nbody)?);
+        subtree_vel_with(m, d, body_vel);
+        Ok(())
+    })
+}
+
+fn subtree_vel_with(m: &Model, d: &mut Data, body_vel: &mut [[Real; 6]]) {
+    for i in 0..m.nbody {
+        let vel = object_velocity(m, d, OBJ_BODY, i, false).unwrap_or([0.0; 6]);
+        body_vel[i] = vel;
+        v3m(d.subtree_linvel)[i] = scl3(&[vel[3], vel[4], vel[5]], m.body_mass[i]);
+        let ximat = &v9(d.ximat)[i];
+        let mut dv = rot_vec_mat_t(&[vel[0], vel[1], vel[2]], ximat);
+        for k in 0..3 {
+            dv[k] *= m.body_inertia[3 * i + k];
+        }
+        v3m(d.subtree_angmom)[i] = rot_vec_mat(&dv, ximat);
+    }
+
+    for i in (0..m.nbody).rev() {
+        if i > 0 {
+            let child = v3(d.subtree_linvel)[i];
+            add_to3(
+                &mut v3m(d.subtree_linvel)[m.body_parentid[i] as usize],
+                &child,
+            );
+        }
+        let lin = v3(d.subtree_linvel)[i];
+        v3m(d.subtree_linvel)[i] = scl3(&lin, 1.0 / m.body_subtreemass[i].max(MINVAL));
+    }
+
+    for i in (1..m.nbody).rev() {
+        let parent = m.body_parentid[i] as usize;
+        let bv = &body_vel[i];
+        // momentum of body i about its subtree com
+        let dx = sub3(&v3(d.xipos)[i], &v3(d.subtree_com)[i]);
+        let dv = sub3(&[bv[3], bv[4], bv[5]], &v3(d.subtree_linvel)[i]);
+        let dl = cross(&dx, &scl3(&dv, m.body_mass[i]));
+        add_to3(&mut v3m(d.subtree_angmom)[i], &dl);
+        let own = v3(d.subtree_angmom)[i];
+        add_to3(&mut v3m(d.subtree_angmom)[parent], &own);
+        // momentum of subtree i about the parent's subtree com
+        let dx = sub3(&v3(d.subtree_com)[i], &v3(d.subtree_com)[parent]);
+        let dv = sub3(&v3(d.subtree_linvel)[i], &v3(d.subtree_linvel)[parent]);
+        let dl = cross(&dx, &scl3(&dv, m.body_subtreemass[i]));
+        add_to3(&mut v3m(d.subtree_angmom)[parent], &dl);
+    }
+}
+
+/// Recursive Newton-Euler (`mj_rne`): `result = M(qpos) qacc + C(qpos, qvel)`, or only the bias
+/// `C` (Coriolis, centrifugal, gravitational) when `flg_acc` is false.
+pub fn rne(
+    m: &Model,
+    d: &Data,
+    flg_acc: bool,
+    result: &mut [Real],
+    stack: &mut Stack,
+) -> Result<(), ArenaError> {
+    let mut frame = stack.frame();
+    let cacc = v6m(frame.alloc::<Real>(6 * m.nbody)?);
+    let cfrc = v6m(frame.alloc::<Real>(6 * m.nbody)?);
+
+    cacc[0] = [0.0; 6];
+    if !disabled(m, DSBL_GRAVITY) {
+        let g = scl3(&m.opt.gravity, -1.0);
+        cacc[0][3..].copy_from_slice(&g);
+    }
+
+    for i in 1..m.nbody {
+        let bda = m.body_dofadr[i].max(0) as usize;
+        let n = m.body_dofnum[i] as usize;
+        let tmp = mul_dof_vec(&d.cdof_dot[6 * bda..6 * (bda + n)], &d.qvel[bda..bda + n]);
+        let parent = cacc[m.body_parentid[i] as usize];
+        cacc[i] = add6(&parent, &tmp);
+        if flg_acc {
+            let tmp = mul_dof_vec(&d.cdof[6 * bda..6 * (bda + n)], &d.qacc[bda..bda + n]);
+            cacc[i] = add6(&cacc[i], &tmp);
+        }
+        cfrc[i] = body_force(&v10(d.cinert)[i], &v6(d.cvel)[i], &cacc[i]);
+    }
+
+    cfrc[0] = [0.0; 6];
+    for i in (1..m.nbody).rev() {
+        let p = m.body_parentid[i] as usize;
+        if p > 0 {
+            let child = cfrc[i];
+            cfrc[p] = add6(&cfrc[p], &child);
+        }
+    }
+
+    for i in 0..m.nv {
+        result[i] = dot(&v6(d.cdof)[i], &cfrc[m.dof_bodyid[i] as usize]);
+    }
+    Ok(())
+}
+
+/// Net force on a body: `cinert * cacc + cvel x (cinert * cvel)`.
+fn body_force(cinert: &[Real; 10], cvel: &[Real; 6], cacc: &[Real; 6]) -> [Real; 6] {
+    let f = mul_inert_vec(cinert, cacc);
+    let momentum = mul_inert_vec(cinert, cvel);
+    add6(&f, &cross_force(cvel, &momentum))
+}
+
+fn add6(a: &[Real; 6], b: &[Real; 6]) -> [Real; 6] {
+    core::array::from_fn(|k| a[k] + b[k])
+}
+
+/// RNE with the constraint forces known (`mj_rnePostConstraint`): body accelerations `cacc`,
+/// external forces `cfrc_ext` (from `xfrc_applied`) and internal forces `cfrc_int`.
+///
+/// Contact and equality forces also enter `cfrc_ext` in MuJoCo; mjrs adds them with the
+/// constraint stage, and until then refuses models that would create constraints (see
+/// `forward::unsupported_constraints`), so there are none here.
+pub fn rne_post_constraint(m: &Model, d: &mut Data) {
+    let nbody = m.nbody;
+    v6m(d.cacc)[0] = [0.0; 6];
+    if !disabled(m, DSBL_GRAVITY) {
+        let g = scl3(&m.opt.gravity, -1.0);
+        d.cacc[3..6].copy_from_slice(&g);
+    }
+
+    d.cfrc_ext[..6 * nbody].fill(0.0);
+    for i in 1..nbody {
+        let x = v6(d.xfrc_applied)[i];
+        if x.iter().any(|&v| v != 0.0) {
+            // xfrc_applied is force:torque, spatial vectors are torque:force
+            let f = [x[3], x[4], x[5], x[0], x[1], x[2]];
+            let com = &v3(d.subtree_com)[m.body_rootid[i] as usize];
+            let at_com =
+                crate::math::spatial::transform_spatial(&f, true, com, &v3(d.xipos)[i], None);
+            v6m(d.cfrc_ext)[i] = add6(&v6(d.cfrc_ext)[i], &at_com);
+        }
+    }
+
+    v6m(d.cfrc_int)[0] = [0.0; 6];
+    for j in 1..nbody {
+        let bda = m.body_dofadr[j].max(0) as usize;
+        let n = m.body_dofnum[j] as usize;
+        let tmp = mul_dof_vec(&d.cdof_dot[6 * bda..6 * (bda + n)], &d.qvel[bda..bda + n]);
+        let mut cacc = add6(&v6(d.cacc)[m.body_parentid[j] as usize], &tmp);
+        let tmp = mul_dof_vec(&d.cdof[6 * bda..6 * (bda + n)], &d.qacc[bda..bda + n]);
+        cacc = add6(&cacc, &tmp);
+        v6m(d.cacc)[j] = cacc;
+        let f = body_force(&v10(d.cinert)[j], &v6(d.cvel)[j], &cacc);
+        let ext = v6(d.cfrc_ext)[j];
+        v6m(d.cfrc_int)[j] = core::array::from_fn(|k| f[k] - ext[k]);
+    }
+    for j in (1..nbody).rev() {
+        let child = v6(d.cfrc_int)[j];
+        let p = m.body_parentid[j] as usize;
+        v6m(d.cfrc_int)[p] = add6(&v6(d.cfrc_int)[p], &child);
+    }
+}

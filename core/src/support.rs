@@ -1,0 +1,588 @@
+//! Support functions used across the pipeline and by users (MuJoCo's `engine_support.c`):
+//! frames, Jacobians, mass-matrix products, perturbations, position integration, warnings.
+
+use crate::arena::{ArenaError, Stack};
+use crate::data::Data;
+use crate::math::mat::{mul_mat_t_vec, rot_vec_mat};
+use crate::math::quat::{mul_quat, quat2mat, quat_integrate, sub_quat};
+use crate::math::spatial::transform_spatial;
+use crate::math::vec::{add_to3, cross, normalize4, scl3, sub3};
+use crate::model::Model;
+use crate::real::Real;
+use crate::types::*;
+
+/// Fixed-size views of a flat array: `v3(&d.xpos)[i]` is body `i`'s position.
+pub(crate) fn v3(s: &[Real]) -> &[[Real; 3]] {
+    s.as_chunks::<3>().0
+}
+pub(crate) fn v4(s: &[Real]) -> &[[Real; 4]] {
+    s.as_chunks::<4>().0
+}
+pub(crate) fn v6(s: &[Real]) -> &[[Real; 6]] {
+    s.as_chunks::<6>().0
+}
+pub(crate) fn v9(s: &[Real]) -> &[[Real; 9]] {
+    s.as_chunks::<9>().0
+}
+pub(crate) fn v10(s: &[Real]) -> &[[Real; 10]] {
+    s.as_chunks::<10>().0
+}
+pub(crate) fn v3m(s: &mut [Real]) -> &mut [[Real; 3]] {
+    s.as_chunks_mut::<3>().0
+}
+pub(crate) fn v4m(s: &mut [Real]) -> &mut [[Real; 4]] {
+    s.as_chunks_mut::<4>().0
+}
+pub(crate) fn v6m(s: &mut [Real]) -> &mut [[Real; 6]] {
+    s.as_chunks_mut::<6>().0
+}
+pub(crate) fn v9m(s: &mut [Real]) -> &mut [[Real; 9]] {
+    s.as_chunks_mut::<9>().0
+}
+pub(crate) fn v10m(s: &mut [Real]) -> &mut [[Real; 10]] {
+    s.as_chunks_mut::<10>().0
+}
+
+/// `mjDISABLED`: whether disable flag `flag` (`DSBL_*`) is set.
+pub fn disabled(m: &Model, flag: i32) -> bool {
+    m.opt.disableflags & flag != 0
+}
+
+/// `mjENABLED`: whether enable flag `flag` (`ENBL_*`) is set.
+pub fn enabled(m: &Model, flag: i32) -> bool {
+    m.opt.enableflags & flag != 0
+}
+
+/// Whether constraint Jacobians are sparse (`mj_isSparse`): `opt.jacobian` is sparse, or auto
+/// with 60 or more dofs.
+pub fn is_sparse(m: &Model) -> bool {
+    m.opt.jacobian == JAC_SPARSE || (m.opt.jacobian == JAC_AUTO && m.nv >= 60)
+}
+
+/// Number of position coordinates of a joint type.
+pub fn jnt_qposnum(jnt_type: i32) -> usize {
+    match jnt_type {
+        JNT_FREE => 7,
+        JNT_BALL => 4,
+        _ => 1,
+    }
+}
+
+/// Number of dofs of a joint type.
+pub fn jnt_dofnum(jnt_type: i32) -> usize {
+    match jnt_type {
+        JNT_FREE => 6,
+        JNT_BALL => 3,
+        _ => 1,
+    }
+}
+
+/// Counts a warning and records its info (`mj_warning`). MuJoCo also prints the message the
+/// first time; the core has no output, `mjrs-std`'s `WarningReporter` prints it.
+pub fn warning(d: &mut Data, warning: i32, info: i32) {
+    if let Some(w) = usize::try_from(warning)
+        .ok()
+        .and_then(|i| d.warning.get_mut(i))
+    {
+        w.lastinfo = info;
+        w.number += 1;
+    }
+}
+
+/// Whether actuator `i` is disabled by its group (`mj_actuatorDisabled`).
+pub fn actuator_disabled(m: &Model, i: usize) -> bool {
+    let group = m.actuator_group[i];
+    (0..=30).contains(&group) && m.opt.disableactuator & (1 << group) != 0
+}
+
+/// Position of a point given in a body's local frame (`mj_local2Global`, position part).
+/// `sameframe`: 0 compute, 1 the body frame itself, 2 the body's inertial frame.
+pub fn local2global_pos(
+    xpos: &[Real],
+    xmat: &[Real],
+    xipos: &[Real],
+    pos: &[Real; 3],
+    body: usize,
+    sameframe: u8,
+) -> [Real; 3] {
+    match sameframe {
+        0 => {
+            let mut p = rot_vec_mat(pos, &v9(xmat)[body]);
+            add_to3(&mut p, &v3(xpos)[body]);
+            p
+        }
+        1 => v3(xpos)[body],
+        _ => v3(xipos)[body],
+    }
+}
+
+/// Orientation of a frame given in a body's local frame (`mj_local2Global`, rotation part).
+pub fn local2global_mat(
+    xquat: &[Real],
+    xmat: &[Real],
+    ximat: &[Real],
+    quat: &[Real; 4],
+    body: usize,
+    sameframe: u8,
+) -> [Real; 9] {
+    match sameframe {
+        0 => quat2mat(&mul_quat(&v4(xquat)[body], quat)),
+        1 => v9(xmat)[body],
+        _ => v9(ximat)[body],
+    }
+}
+
+/// Global position and orientation of a pose given in body `body`'s frame (`mj_local2Global`).
+pub fn local2global(
+    d: &Data,
+    pos: &[Real; 3],
+    quat: &[Real; 4],
+    body: usize,
+) -> ([Real; 3], [Real; 9]) {
+    (
+        local2global_pos(d.xpos, d.xmat, d.xipos, pos, body, 0),
+        local2global_mat(d.xquat, d.xmat, d.ximat, quat, body, 0),
+    )
+}
+
+/// Normalizes the quaternions of ball and free joints in a qpos-like vector (`mj_normalizeQuat`).
+pub fn normalize_quat(m: &Model, qpos: &mut [Real]) {
+    for j in 0..m.njnt {
+        let t = m.jnt_type[j];
+        if t == JNT_BALL || t == JNT_FREE {
+            let adr = m.jnt_qposadr[j] as usize + if t == JNT_FREE { 3 } else { 0 };
+            let mut q = [qpos[adr], qpos[adr + 1], qpos[adr + 2], qpos[adr + 3]];
+            normalize4(&mut q);
+            qpos[adr..adr + 4].copy_from_slice(&q);
+        }
+    }
+}
+
+/// Integrates positions `qpos` with velocities `qvel` over `dt`, quaternions on the unit
+/// sphere (`mj_integratePos`).
+pub fn integrate_pos(m: &Model, qpos: &mut [Real], qvel: &[Real], dt: Real) {
+    for j in 0..m.njnt {
+        let mut padr = m.jnt_qposadr[j] as usize;
+        let mut vadr = m.jnt_dofadr[j] as usize;
+        let t = m.jnt_type[j];
+        if t == JNT_FREE {
+            for i in 0..3 {
+                qpos[padr + i] += dt * qvel[vadr + i];
+            }
+            padr += 3;
+            vadr += 3;
+        }
+        if t == JNT_FREE || t == JNT_BALL {
+            let mut q = [qpos[padr], qpos[padr + 1], qpos[padr + 2], qpos[padr + 3]];
+            quat_integrate(&mut q, &[qvel[vadr], qvel[vadr + 1], qvel[vadr + 2]], dt);
+            qpos[padr..padr + 4].copy_from_slice(&q);
+        } else {
+            qpos[padr] += dt * qvel[vadr];
+        }
+    }
+}
+
+/// Velocity that takes `qpos1` to `qpos2` in time `dt` (`mj_differentiatePos`).
+pub fn differentiate_pos(m: &Model, qvel: &mut [Real], dt: Real, qpos1: &[Real], qpos2: &[Real]) {
+    for j in 0..m.njnt {
+        let mut padr = m.jnt_qposadr[j] as usize;
+        let mut vadr = m.jnt_dofadr[j] as usize;
+        let t = m.jnt_type[j];
+        if t == JNT_FREE {
+            for i in 0..3 {
+                qvel[vadr + i] = (qpos2[padr + i] - qpos1[padr + i]) / dt;
+            }
+            padr += 3;
+            vadr += 3;
+        }
+        if t == JNT_FREE || t == JNT_BALL {
+            let q = |s: &[Real]| [s[padr], s[padr + 1], s[padr + 2], s[padr + 3]];
+            let v = scl3(&sub_quat(&q(qpos2), &q(qpos1)), 1.0 / dt);
+            qvel[vadr..vadr + 3].copy_from_slice(&v);
+        } else {
+            qvel[vadr] = (qpos2[padr] - qpos1[padr]) / dt;
+        }
+    }
+}
+
+/// The dofs that move body `body`, in increasing order, written to `chain`; returns their
+/// number (`mj_bodyChain`). `chain` needs `nv` entries.
+pub fn body_chain(m: &Model, body: usize, chain: &mut [i32]) -> usize {
+    if m.body_simple[body] != 0 {
+        let n = m.body_dofnum[body] as usize;
+        for (i, c) in chain.iter_mut().take(n).enumerate() {
+            *c = m.body_dofadr[body] + i as i32;
+        }
+        return n;
+    }
+    let Some(b) = movable_ancestor(m, body) else {
+        return 0;
+    };
+    let mut n = 0;
+    let mut da = m.body_dofadr[b] + m.body_dofnum[b] - 1;
+    while da >= 0 {
+        chain[n] = da;
+        n += 1;
+        da = m.dof_parentid[da as usize];
+    }
+    chain[..n].reverse();
+    n
+}
+
+/// The nearest ancestor-or-self of `body` that has dofs; `None` when only the world moves it.
+fn movable_ancestor(m: &Model, mut body: usize) -> Option<usize> {
+    while body != 0 && m.body_dofnum[body] == 0 {
+        body = m.body_parentid[body] as usize;
+    }
+    (body != 0).then_some(body)
+}
+
+/// Translational (`jacp`) and rotational (`jacr`) 3-by-nv Jacobians of a global `point`
+/// attached to `body` (`mj_jac`). Either output may be omitted.
+pub fn jac(
+    m: &Model,
+    d: &Data,
+    mut jacp: Option<&mut [Real]>,
+    mut jacr: Option<&mut [Real]>,
+    point: &[Real; 3],
+    body: usize,
+) {
+    let nv = m.nv;
+    if let Some(j) = jacp.as_deref_mut() {
+        j[..3 * nv].fill(0.0);
+    }
+    if let Some(j) = jacr.as_deref_mut() {
+        j[..3 * nv].fill(0.0);
+    }
+    let offset = sub3(point, &v3(d.subtree_com)[m.body_rootid[body] as usize]);
+    let Some(b) = movable_ancestor(m, body) else {
+        return;
+    };
+    let cdof = v6(d.cdof);
+    let mut da = m.body_dofadr[b] + m.body_dofnum[b] - 1;
+    while da >= 0 {
+        let i = da as usize;
+        let c = &cdof[i];
+        if let Some(j) = jacr.as_deref_mut() {
+            j[i] = c[0];
+            j[i + nv] = c[1];
+            j[i + 2 * nv] = c[2];
+        }
+        if let Some(j) = jacp.as_deref_mut() {
+            let t = cross(&[c[0], c[1], c[2]], &offset);
+            j[i] = c[3] + t[0];
+            j[i + nv] = c[4] + t[1];
+            j[i + 2 * nv] = c[5] + t[2];
+        }
+        da = m.dof_parentid[i];
+    }
+}
+
+/// Jacobians of body `body`'s frame origin (`mj_jacBody`).
+pub fn jac_body(
+    m: &Model,
+    d: &Data,
+    jacp: Option<&mut [Real]>,
+    jacr: Option<&mut [Real]>,
+    body: usize,
+) {
+    jac(m, d, jacp, jacr, &v3(d.xpos)[body], body);
+}
+
+/// Jacobians of body `body`'s center of mass (`mj_jacBodyCom`).
+pub fn jac_body_com(
+    m: &Model,
+    d: &Data,
+    jacp: Option<&mut [Real]>,
+    jacr: Option<&mut [Real]>,
+    body: usize,
+) {
+    jac(m, d, jacp, jacr, &v3(d.xipos)[body], body);
+}
+
+/// Jacobians of geom `geom`'s center (`mj_jacGeom`).
+pub fn jac_geom(
+    m: &Model,
+    d: &Data,
+    jacp: Option<&mut [Real]>,
+    jacr: Option<&mut [Real]>,
+    geom: usize,
+) {
+    jac(
+        m,
+        d,
+        jacp,
+        jacr,
+        &v3(d.geom_xpos)[geom],
+        m.geom_bodyid[geom] as usize,
+    );
+}
+
+/// Jacobians of site `site` (`mj_jacSite`).
+pub fn jac_site(
+    m: &Model,
+    d: &Data,
+    jacp: Option<&mut [Real]>,
+    jacr: Option<&mut [Real]>,
+    site: usize,
+) {
+    jac(
+        m,
+        d,
+        jacp,
+        jacr,
+        &v3(d.site_xpos)[site],
+        m.site_bodyid[site] as usize,
+    );
+}
+
+/// Translational Jacobian of the center of mass of `body`'s subtree (`mj_jacSubtreeCom`).
+pub fn jac_subtree_com(
+    m: &Model,
+    d: &Data,
+    jacp: &mut [Real],
+    body: usize,
+    stack: &mut Stack,
+) -> Result<(), ArenaError> {
+    let nv = m.nv;
+    let mut frame = stack.frame();
+    let jacp_b = frame.alloc::<Real>(3 * nv)?;
+    jacp[..3 * nv].fill(0.0);
+    for b in body..m.nbody {
+        if b > body && (m.body_parentid[b] as usize) < body {
+            break;
+        }
+        jac(m, d, Some(jacp_b), None, &v3(d.xipos)[b], b);
+        crate::math::vec::add_to_scl(&mut jacp[..3 * nv], jacp_b, m.body_mass[b]);
+    }
+    crate::math::vec::scl_in_place(&mut jacp[..3 * nv], 1.0 / m.body_subtreemass[body]);
+    Ok(())
+}
+
+/// Translational Jacobian of `point` and rotational Jacobian of `axis`, both attached to
+/// `body` (`mj_jacPointAxis`).
+pub fn jac_point_axis(
+    m: &Model,
+    d: &Data,
+    jac_point: &mut [Real],
+    jac_axis: &mut [Real],
+    point: &[Real; 3],
+    axis: &[Real; 3],
+    body: usize,
+    stack: &mut Stack,
+) -> Result<(), ArenaError> {
+    let nv = m.nv;
+    let mut frame = stack.frame();
+    let jacr = frame.alloc::<Real>(3 * nv)?;
+    jac(m, d, Some(jac_point), Some(jacr), point, body);
+    for i in 0..nv {
+        jac_axis[i] = jacr[nv + i] * axis[2] - jacr[2 * nv + i] * axis[1];
+        jac_axis[nv + i] = jacr[2 * nv + i] * axis[0] - jacr[i] * axis[2];
+        jac_axis[2 * nv + i] = jacr[i] * axis[1] - jacr[nv + i] * axis[0];
+    }
+    Ok(())
+}
+
+/// Adds the generalized force of a Cartesian `force` and `torque` applied at `point` on `body`
+/// to `qfrc_target` (`mj_applyFT`).
+pub fn apply_ft(
+    m: &Model,
+    d: &Data,
+    force: Option<&[Real; 3]>,
+    torque: Option<&[Real; 3]>,
+    point: &[Real; 3],
+    body: usize,
+    qfrc_target: &mut [Real],
+    stack: &mut Stack,
+) -> Result<(), ArenaError> {
+    let nv = m.nv;
+    let mut frame = stack.frame();
+    let jacp = frame.alloc::<Real>(3 * nv)?;
+    let jacr = frame.alloc::<Real>(3 * nv)?;
+    let qforce = frame.alloc::<Real>(nv)?;
+    jac(
+        m,
+        d,
+        force.is_some().then_some(&mut *jacp),
+        torque.is_some().then_some(&mut *jacr),
+        point,
+        body,
+    );
+    for (jacobian, f) in [(&*jacp, force), (&*jacr, torque)] {
+        if let Some(f) = f {
+            mul_mat_t_vec(qforce, jacobian, f, 3, nv);
+            crate::math::vec::add_to(&mut qfrc_target[..nv], qforce);
+        }
+    }
+    Ok(())
+}
+
+/// Adds the generalized forces of all `xfrc_applied` to `qfrc` (`mj_xfrcAccumulate`).
+pub fn xfrc_accumulate(
+    m: &Model,
+    d: &Data,
+    qfrc: &mut [Real],
+    stack: &mut Stack,
+) -> Result<(), ArenaError> {
+    let xfrc = v6(d.xfrc_applied);
+    for i in 1..m.nbody {
+        let f = &xfrc[i];
+        if f.iter().any(|&x| x != 0.0) {
+            let force = [f[0], f[1], f[2]];
+            let torque = [f[3], f[4], f[5]];
+            apply_ft(
+                m,
+                d,
+                Some(&force),
+                Some(&torque),
+                &v3(d.xipos)[i],
+                i,
+                qfrc,
+                stack,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The body, position and orientation of an object with a spatial frame; `None` for other
+/// object types.
+fn object_frame<'d>(
+    m: &Model,
+    d: &'d Data,
+    objtype: i32,
+    id: usize,
+) -> Option<(usize, &'d [Real; 3], &'d [Real; 9])> {
+    Some(match objtype {
+        OBJ_BODY => (id, &v3(d.xipos)[id], &v9(d.ximat)[id]),
+        OBJ_XBODY => (id, &v3(d.xpos)[id], &v9(d.xmat)[id]),
+        OBJ_GEOM => (
+            m.geom_bodyid[id] as usize,
+            &v3(d.geom_xpos)[id],
+            &v9(d.geom_xmat)[id],
+        ),
+        OBJ_SITE => (
+            m.site_bodyid[id] as usize,
+            &v3(d.site_xpos)[id],
+            &v9(d.site_xmat)[id],
+        ),
+        OBJ_CAMERA => (
+            m.cam_bodyid[id] as usize,
+            &v3(d.cam_xpos)[id],
+            &v9(d.cam_xmat)[id],
+        ),
+        _ => return None,
+    })
+}
+
+/// 6D velocity `[rot; lin]` of an object at its own origin, in world orientation or in the
+/// object's frame when `local` (`mj_objectVelocity`). `None` for objects without a frame.
+pub fn object_velocity(
+    m: &Model,
+    d: &Data,
+    objtype: i32,
+    id: usize,
+    local: bool,
+) -> Option<[Real; 6]> {
+    let (body, pos, rot) = object_frame(m, d, objtype, id)?;
+    let com = &v3(d.subtree_com)[m.body_rootid[body] as usize];
+    Some(transform_spatial(
+        &v6(d.cvel)[body],
+        false,
+        pos,
+        com,
+        local.then_some(rot),
+    ))
+}
+
+/// 6D acceleration `[rot; lin]` of an object at its own origin, with the Coriolis correction
+/// of the linear part (`mj_objectAcceleration`); requires `cacc` (computed by
+/// `rne_post_constraint`).
+pub fn object_acceleration(
+    m: &Model,
+    d: &Data,
+    objtype: i32,
+    id: usize,
+    local: bool,
+) -> Option<[Real; 6]> {
+    let (body, pos, rot) = object_frame(m, d, objtype, id)?;
+    let com = &v3(d.subtree_com)[m.body_rootid[body] as usize];
+    let rot = local.then_some(rot);
+    let vel = transform_spatial(&v6(d.cvel)[body], false, pos, com, rot);
+    let mut res = transform_spatial(&v6(d.cacc)[body], false, pos, com, rot);
+    // linear acceleration of the moving point: add omega x v
+    let correction = cross(&[vel[0], vel[1], vel[2]], &[vel[3], vel[4], vel[5]]);
+    for k in 0..3 {
+        res[3 + k] += correction[k];
+    }
+    Some(res)
+}
+
+/// `res = M * vec` with the sparse mass matrix `qM` (`mj_mulM`).
+pub fn mul_m(m: &Model, d: &Data, res: &mut [Real], vec: &[Real]) {
+    mul_sym_sparse(m, d.qM, res, vec);
+}
+
+/// `res = M * vec` for a matrix in `qM`'s sparse layout.
+pub(crate) fn mul_sym_sparse(m: &Model, mat: &[Real], res: &mut [Real], vec: &[Real]) {
+    let nv = m.nv;
+    for i in 0..nv {
+        let adr = m.dof_Madr[i] as usize;
+        res[i] = mat[adr] * vec[i];
+    }
+    for i in 0..nv {
+        if m.dof_simplenum[i] != 0 {
+            continue;
+        }
+        let mut adr = m.dof_Madr[i] as usize + 1;
+        let mut j = m.dof_parentid[i];
+        while j >= 0 {
+            let ju = j as usize;
+            res[i] += mat[adr] * vec[ju];
+            res[ju] += mat[adr] * vec[i];
+            adr += 1;
+            j = m.dof_parentid[ju];
+        }
+    }
+}
+
+/// `res = sqrt(D) * L * vec` with the factorization `qLD` (`mj_mulM2`), so that
+/// `res'*res = vec'*M*vec`.
+pub fn mul_m2(m: &Model, d: &Data, res: &mut [Real], vec: &[Real]) {
+    let (qld, sqrt_inv) = (&*d.qLD, &*d.qLDiagSqrtInv);
+    for i in 0..m.nv {
+        res[i] = vec[i] / sqrt_inv[i];
+        if m.dof_simplenum[i] != 0 {
+            continue;
+        }
+        let mut adr = m.dof_Madr[i] as usize + 1;
+        let mut j = m.dof_parentid[i];
+        while j >= 0 {
+            res[i] += qld[adr] * vec[j as usize];
+            adr += 1;
+            j = m.dof_parentid[j as usize];
+        }
+    }
+}
+
+/// Dense `nv x nv` matrix from a matrix in `qM`'s sparse layout (`mj_fullM`).
+pub fn full_m(m: &Model, dst: &mut [Real], mat: &[Real]) {
+    let nv = m.nv;
+    dst[..nv * nv].fill(0.0);
+    for i in 0..nv {
+        let mut adr = m.dof_Madr[i] as usize;
+        let mut j = i as i32;
+        while j >= 0 {
+            let ju = j as usize;
+            dst[i * nv + ju] = mat[adr];
+            dst[ju * nv + i] = mat[adr];
+            adr += 1;
+            j = m.dof_parentid[ju];
+        }
+    }
+}
+
+/// Total mass of all bodies (`mj_getTotalmass`).
+pub fn get_totalmass(m: &Model) -> Real {
+    m.body_mass[1..].iter().sum()
+}
