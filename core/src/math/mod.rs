@@ -9,9 +9,13 @@
 //! lane order of its AVX code), so results round exactly as in the reference build.
 
 pub mod band;
+pub mod boxqp;
 pub mod chol;
+pub mod eig3;
 pub mod mat;
+pub mod misc;
 pub mod pose;
+pub mod qcqp;
 pub mod quat;
 pub mod scalar;
 pub mod spatial;
