@@ -1,4 +1,4 @@
-//! Smooth-dynamics conformance: for every model of `tests/fixtures/smooth-models.txt`, mjrs
+//! Smooth-dynamics conformance: for every model of `tests/fixtures/smooth-models*.txt`, mjrs
 //! matches MuJoCo 3.1.6 (`mjref data`, `mjref traj`; see `fixtures/generate-smooth.sh`):
 //! * after 20 steps of the control law and a forward pass, every Data field the smooth pipeline
 //!   computes agrees to 1e-10 (absolute below 1, relative above);
@@ -15,8 +15,23 @@ struct Case {
     key: Option<i32>,
 }
 
+/// The models of every manifest `tests/fixtures/smooth-models*.txt` (one per area, so that
+/// areas add models independently).
 fn cases() -> Vec<Case> {
-    let text = std::fs::read_to_string(fixtures().join("smooth-models.txt")).unwrap();
+    let mut manifests: Vec<PathBuf> = std::fs::read_dir(fixtures())
+        .unwrap()
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("smooth-models") && n.ends_with(".txt"))
+        })
+        .collect();
+    manifests.sort();
+    let text: String = manifests
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap() + "\n")
+        .collect();
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {
