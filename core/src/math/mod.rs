@@ -20,3 +20,4 @@ pub mod quat;
 pub mod scalar;
 pub mod spatial;
 pub mod vec;
+pub mod wrap;
