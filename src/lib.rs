@@ -6,3 +6,4 @@ pub use mjrs_std as std_front;
 
 pub mod control;
 pub mod dump;
+pub mod simulate;

@@ -14,6 +14,31 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Simulate a model (a bundled humanoid when none is given) and summarize the run.
+    Simulate {
+        /// Model file (.mjb); default: the bundled humanoid.
+        model: Option<PathBuf>,
+        /// Simulated seconds.
+        #[arg(long, default_value_t = 10.0)]
+        duration: f64,
+        /// Start from this keyframe.
+        #[arg(long)]
+        key: Option<i32>,
+        /// Leave the controls at zero instead of the sine control law.
+        #[arg(long)]
+        zero_ctrl: bool,
+    },
+    /// Steps per second of mjrs on a model, as JSON in the shape of `mjref speed`.
+    Speed {
+        /// Model file (.mjb).
+        model: PathBuf,
+        /// Number of steps.
+        #[arg(long, default_value_t = 10000)]
+        steps: usize,
+        /// Start from this keyframe.
+        #[arg(long)]
+        key: Option<i32>,
+    },
     /// Print every Model field as JSON (the shape of `mjref model`).
     Model {
         /// Model file (.mjb).
@@ -83,13 +108,21 @@ impl Loaded {
     }
 }
 
+/// The default model of `mjrs simulate`: Gymnasium's humanoid (MIT license), compiled by
+/// MuJoCo 3.1.6 with constraints disabled until mjrs has contacts (`assets/README.md`).
+const BUNDLED_HUMANOID: &[u8] = include_bytes!("../assets/humanoid.mjb");
+
 fn load(path: &Path) -> Result<Loaded, String> {
     let blob = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let err = |e: mjrs_core::mjb::MjbError| format!("{}: {e}", path.display());
-    let header = mjrs_core::mjb::read_header(&blob).map_err(err)?;
+    load_blob(&blob, &path.display().to_string())
+}
+
+fn load_blob(blob: &[u8], what: &str) -> Result<Loaded, String> {
+    let err = |e: mjrs_core::mjb::MjbError| format!("{what}: {e}");
+    let header = mjrs_core::mjb::read_header(blob).map_err(err)?;
     let bytes = header.model_bytes().map_err(|e| err(e.into()))?;
     let mut buf = vec![0u8; bytes];
-    let header = mjrs_core::mjb::load(&blob, &mut buf).map_err(err)?.header();
+    let header = mjrs_core::mjb::load(blob, &mut buf).map_err(err)?.header();
     Ok(Loaded { header, buf })
 }
 
@@ -133,6 +166,30 @@ fn write_output(output: Option<&Path>, text: &str) -> Result<(), String> {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
+        Command::Simulate {
+            model,
+            duration,
+            key,
+            zero_ctrl,
+        } => {
+            let mut loaded = match &model {
+                Some(path) => load(path)?,
+                None => load_blob(BUNDLED_HUMANOID, "bundled humanoid")?,
+            };
+            let mut m = loaded.model()?;
+            m.opt.enableflags |= mjrs_core::types::ENBL_ENERGY;
+            let name = model
+                .as_ref()
+                .map_or("bundled humanoid".into(), |p| p.display().to_string());
+            mjrs::simulate::run(&m, &name, duration, key, !zero_ctrl)
+        }
+        Command::Speed { model, steps, key } => {
+            let mut loaded = load(&model)?;
+            let m = loaded.model()?;
+            let report = mjrs::simulate::speed(&m, steps, key)?;
+            println!("{}", report.to_json(&model.display().to_string()));
+            Ok(())
+        }
         Command::Data {
             model,
             key,

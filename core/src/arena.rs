@@ -56,6 +56,8 @@ pub enum ArenaError {
     SizeOverflow,
 }
 
+impl core::error::Error for ArenaError {}
+
 impl core::fmt::Display for ArenaError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {

@@ -30,6 +30,8 @@ impl From<ArenaError> for StepError {
     }
 }
 
+impl core::error::Error for StepError {}
+
 impl core::fmt::Display for StepError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {

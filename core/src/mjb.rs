@@ -75,6 +75,8 @@ pub enum MjbError {
     },
 }
 
+impl core::error::Error for MjbError {}
+
 impl core::fmt::Display for MjbError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {

@@ -573,6 +573,8 @@ pub struct ModelHeader {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SizeMismatch;
 
+impl core::error::Error for SizeMismatch {}
+
 impl core::fmt::Display for SizeMismatch {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("sizes differ: cannot copy between models of different sizes")

@@ -1,0 +1,157 @@
+//! `mjrs simulate` and `mjrs speed`: run a model under the control law, with a progress bar
+//! and a summary, or timed without output.
+
+use crate::control::sine;
+use indicatif::{ProgressBar, ProgressStyle};
+use mjrs_core::{io, Data, Model};
+use std::time::Instant;
+
+/// A fresh data for `m` on a heap buffer, reset to keyframe `key` if given.
+fn with_data<R>(
+    m: &Model,
+    key: Option<i32>,
+    f: impl FnOnce(&mut Data) -> Result<R, String>,
+) -> Result<R, String> {
+    let mut mem = vec![0u8; Data::bytes_needed(m.sizes()).map_err(|e| e.to_string())?];
+    let mut d = Data::new(m, &mut mem).map_err(|e| e.to_string())?;
+    if let Some(k) = key {
+        io::reset_data_keyframe(m, &mut d, k);
+    }
+    f(&mut d)
+}
+
+/// One step, with the error tagged by the simulation time.
+fn step(m: &Model, d: &mut Data) -> Result<(), String> {
+    mjrs_core::step(m, d).map_err(|e| format!("at time {:.4}: {e}", d.time))
+}
+
+/// Simulates `duration` seconds of `m` (control law on if `control`), showing progress, then
+/// prints simulated time, steps per second, energy and warnings.
+pub fn run(
+    m: &Model,
+    name: &str,
+    duration: f64,
+    key: Option<i32>,
+    control: bool,
+) -> Result<(), String> {
+    let steps = (duration / m.opt.timestep).ceil().max(0.0) as u64;
+    with_data(m, key, |d| {
+        let bar = ProgressBar::new(steps);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg} [{bar:40}] {pos}/{len} steps ({per_sec}, eta {eta})",
+            )
+            .map_err(|e| e.to_string())?
+            .progress_chars("=> "),
+        );
+        bar.set_message(format!("simulating {name}"));
+        let start = Instant::now();
+        for i in 0..steps {
+            if control {
+                sine(m, d);
+            }
+            step(m, d)?;
+            if i % 256 == 0 {
+                bar.set_position(i);
+            }
+        }
+        bar.finish_and_clear();
+        let wall = start.elapsed().as_secs_f64();
+        println!(
+            "model            {name} (nq {}, nv {}, nu {})",
+            m.nq, m.nv, m.nu
+        );
+        println!(
+            "simulated time   {:.3} s in {steps} steps of {} s",
+            d.time, m.opt.timestep
+        );
+        println!(
+            "wall time        {wall:.3} s: {:.0} steps/s, {:.1}x real time",
+            steps as f64 / wall,
+            d.time / wall
+        );
+        println!(
+            "energy           potential {:.6}, kinetic {:.6}, total {:.6}",
+            d.energy[0],
+            d.energy[1],
+            d.energy[0] + d.energy[1]
+        );
+        let warnings: Vec<String> = d
+            .warning
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.number > 0)
+            .map(|(i, w)| {
+                format!(
+                    "{} x{}",
+                    mjrs_std::handlers::warning_text(i as i32, w.lastinfo),
+                    w.number
+                )
+            })
+            .collect();
+        println!(
+            "warnings         {}",
+            if warnings.is_empty() {
+                "none".into()
+            } else {
+                warnings.join("; ")
+            }
+        );
+        Ok(())
+    })
+}
+
+/// Result of [`speed`].
+pub struct Speed {
+    /// Steps run.
+    pub steps: usize,
+    /// Wall time in seconds.
+    pub seconds: f64,
+    /// Mean number of contacts per step.
+    pub mean_ncon: f64,
+    /// Sizes of the model.
+    pub nq: usize,
+    /// Degrees of freedom.
+    pub nv: usize,
+    /// Actuators.
+    pub nu: usize,
+}
+
+impl Speed {
+    /// JSON in the shape of `mjref speed`.
+    pub fn to_json(&self, model: &str) -> String {
+        format!(
+            "{{\"model\": \"{model}\", \"steps\": {}, \"seconds\": {:.6}, \"steps_per_second\": {:.1}, \"mean_ncon\": {:.2}, \"nq\": {}, \"nv\": {}, \"nu\": {}}}",
+            self.steps,
+            self.seconds,
+            self.steps as f64 / self.seconds,
+            self.mean_ncon,
+            self.nq,
+            self.nv,
+            self.nu
+        )
+    }
+}
+
+/// Single-thread step rate under the control law, timed like `mjref speed` (control + step in
+/// the loop, nothing else).
+pub fn speed(m: &Model, steps: usize, key: Option<i32>) -> Result<Speed, String> {
+    with_data(m, key, |d| {
+        let mut ncon = 0;
+        let start = Instant::now();
+        for _ in 0..steps {
+            sine(m, d);
+            step(m, d)?;
+            ncon += d.ncon;
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        Ok(Speed {
+            steps,
+            seconds,
+            mean_ncon: ncon as f64 / steps.max(1) as f64,
+            nq: m.nq,
+            nv: m.nv,
+            nu: m.nu,
+        })
+    })
+}

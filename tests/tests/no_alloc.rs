@@ -1,0 +1,84 @@
+//! `step` makes no heap allocation: a counting global allocator watches the stepping loop of
+//! every smooth-dynamics fixture (its memory comes from the caller's buffers only).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+/// Counts allocations made by the current thread while `WATCH` is set.
+struct Counting;
+
+thread_local! {
+    static WATCH: Cell<bool> = const { Cell::new(false) };
+    static COUNT: Cell<usize> = const { Cell::new(0) };
+}
+
+fn note() {
+    // try_with: the allocator may run while thread-locals are being torn down
+    let _ = WATCH.try_with(|w| {
+        if w.get() {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+        }
+    });
+}
+
+// SAFETY: every call forwards to the system allocator unchanged.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note();
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// Allocations made by `f` on this thread.
+fn allocations(f: impl FnOnce()) -> usize {
+    COUNT.with(|c| c.set(0));
+    WATCH.with(|w| w.set(true));
+    f();
+    WATCH.with(|w| w.set(false));
+    COUNT.with(|c| c.get())
+}
+
+#[test]
+fn step_does_not_allocate() {
+    let dir = mjrs_tests::fixtures().join("smooth");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "mjb"))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    for path in names {
+        let blob = std::fs::read(&path).unwrap();
+        let header = mjrs_core::mjb::read_header(&blob).unwrap();
+        let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+        let m = mjrs_core::mjb::load(&blob, &mut mbuf).unwrap();
+        let mut dbuf = vec![0u8; mjrs_core::Data::bytes_needed(m.sizes()).unwrap()];
+        let mut d = mjrs_core::Data::new(&m, &mut dbuf).unwrap();
+        let mut result = Ok(());
+        let n = allocations(|| {
+            for _ in 0..50 {
+                mjrs::control::sine(&m, &mut d);
+                result = result.and(mjrs_core::step(&m, &mut d));
+            }
+        });
+        // models with features mjrs refuses still must not allocate on the way to the error
+        assert_eq!(
+            n,
+            0,
+            "{}: {n} allocations in 50 steps ({result:?})",
+            path.display()
+        );
+    }
+}
