@@ -291,24 +291,19 @@ pub fn norm(vec: &[Real]) -> Real {
 /// `len % 4` products are summed left to right and then added.
 pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
     debug_assert_eq!(vec1.len(), vec2.len());
-    let blocks1 = vec1.chunks_exact(4);
-    let blocks2 = vec2.chunks_exact(4);
+    let (blocks1, blocks2) = (vec1.chunks_exact(4), vec2.chunks_exact(4));
     let (tail1, tail2) = (blocks1.remainder(), blocks2.remainder());
-    let mut lanes: Option<[Real; 4]> = None;
-    for (a, b) in blocks1.zip(blocks2) {
-        let prod = [a[0] * b[0], a[1] * b[1], a[2] * b[2], a[3] * b[3]];
-        lanes = Some(match lanes {
-            None => prod,
-            Some(l) => [
-                l[0] + prod[0],
-                l[1] + prod[1],
-                l[2] + prod[2],
-                l[3] + prod[3],
-            ],
-        });
-    }
-    let res = match lanes {
-        Some(l) => (l[0] + l[2]) + (l[1] + l[3]),
+    let mut blocks = blocks1.zip(blocks2);
+    let res = match blocks.next() {
+        Some((a, b)) => {
+            let mut lanes = [a[0] * b[0], a[1] * b[1], a[2] * b[2], a[3] * b[3]];
+            for (a, b) in blocks {
+                for k in 0..4 {
+                    lanes[k] += a[k] * b[k];
+                }
+            }
+            (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
+        }
         None => 0.0,
     };
     match (tail1, tail2) {
