@@ -448,6 +448,10 @@ mod tests {
             let mut x = [0.0; 9];
             chol_solve_band(&mut x, &l, &V[..9], 9, 3, 2);
             assert_eq!(x, SOLVE);
+            let mut y = [0.0; 9];
+            y.copy_from_slice(&V[..9]);
+            chol_solve_band_in_place(&mut y, &l, 9, 3, 2);
+            assert_eq!(y, SOLVE);
         }
     }
 

@@ -451,6 +451,21 @@ mod tests {
     }
 
     #[test]
+    fn muscle_curves() {
+        // Force-length: 0 at and outside the range ends, 1/2 at the quarter points, 1 at 1.
+        let fl = |l| muscle_gain_length(l, 0.5, 1.5);
+        assert_eq!(
+            [fl(0.4), fl(0.5), fl(0.75), fl(1.0), fl(1.25), fl(1.5)],
+            [0.0, 0.0, 0.5, 1.0, 0.5, 0.0]
+        );
+        assert_eq!(fl(Real::NAN), 0.0);
+        // Time scale: hard switch, or the sigmoid midpoint at dctrl = 0.
+        assert_eq!(muscle_dynamics_timescale(0.1, 1.0, 3.0, 0.0), 1.0);
+        assert_eq!(muscle_dynamics_timescale(-0.1, 1.0, 3.0, 0.0), 3.0);
+        assert_eq!(muscle_dynamics_timescale(0.0, 1.0, 3.0, 0.5), 2.0);
+    }
+
+    #[test]
     fn sorting_and_sequences() {
         let mut v = [3.0, -1.0, 2.0, 2.0, -5.0];
         insertion_sort(&mut v);
