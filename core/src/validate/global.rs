@@ -1,0 +1,140 @@
+//! Sizes, options and the features mjrs does not implement (plugins, flexes).
+
+use super::{enum_in, err, err_size, expect_size, Check, Problem};
+use crate::types::*;
+use crate::Model;
+
+pub(super) fn validate(m: &Model) -> Check {
+    sizes(m)?;
+    unsupported(m)?;
+    options(m)
+}
+
+/// Sizes that other sizes or MuJoCo's encodings constrain.
+fn sizes(m: &Model) -> Check {
+    if m.nbody == 0 {
+        return Err(err_size(
+            "nbody",
+            Problem::Rule("a model has at least the world body"),
+        ));
+    }
+    // body ids are packed in 16 bits in pair and exclude signatures
+    if m.nbody >= 65534 {
+        return Err(err_size(
+            "nbody",
+            Problem::OutOfRange {
+                found: m.nbody as i64,
+                min: 1,
+                end: 65534,
+            },
+        ));
+    }
+    expect_size(
+        "nnames_map",
+        m.nnames_map as i64,
+        crate::mjb::mujoco_nnames_map(m.sizes()) as i64,
+    )?;
+    expect_size(
+        "nbvh",
+        m.nbvh as i64,
+        m.nbvhstatic as i64 + m.nbvhdynamic as i64,
+    )?;
+    for (name, v) in [("njmax", m.njmax), ("nconmax", m.nconmax)] {
+        if v < -1 {
+            return Err(err_size(
+                name,
+                Problem::OutOfRange {
+                    found: i64::from(v),
+                    min: -1,
+                    end: i64::from(i32::MAX),
+                },
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Plugins and flexes: rejected with a clear error.
+fn unsupported(m: &Model) -> Check {
+    let plugins = Problem::Unsupported("plugins");
+    for (name, n) in [
+        ("nplugin", m.nplugin),
+        ("npluginattr", m.npluginattr),
+        ("npluginstate", m.npluginstate),
+    ] {
+        if n != 0 {
+            return Err(err_size(name, plugins));
+        }
+    }
+    for (name, refs) in [
+        ("body_plugin", &*m.body_plugin),
+        ("geom_plugin", &*m.geom_plugin),
+        ("actuator_plugin", &*m.actuator_plugin),
+        ("sensor_plugin", &*m.sensor_plugin),
+    ] {
+        if let Some(i) = refs.iter().position(|&p| p != -1) {
+            return Err(err(name, i, plugins));
+        }
+    }
+    if let Some(i) = m.sensor_type.iter().position(|&t| t == SENS_PLUGIN) {
+        return Err(err("sensor_type", i, plugins));
+    }
+    if let Some(i) = m.geom_type.iter().position(|&t| t == GEOM_SDF) {
+        return Err(err(
+            "geom_type",
+            i,
+            Problem::Unsupported("sdf geoms (they need plugins)"),
+        ));
+    }
+
+    let flex = Problem::Unsupported("flexes");
+    for (name, n) in [
+        ("nflex", m.nflex),
+        ("nflexvert", m.nflexvert),
+        ("nflexedge", m.nflexedge),
+        ("nflexelem", m.nflexelem),
+        ("nflexelemdata", m.nflexelemdata),
+        ("nflexshelldata", m.nflexshelldata),
+        ("nflexevpair", m.nflexevpair),
+        ("nflextexcoord", m.nflextexcoord),
+        ("nbvhdynamic", m.nbvhdynamic),
+    ] {
+        if n != 0 {
+            return Err(err_size(name, flex));
+        }
+    }
+    Ok(())
+}
+
+/// Enumerations and iteration counts of `mjOption`.
+fn options(m: &Model) -> Check {
+    let o = &m.opt;
+    for (name, v, hi) in [
+        ("opt.integrator", o.integrator, INT_IMPLICITFAST),
+        ("opt.cone", o.cone, CONE_ELLIPTIC),
+        ("opt.jacobian", o.jacobian, JAC_AUTO),
+        ("opt.solver", o.solver, SOL_NEWTON),
+    ] {
+        enum_in(name, 0, v, 0, hi).map_err(|e| err_size(name, e.problem))?;
+    }
+    for (name, v) in [
+        ("opt.iterations", o.iterations),
+        ("opt.ls_iterations", o.ls_iterations),
+        ("opt.noslip_iterations", o.noslip_iterations),
+        ("opt.mpr_iterations", o.mpr_iterations),
+        ("opt.sdf_initpoints", o.sdf_initpoints),
+        ("opt.sdf_iterations", o.sdf_iterations),
+    ] {
+        if v < 0 {
+            return Err(err_size(
+                name,
+                Problem::OutOfRange {
+                    found: i64::from(v),
+                    min: 0,
+                    end: i64::from(i32::MAX),
+                },
+            ));
+        }
+    }
+    Ok(())
+}
