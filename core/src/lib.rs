@@ -13,12 +13,18 @@
 #![warn(clippy::std_instead_of_core)]
 #![allow(non_snake_case)] // MuJoCo's field names (qM, efc_J, D_rownnz) are kept as they are.
 
+// the platform's math functions, for bit-exact agreement with MuJoCo (feature `std`)
+#[cfg(all(feature = "std", not(test)))]
+extern crate std;
+
 #[macro_use]
 pub mod layout;
 
 pub mod actuation;
 pub mod arena;
 pub mod data;
+pub mod derivative;
+pub mod fluid;
 pub mod forward;
 pub mod integrate;
 pub mod io;
