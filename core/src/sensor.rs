@@ -1,38 +1,493 @@
-//! Sensors and energy (MuJoCo's `engine_sensor.c`).
+//! Sensors and energy (MuJoCo's `engine_sensor.c`; "XML Reference › sensor", "Computation ›
+//! Simulation pipeline"). `sensor_pos`, `sensor_vel` and `sensor_acc` each fill `sensordata`
+//! for the sensors whose `sensor_needstage` is their stage, call the user-sensor callback, then
+//! apply the cutoffs of that stage.
 //!
-//! Not implemented yet: models with sensors, or with the energy flag, are refused with a clear
-//! error.
+//! MuJoCo 3.1.6 adds no noise: the engine never reads `sensor_noise`, so neither does mjrs.
+//!
+//! Not supported yet, and refused with [`StepError::Unsupported`] by the stage that would
+//! compute them: rangefinder (ray casting), geomdist, geomnormal and geomfromto (geom
+//! distances), joint and tendon limit sensors (constraint rows), plugin sensors, and touch
+//! sensors while there are contacts.
 
 use crate::data::Data;
 use crate::forward::StepError;
-use crate::math::quat::sub_quat;
-use crate::math::vec::{dot, dot3};
+use crate::math::mat::{mul_mat_t_vec, rot_vec_mat_t};
+use crate::math::misc::{clip, max, min};
+use crate::math::quat::{mul_quat, neg_quat, sub_quat};
+use crate::math::scalar::{abs, tan};
+use crate::math::spatial::transform_spatial;
+use crate::math::vec::{cross, dot, dot3, sub3};
 use crate::model::Model;
-use crate::real::Real;
-use crate::support::{disabled, enabled, mul_m, v3};
+use crate::real::{Real, MINVAL, PI};
+use crate::smooth::{rne_post_constraint, subtree_vel};
+use crate::support::{
+    disabled, enabled, mul_m, object_acceleration, object_velocity, v3, v4, v6, v9,
+};
 use crate::types::*;
 
-fn refuse_sensors(m: &Model) -> Result<(), StepError> {
-    if m.nsensor > 0 {
-        return Err(StepError::Unsupported("sensors"));
+/// For an object type without a spatial frame on a frame sensor. The MJB validator rejects
+/// such models, so a validated model never meets it.
+const NO_FRAME: StepError = StepError::Unsupported("sensor on an object without a frame");
+
+/// For a sensor type in a stage that does not compute it. The validator checks
+/// `sensor_needstage` against the type, so a validated model never meets it.
+const WRONG_STAGE: StepError = StepError::Unsupported("sensor type in another stage");
+
+/// Position-dependent sensors (`mj_sensorPos`): magnetometer, camera projection, joint,
+/// tendon and actuator positions, ball joint quaternions, frame positions, orientations and
+/// axes, subtree centers of mass, clock, and user sensors of this stage.
+pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    if disabled(m, DSBL_SENSOR) {
+        return Ok(());
+    }
+    refuse_unsupported(m, d, STAGE_POS)?;
+    let mut has_user = false;
+    for i in stage_sensors(m, STAGE_POS) {
+        let id = m.sensor_objid[i] as usize;
+        let reading = match m.sensor_type[i] {
+            SENS_MAGNETOMETER => magnetometer(m, d, id),
+            SENS_CAMPROJECTION => camprojection(m, d, i),
+            SENS_JOINTPOS => d.qpos[m.jnt_qposadr[id] as usize].into(),
+            SENS_TENDONPOS => d.ten_length[id].into(),
+            SENS_ACTUATORPOS => d.actuator_length[id].into(),
+            SENS_BALLQUAT => v4(&d.qpos[m.jnt_qposadr[id] as usize..])[0].into(),
+            SENS_FRAMEPOS | SENS_FRAMEXAXIS | SENS_FRAMEYAXIS | SENS_FRAMEZAXIS => {
+                frame_vector(m, d, i)?
+            }
+            SENS_FRAMEQUAT => frame_quat(m, d, i)?,
+            SENS_SUBTREECOM => v3(d.subtree_com)[id].into(),
+            SENS_CLOCK => d.time.into(),
+            SENS_USER => {
+                has_user = true;
+                continue;
+            }
+            _ => return Err(WRONG_STAGE),
+        };
+        reading.write(m, d, i);
+    }
+    finish_stage(m, d, STAGE_POS, has_user);
+    Ok(())
+}
+
+/// Velocity-dependent sensors (`mj_sensorVel`): velocimeter, gyro, joint, tendon and actuator
+/// velocities, ball joint angular velocities, frame linear and angular velocities, subtree
+/// linear velocities and angular momenta, and user sensors of this stage.
+///
+/// Like MuJoCo, runs `subtree_vel` (which writes `subtree_linvel` and `subtree_angmom`) only
+/// when a subtree or user sensor of this stage needs it.
+pub fn sensor_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    if disabled(m, DSBL_SENSOR) {
+        return Ok(());
+    }
+    refuse_unsupported(m, d, STAGE_VEL)?;
+    let needs_subtree = stage_sensors(m, STAGE_VEL).any(|i| {
+        matches!(
+            m.sensor_type[i],
+            SENS_SUBTREELINVEL | SENS_SUBTREEANGMOM | SENS_USER
+        )
+    });
+    if needs_subtree {
+        subtree_vel(m, d)?;
+    }
+    let mut has_user = false;
+    for i in stage_sensors(m, STAGE_VEL) {
+        let id = m.sensor_objid[i] as usize;
+        let reading = match m.sensor_type[i] {
+            SENS_VELOCIMETER => linear(&site_velocity(m, d, id)?),
+            SENS_GYRO => angular(&site_velocity(m, d, id)?),
+            SENS_JOINTVEL => d.qvel[m.jnt_dofadr[id] as usize].into(),
+            SENS_TENDONVEL => d.ten_velocity[id].into(),
+            SENS_ACTUATORVEL => d.actuator_velocity[id].into(),
+            SENS_BALLANGVEL => v3(&d.qvel[m.jnt_dofadr[id] as usize..])[0].into(),
+            SENS_FRAMELINVEL => linear(&frame_velocity(m, d, i)?),
+            SENS_FRAMEANGVEL => angular(&frame_velocity(m, d, i)?),
+            SENS_SUBTREELINVEL => v3(d.subtree_linvel)[id].into(),
+            SENS_SUBTREEANGMOM => v3(d.subtree_angmom)[id].into(),
+            SENS_USER => {
+                has_user = true;
+                continue;
+            }
+            _ => return Err(WRONG_STAGE),
+        };
+        reading.write(m, d, i);
+    }
+    finish_stage(m, d, STAGE_VEL, has_user);
+    Ok(())
+}
+
+/// Acceleration- and force-dependent sensors (`mj_sensorAcc`): touch, accelerometer, force,
+/// torque, actuator forces, joint actuator forces, frame linear and angular accelerations, and
+/// user sensors of this stage.
+///
+/// Like MuJoCo, runs `rne_post_constraint` (which writes `cacc`, `cfrc_int` and `cfrc_ext`)
+/// only when a sensor of this stage reads those or is a user sensor.
+pub fn sensor_acc(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    if disabled(m, DSBL_SENSOR) {
+        return Ok(());
+    }
+    refuse_unsupported(m, d, STAGE_ACC)?;
+    let needs_rne_post = stage_sensors(m, STAGE_ACC).any(|i| {
+        matches!(
+            m.sensor_type[i],
+            SENS_ACCELEROMETER
+                | SENS_FORCE
+                | SENS_TORQUE
+                | SENS_FRAMELINACC
+                | SENS_FRAMEANGACC
+                | SENS_USER
+        )
+    });
+    if needs_rne_post {
+        rne_post_constraint(m, d);
+    }
+    let mut has_user = false;
+    for i in stage_sensors(m, STAGE_ACC) {
+        let id = m.sensor_objid[i] as usize;
+        let reading = match m.sensor_type[i] {
+            // refuse_unsupported let it through only without contacts: nothing touches
+            SENS_TOUCH => Reading::from(0.0),
+            SENS_ACCELEROMETER => {
+                linear(&object_acceleration(m, d, OBJ_SITE, id, true).ok_or(NO_FRAME)?)
+            }
+            SENS_FORCE => linear(&site_interaction(m, d, id)),
+            SENS_TORQUE => angular(&site_interaction(m, d, id)),
+            SENS_ACTUATORFRC => d.actuator_force[id].into(),
+            SENS_JOINTACTFRC => d.qfrc_actuator[m.jnt_dofadr[id] as usize].into(),
+            // MuJoCo 3.1.6 ignores the reference frame of acceleration sensors
+            SENS_FRAMELINACC => linear(&frame_acceleration(m, d, i)?),
+            SENS_FRAMEANGACC => angular(&frame_acceleration(m, d, i)?),
+            SENS_USER => {
+                has_user = true;
+                continue;
+            }
+            _ => return Err(WRONG_STAGE),
+        };
+        reading.write(m, d, i);
+    }
+    finish_stage(m, d, STAGE_ACC, has_user);
+    Ok(())
+}
+
+// ------------------------------------------------------------------------------------------------
+// stage bookkeeping
+
+/// The sensors computed in `stage`, in model order.
+fn stage_sensors<'a>(m: &'a Model, stage: i32) -> impl Iterator<Item = usize> + 'a {
+    (0..m.nsensor).filter(move |&i| m.sensor_needstage[i] == stage)
+}
+
+/// Refuses the sensors of `stage` that mjrs cannot compute yet, before any is written. Plugin
+/// sensors are refused in every stage, since MuJoCo runs plugins by their own stage.
+fn refuse_unsupported(m: &Model, d: &Data, stage: i32) -> Result<(), StepError> {
+    for i in 0..m.nsensor {
+        let ty = m.sensor_type[i];
+        if ty == SENS_PLUGIN {
+            return Err(StepError::Unsupported("plugin sensor"));
+        }
+        if m.sensor_needstage[i] != stage {
+            continue;
+        }
+        let what = match ty {
+            SENS_RANGEFINDER => "rangefinder sensor (ray casting)",
+            SENS_GEOMDIST => "geomdist sensor (geom distance)",
+            SENS_GEOMNORMAL => "geomnormal sensor (geom distance)",
+            SENS_GEOMFROMTO => "geomfromto sensor (geom distance)",
+            SENS_JOINTLIMITPOS => "jointlimitpos sensor (constraint rows)",
+            SENS_JOINTLIMITVEL => "jointlimitvel sensor (constraint rows)",
+            SENS_JOINTLIMITFRC => "jointlimitfrc sensor (constraint rows)",
+            SENS_TENDONLIMITPOS => "tendonlimitpos sensor (constraint rows)",
+            SENS_TENDONLIMITVEL => "tendonlimitvel sensor (constraint rows)",
+            SENS_TENDONLIMITFRC => "tendonlimitfrc sensor (constraint rows)",
+            // the contact forces come with the constraint solver
+            SENS_TOUCH if d.ncon > 0 => "touch sensor with contacts",
+            _ => continue,
+        };
+        return Err(StepError::Unsupported(what));
     }
     Ok(())
 }
 
-/// Position-dependent sensors (`mj_sensorPos`).
-pub fn sensor_pos(m: &Model, _d: &mut Data) -> Result<(), StepError> {
-    refuse_sensors(m)
+/// The end of a sensor stage: the user callback if this stage has user sensors (without a
+/// callback their data is left as it is), then the cutoffs.
+fn finish_stage(m: &Model, d: &mut Data, stage: i32, has_user: bool) {
+    if has_user {
+        if let Some(callback) = d.callbacks.sensor {
+            callback(m, d, stage);
+        }
+    }
+    apply_cutoff(m, d, stage);
 }
 
-/// Velocity-dependent sensors (`mj_sensorVel`).
-pub fn sensor_vel(m: &Model, _d: &mut Data) -> Result<(), StepError> {
-    refuse_sensors(m)
+/// Clamps the data of the sensors of `stage` with a positive cutoff (`apply_cutoff`): real data
+/// to `[-cutoff, cutoff]`, positive data to at most `cutoff`; axes and quaternions are left
+/// alone, and so is geomfromto, whose cutoff is a distance margin.
+fn apply_cutoff(m: &Model, d: &mut Data, stage: i32) {
+    for i in stage_sensors(m, stage) {
+        let cutoff = m.sensor_cutoff[i];
+        if cutoff <= 0.0 || m.sensor_type[i] == SENS_GEOMFROMTO {
+            continue;
+        }
+        let adr = m.sensor_adr[i] as usize;
+        let data = &mut d.sensordata[adr..adr + m.sensor_dim[i] as usize];
+        match m.sensor_datatype[i] {
+            DATATYPE_REAL => data.iter_mut().for_each(|x| *x = clip(*x, -cutoff, cutoff)),
+            DATATYPE_POSITIVE => data.iter_mut().for_each(|x| *x = min(cutoff, *x)),
+            _ => {}
+        }
+    }
 }
 
-/// Acceleration-dependent sensors (`mj_sensorAcc`).
-pub fn sensor_acc(m: &Model, _d: &mut Data) -> Result<(), StepError> {
-    refuse_sensors(m)
+/// One sensor's output (up to a quaternion), computed from `Data` before it is written into
+/// `sensordata`.
+#[derive(Clone, Copy)]
+struct Reading {
+    values: [Real; 4],
+    len: usize,
 }
+
+impl Reading {
+    /// Writes the values at sensor `i`'s address.
+    fn write(&self, m: &Model, d: &mut Data, i: usize) {
+        let adr = m.sensor_adr[i] as usize;
+        d.sensordata[adr..adr + self.len].copy_from_slice(&self.values[..self.len]);
+    }
+}
+
+impl From<Real> for Reading {
+    fn from(x: Real) -> Self {
+        [x].into()
+    }
+}
+
+impl<const N: usize> From<[Real; N]> for Reading {
+    fn from(v: [Real; N]) -> Self {
+        const { assert!(N <= 4) };
+        let mut values = [0.0; 4];
+        values[..N].copy_from_slice(&v);
+        Reading { values, len: N }
+    }
+}
+
+/// The angular part of a 6D `[rot; lin]` vector.
+fn angular(v: &[Real; 6]) -> Reading {
+    [v[0], v[1], v[2]].into()
+}
+
+/// The linear part of a 6D `[rot; lin]` vector.
+fn linear(v: &[Real; 6]) -> Reading {
+    [v[3], v[4], v[5]].into()
+}
+
+// ------------------------------------------------------------------------------------------------
+// frames
+
+/// Position and orientation of an object with a spatial frame (`get_xpos_xmat`); a body means
+/// its inertial frame, an xbody its regular frame.
+fn frame<'d>(
+    d: &'d Data,
+    objtype: i32,
+    id: usize,
+) -> Result<(&'d [Real; 3], &'d [Real; 9]), StepError> {
+    let (pos, mat) = match objtype {
+        OBJ_XBODY => (&*d.xpos, &*d.xmat),
+        OBJ_BODY => (&*d.xipos, &*d.ximat),
+        OBJ_GEOM => (&*d.geom_xpos, &*d.geom_xmat),
+        OBJ_SITE => (&*d.site_xpos, &*d.site_xmat),
+        OBJ_CAMERA => (&*d.cam_xpos, &*d.cam_xmat),
+        _ => return Err(NO_FRAME),
+    };
+    Ok((&v3(pos)[id], &v9(mat)[id]))
+}
+
+/// Global orientation quaternion of an object with a spatial frame (`get_xquat`), composed
+/// from its body's `xquat` and its local quaternion rather than converted from `xmat`.
+fn frame_xquat(m: &Model, d: &Data, objtype: i32, id: usize) -> Result<[Real; 4], StepError> {
+    let (body, local) = match objtype {
+        OBJ_XBODY => return Ok(v4(d.xquat)[id]),
+        OBJ_BODY => (id, &v4(m.body_iquat)[id]),
+        OBJ_GEOM => (m.geom_bodyid[id] as usize, &v4(m.geom_quat)[id]),
+        OBJ_SITE => (m.site_bodyid[id] as usize, &v4(m.site_quat)[id]),
+        OBJ_CAMERA => (m.cam_bodyid[id] as usize, &v4(m.cam_quat)[id]),
+        _ => return Err(NO_FRAME),
+    };
+    Ok(mul_quat(&v4(d.xquat)[body], local))
+}
+
+/// The reference frame of sensor `i`: its type and id, or `None` for the world frame.
+fn reference(m: &Model, i: usize) -> Option<(i32, usize)> {
+    let refid = usize::try_from(m.sensor_refid[i]).ok()?;
+    Some((m.sensor_reftype[i], refid))
+}
+
+/// The object of sensor `i`: its type and id.
+fn object(m: &Model, i: usize) -> (i32, usize) {
+    (m.sensor_objtype[i], m.sensor_objid[i] as usize)
+}
+
+/// framepos, framexaxis, frameyaxis, framezaxis: the object's position or one axis of its
+/// frame, in the world frame or in the reference frame.
+fn frame_vector(m: &Model, d: &Data, i: usize) -> Result<Reading, StepError> {
+    let (objtype, id) = object(m, i);
+    let (pos, mat) = frame(d, objtype, id)?;
+    let axis = |k: usize| [mat[k], mat[k + 3], mat[k + 6]];
+    let ty = m.sensor_type[i];
+    let Some((reftype, refid)) = reference(m, i) else {
+        return Ok(match ty {
+            SENS_FRAMEPOS => *pos,
+            _ => axis((ty - SENS_FRAMEXAXIS) as usize),
+        }
+        .into());
+    };
+    let (ref_pos, ref_mat) = frame(d, reftype, refid)?;
+    let global = match ty {
+        SENS_FRAMEPOS => sub3(pos, ref_pos),
+        _ => axis((ty - SENS_FRAMEXAXIS) as usize),
+    };
+    Ok(rot_vec_mat_t(&global, ref_mat).into())
+}
+
+/// framequat: the object's orientation, in the world frame or relative to the reference.
+fn frame_quat(m: &Model, d: &Data, i: usize) -> Result<Reading, StepError> {
+    let (objtype, id) = object(m, i);
+    let quat = frame_xquat(m, d, objtype, id)?;
+    Ok(match reference(m, i) {
+        None => quat,
+        Some((reftype, refid)) => {
+            let ref_quat = frame_xquat(m, d, reftype, refid)?;
+            mul_quat(&neg_quat(&ref_quat), &quat)
+        }
+    }
+    .into())
+}
+
+/// framelinvel, frameangvel: the object's 6D velocity `[rot; lin]` at its origin, in the world
+/// frame, or relative to a moving reference frame and expressed in it.
+fn frame_velocity(m: &Model, d: &Data, i: usize) -> Result<[Real; 6], StepError> {
+    let (objtype, id) = object(m, i);
+    let vel = object_velocity(m, d, objtype, id, false).ok_or(NO_FRAME)?;
+    let Some((reftype, refid)) = reference(m, i) else {
+        return Ok(vel);
+    };
+    let (pos, _) = frame(d, objtype, id)?;
+    let (ref_pos, ref_mat) = frame(d, reftype, refid)?;
+    let ref_vel = object_velocity(m, d, reftype, refid, false).ok_or(NO_FRAME)?;
+    let mut rel: [Real; 6] = core::array::from_fn(|k| vel[k] - ref_vel[k]);
+    // a point fixed in a rotating reference frame moves with it: remove that velocity
+    let carried = cross(&sub3(pos, ref_pos), &[ref_vel[0], ref_vel[1], ref_vel[2]]);
+    for k in 0..3 {
+        rel[3 + k] += carried[k];
+    }
+    let rot = rot_vec_mat_t(&[rel[0], rel[1], rel[2]], ref_mat);
+    let lin = rot_vec_mat_t(&[rel[3], rel[4], rel[5]], ref_mat);
+    Ok([rot[0], rot[1], rot[2], lin[0], lin[1], lin[2]])
+}
+
+/// framelinacc, frameangacc: the object's 6D acceleration at its origin, in the world frame.
+fn frame_acceleration(m: &Model, d: &Data, i: usize) -> Result<[Real; 6], StepError> {
+    let (objtype, id) = object(m, i);
+    object_acceleration(m, d, objtype, id, false).ok_or(NO_FRAME)
+}
+
+// ------------------------------------------------------------------------------------------------
+// site sensors
+
+/// magnetometer: the global magnetic field `opt.magnetic` in the site frame.
+fn magnetometer(m: &Model, d: &Data, site: usize) -> Reading {
+    let mut field = [0.0; 3];
+    mul_mat_t_vec(&mut field, &v9(d.site_xmat)[site], &m.opt.magnetic, 3, 3);
+    field.into()
+}
+
+/// velocimeter, gyro: the site's 6D velocity in its own frame.
+fn site_velocity(m: &Model, d: &Data, site: usize) -> Result<[Real; 6], StepError> {
+    object_velocity(m, d, OBJ_SITE, site, true).ok_or(NO_FRAME)
+}
+
+/// force, torque: the interaction force:torque between the site's body and its parent
+/// (`cfrc_int`), moved to the site and expressed in its frame.
+fn site_interaction(m: &Model, d: &Data, site: usize) -> [Real; 6] {
+    let body = m.site_bodyid[site] as usize;
+    let root = m.body_rootid[body] as usize;
+    transform_spatial(
+        &v6(d.cfrc_int)[body],
+        true,
+        &v3(d.site_xpos)[site],
+        &v3(d.subtree_com)[root],
+        Some(&v9(d.site_xmat)[site]),
+    )
+}
+
+/// camprojection: pixel coordinates of the site in the image of the reference camera
+/// (`cam_project`). The projection matrix `image * focal * rotation * translation` is built and
+/// applied with MuJoCo's operation order, for the same rounding; MuJoCo sums over the zeros of
+/// those sparse matrices too, which changes nothing.
+fn camprojection(m: &Model, d: &Data, i: usize) -> Reading {
+    let site = m.sensor_objid[i] as usize;
+    let cam = m.sensor_refid[i] as usize;
+    let res = [m.cam_resolution[2 * cam], m.cam_resolution[2 * cam + 1]];
+    let (fx, fy) = focal_lengths(m, cam, res);
+
+    // intrinsic matrix image * focal: pixels per unit of camera x, y, z
+    let (cx, cy) = (int_to_real(res[0]) / 2.0, int_to_real(res[1]) / 2.0);
+    let intrinsic = [[-fx, 0.0, cx], [0.0, fy, cy], [0.0, 0.0, 1.0]];
+
+    // rotation[k][l] is cam_xmat transposed; translation moves the camera to the origin
+    let cam_mat = &v9(d.cam_xmat)[cam];
+    let cam_pos = &v3(d.cam_xpos)[cam];
+    let proj: [[Real; 4]; 3] = core::array::from_fn(|r| {
+        let k = &intrinsic[r];
+        let mut row = [0.0; 4];
+        for n in 0..3 {
+            row[n] = (0..3).fold(0.0, |s, j| s + k[j] * cam_mat[3 * n + j]);
+        }
+        row[3] = (0..3).fold(0.0, |s, j| {
+            (0..3).fold(s, |s, l| s + k[j] * cam_mat[3 * l + j] * -cam_pos[l])
+        });
+        row
+    });
+
+    let target = &v3(d.site_xpos)[site];
+    let pixel: [Real; 3] = core::array::from_fn(|r| {
+        let p = &proj[r];
+        0.0 + p[0] * target[0] + p[1] * target[1] + p[2] * target[2] + p[3]
+    });
+
+    // keep the denominator away from zero, with its sign
+    let mut denom = pixel[2];
+    if abs(denom) < MINVAL {
+        denom = if denom < 0.0 {
+            min(denom, -MINVAL)
+        } else {
+            max(denom, MINVAL)
+        };
+    }
+    [pixel[0] / denom, pixel[1] / denom].into()
+}
+
+/// Focal lengths in pixels of camera `cam`: from its intrinsics and sensor size when it has
+/// them (computed in single precision, as MuJoCo does with these `float` fields), else from
+/// its vertical field of view.
+fn focal_lengths(m: &Model, cam: usize, res: [i32; 2]) -> (Real, Real) {
+    let size = [m.cam_sensorsize[2 * cam], m.cam_sensorsize[2 * cam + 1]];
+    if size[0] != 0.0 && size[1] != 0.0 {
+        let intrinsic = &m.cam_intrinsic[4 * cam..4 * cam + 2];
+        let fx = intrinsic[0] / size[0] * res[0] as f32;
+        let fy = intrinsic[1] / size[1] * res[1] as f32;
+        (Real::from(fx), Real::from(fy))
+    } else {
+        let f = 0.5 / tan(m.cam_fovy[cam] * PI / 360.0) * int_to_real(res[1]);
+        (f, f)
+    }
+}
+
+/// An integer as `Real` (exact for f64; rounded once for f32).
+fn int_to_real(x: i32) -> Real {
+    f64::from(x) as Real
+}
+
+// ------------------------------------------------------------------------------------------------
+// energy
 
 /// Potential energy `energy[0]` (`mj_energyPos`): gravity, joint and tendon springs. Cleared
 /// when the energy flag is off.
