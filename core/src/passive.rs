@@ -1,16 +1,22 @@
-//! Passive forces (MuJoCo's `engine_passive.c`): joint and tendon springs and dampers, gravity
-//! compensation, fluid forces.
-//!
-//! Not implemented yet: models with any passive force are refused with a clear error.
+//! Passive forces (MuJoCo's `engine_passive.c`, "Computation › Passive forces"): joint and
+//! tendon springs and dampers, gravity compensation and fluid forces (the fluid models are in
+//! [`crate::fluid`]). Flex objects are refused before this stage; plugins when the model loads.
 
+use crate::arena::ArenaError;
 use crate::data::Data;
+use crate::fluid;
 use crate::forward::StepError;
+use crate::math::quat::sub_quat;
+use crate::math::vec::{add, add_to, add_to_scl, norm3, scl3};
 use crate::model::Model;
-use crate::support::disabled;
-use crate::types::DSBL_PASSIVE;
+use crate::real::Real;
+use crate::support::{apply_ft, disabled, is_sparse, jnt_dofnum, v3};
+use crate::types::*;
 
-/// Passive forces (`mj_passive`): `qfrc_spring`, `qfrc_damper`, `qfrc_gravcomp`, `qfrc_fluid`
-/// and their sum `qfrc_passive`.
+/// Passive forces (`mj_passive`): writes `qfrc_spring`, `qfrc_damper`, `qfrc_gravcomp`,
+/// `qfrc_fluid` and their sum `qfrc_passive` (without the gravity compensation of joints with
+/// `actgravcomp`, which actuation adds to `qfrc_actuator`), then calls the passive callback.
+/// With the passive flag disabled all of them are zero and the callback is not called.
 pub fn passive(m: &Model, d: &mut Data) -> Result<(), StepError> {
     for f in [
         &mut *d.qfrc_spring,
@@ -24,21 +30,164 @@ pub fn passive(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if disabled(m, DSBL_PASSIVE) {
         return Ok(());
     }
-    let springs = m
-        .jnt_stiffness
-        .iter()
-        .chain(m.tendon_stiffness.iter())
-        .any(|&k| k != 0.0);
-    let dampers = m
-        .dof_damping
-        .iter()
-        .chain(m.tendon_damping.iter())
-        .any(|&b| b != 0.0);
-    let fluid = m.opt.density > 0.0 || m.opt.viscosity > 0.0;
-    if springs || dampers || m.ngravcomp > 0 || fluid {
-        return Err(StepError::Unsupported(
-            "passive forces (springs, dampers, gravity compensation, fluid)",
-        ));
+
+    joint_springs(m, d);
+    dof_dampers(m, d);
+    tendon_spring_dampers(m, d);
+    let has_gravcomp = gravcomp(m, d)?;
+    let has_fluid = m.opt.viscosity > 0.0 || m.opt.density > 0.0;
+    if has_fluid {
+        fluid_forces(m, d)?;
+    }
+    sum_passive(m, d, has_fluid, has_gravcomp);
+
+    if let Some(callback) = d.callbacks.passive {
+        callback(m, d);
     }
     Ok(())
+}
+
+/// Joint springs pulling `qpos` toward `qpos_spring` into `qfrc_spring` (part of
+/// `mj_springdamper`). Ball joints and the rotation of free joints use the quaternion
+/// difference as a rotation vector, so the torque is `-stiffness * angle * axis`.
+fn joint_springs(m: &Model, d: &mut Data) {
+    for j in 0..m.njnt {
+        let stiffness = m.jnt_stiffness[j];
+        if stiffness == 0.0 {
+            continue;
+        }
+        let mut padr = m.jnt_qposadr[j] as usize;
+        let mut dadr = m.jnt_dofadr[j] as usize;
+        let (qpos, qpos_spring) = (&*d.qpos, &*m.qpos_spring);
+        let frc = &mut *d.qfrc_spring;
+        let jnt_type = m.jnt_type[j];
+        if jnt_type == JNT_FREE {
+            for k in 0..3 {
+                frc[dadr + k] = -stiffness * (qpos[padr + k] - qpos_spring[padr + k]);
+            }
+            padr += 3;
+            dadr += 3;
+        }
+        if jnt_type == JNT_FREE || jnt_type == JNT_BALL {
+            let quat = |q: &[Real]| [q[padr], q[padr + 1], q[padr + 2], q[padr + 3]];
+            let dif = sub_quat(&quat(qpos), &quat(qpos_spring));
+            for k in 0..3 {
+                frc[dadr + k] = -stiffness * dif[k];
+            }
+        } else {
+            frc[dadr] = -stiffness * (qpos[padr] - qpos_spring[padr]);
+        }
+    }
+}
+
+/// Dof dampers `qfrc_damper = -damping * qvel` (part of `mj_springdamper`).
+fn dof_dampers(m: &Model, d: &mut Data) {
+    for i in 0..m.nv {
+        let damping = m.dof_damping[i];
+        if damping != 0.0 {
+            d.qfrc_damper[i] = -damping * d.qvel[i];
+        }
+    }
+}
+
+/// Tendon springs and dampers (part of `mj_springdamper`), mapped to joint space through
+/// `ten_J` (dense or sparse as the Jacobians are). The spring acts only outside the deadband
+/// `tendon_lengthspring = [lower, upper]`, pulling the length back to the nearer bound.
+fn tendon_spring_dampers(m: &Model, d: &mut Data) {
+    let (nv, sparse) = (m.nv, is_sparse(m));
+    for i in 0..m.ntendon {
+        let (stiffness, damping) = (m.tendon_stiffness[i], m.tendon_damping[i]);
+        if stiffness == 0.0 && damping == 0.0 {
+            continue;
+        }
+        let length = d.ten_length[i];
+        let (lower, upper) = (
+            m.tendon_lengthspring[2 * i],
+            m.tendon_lengthspring[2 * i + 1],
+        );
+        let frc_spring = if length > upper {
+            stiffness * (upper - length)
+        } else if length < lower {
+            stiffness * (lower - length)
+        } else {
+            0.0
+        };
+        let frc_damper = -damping * d.ten_velocity[i];
+
+        if sparse {
+            if frc_spring != 0.0 || frc_damper != 0.0 {
+                let adr = d.ten_J_rowadr[i] as usize;
+                let nnz = d.ten_J_rownnz[i] as usize;
+                for j in adr..adr + nnz {
+                    let k = d.ten_J_colind[j] as usize;
+                    d.qfrc_spring[k] += d.ten_J[j] * frc_spring;
+                    d.qfrc_damper[k] += d.ten_J[j] * frc_damper;
+                }
+            }
+        } else {
+            let row = &d.ten_J[i * nv..(i + 1) * nv];
+            if frc_spring != 0.0 {
+                add_to_scl(d.qfrc_spring, row, frc_spring);
+            }
+            if frc_damper != 0.0 {
+                add_to_scl(d.qfrc_damper, row, frc_damper);
+            }
+        }
+    }
+}
+
+/// Gravity compensation (`mj_gravcomp`): the force `-gravity * mass * body_gravcomp` at each
+/// compensated body's center of mass, into `qfrc_gravcomp`. Returns whether any body is
+/// compensated; nothing is computed without gravity or with the gravity flag disabled.
+fn gravcomp(m: &Model, d: &mut Data) -> Result<bool, ArenaError> {
+    if m.ngravcomp == 0 || disabled(m, DSBL_GRAVITY) || norm3(&m.opt.gravity) == 0.0 {
+        return Ok(false);
+    }
+    let mut any = false;
+    d.with_stack(|d, stack| -> Result<(), ArenaError> {
+        let qfrc = stack.alloc_zeroed::<Real>(m.nv)?;
+        for i in 1..m.nbody {
+            if m.body_gravcomp[i] == 0.0 {
+                continue;
+            }
+            any = true;
+            let force = scl3(&m.opt.gravity, -(m.body_mass[i] * m.body_gravcomp[i]));
+            // MuJoCo passes a zero torque rather than none; both add nothing
+            apply_ft(m, d, Some(&force), None, &v3(d.xipos)[i], i, qfrc, stack)?;
+        }
+        d.qfrc_gravcomp.copy_from_slice(qfrc);
+        Ok(())
+    })?;
+    Ok(any)
+}
+
+/// Fluid forces of all bodies into `qfrc_fluid` (`mj_fluid`; see [`crate::fluid`]).
+fn fluid_forces(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
+    d.with_stack(|d, stack| -> Result<(), ArenaError> {
+        let qfrc = stack.alloc_zeroed::<Real>(m.nv)?;
+        fluid::fluid(m, d, qfrc, stack)?;
+        d.qfrc_fluid.copy_from_slice(qfrc);
+        Ok(())
+    })
+}
+
+/// `qfrc_passive = qfrc_spring + qfrc_damper (+ qfrc_fluid) (+ qfrc_gravcomp)`, where gravity
+/// compensation is added only for the dofs of joints without `jnt_actgravcomp` (the others get
+/// it through `qfrc_actuator`, see [`crate::actuation`]).
+fn sum_passive(m: &Model, d: &mut Data, has_fluid: bool, has_gravcomp: bool) {
+    add(d.qfrc_passive, d.qfrc_spring, d.qfrc_damper);
+    if has_fluid {
+        add_to(d.qfrc_passive, d.qfrc_fluid);
+    }
+    if has_gravcomp {
+        for j in 0..m.njnt {
+            if m.jnt_actgravcomp[j] != 0 {
+                continue;
+            }
+            let adr = m.jnt_dofadr[j] as usize;
+            for k in adr..adr + jnt_dofnum(m.jnt_type[j]) {
+                d.qfrc_passive[k] += d.qfrc_gravcomp[k];
+            }
+        }
+    }
 }
