@@ -1,0 +1,116 @@
+//! Sensor behaviour the MuJoCo fixtures cannot show (`core/src/sensor.rs`): the user-sensor
+//! callback and its stages, and the refusal of sensor types mjrs cannot compute yet. The
+//! numbers themselves are checked against MuJoCo by `smooth.rs` (models `sensor_*`).
+
+use mjrs_core::types::*;
+use mjrs_core::{forward, mjb, sensor, Data, Model, StepError};
+use mjrs_tests::fixtures;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Runs `f` on `sensor_frames` (every contact-free sensor type, three user sensors of
+/// dimensions 2, 1 and 3 in the position, velocity and acceleration stages) and fresh data.
+fn with_frames_model(f: impl FnOnce(&mut Model, &mut Data)) {
+    let blob = std::fs::read(fixtures().join("smooth/sensor_frames.mjb")).unwrap();
+    let header = mjb::read_header(&blob).unwrap();
+    let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+    let mut m = mjb::load(&blob, &mut mbuf).unwrap();
+    let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+    let mut d = Data::new(&m, &mut dbuf).unwrap();
+    f(&mut m, &mut d);
+}
+
+/// The sensors of type `ty`, in model order.
+fn sensors_of_type(m: &Model, ty: i32) -> Vec<usize> {
+    (0..m.nsensor).filter(|&i| m.sensor_type[i] == ty).collect()
+}
+
+/// Stages the callback of `user_sensors_get_callback_values_then_cutoff` saw, one bit each.
+static STAGES_SEEN: AtomicU32 = AtomicU32::new(0);
+
+/// Writes `10 * stage` into every user sensor of `stage`.
+fn user_callback(m: &Model, d: &mut Data, stage: i32) {
+    STAGES_SEEN.fetch_or(1 << stage, Ordering::SeqCst);
+    for i in sensors_of_type(m, SENS_USER) {
+        if m.sensor_needstage[i] == stage {
+            let adr = m.sensor_adr[i] as usize;
+            let dim = m.sensor_dim[i] as usize;
+            d.sensordata[adr..adr + dim].fill(10.0 * f64::from(stage));
+        }
+    }
+}
+
+#[test]
+fn user_sensors_get_callback_values_then_cutoff() {
+    with_frames_model(|m, d| {
+        d.callbacks.sensor = Some(user_callback);
+        forward(m, d).unwrap();
+        let seen = STAGES_SEEN.load(Ordering::SeqCst);
+        assert_eq!(seen, 1 << STAGE_POS | 1 << STAGE_VEL | 1 << STAGE_ACC);
+        let users = sensors_of_type(m, SENS_USER);
+        let data = |i: usize| {
+            let adr = m.sensor_adr[i] as usize;
+            d.sensordata[adr..adr + m.sensor_dim[i] as usize].to_vec()
+        };
+        assert_eq!(data(users[0]), [10.0, 10.0]);
+        // positive data with cutoff 1: the callback's 20 is clipped after the callback
+        assert_eq!(data(users[1]), [1.0]);
+        assert_eq!(data(users[2]), [30.0, 30.0, 30.0]);
+    });
+}
+
+#[test]
+fn user_sensors_without_callback_keep_their_data() {
+    with_frames_model(|m, d| {
+        let users = sensors_of_type(m, SENS_USER);
+        let adr = m.sensor_adr[users[2]] as usize;
+        d.sensordata[adr] = 7.0;
+        forward(m, d).unwrap();
+        assert_eq!(d.sensordata[adr], 7.0);
+    });
+}
+
+#[test]
+fn unsupported_sensor_types_are_refused_by_their_stage() {
+    let cases = [
+        (SENS_RANGEFINDER, STAGE_POS, "rangefinder"),
+        (SENS_GEOMDIST, STAGE_POS, "geomdist"),
+        (SENS_GEOMNORMAL, STAGE_POS, "geomnormal"),
+        (SENS_GEOMFROMTO, STAGE_POS, "geomfromto"),
+        (SENS_JOINTLIMITPOS, STAGE_POS, "jointlimitpos"),
+        (SENS_JOINTLIMITVEL, STAGE_VEL, "jointlimitvel"),
+        (SENS_JOINTLIMITFRC, STAGE_ACC, "jointlimitfrc"),
+        (SENS_TENDONLIMITPOS, STAGE_POS, "tendonlimitpos"),
+        (SENS_TENDONLIMITVEL, STAGE_VEL, "tendonlimitvel"),
+        (SENS_TENDONLIMITFRC, STAGE_ACC, "tendonlimitfrc"),
+        (SENS_PLUGIN, STAGE_ACC, "plugin"),
+    ];
+    for (ty, stage, name) in cases {
+        with_frames_model(|m, d| {
+            m.sensor_type[0] = ty;
+            m.sensor_needstage[0] = stage;
+            match forward(m, d) {
+                Err(StepError::Unsupported(what)) => assert!(what.contains(name), "{what}"),
+                other => panic!("{name}: {other:?}"),
+            }
+            // with sensors disabled nothing is computed, so nothing is refused
+            m.opt.disableflags |= DSBL_SENSOR;
+            assert_eq!(forward(m, d), Ok(()), "{name}");
+        });
+    }
+}
+
+#[test]
+fn touch_is_zero_without_contacts_and_refused_with_them() {
+    with_frames_model(|m, d| {
+        forward(m, d).unwrap();
+        let touch = sensors_of_type(m, SENS_TOUCH)[0];
+        assert_eq!(d.sensordata[m.sensor_adr[touch] as usize], 0.0);
+        // contact forces arrive with the constraint solver; until then a contact is refused
+        d.ncon = 1;
+        assert!(matches!(
+            sensor::sensor_acc(m, d),
+            Err(StepError::Unsupported(what)) if what.contains("touch")
+        ));
+        d.ncon = 0;
+    });
+}
