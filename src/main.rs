@@ -5,6 +5,9 @@ use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use mjrs_alloc::{OwnedData, OwnedModel};
+use mjrs_core::Model;
+
 #[derive(Parser)]
 #[command(name = "mjrs", version, about = "MuJoCo-compatible physics simulator")]
 struct Cli {
@@ -95,60 +98,25 @@ enum Command {
     },
 }
 
-/// A loaded model and the buffer behind it.
-struct Loaded {
-    header: mjrs_core::ModelHeader,
-    buf: Vec<u8>,
-}
-
-impl Loaded {
-    /// The model; the buffer holds a validated model of these sizes (see `load`).
-    fn model(&mut self) -> Result<mjrs_core::Model<'_>, String> {
-        mjrs_core::Model::view(&self.header, &mut self.buf).map_err(|e| e.to_string())
-    }
-}
-
 /// The default model of `mjrs simulate`: Gymnasium's humanoid (MIT license), compiled by
 /// MuJoCo 3.1.6 with constraints disabled until mjrs has contacts (`assets/README.md`).
 const BUNDLED_HUMANOID: &[u8] = include_bytes!("../assets/humanoid.mjb");
 
-fn load(path: &Path) -> Result<Loaded, String> {
-    let blob = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    load_blob(&blob, &path.display().to_string())
+/// Loads an MJB file (one clear line on error).
+fn load(path: &Path) -> Result<OwnedModel, String> {
+    mjrs_std::mjb_file::load_mjb(path, None).map_err(|e| e.to_string())
 }
 
-fn load_blob(blob: &[u8], what: &str) -> Result<Loaded, String> {
-    let err = |e: mjrs_core::mjb::MjbError| format!("{what}: {e}");
-    let header = mjrs_core::mjb::read_header(blob).map_err(err)?;
-    let bytes = header.model_bytes().map_err(|e| err(e.into()))?;
-    let mut buf = vec![0u8; bytes];
-    let header = mjrs_core::mjb::load(blob, &mut buf).map_err(err)?.header();
-    Ok(Loaded { header, buf })
-}
-
-/// A zeroed buffer for a `Data` of model `m`.
-fn data_buffer(m: &mjrs_core::Model) -> Result<Vec<u8>, String> {
-    Ok(vec![
-        0u8;
-        mjrs_core::Data::bytes_needed(m.sizes())
-            .map_err(|e| e.to_string())?
-    ])
-}
-
-/// A fresh `Data`, reset to keyframe `key` if given (`mj_resetDataKeyframe`).
-fn start<'a>(
-    m: &mjrs_core::Model,
-    mem: &'a mut [u8],
-    key: Option<i32>,
-) -> Result<mjrs_core::Data<'a>, String> {
-    let mut d = mjrs_core::Data::new(m, mem).map_err(|e| e.to_string())?;
+/// A fresh data for `m`, reset to keyframe `key` if given.
+fn start(m: &Model, key: Option<i32>) -> Result<OwnedData, String> {
+    let mut d = OwnedData::new(m).map_err(|e| e.to_string())?;
     if let Some(k) = key {
-        mjrs_core::io::reset_data_keyframe(m, &mut d, k);
+        d.reset_keyframe(m, k).map_err(|e| e.to_string())?;
     }
     Ok(d)
 }
 
-fn step(m: &mjrs_core::Model, d: &mut mjrs_core::Data) -> Result<(), String> {
+fn step(m: &Model, d: &mut mjrs_core::Data) -> Result<(), String> {
     mjrs_core::step(m, d).map_err(|e| format!("at time {}: {e}", d.time))
 }
 
@@ -172,11 +140,12 @@ fn run(cli: Cli) -> Result<(), String> {
             key,
             zero_ctrl,
         } => {
-            let mut loaded = match &model {
+            let mut owned = match &model {
                 Some(path) => load(path)?,
-                None => load_blob(BUNDLED_HUMANOID, "bundled humanoid")?,
+                None => OwnedModel::from_mjb(BUNDLED_HUMANOID)
+                    .map_err(|e| format!("bundled humanoid: {e}"))?,
             };
-            let mut m = loaded.model()?;
+            let mut m = owned.view();
             m.opt.enableflags |= mjrs_core::types::ENBL_ENERGY;
             let name = model
                 .as_ref()
@@ -184,8 +153,8 @@ fn run(cli: Cli) -> Result<(), String> {
             mjrs::simulate::run(&m, &name, duration, key, !zero_ctrl)
         }
         Command::Speed { model, steps, key } => {
-            let mut loaded = load(&model)?;
-            let m = loaded.model()?;
+            let mut owned = load(&model)?;
+            let m = owned.view();
             let report = mjrs::simulate::speed(&m, steps, key)?;
             println!("{}", report.to_json(&model.display().to_string()));
             Ok(())
@@ -196,10 +165,10 @@ fn run(cli: Cli) -> Result<(), String> {
             steps,
             output,
         } => {
-            let mut loaded = load(&model)?;
-            let m = loaded.model()?;
-            let mut mem = data_buffer(&m)?;
-            let mut d = start(&m, &mut mem, key)?;
+            let mut owned = load(&model)?;
+            let m = owned.view();
+            let mut data = start(&m, key)?;
+            let mut d = data.view();
             for _ in 0..steps {
                 mjrs::control::sine(&m, &mut d);
                 step(&m, &mut d)?;
@@ -215,10 +184,10 @@ fn run(cli: Cli) -> Result<(), String> {
             every,
             output,
         } => {
-            let mut loaded = load(&model)?;
-            let m = loaded.model()?;
-            let mut mem = data_buffer(&m)?;
-            let mut d = start(&m, &mut mem, key)?;
+            let mut owned = load(&model)?;
+            let m = owned.view();
+            let mut data = start(&m, key)?;
+            let mut d = data.view();
             let mut rec = mjrs::dump::Trajectory::new(every, zero_ctrl);
             for i in 0..steps {
                 if !zero_ctrl {
@@ -232,13 +201,13 @@ fn run(cli: Cli) -> Result<(), String> {
             write_output(output.as_deref(), &rec.finish())
         }
         Command::Model { model, output } => {
-            let mut loaded = load(&model)?;
-            let m = loaded.model()?;
+            let mut owned = load(&model)?;
+            let m = owned.view();
             write_output(output.as_deref(), &mjrs::dump::model_json(&m))
         }
         Command::Mjb { input, output, f32 } => {
-            let mut loaded = load(&input)?;
-            let m = loaded.model()?;
+            let mut owned = load(&input)?;
+            let m = owned.view();
             let real_bytes = if f32 { 4 } else { 8 };
             let mut out = vec![0u8; mjrs_core::mjb::save_size(&m, real_bytes)];
             let n = mjrs_core::mjb::save(&m, &mut out, real_bytes).map_err(|e| e.to_string())?;

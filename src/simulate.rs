@@ -3,7 +3,7 @@
 
 use crate::control::sine;
 use indicatif::{ProgressBar, ProgressStyle};
-use mjrs_core::{io, Data, Model};
+use mjrs_core::{Data, Model};
 use std::time::Instant;
 
 /// A fresh data for `m` on a heap buffer, reset to keyframe `key` if given.
@@ -12,12 +12,12 @@ fn with_data<R>(
     key: Option<i32>,
     f: impl FnOnce(&mut Data) -> Result<R, String>,
 ) -> Result<R, String> {
-    let mut mem = vec![0u8; Data::bytes_needed(m.sizes()).map_err(|e| e.to_string())?];
-    let mut d = Data::new(m, &mut mem).map_err(|e| e.to_string())?;
+    let mut owned = mjrs_alloc::OwnedData::new(m).map_err(|e| e.to_string())?;
     if let Some(k) = key {
-        io::reset_data_keyframe(m, &mut d, k);
+        owned.reset_keyframe(m, k).map_err(|e| e.to_string())?;
     }
-    f(&mut d)
+    let result = f(&mut owned.view());
+    result
 }
 
 /// One step, with the error tagged by the simulation time.
