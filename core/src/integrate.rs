@@ -3,9 +3,11 @@
 //! ("Computation › Numerical integration").
 
 use crate::actuation::next_activation;
-use crate::arena::ArenaError;
+use crate::arena::{ArenaError, Stack};
 use crate::data::Data;
+use crate::derivative::{copy_d2m_sparse, copy_m2d_sparse, smooth_vel};
 use crate::forward::{forward_skip, StepError};
+use crate::math::sparse::{factor_lu_sparse, solve_lu_sparse};
 use crate::math::vec::{add, add_to_scl};
 use crate::model::Model;
 use crate::real::Real;
@@ -230,9 +232,73 @@ fn weighted_sum(
     }
 }
 
-/// Implicit-in-velocity integration (`mj_implicit`, both `implicit` and `implicitfast`).
-pub fn implicit(_m: &Model, _d: &mut Data) -> Result<(), StepError> {
-    Err(StepError::Unsupported(
-        "implicit and implicitfast integrators",
-    ))
+/// Implicit-in-velocity integration (`mj_implicit`, which is `mj_implicitSkip` without
+/// skipping the factorization), for both `implicit` and `implicitfast`: solves
+/// `(M - h qDeriv) qacc = qfrc_smooth + qfrc_constraint`, then advances as Euler does.
+///
+/// `implicit` uses the full derivative (including the bias forces) in the non-symmetric `qLU`,
+/// factored by sparse LU; `implicitfast` drops the bias term and keeps the lower triangle, which
+/// is factored like the mass matrix into `qH`, `qHDiagInv`.
+pub fn implicit(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    let fast = match m.opt.integrator {
+        INT_IMPLICIT => false,
+        INT_IMPLICITFAST => true,
+        _ => {
+            return Err(StepError::Unsupported(
+                "implicit step of a non-implicit model",
+            ))
+        }
+    };
+    smooth_vel(m, d, !fast)?;
+    d.with_stack(|d, stack| -> Result<(), StepError> {
+        let qacc = stack.alloc::<Real>(m.nv)?;
+        add(qacc, d.qfrc_smooth, d.qfrc_constraint);
+        if fast {
+            implicitfast_solve(m, d, qacc, stack)?;
+        } else {
+            implicit_solve(m, d, qacc, stack)?;
+        }
+        let act_dot = stack.alloc::<Real>(m.na)?;
+        act_dot.copy_from_slice(d.act_dot);
+        advance(m, State::of(d), act_dot, qacc, None);
+        Ok(())
+    })
+}
+
+/// `qLU = qM - h qDeriv`, factored by sparse LU; then `qacc = qLU \ qfrc` in place.
+fn implicit_solve(
+    m: &Model,
+    d: &mut Data,
+    qacc: &mut [Real],
+    stack: &mut Stack,
+) -> Result<(), StepError> {
+    let mut frame = stack.frame();
+    let scratch = frame.alloc::<i32>(m.nv)?;
+    copy_m2d_sparse(m, d.D_rownnz, d.D_rowadr, d.qLU, d.qM, scratch);
+    add_to_scl(d.qLU, d.qDeriv, -m.opt.timestep);
+    factor_lu_sparse(d.qLU, m.nv, scratch, d.D_rownnz, d.D_rowadr, d.D_colind)
+        .map_err(|_| StepError::Unsupported("singular implicit matrix qM - h qDeriv"))?;
+    let qfrc = frame.alloc::<Real>(m.nv)?;
+    qfrc.copy_from_slice(qacc);
+    solve_lu_sparse(qacc, d.qLU, qfrc, m.nv, d.D_rownnz, d.D_rowadr, d.D_colind);
+    Ok(())
+}
+
+/// `qH = L'DL` factorization of `qM - h qDeriv` restricted to `qM`'s (lower-triangle) layout;
+/// then `qacc = qH \ qfrc` in place.
+fn implicitfast_solve(
+    m: &Model,
+    d: &mut Data,
+    qacc: &mut [Real],
+    stack: &mut Stack,
+) -> Result<(), StepError> {
+    let mut frame = stack.frame();
+    let mhb = frame.alloc::<Real>(m.nM)?;
+    copy_d2m_sparse(m, d, mhb, d.qDeriv);
+    for (x, &mij) in mhb.iter_mut().zip(d.qM.iter()) {
+        *x = mij + *x * -m.opt.timestep;
+    }
+    factor_i(m, &mut d.warning, mhb, d.qH, d.qHDiagInv, None);
+    solve_ld(m, qacc, 1, d.qH, d.qHDiagInv);
+    Ok(())
 }
