@@ -307,9 +307,10 @@ pub(crate) fn ellipsoid_max_moment(size: &[Real; 3], dir: usize) -> Real {
     8.0 / 15.0 * PI * d0 * pow4(max(d1, d2))
 }
 
-/// Area of the ellipsoid with semi-axes `size` projected along `lin` (`A_proj`), and the
-/// cosine between `lin` and the normal of that cross-section (`cos_alpha`), as in
-/// `mj_viscousForces`.
+/// Area of the ellipsoid with semi-axes `size` projected along `lin` (`A_proj`), and
+/// `cos_alpha` of `mj_viscousForces`: the cosine between `lin` and the normal of that
+/// cross-section, divided by the length of the non-unit normal
+/// `[(s1 s2)² v0, (s2 s0)² v1, (s0 s1)² v2]` that the Kutta-Joukowski lift multiplies it with.
 pub(crate) fn projected_area(size: &[Real; 3], lin: &[Real; 3]) -> (Real, Real) {
     let denom = pow4(size[1] * size[2]) * pow2(lin[0])
         + pow4(size[2] * size[0]) * pow2(lin[1])
@@ -318,7 +319,7 @@ pub(crate) fn projected_area(size: &[Real; 3], lin: &[Real; 3]) -> (Real, Real) 
         + pow2(size[2] * size[0] * lin[1])
         + pow2(size[0] * size[1] * lin[2]);
     let area = PI * sqrt(denom / max(MINVAL, num));
-    // the normal below is not unit: dividing by denom rather than sqrt(denom) accounts for it
+    // the normal's length is sqrt(denom): dividing by denom, not sqrt(denom), folds it in
     let cos_alpha = num / max(MINVAL, norm3(lin) * denom);
     (area, cos_alpha)
 }
@@ -422,4 +423,91 @@ fn apply_local_force(
     let torque = rot_vec_mat(&ltorque, rot);
     let force = rot_vec_mat(&lforce, rot);
     apply_ft(m, d, Some(&force), Some(&torque), point, body, qfrc, stack)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: Real, b: Real) -> bool {
+        (a - b).abs() <= 1e3 * crate::real::EPSILON * b.abs().max(1.0)
+    }
+
+    const NO_LIFT: FluidCoefs = FluidCoefs {
+        interaction: 1.0,
+        blunt_drag: 0.5,
+        slender_drag: 0.25,
+        ang_drag: 1.5,
+        kutta_lift: 0.0,
+        magnus_lift: 0.0,
+        virtual_mass: [0.0; 3],
+        virtual_inertia: [0.0; 3],
+    };
+
+    #[test]
+    fn ellipsoid_sphere_in_viscous_fluid_obeys_stokes_law() {
+        // drag 6 pi mu r v, torque 8 pi mu r^3 w
+        let (r, mu) = (0.1, 0.02);
+        let lvel = [0.3, -0.2, 0.1, 1.0, -2.0, 0.5];
+        let f = ellipsoid_force(&lvel, 0.0, mu, &[r; 3], &NO_LIFT);
+        for k in 0..3 {
+            assert!(close(f[k], -8.0 * PI * mu * r * r * r * lvel[k]));
+            assert!(close(f[3 + k], -6.0 * PI * mu * r * lvel[3 + k]));
+        }
+    }
+
+    #[test]
+    fn sphere_quadratic_drag_uses_the_cross_section() {
+        // a sphere's projection is a disk of area pi r^2 in every direction
+        let r = 0.2;
+        let lin = [0.3, -1.2, 0.7];
+        let (area, cos_alpha) = projected_area(&[r; 3], &lin);
+        assert!(close(area, PI * r * r));
+        // velocity along the normal; the non-unit normal has length r^4 |v|
+        assert!(close(cos_alpha * r * r * r * r * norm3(&lin), 1.0));
+        let lvel = [0.0, 0.0, 0.0, lin[0], lin[1], lin[2]];
+        let density = 1000.0;
+        let f = ellipsoid_force(&lvel, density, 0.0, &[r; 3], &NO_LIFT);
+        let speed = norm3(&lin);
+        for k in 0..3 {
+            let drag = density * speed * PI * r * r * NO_LIFT.blunt_drag * lin[k];
+            assert!(close(f[3 + k], -drag));
+        }
+    }
+
+    #[test]
+    fn interaction_coefficient_scales_everything() {
+        let lvel = [0.3, -0.2, 0.1, 1.0, -2.0, 0.5];
+        let size = [0.1, 0.05, 0.02];
+        let full = FluidCoefs {
+            kutta_lift: 1.0,
+            magnus_lift: 1.0,
+            virtual_mass: [0.1, 0.2, 0.3],
+            virtual_inertia: [0.01, 0.02, 0.03],
+            ..NO_LIFT
+        };
+        let half = FluidCoefs {
+            interaction: 0.5,
+            ..full
+        };
+        let a = ellipsoid_force(&lvel, 1.2, 1e-5, &size, &full);
+        let b = ellipsoid_force(&lvel, 1.2, 1e-5, &size, &half);
+        for k in 0..6 {
+            assert!(close(b[k], 0.5 * a[k]));
+        }
+    }
+
+    #[test]
+    fn inertia_box_drag_opposes_motion_and_vanishes_at_rest() {
+        let bx = [0.2, 0.1, 0.05];
+        assert_eq!(inertia_box_force(&[0.0; 6], &bx, 1000.0, 0.1), [0.0; 6]);
+        let lvel = [0.3, -0.2, 0.1, 1.0, -2.0, 0.5];
+        let f = inertia_box_force(&lvel, &bx, 1000.0, 0.1);
+        for k in 0..6 {
+            assert!(f[k] * lvel[k] < 0.0);
+        }
+        // the linear Stokes part of a cube: 3 pi mu d v with d the side
+        let f = inertia_box_force(&lvel, &[0.1; 3], 0.0, 0.1);
+        assert!(close(f[3], -3.0 * PI * 0.1 * 0.1 * lvel[3]));
+    }
 }

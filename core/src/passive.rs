@@ -191,3 +191,94 @@ fn sum_passive(m: &Model, d: &mut Data, has_fluid: bool, has_gravcomp: bool) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{forward::forward, io::reset_data_keyframe, mjb};
+
+    /// Runs `f` on the conformance fixture `name` (an MJB written by MuJoCo 3.1.6), reset to its
+    /// first keyframe, with `disable` added to its disable flags.
+    fn with_fixture(name: &str, disable: i32, f: impl FnOnce(&Model, &mut Data)) {
+        let path = format!(
+            "{}/../tests/fixtures/smooth/{name}.mjb",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let blob = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let header = mjb::read_header(&blob).unwrap();
+        let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+        let mut m = mjb::load(&blob, &mut mbuf).unwrap();
+        m.opt.disableflags |= disable;
+        let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+        let mut d = Data::new(&m, &mut dbuf).unwrap();
+        reset_data_keyframe(&m, &mut d, 0);
+        f(&m, &mut d);
+    }
+
+    fn add_one(_: &Model, d: &mut Data) {
+        for f in d.qfrc_passive.iter_mut() {
+            *f += 1.0;
+        }
+    }
+
+    #[test]
+    fn callback_adds_after_builtin_forces() {
+        with_fixture("passive_springs", 0, |m, d| {
+            forward(m, d).unwrap();
+            let builtin = d.qfrc_passive.to_vec();
+            assert!(builtin.iter().any(|&f| f != 0.0));
+            d.callbacks.passive = Some(add_one);
+            passive(m, d).unwrap();
+            for (with, without) in d.qfrc_passive.iter().zip(&builtin) {
+                assert_eq!(*with, without + 1.0);
+            }
+        });
+    }
+
+    #[test]
+    fn disabled_passive_zeroes_everything_and_skips_callback() {
+        with_fixture("passive_springs", DSBL_PASSIVE, |m, d| {
+            d.callbacks.passive = Some(add_one);
+            forward(m, d).unwrap();
+            for f in [
+                &*d.qfrc_spring,
+                &*d.qfrc_damper,
+                &*d.qfrc_gravcomp,
+                &*d.qfrc_fluid,
+                &*d.qfrc_passive,
+            ] {
+                assert!(f.iter().all(|&x| x == 0.0));
+            }
+        });
+    }
+
+    #[test]
+    fn actuator_gravcomp_stays_out_of_qfrc_passive() {
+        with_fixture("passive_gravcomp", 0, |m, d| {
+            forward(m, d).unwrap();
+            let mut routed = 0;
+            for j in 0..m.njnt {
+                let adr = m.jnt_dofadr[j] as usize;
+                for k in adr..adr + jnt_dofnum(m.jnt_type[j]) {
+                    let own = d.qfrc_spring[k] + d.qfrc_damper[k];
+                    if m.jnt_actgravcomp[j] != 0 {
+                        assert_ne!(d.qfrc_gravcomp[k], 0.0);
+                        assert_eq!(d.qfrc_passive[k], own);
+                        routed += 1;
+                    } else {
+                        assert_eq!(d.qfrc_passive[k], own + d.qfrc_gravcomp[k]);
+                    }
+                }
+            }
+            assert_eq!(routed, 2);
+        });
+    }
+
+    #[test]
+    fn no_gravity_no_gravcomp() {
+        with_fixture("passive_gravcomp", DSBL_GRAVITY, |m, d| {
+            forward(m, d).unwrap();
+            assert!(d.qfrc_gravcomp.iter().all(|&x| x == 0.0));
+        });
+    }
+}
