@@ -1,6 +1,457 @@
 //! Sparse vectors and matrices (MuJoCo's `engine_util_sparse.c`).
+//!
+//! A sparse row is a value array and an index array (`colind`, increasing) of the same length;
+//! a sparse matrix is its rows stored one after the other, located by `rownnz`/`rowadr`. A row
+//! is *uncompressed* when its values are stored at their column indices in a full-length array.
+//! Sums are evaluated in the order of MuJoCo's AVX build (`engine_util_sparse_avx.h`), so that
+//! results round exactly as in the reference.
 
+use super::vec::scl_in_place;
 use crate::Real;
+
+/// Sum of `prod(0) + ... + prod(n-1)` in the order of MuJoCo's AVX dot products: each block of
+/// four goes into four lanes, the lanes are reduced as `(l0 + l2) + (l1 + l3)`, and the last
+/// `n % 4` products are then added one by one.
+#[inline]
+fn lane_sum(n: usize, prod: impl Fn(usize) -> Real) -> Real {
+    let mut res = 0.0;
+    let mut i = 0;
+    if n >= 4 {
+        let mut lanes = [prod(0), prod(1), prod(2), prod(3)];
+        i = 4;
+        while i + 4 <= n {
+            for (k, lane) in lanes.iter_mut().enumerate() {
+                *lane += prod(i + k);
+            }
+            i += 4;
+        }
+        res = (lanes[0] + lanes[2]) + (lanes[1] + lanes[3]);
+    }
+    for j in i..n {
+        res += prod(j);
+    }
+    res
+}
+
+/// Dot product of the sparse `vec1` (non-zeros at `ind1`) and the dense `vec2`
+/// (`mju_dotSparse`). With `unc1`, `vec1` is uncompressed (read at `ind1`); otherwise it holds
+/// `ind1.len()` values.
+pub fn dot_sparse(vec1: &[Real], vec2: &[Real], ind1: &[i32], unc1: bool) -> Real {
+    if unc1 {
+        lane_sum(ind1.len(), |i| {
+            let c = ind1[i] as usize;
+            vec1[c] * vec2[c]
+        })
+    } else {
+        lane_sum(ind1.len(), |i| vec1[i] * vec2[ind1[i] as usize])
+    }
+}
+
+/// Three dot products of the compressed rows `vec10`, `vec11`, `vec12`, which share the sparsity
+/// pattern `ind1`, with the dense `vec2` (`mju_dotSparseX3`, for supernodes).
+pub fn dot_sparse_x3(
+    vec10: &[Real],
+    vec11: &[Real],
+    vec12: &[Real],
+    vec2: &[Real],
+    ind1: &[i32],
+) -> [Real; 3] {
+    let n = ind1.len();
+    let dot = |row: &[Real]| lane_sum(n, |i| row[i] * vec2[ind1[i] as usize]);
+    [dot(vec10), dot(vec11), dot(vec12)]
+}
+
+/// Dot product of two sparse vectors (`mju_dotSparse2`): the compressed `vec1` with pattern
+/// `ind1`, and `vec2` with pattern `ind2`, uncompressed if `unc2`. Summed left to right over
+/// the common indices.
+pub fn dot_sparse2(vec1: &[Real], ind1: &[i32], vec2: &[Real], ind2: &[i32], unc2: bool) -> Real {
+    let (mut i1, mut i2) = (0, 0);
+    let mut res = 0.0;
+    while i1 < ind1.len() && i2 < ind2.len() {
+        let (a1, a2) = (ind1[i1], ind2[i2]);
+        if a1 == a2 {
+            let v2 = if unc2 { vec2[a2 as usize] } else { vec2[i2] };
+            res += vec1[i1] * v2;
+            i1 += 1;
+            i2 += 1;
+        } else if a1 < a2 {
+            i1 += 1;
+        } else {
+            i2 += 1;
+        }
+    }
+    res
+}
+
+/// The compressed row `r` of a sparse matrix: its values and column indices.
+#[inline]
+fn row<'a>(
+    mat: &'a [Real],
+    rownnz: &[i32],
+    rowadr: &[i32],
+    colind: &'a [i32],
+    r: usize,
+) -> (&'a [Real], &'a [i32]) {
+    let adr = rowadr[r] as usize;
+    let end = adr + rownnz[r] as usize;
+    (&mat[adr..end], &colind[adr..end])
+}
+
+/// `res = mat * vec` for the sparse `nr`-row matrix `mat` (`mju_mulMatVecSparse`). With
+/// `rowsuper` (rows that share the pattern of the next `rowsuper[r]` rows), supernodes are
+/// processed three rows at a time, as MuJoCo does.
+pub fn mul_mat_vec_sparse(
+    res: &mut [Real],
+    mat: &[Real],
+    vec: &[Real],
+    nr: usize,
+    rownnz: &[i32],
+    rowadr: &[i32],
+    colind: &[i32],
+    rowsuper: Option<&[i32]>,
+) {
+    let dot_row = |r: usize| {
+        let (values, ind) = row(mat, rownnz, rowadr, colind, r);
+        dot_sparse(values, vec, ind, false)
+    };
+    let Some(rowsuper) = rowsuper else {
+        for (r, x) in res[..nr].iter_mut().enumerate() {
+            *x = dot_row(r);
+        }
+        return;
+    };
+    let mut r = 0;
+    while r < nr {
+        let mut rest = if rowsuper[r] > 0 {
+            rowsuper[r] as usize + 1
+        } else {
+            1
+        };
+        while rest >= 3 {
+            let (v0, ind) = row(mat, rownnz, rowadr, colind, r);
+            let n = ind.len();
+            let start = |k: usize| rowadr[r + k] as usize;
+            let (v1, v2) = (&mat[start(1)..start(1) + n], &mat[start(2)..start(2) + n]);
+            res[r..r + 3].copy_from_slice(&dot_sparse_x3(v0, v1, v2, vec, ind));
+            r += 3;
+            rest -= 3;
+        }
+        while rest > 0 {
+            res[r] = dot_row(r);
+            r += 1;
+            rest -= 1;
+        }
+    }
+}
+
+/// `res = res * scl1 + vec * scl2` (MuJoCo's `mju_addToSclScl`).
+pub fn add_to_scl_scl(res: &mut [Real], vec: &[Real], scl1: Real, scl2: Real) {
+    for (r, v) in res.iter_mut().zip(vec) {
+        *r = *r * scl1 + *v * scl2;
+    }
+}
+
+/// Number of non-zeros of the sum of two sparse vectors with patterns `a_ind` and `b_ind`
+/// (`mju_combineSparseCount`).
+pub fn combine_sparse_count(a_ind: &[i32], b_ind: &[i32]) -> usize {
+    let (mut a, mut b, mut common) = (0, 0, 0);
+    while a < a_ind.len() && b < b_ind.len() {
+        if a_ind[a] == b_ind[b] {
+            common += 1;
+            a += 1;
+            b += 1;
+        } else if a_ind[a] < b_ind[b] {
+            a += 1;
+        } else {
+            b += 1;
+        }
+    }
+    a_ind.len() + b_ind.len() - common
+}
+
+/// `dst = a * dst + b * src` for sparse vectors (`mju_combineSparse`); returns the number of
+/// non-zeros of the result.
+///
+/// `dst` holds `dst_nnz` values with pattern `dst_ind`; both must have room for the merged
+/// pattern. `src` is compressed with pattern `src_ind`. `buf` and `buf_ind` are scratch of at
+/// least `dst_nnz` elements.
+pub fn combine_sparse(
+    dst: &mut [Real],
+    src: &[Real],
+    a: Real,
+    b: Real,
+    dst_nnz: usize,
+    dst_ind: &mut [i32],
+    src_ind: &[i32],
+    buf: &mut [Real],
+    buf_ind: &mut [i32],
+) -> usize {
+    let src_nnz = src_ind.len();
+
+    // same pattern: combine in place
+    if dst_nnz == src_nnz && dst_ind[..dst_nnz] == *src_ind {
+        add_to_scl_scl(&mut dst[..dst_nnz], &src[..src_nnz], a, b);
+        return dst_nnz;
+    }
+
+    // merge a copy of dst with src back into dst
+    buf[..dst_nnz].copy_from_slice(&dst[..dst_nnz]);
+    buf_ind[..dst_nnz].copy_from_slice(&dst_ind[..dst_nnz]);
+    let (mut bi, mut si, mut nnz) = (0, 0, 0);
+    while bi < dst_nnz && si < src_nnz {
+        let (badr, sadr) = (buf_ind[bi], src_ind[si]);
+        if badr == sadr {
+            dst[nnz] = a * buf[bi] + b * src[si];
+            dst_ind[nnz] = badr;
+            bi += 1;
+            si += 1;
+        } else if badr < sadr {
+            dst[nnz] = a * buf[bi];
+            dst_ind[nnz] = badr;
+            bi += 1;
+        } else {
+            dst[nnz] = b * src[si];
+            dst_ind[nnz] = sadr;
+            si += 1;
+        }
+        nnz += 1;
+    }
+    for k in si..src_nnz {
+        dst[nnz] = b * src[k];
+        dst_ind[nnz] = src_ind[k];
+        nnz += 1;
+    }
+    for k in bi..dst_nnz {
+        dst[nnz] = a * buf[k];
+        dst_ind[nnz] = buf_ind[k];
+        nnz += 1;
+    }
+    nnz
+}
+
+/// `dst = a * dst + b * src` only at the indices of `dst`'s pattern (`mju_combineSparseInc`);
+/// `n` is the full length of the vectors.
+pub fn combine_sparse_inc(
+    dst: &mut [Real],
+    src: &[Real],
+    n: usize,
+    a: Real,
+    b: Real,
+    dst_ind: &[i32],
+    src_ind: &[i32],
+) {
+    let (dst_nnz, src_nnz) = (dst_ind.len(), src_ind.len());
+    if dst_nnz == src_nnz && dst_ind == src_ind {
+        add_to_scl_scl(&mut dst[..dst_nnz], &src[..src_nnz], a, b);
+        return;
+    }
+    if a != 1.0 {
+        scl_in_place(&mut dst[..dst_nnz], a);
+    }
+    // past-the-end index: larger than any column
+    let end = n as i64 + 1;
+    let at = |ind: &[i32], k: usize| ind.get(k).map_or(end, |&c| i64::from(c));
+    let (mut di, mut si) = (0, 0);
+    while di < dst_nnz {
+        let (dadr, sadr) = (at(dst_ind, di), at(src_ind, si));
+        if dadr == sadr {
+            dst[di] += b * src[si];
+            di += 1;
+            si += 1;
+        } else if dadr < sadr {
+            di += 1;
+        } else {
+            si += 1;
+        }
+    }
+}
+
+/// Dense `nr x nc` matrix `mat` to sparse (`mju_dense2sparse`): the non-zeros of each row, in
+/// column order, written to `res`/`colind` with `rownnz`/`rowadr`.
+pub fn dense2sparse(
+    res: &mut [Real],
+    mat: &[Real],
+    nr: usize,
+    nc: usize,
+    rownnz: &mut [i32],
+    rowadr: &mut [i32],
+    colind: &mut [i32],
+) {
+    let mut adr = 0;
+    for r in 0..nr {
+        rowadr[r] = adr as i32;
+        rownnz[r] = 0;
+        for (c, &x) in mat[r * nc..(r + 1) * nc].iter().enumerate() {
+            if x != 0.0 {
+                res[adr] = x;
+                colind[adr] = c as i32;
+                rownnz[r] += 1;
+                adr += 1;
+            }
+        }
+    }
+}
+
+/// Sparse matrix to dense `nr x nc` (`mju_sparse2dense`).
+pub fn sparse2dense(
+    res: &mut [Real],
+    mat: &[Real],
+    nr: usize,
+    nc: usize,
+    rownnz: &[i32],
+    rowadr: &[i32],
+    colind: &[i32],
+) {
+    res[..nr * nc].fill(0.0);
+    for r in 0..nr {
+        let (values, ind) = row(mat, rownnz, rowadr, colind, r);
+        for (&x, &c) in values.iter().zip(ind) {
+            res[r * nc + c as usize] = x;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dot_sparse_follows_avx_lane_order() {
+        // values chosen so that the summation order shows in the result
+        let big: Real = if cfg!(feature = "f32") { 1e8 } else { 1e16 };
+        let vec1 = [big, 1.0, -big, 1.0, 1.0];
+        let vec2 = [1.0; 8];
+        let ind = [0, 2, 3, 5, 7];
+        // lanes: big, 1, -big, 1 -> (big - big) + (1 + 1) = 2, then + 1
+        assert_eq!(dot_sparse(&vec1, &vec2, &ind, false), 3.0);
+        // left to right would lose the ones next to big
+        let naive = vec1.iter().fold(0.0, |acc: Real, v| acc + v);
+        assert_ne!(naive, 3.0);
+        // fewer than four: plain left-to-right sum
+        assert_eq!(
+            dot_sparse(&[2.0, 3.0], &[1.0, 0.0, 5.0], &[0, 2], false),
+            17.0
+        );
+        assert_eq!(dot_sparse(&[], &[1.0], &[], false), 0.0);
+    }
+
+    #[test]
+    fn dot_sparse_uncompressed_reads_at_indices() {
+        let vec1 = [1.0, 9.0, 2.0, 9.0, 3.0];
+        let vec2 = [4.0, 9.0, 5.0, 9.0, 6.0];
+        assert_eq!(dot_sparse(&vec1, &vec2, &[0, 2, 4], true), 32.0);
+    }
+
+    #[test]
+    fn dot_sparse2_matches_common_indices() {
+        let v1 = [1.0, 2.0, 3.0];
+        let v2 = [10.0, 20.0, 30.0];
+        assert_eq!(dot_sparse2(&v1, &[0, 3, 5], &v2, &[1, 3, 5], false), 130.0);
+        let full = [0.0, 0.0, 0.0, 7.0, 0.0, 1.0];
+        assert_eq!(dot_sparse2(&v1, &[0, 3, 5], &full, &[3, 5], true), 17.0);
+    }
+
+    #[test]
+    fn mul_mat_vec_sparse_with_and_without_supernodes() {
+        // 4 x 6 dense matrix; rows 0-2 share a pattern (a supernode of three)
+        let dense: [Real; 24] = [
+            1.0, 0.0, 2.0, 0.0, 3.0, 0.0, //
+            4.0, 0.0, 5.0, 0.0, 6.0, 0.0, //
+            7.0, 0.0, 8.0, 0.0, 9.0, 0.0, //
+            0.0, 1.0, 0.0, 0.0, 0.0, 2.0,
+        ];
+        let (mut mat, mut colind) = ([0.0; 24], [0; 24]);
+        let (mut rownnz, mut rowadr) = ([0; 4], [0; 4]);
+        dense2sparse(
+            &mut mat,
+            &dense,
+            4,
+            6,
+            &mut rownnz,
+            &mut rowadr,
+            &mut colind,
+        );
+        assert_eq!(rownnz, [3, 3, 3, 2]);
+        assert_eq!(rowadr, [0, 3, 6, 9]);
+        let vec = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let expect = [22.0, 49.0, 76.0, 14.0];
+        let mut res = [0.0; 4];
+        mul_mat_vec_sparse(&mut res, &mat, &vec, 4, &rownnz, &rowadr, &colind, None);
+        assert_eq!(res, expect);
+        let rowsuper = [2, 1, 0, 0];
+        let mut res = [0.0; 4];
+        let rs = Some(&rowsuper[..]);
+        mul_mat_vec_sparse(&mut res, &mat, &vec, 4, &rownnz, &rowadr, &colind, rs);
+        assert_eq!(res, expect);
+
+        let mut back = [0.0; 24];
+        sparse2dense(&mut back, &mat, 4, 6, &rownnz, &rowadr, &colind);
+        assert_eq!(back, dense);
+    }
+
+    #[test]
+    fn combine_sparse_merges_patterns() {
+        let mut dst = [1.0, 2.0, 0.0, 0.0, 0.0];
+        let mut dst_ind = [1, 4, 0, 0, 0];
+        let (mut buf, mut buf_ind) = ([0.0; 5], [0; 5]);
+        let src = [10.0, 20.0, 30.0];
+        let src_ind = [0, 4, 6];
+        assert_eq!(combine_sparse_count(&dst_ind[..2], &src_ind), 4);
+        let nnz = combine_sparse(
+            &mut dst,
+            &src,
+            2.0,
+            0.5,
+            2,
+            &mut dst_ind,
+            &src_ind,
+            &mut buf,
+            &mut buf_ind,
+        );
+        assert_eq!(nnz, 4);
+        assert_eq!(&dst_ind[..4], &[0, 1, 4, 6]);
+        assert_eq!(&dst[..4], &[5.0, 2.0, 14.0, 15.0]);
+
+        // identical pattern: in place
+        let src_ind = [0, 1, 4, 6];
+        let nnz = combine_sparse(
+            &mut dst,
+            &[1.0; 4],
+            1.0,
+            -1.0,
+            4,
+            &mut dst_ind,
+            &src_ind,
+            &mut buf,
+            &mut buf_ind,
+        );
+        assert_eq!(nnz, 4);
+        assert_eq!(&dst[..4], &[4.0, 1.0, 13.0, 14.0]);
+
+        // empty destination
+        let mut dst = [0.0; 2];
+        let mut dst_ind = [0; 2];
+        let nnz = combine_sparse(
+            &mut dst,
+            &[3.0, 4.0],
+            1.0,
+            2.0,
+            0,
+            &mut dst_ind,
+            &[2, 5],
+            &mut buf,
+            &mut buf_ind,
+        );
+        assert_eq!((nnz, dst, dst_ind), (2, [6.0, 8.0], [2, 5]));
+    }
+
+    #[test]
+    fn combine_sparse_inc_keeps_pattern() {
+        let mut dst = [1.0, 2.0, 3.0];
+        combine_sparse_inc(&mut dst, &[10.0, 20.0], 8, 2.0, 1.0, &[0, 3, 7], &[3, 5]);
+        assert_eq!(dst, [2.0, 14.0, 6.0]);
+    }
+}
 
 // ------------------------------------------------------------------------------------------------
 // sparse LU without fill-in (MuJoCo's `engine_util_solve.c`)
