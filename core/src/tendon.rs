@@ -1,19 +1,515 @@
-//! Tendons (MuJoCo's `mj_tendon` in `engine_core_smooth.c` and the wrapping geometry of
-//! `engine_util_misc.c`): lengths `ten_length`, Jacobians `ten_J`, wrap points.
+//! Tendons (MuJoCo's `mj_tendon` in `engine_core_smooth.c`, "Computation › Tendons"): lengths
+//! `ten_length`, Jacobians (moment arms) `ten_J`, and the path points `wrap_xpos` / `wrap_obj`
+//! drawn by the visualizer; the velocities `ten_velocity` of the velocity stage.
 //!
-//! Not implemented yet: models with tendons are refused with a clear error.
+//! A fixed tendon is a linear combination of joint positions. A spatial tendon is a path through
+//! sites, possibly wrapping around sphere or cylinder geoms between two sites
+//! ([`crate::math::wrap`]), and split into branches by pulleys that divide the length of what
+//! follows. `ten_J` is dense (`ntendon x nv`) or, when [`is_sparse`], compressed rows described
+//! by `ten_J_rownnz`, `ten_J_rowadr` and `ten_J_colind`.
+//!
+//! Relies on the path structure checked by the MJB validator: fixed tendons list only joints,
+//! and a wrapping geom always sits between two sites.
 
+use crate::arena::Stack;
 use crate::data::Data;
 use crate::forward::StepError;
+use crate::math::mat::{mul_mat_t_vec, mul_mat_vec};
+use crate::math::sparse::{combine_sparse, mul_mat_vec_sparse};
+use crate::math::vec::{add_to_scl, cross, dist3, normalize3, sub, sub3};
+use crate::math::wrap::wrap;
 use crate::model::Model;
+use crate::real::Real;
+use crate::support::{is_sparse, jac, v3, v9};
+use crate::types::*;
 
-/// Tendon lengths and Jacobians (`mj_tendon`).
-pub fn tendon(m: &Model, _d: &mut Data) -> Result<(), StepError> {
-    if m.ntendon > 0 {
-        return Err(StepError::Unsupported("tendons"));
-    }
-    Ok(())
+/// Scratch arrays of the tendon stage, as MuJoCo allocates them: three `3 x nv` Jacobians, an
+/// `nv` row, and for sparse Jacobians the dof chain and the merge buffers.
+struct Scratch<'s> {
+    jac1: &'s mut [Real],
+    jac2: &'s mut [Real],
+    jacdif: &'s mut [Real],
+    row: &'s mut [Real],
+    chain: &'s mut [i32],
+    buf_ind: &'s mut [i32],
+    buf: &'s mut [Real],
 }
 
-/// Tendon velocities `ten_velocity = ten_J qvel` (part of `mj_fwdVelocity`).
-pub fn tendon_velocity(_m: &Model, _d: &mut Data) {}
+impl<'s> Scratch<'s> {
+    fn new(stack: &mut Stack<'s>, nv: usize, sparse: bool) -> Result<Self, StepError> {
+        let nsparse = if sparse { nv } else { 0 };
+        Ok(Self {
+            jac1: stack.alloc(3 * nv)?,
+            jac2: stack.alloc(3 * nv)?,
+            jacdif: stack.alloc(3 * nv)?,
+            row: stack.alloc(nv)?,
+            chain: stack.alloc(nsparse)?,
+            buf_ind: stack.alloc(nsparse)?,
+            buf: stack.alloc(nsparse)?,
+        })
+    }
+}
+
+/// Tendon lengths, Jacobians and wrap points (`mj_tendon`). Writes `ten_length`, `ten_J` (and
+/// `ten_J_rownnz`, `ten_J_rowadr`, `ten_J_colind` when sparse), `ten_wrapadr`, `ten_wrapnum`,
+/// `wrap_obj` and `wrap_xpos`.
+pub fn tendon(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    if m.ntendon == 0 {
+        return Ok(());
+    }
+    let sparse = is_sparse(m);
+    d.with_stack(|d, stack| {
+        let mut scratch = Scratch::new(stack, m.nv, sparse)?;
+        d.ten_length.fill(0.0);
+        if sparse {
+            d.ten_J_rownnz.fill(0);
+        } else {
+            d.ten_J.fill(0.0);
+        }
+        let mut wcnt = 0;
+        for i in 0..m.ntendon {
+            d.ten_wrapadr[i] = wcnt as i32;
+            d.ten_wrapnum[i] = 0;
+            if sparse {
+                d.ten_J_rowadr[i] = match i {
+                    0 => 0,
+                    _ => d.ten_J_rowadr[i - 1] + d.ten_J_rownnz[i - 1],
+                };
+            }
+            let adr = m.tendon_adr[i] as usize;
+            if m.wrap_type.get(adr) == Some(&WRAP_JOINT) {
+                fixed_tendon(m, d, i, sparse);
+            } else {
+                wcnt = spatial_tendon(m, d, i, wcnt, sparse, &mut scratch);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// A fixed tendon: `length = Σ coef * qpos`, one Jacobian entry `coef` per joint dof (sorted by
+/// dof when sparse).
+fn fixed_tendon(m: &Model, d: &mut Data, i: usize, sparse: bool) {
+    let nv = m.nv;
+    let adr = m.tendon_adr[i] as usize;
+    let num = m.tendon_num[i] as usize;
+    for w in adr..adr + num {
+        let jnt = m.wrap_objid[w] as usize;
+        let coef = m.wrap_prm[w];
+        d.ten_length[i] += coef * d.qpos[m.jnt_qposadr[jnt] as usize];
+        let dof = m.jnt_dofadr[jnt];
+        if sparse {
+            let k = (d.ten_J_rowadr[i] + d.ten_J_rownnz[i]) as usize;
+            d.ten_J[k] = coef;
+            d.ten_J_colind[k] = dof;
+            d.ten_J_rownnz[i] += 1;
+        } else {
+            d.ten_J[i * nv + dof as usize] = coef;
+        }
+    }
+    if sparse {
+        let start = d.ten_J_rowadr[i] as usize;
+        let end = start + d.ten_J_rownnz[i] as usize;
+        sort_row(&mut d.ten_J_colind[start..end], &mut d.ten_J[start..end]);
+    }
+}
+
+/// Sorts a sparse row by column with MuJoCo's insertion sort (stable, so repeated joints keep
+/// their order).
+fn sort_row(colind: &mut [i32], values: &mut [Real]) {
+    for k in 1..colind.len() {
+        let (x, y) = (colind[k], values[k]);
+        let mut j = k;
+        while j > 0 && colind[j - 1] > x {
+            colind[j] = colind[j - 1];
+            values[j] = values[j - 1];
+            j -= 1;
+        }
+        colind[j] = x;
+        values[j] = y;
+    }
+}
+
+/// One straight piece of a spatial tendon between two sites, or the wrapped path around a geom
+/// between them: its points (site, [tangent point, tangent point,] site) and the bodies they
+/// move with.
+struct Piece {
+    pnt: [[Real; 3]; 4],
+    body: [usize; 4],
+    /// Number of points: 2 when straight, 4 when wrapped.
+    npnt: usize,
+    /// Length of the path.
+    length: Real,
+    /// The geom wrapped around, if the path wraps.
+    geom: Option<usize>,
+}
+
+impl Piece {
+    /// The path from site `id0` to site `id1`, around geom `wrap_geom` (its wrap-path index and
+    /// geom id) if the straight segment would cross it.
+    fn new(m: &Model, d: &Data, id0: usize, id1: usize, wrap_geom: Option<(usize, usize)>) -> Self {
+        let site_xpos = v3(d.site_xpos);
+        let (x0, x1) = (site_xpos[id0], site_xpos[id1]);
+        let (b0, b1) = (m.site_bodyid[id0] as usize, m.site_bodyid[id1] as usize);
+        let wrapped = wrap_geom.and_then(|(w, g)| {
+            // the side site id is stored as a number in wrap_prm (-1: none)
+            let side = crate::math::misc::round(m.wrap_prm[w]);
+            let side = usize::try_from(side).ok().map(|s| &site_xpos[s]);
+            let (wlen, pts) = wrap(
+                &x0,
+                &x1,
+                &v3(d.geom_xpos)[g],
+                &v9(d.geom_xmat)[g],
+                m.geom_size[3 * g],
+                m.wrap_type[w],
+                side,
+            )?;
+            Some((g, wlen, pts))
+        });
+        match wrapped {
+            None => Self {
+                pnt: [x0, x1, [0.0; 3], [0.0; 3]],
+                body: [b0, b1, 0, 0],
+                npnt: 2,
+                length: dist3(&x0, &x1),
+                geom: None,
+            },
+            Some((g, wlen, pts)) => {
+                let p0 = [pts[0], pts[1], pts[2]];
+                let p1 = [pts[3], pts[4], pts[5]];
+                let bg = m.geom_bodyid[g] as usize;
+                Self {
+                    pnt: [x0, p0, p1, x1],
+                    body: [b0, bg, bg, b1],
+                    npnt: 4,
+                    length: dist3(&x0, &p0) + wlen + dist3(&p1, &x1),
+                    geom: Some(g),
+                }
+            }
+        }
+    }
+}
+
+/// A spatial tendon: length, Jacobian and wrap points of its path, written from wrap point
+/// `wcnt` on; returns the next free wrap point.
+fn spatial_tendon(
+    m: &Model,
+    d: &mut Data,
+    i: usize,
+    mut wcnt: usize,
+    sparse: bool,
+    scratch: &mut Scratch,
+) -> usize {
+    let adr = m.tendon_adr[i] as usize;
+    let num = m.tendon_num[i] as usize;
+    let ty = |j: usize| m.wrap_type[adr + j];
+    let id = |j: usize| m.wrap_objid[adr + j] as usize;
+    let mut divisor: Real = 1.0;
+    let mut j = 0;
+    while j + 1 < num {
+        // a pulley starts a new branch whose length is divided by its divisor
+        if ty(j) == WRAP_PULLEY || ty(j + 1) == WRAP_PULLEY {
+            if ty(j) == WRAP_PULLEY {
+                divisor = m.wrap_prm[adr + j];
+                add_wrap_point(d, i, &mut wcnt, &[0.0; 3], -2);
+            }
+            j += 1;
+            continue;
+        }
+
+        // site to site, or site-geom-site
+        let is_geom = matches!(ty(j + 1), WRAP_SPHERE | WRAP_CYLINDER);
+        let (wrap_geom, next) = if is_geom {
+            (Some((adr + j + 1, id(j + 1))), j + 2)
+        } else {
+            (None, j + 1)
+        };
+        let id1 = id(next);
+        let piece = Piece::new(m, d, id(j), id1, wrap_geom);
+        d.ten_length[i] += piece.length / divisor;
+        for k in 0..piece.npnt - 1 {
+            if piece.body[k] != piece.body[k + 1] {
+                add_segment_jacobian(m, d, i, &piece, k, divisor, sparse, scratch);
+            }
+        }
+
+        // the path points up to the second site, which starts the next piece
+        add_wrap_point(d, i, &mut wcnt, &piece.pnt[0], -1);
+        if let Some(g) = piece.geom {
+            add_wrap_point(d, i, &mut wcnt, &piece.pnt[1], g as i32);
+            add_wrap_point(d, i, &mut wcnt, &piece.pnt[2], g as i32);
+        }
+        j = next;
+
+        // ... unless the path ends or a pulley follows: then the site ends a branch
+        if j + 1 >= num || ty(j + 1) == WRAP_PULLEY {
+            let x1 = v3(d.site_xpos)[id1];
+            add_wrap_point(d, i, &mut wcnt, &x1, -1);
+        }
+    }
+    wcnt
+}
+
+/// Appends a point of tendon `i`'s path to `wrap_xpos` with its object in `wrap_obj` (-1: site,
+/// -2: pulley, else the geom id).
+fn add_wrap_point(d: &mut Data, i: usize, wcnt: &mut usize, pos: &[Real; 3], obj: i32) {
+    d.wrap_xpos[3 * *wcnt..3 * *wcnt + 3].copy_from_slice(pos);
+    d.wrap_obj[*wcnt] = obj;
+    d.ten_wrapnum[i] += 1;
+    *wcnt += 1;
+}
+
+/// Adds to tendon `i`'s Jacobian the contribution of the segment from point `k` to point `k+1`
+/// of `piece` (on different bodies): the difference of the points' Jacobians projected on the
+/// segment's direction, divided by the branch's `divisor`.
+fn add_segment_jacobian(
+    m: &Model,
+    d: &mut Data,
+    i: usize,
+    piece: &Piece,
+    k: usize,
+    divisor: Real,
+    sparse: bool,
+    s: &mut Scratch,
+) {
+    let (p0, p1) = (&piece.pnt[k], &piece.pnt[k + 1]);
+    let mut dir = sub3(p1, p0);
+    normalize3(&mut dir);
+    let nv = m.nv;
+    if !sparse {
+        jac_dif_pair(
+            m,
+            d,
+            false,
+            s.chain,
+            piece.body[k],
+            piece.body[k + 1],
+            p0,
+            p1,
+            s.jac1,
+            s.jac2,
+            s.jacdif,
+        );
+        mul_mat_t_vec(s.row, s.jacdif, &dir, 3, nv);
+        add_to_scl(&mut d.ten_J[i * nv..(i + 1) * nv], s.row, 1.0 / divisor);
+        return;
+    }
+    let n = jac_dif_pair(
+        m,
+        d,
+        true,
+        s.chain,
+        piece.body[k],
+        piece.body[k + 1],
+        p0,
+        p1,
+        s.jac1,
+        s.jac2,
+        s.jacdif,
+    );
+    if n == 0 {
+        return;
+    }
+    mul_mat_t_vec(s.row, s.jacdif, &dir, 3, n);
+    let adr = d.ten_J_rowadr[i] as usize;
+    d.ten_J_rownnz[i] = combine_sparse(
+        &mut d.ten_J[adr..],
+        &s.row[..n],
+        1.0,
+        1.0 / divisor,
+        d.ten_J_rownnz[i] as usize,
+        &mut d.ten_J_colind[adr..],
+        &s.chain[..n],
+        s.buf,
+        s.buf_ind,
+    ) as i32;
+}
+
+/// Tendon velocities `ten_velocity = ten_J * qvel`, dense or sparse (part of `mj_fwdVelocity`).
+pub fn tendon_velocity(m: &Model, d: &mut Data) {
+    if is_sparse(m) {
+        mul_mat_vec_sparse(
+            d.ten_velocity,
+            d.ten_J,
+            d.qvel,
+            m.ntendon,
+            d.ten_J_rownnz,
+            d.ten_J_rowadr,
+            d.ten_J_colind,
+            None,
+        );
+    } else {
+        mul_mat_vec(d.ten_velocity, d.ten_J, d.qvel, m.ntendon, m.nv);
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Jacobians over dof chains (MuJoCo's `engine_support.c`)
+
+/// The nearest ancestor-or-self of `body` with dofs (the world, 0, if none).
+fn movable(m: &Model, mut body: usize) -> usize {
+    while body != 0 && m.body_dofnum[body] == 0 {
+        body = m.body_parentid[body] as usize;
+    }
+    body
+}
+
+/// Last dof of a movable body (negative for the world).
+fn last_dof(m: &Model, body: usize) -> i32 {
+    m.body_dofadr[body] + m.body_dofnum[body] - 1
+}
+
+/// The union of the dofs that move `b1` or `b2`, in increasing order, written to `chain`;
+/// returns their number (`mj_mergeChain`).
+pub(crate) fn merge_chain(m: &Model, chain: &mut [i32], b1: usize, b2: usize) -> usize {
+    let (b1, b2) = (movable(m, b1), movable(m, b2));
+    if b1 == 0 && b2 == 0 {
+        return 0;
+    }
+    let (mut da1, mut da2) = (last_dof(m, b1), last_dof(m, b2));
+    let mut n = 0;
+    while da1 >= 0 || da2 >= 0 {
+        let da = da1.max(da2);
+        chain[n] = da;
+        if da1 == da {
+            da1 = m.dof_parentid[da1 as usize];
+        }
+        if da2 == da {
+            da2 = m.dof_parentid[da2 as usize];
+        }
+        n += 1;
+    }
+    chain[..n].reverse();
+    n
+}
+
+/// [`merge_chain`] for two simple bodies (whose dofs are their own): the dofs of the lower
+/// body id, then the other's (`mj_mergeChainSimple`).
+pub(crate) fn merge_chain_simple(m: &Model, chain: &mut [i32], b1: usize, b2: usize) -> usize {
+    let (lo, hi) = if b1 > b2 { (b2, b1) } else { (b1, b2) };
+    let mut n = 0;
+    for b in [lo, hi] {
+        for k in 0..m.body_dofnum[b] {
+            chain[n] = m.body_dofadr[b] + k;
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Translational Jacobian of `point` on `body` restricted to the `n = chain.len()` dofs of
+/// `chain` (3 x n, `mj_jacSparse`).
+pub(crate) fn jac_sparse(
+    m: &Model,
+    d: &Data,
+    jacp: &mut [Real],
+    point: &[Real; 3],
+    body: usize,
+    chain: &[i32],
+) {
+    let n = chain.len();
+    jacp[..3 * n].fill(0.0);
+    let offset = sub3(point, &v3(d.subtree_com)[m.body_rootid[body] as usize]);
+    let body = movable(m, body);
+    if body == 0 {
+        return;
+    }
+    let cdof = crate::support::v6(d.cdof);
+    let mut da = last_dof(m, body);
+    let mut ci = n;
+    while da >= 0 {
+        // the chain is increasing: search down from the previous position
+        while ci > 0 && chain[ci - 1] > da {
+            ci -= 1;
+        }
+        // the dof is in the chain when the chain was merged from this body
+        if ci == 0 || chain[ci - 1] != da {
+            debug_assert!(false, "dof {da} not in the chain");
+            return;
+        }
+        let c = &cdof[da as usize];
+        let t = cross(&[c[0], c[1], c[2]], &offset);
+        jacp[ci - 1] = c[3] + t[0];
+        jacp[ci - 1 + n] = c[4] + t[1];
+        jacp[ci - 1 + 2 * n] = c[5] + t[2];
+        da = m.dof_parentid[da as usize];
+    }
+}
+
+/// Writes `±` the translational Jacobian of `point` on the simple `body` into columns
+/// `start..` of the 3 x `n` difference `jacdif` (`mj_jacSparseSimple`): minus for the first
+/// body of a pair, plus for the second.
+fn jac_sparse_simple(
+    m: &Model,
+    d: &Data,
+    jacdif: &mut [Real],
+    point: &[Real; 3],
+    body: usize,
+    second: bool,
+    n: usize,
+    start: usize,
+) {
+    let offset = sub3(point, &v3(d.subtree_com)[m.body_rootid[body] as usize]);
+    let cdof = crate::support::v6(d.cdof);
+    let dofs = m.body_dofadr[body].max(0) as usize
+        ..(m.body_dofadr[body] + m.body_dofnum[body]).max(0) as usize;
+    for (ci, da) in (start..).zip(dofs) {
+        let c = &cdof[da];
+        let t = cross(&[c[0], c[1], c[2]], &offset);
+        let col = [c[3] + t[0], c[4] + t[1], c[5] + t[2]];
+        for (r, x) in col.into_iter().enumerate() {
+            jacdif[ci + r * n] = if second { x } else { -x };
+        }
+    }
+}
+
+/// Translational Jacobian difference `J(pos2 on b2) - J(pos1 on b1)` (`mj_jacDifPair`, without
+/// the rotational part). Dense (`3 x nv`) unless `sparse`, then restricted to the merged dof
+/// chain written to `chain` (`3 x n`). `jac1`, `jac2` are scratch of `3 x nv`. Returns the
+/// number of columns (0 when no dof moves either body).
+pub(crate) fn jac_dif_pair(
+    m: &Model,
+    d: &Data,
+    sparse: bool,
+    chain: &mut [i32],
+    b1: usize,
+    b2: usize,
+    pos1: &[Real; 3],
+    pos2: &[Real; 3],
+    jac1: &mut [Real],
+    jac2: &mut [Real],
+    jacdif: &mut [Real],
+) -> usize {
+    if m.nv == 0 {
+        return 0;
+    }
+    if !sparse {
+        let nv = m.nv;
+        jac(m, d, Some(jac1), None, pos1, b1);
+        jac(m, d, Some(jac2), None, pos2, b2);
+        sub(&mut jacdif[..3 * nv], &jac2[..3 * nv], &jac1[..3 * nv]);
+        return nv;
+    }
+    let simple = m.body_simple[b1] != 0 && m.body_simple[b2] != 0;
+    let n = if simple {
+        merge_chain_simple(m, chain, b1, b2)
+    } else {
+        merge_chain(m, chain, b1, b2)
+    };
+    if n == 0 {
+        return 0;
+    }
+    if simple {
+        // the dofs of the lower body id come first in the chain
+        let dofnum = |b: usize| m.body_dofnum[b] as usize;
+        let start1 = if b1 < b2 { 0 } else { dofnum(b2) };
+        let start2 = if b2 < b1 { 0 } else { dofnum(b1) };
+        jac_sparse_simple(m, d, jacdif, pos1, b1, false, n, start1);
+        jac_sparse_simple(m, d, jacdif, pos2, b2, true, n, start2);
+    } else {
+        jac_sparse(m, d, jac1, pos1, b1, &chain[..n]);
+        jac_sparse(m, d, jac2, pos2, b2, &chain[..n]);
+        sub(&mut jacdif[..3 * n], &jac2[..3 * n], &jac1[..3 * n]);
+    }
+    n
+}
