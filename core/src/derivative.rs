@@ -6,6 +6,20 @@
 //! `qDeriv = d(qfrc_actuator + qfrc_passive - qfrc_bias) / d qvel` is stored in the `D_*`
 //! pattern: row `i` holds the columns of dof `i`, its ancestors and its descendants.
 
+/// The `D_*` pattern of a `Data` (a [`DofPattern`]), borrowing only those three fields so that
+/// `qDeriv` stays writable.
+macro_rules! dof_pattern {
+    ($d:expr) => {
+        DofPattern {
+            rownnz: &*$d.D_rownnz,
+            rowadr: &*$d.D_rowadr,
+            colind: &*$d.D_colind,
+        }
+    };
+}
+
+mod fluid;
+
 use crate::arena::{ArenaError, Stack};
 use crate::data::Data;
 use crate::forward::StepError;
@@ -150,11 +164,7 @@ pub fn actuator_vel(m: &Model, d: &mut Data) {
         return;
     }
     let nv = m.nv;
-    let pat = DofPattern {
-        rownnz: d.D_rownnz,
-        rowadr: d.D_rowadr,
-        colind: d.D_colind,
-    };
+    let pat = dof_pattern!(d);
     for i in 0..m.nu {
         let dforce = actuator_force_vel(m, d, i);
         if dforce != 0.0 {
@@ -249,7 +259,7 @@ fn muscle_gain_vel(
 // passive forces
 
 /// Adds `d qfrc_passive / d qvel` to `qDeriv` (`mjd_passive_vel`): dof damping on the diagonal,
-/// tendon damping as `-damping * ten_J ten_Jᵀ`, and the fluid forces.
+/// tendon damping as `-damping * ten_J ten_Jᵀ`, and the fluid forces (see [`fluid`]).
 ///
 /// Flex edge damping is absent because models with flexes are refused by `fwd_position`.
 pub fn passive_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {
@@ -259,18 +269,14 @@ pub fn passive_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {
     dof_damping_vel(m, d);
     tendon_damping_vel(m, d);
     if m.opt.viscosity > 0.0 || m.opt.density > 0.0 {
-        fluid_vel(m, d)?;
+        fluid::fluid_vel(m, d)?;
     }
     Ok(())
 }
 
 /// `qDeriv(i, i) -= dof_damping[i]`.
 fn dof_damping_vel(m: &Model, d: &mut Data) {
-    let pat = DofPattern {
-        rownnz: d.D_rownnz,
-        rowadr: d.D_rowadr,
-        colind: d.D_colind,
-    };
+    let pat = dof_pattern!(d);
     for i in 0..m.nv {
         if let Some(ii) = pat.diag(i) {
             d.qDeriv[ii] -= m.dof_damping[i];
@@ -282,11 +288,7 @@ fn dof_damping_vel(m: &Model, d: &mut Data) {
 /// compressed-row form (`mj_isSparse`).
 fn tendon_damping_vel(m: &Model, d: &mut Data) {
     let nv = m.nv;
-    let pat = DofPattern {
-        rownnz: d.D_rownnz,
-        rowadr: d.D_rowadr,
-        colind: d.D_colind,
-    };
+    let pat = dof_pattern!(d);
     let sparse = is_sparse(m);
     for i in 0..m.ntendon {
         if m.tendon_damping[i] <= 0.0 {
@@ -307,15 +309,6 @@ fn tendon_damping_vel(m: &Model, d: &mut Data) {
         };
         add_jtbj(d.qDeriv, pat, &[row], &[-m.tendon_damping[i]]);
     }
-}
-
-/// Fluid-force derivatives (`mjd_ellipsoidFluid`, `mjd_inertiaBoxFluid`): not yet available, so
-/// an implicit step of a model with fluid forces is refused rather than computed without them.
-fn fluid_vel(m: &Model, _d: &mut Data) -> Result<(), StepError> {
-    if (1..m.nbody).any(|i| m.body_mass[i] >= MINVAL) {
-        return Err(StepError::Unsupported("fluid derivatives"));
-    }
-    Ok(())
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -705,11 +698,7 @@ pub fn copy_m2d_sparse(
 /// `dst` (in `qM`'s layout) = the lower triangle of `src` (in the `D_*` pattern)
 /// (`mj_copyD2MSparse`).
 pub fn copy_d2m_sparse(m: &Model, d: &Data, dst: &mut [Real], src: &[Real]) {
-    let pat = DofPattern {
-        rownnz: d.D_rownnz,
-        rowadr: d.D_rowadr,
-        colind: d.D_colind,
-    };
+    let pat = dof_pattern!(d);
     for i in (0..m.nv).rev() {
         let Some(diag) = pat.diag(i) else { continue };
         // qM's row i runs from the diagonal to the root; the D row holds them in reverse
