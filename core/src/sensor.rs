@@ -36,7 +36,7 @@ const WRONG_STAGE: StepError = StepError::Unsupported("sensor type in another st
 
 /// Position-dependent sensors (`mj_sensorPos`): magnetometer, camera projection, joint,
 /// tendon and actuator positions, ball joint quaternions, frame positions, orientations and
-/// axes, subtree centers of mass, clock, and user sensors of this stage.
+/// axes, subtree centers of mass, clock, and user sensors of this stage. Writes `sensordata`.
 pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if disabled(m, DSBL_SENSOR) {
         return Ok(());
