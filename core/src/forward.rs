@@ -22,6 +22,8 @@ pub enum StepError {
     Unsupported(&'static str),
     /// The data was made for a model of other sizes.
     ModelMismatch,
+    /// A numerical failure MuJoCo treats as fatal (`mjERROR`); the text says which.
+    Numerical(&'static str),
 }
 
 impl From<ArenaError> for StepError {
@@ -38,6 +40,7 @@ impl core::fmt::Display for StepError {
             StepError::Arena(e) => write!(f, "{e}"),
             StepError::Unsupported(what) => write!(f, "not supported by mjrs yet: {what}"),
             StepError::ModelMismatch => f.write_str("data was made for a model of different sizes"),
+            StepError::Numerical(what) => write!(f, "numerical failure: {what}"),
         }
     }
 }

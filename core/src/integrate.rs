@@ -277,7 +277,7 @@ fn implicit_solve(
     copy_m2d_sparse(m, d.D_rownnz, d.D_rowadr, d.qLU, d.qM, scratch);
     add_to_scl(d.qLU, d.qDeriv, -m.opt.timestep);
     factor_lu_sparse(d.qLU, m.nv, scratch, d.D_rownnz, d.D_rowadr, d.D_colind)
-        .map_err(|_| StepError::Unsupported("singular implicit matrix qM - h qDeriv"))?;
+        .map_err(|_| StepError::Numerical("singular implicit matrix qM - h qDeriv"))?;
     let qfrc = frame.alloc::<Real>(m.nv)?;
     qfrc.copy_from_slice(qacc);
     solve_lu_sparse(qacc, d.qLU, qfrc, m.nv, d.D_rownnz, d.D_rowadr, d.D_colind);

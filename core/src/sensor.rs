@@ -7,8 +7,8 @@
 //!
 //! Not supported yet, and refused with [`StepError::Unsupported`] by the stage that would
 //! compute them: rangefinder (ray casting), geomdist, geomnormal and geomfromto (geom
-//! distances), joint and tendon limit sensors (constraint rows), plugin sensors, and touch
-//! sensors while there are contacts.
+//! distances), plugin sensors, touch sensors while there are contacts, and joint and tendon
+//! limit sensors while there are constraint rows (without rows they read 0, as in MuJoCo).
 
 use crate::data::Data;
 use crate::forward::StepError;
@@ -58,6 +58,8 @@ pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
             SENS_FRAMEQUAT => frame_quat(m, d, i)?,
             SENS_SUBTREECOM => v3(d.subtree_com)[id].into(),
             SENS_CLOCK => d.time.into(),
+            // no limit row (refuse_unsupported let it through only without rows)
+            SENS_JOINTLIMITPOS | SENS_TENDONLIMITPOS => Reading::from(0.0),
             SENS_USER => {
                 has_user = true;
                 continue;
@@ -104,6 +106,7 @@ pub fn sensor_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {
             SENS_FRAMEANGVEL => angular(&frame_velocity(m, d, i)?),
             SENS_SUBTREELINVEL => v3(d.subtree_linvel)[id].into(),
             SENS_SUBTREEANGMOM => v3(d.subtree_angmom)[id].into(),
+            SENS_JOINTLIMITVEL | SENS_TENDONLIMITVEL => Reading::from(0.0),
             SENS_USER => {
                 has_user = true;
                 continue;
@@ -154,6 +157,7 @@ pub fn sensor_acc(m: &Model, d: &mut Data) -> Result<(), StepError> {
             SENS_TORQUE => angular(&site_interaction(m, d, id)),
             SENS_ACTUATORFRC => d.actuator_force[id].into(),
             SENS_JOINTACTFRC => d.qfrc_actuator[m.jnt_dofadr[id] as usize].into(),
+            SENS_JOINTLIMITFRC | SENS_TENDONLIMITFRC => Reading::from(0.0),
             // MuJoCo 3.1.6 ignores the reference frame of acceleration sensors
             SENS_FRAMELINACC => linear(&frame_acceleration(m, d, i)?),
             SENS_FRAMEANGACC => angular(&frame_acceleration(m, d, i)?),
@@ -193,12 +197,13 @@ fn refuse_unsupported(m: &Model, d: &Data, stage: i32) -> Result<(), StepError> 
             SENS_GEOMDIST => "geomdist sensor (geom distance)",
             SENS_GEOMNORMAL => "geomnormal sensor (geom distance)",
             SENS_GEOMFROMTO => "geomfromto sensor (geom distance)",
-            SENS_JOINTLIMITPOS => "jointlimitpos sensor (constraint rows)",
-            SENS_JOINTLIMITVEL => "jointlimitvel sensor (constraint rows)",
-            SENS_JOINTLIMITFRC => "jointlimitfrc sensor (constraint rows)",
-            SENS_TENDONLIMITPOS => "tendonlimitpos sensor (constraint rows)",
-            SENS_TENDONLIMITVEL => "tendonlimitvel sensor (constraint rows)",
-            SENS_TENDONLIMITFRC => "tendonlimitfrc sensor (constraint rows)",
+            // without constraint rows they read 0, as in MuJoCo
+            SENS_JOINTLIMITPOS | SENS_JOINTLIMITVEL | SENS_JOINTLIMITFRC | SENS_TENDONLIMITPOS
+            | SENS_TENDONLIMITVEL | SENS_TENDONLIMITFRC
+                if d.nefc > 0 =>
+            {
+                "joint and tendon limit sensors with constraint rows"
+            }
             // the contact forces come with the constraint solver
             SENS_TOUCH if d.ncon > 0 => "touch sensor with contacts",
             _ => continue,

@@ -137,7 +137,7 @@ fn num_bytes(n: u64) -> String {
         (10, 'K'),
     ] {
         let unit = 1u64 << shift;
-        if n >= unit && n % unit == 0 {
+        if n >= unit && n.is_multiple_of(unit) {
             return format!("{}{suffix}", n >> shift);
         }
     }
