@@ -10,7 +10,8 @@ models=("$@")
 [[ ${#models[@]} -gt 0 ]] || models=(tests/fixtures/smooth/*.mjb)
 mjref=${MJREF:-../shared/mjref/mjref}
 cargo build --release -q
-rate() { python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["steps_per_second"])'; }
+# the JSON is the last line (MuJoCo may print a warning first)
+rate() { python3 -c 'import json,sys; print(json.loads(sys.stdin.read().strip().splitlines()[-1])["steps_per_second"])'; }
 printf '%-34s %14s %14s %8s\n' model mjrs_steps/s mujoco_steps/s ratio
 for mjb in "${models[@]}"; do
   key=()

@@ -209,6 +209,15 @@ impl Default for ArenaState {
     }
 }
 
+/// A region reserved at the top of an arena by [`Arena::reserve`].
+#[derive(Debug)]
+pub struct Reservation {
+    /// Byte offset of the region in the arena.
+    offset: usize,
+    /// `pstack` before the reservation, restored by [`Arena::release`].
+    previous: usize,
+}
+
 /// The arena of a `Data`: bottom-pushed arena arrays plus a top-down scratch stack.
 pub struct Arena<'a> {
     buf: &'a mut [u8],
@@ -287,9 +296,9 @@ impl<'a> Arena<'a> {
 
     /// Reserves `n` elements of `T` at the top of the arena until [`Arena::release`], for a
     /// caller that keeps scratch data across calls that use the stack themselves (MuJoCo's
-    /// `mj_markStack` held across a nested `mj_forward`). Returns the region's byte offset;
-    /// [`Arena::reserved`] views it.
-    pub fn reserve<T: Pod>(&mut self, n: usize) -> Result<usize, ArenaError> {
+    /// `mj_markStack` held across a nested `mj_forward`). [`Arena::reserved`] views the region;
+    /// reservations are released in the reverse order of reserving.
+    pub fn reserve<T: Pod>(&mut self, n: usize) -> Result<Reservation, ArenaError> {
         let bytes = bytes_of::<T>(n).ok_or(ArenaError::SizeOverflow)?;
         let top = self.top();
         let start = top
@@ -301,15 +310,20 @@ impl<'a> Arena<'a> {
                 available: top - self.state.parena,
                 narena: self.buf.len(),
             })?;
+        let previous = self.state.pstack;
         self.state.pstack = self.buf.len() - start;
         let s = &mut self.state;
         s.maxuse_stack = s.maxuse_stack.max(s.pstack);
         s.maxuse_arena = s.maxuse_arena.max(s.pstack + s.parena);
-        Ok(start)
+        Ok(Reservation {
+            offset: start,
+            previous,
+        })
     }
 
-    /// The `n` elements of `T` reserved at byte offset `offset` by [`Arena::reserve`].
-    pub fn reserved<T: Pod>(&mut self, offset: usize, n: usize) -> &mut [T] {
+    /// The `n` elements of `T` reserved by `r` ([`Arena::reserve`]).
+    pub fn reserved<T: Pod>(&mut self, r: &Reservation, n: usize) -> &mut [T] {
+        let offset = r.offset;
         let end = bytes_of::<T>(n).and_then(|b| offset.checked_add(b));
         match end.and_then(|e| self.buf.get_mut(offset..e)) {
             Some(bytes) => cast_mut::<T>(bytes).unwrap_or(&mut []),
@@ -317,9 +331,9 @@ impl<'a> Arena<'a> {
         }
     }
 
-    /// Releases everything reserved at or above byte offset `offset`.
-    pub fn release(&mut self, offset: usize) {
-        self.state.pstack = self.buf.len().saturating_sub(offset).min(self.state.pstack);
+    /// Releases reservation `r` and every later one.
+    pub fn release(&mut self, r: Reservation) {
+        self.state.pstack = r.previous.min(self.state.pstack);
     }
 
     /// Arena array number `field` (table order) as `&[T]`; empty when absent.

@@ -3,7 +3,7 @@
 //! ("Computation › Numerical integration").
 
 use crate::actuation::next_activation;
-use crate::arena::{ArenaError, Stack};
+use crate::arena::{ArenaError, Reservation, Stack};
 use crate::data::Data;
 use crate::derivative::{copy_d2m_sparse, copy_m2d_sparse, smooth_vel};
 use crate::forward::{forward_skip, StepError};
@@ -106,9 +106,9 @@ pub fn runge_kutta(m: &Model, d: &mut Data, n: usize) -> Result<(), StepError> {
         nv: m.nv,
         na: m.na,
     };
-    let offset = d.arena.reserve::<Real>(layout.len())?;
-    let result = rk4_stages(m, d, &layout, offset);
-    d.arena.release(offset);
+    let reservation = d.arena.reserve::<Real>(layout.len())?;
+    let result = rk4_stages(m, d, &layout, &reservation);
+    d.arena.release(reservation);
     result
 }
 
@@ -147,10 +147,10 @@ impl RkLayout {
     }
 }
 
-fn rk4_stages(m: &Model, d: &mut Data, l: &RkLayout, offset: usize) -> Result<(), StepError> {
+fn rk4_stages(m: &Model, d: &mut Data, l: &RkLayout, block: &Reservation) -> Result<(), StepError> {
     let (nq, nv, h, time) = (l.nq, l.nv, m.opt.timestep, d.time);
     {
-        let (_, x, f) = l.split(d.arena.reserved::<Real>(offset, l.len()));
+        let (_, x, f) = l.split(d.arena.reserved::<Real>(block, l.len()));
         x[0][..nq].copy_from_slice(d.qpos);
         x[0][nq..nq + nv].copy_from_slice(d.qvel);
         x[0][nq + nv..].copy_from_slice(d.act);
@@ -159,7 +159,7 @@ fn rk4_stages(m: &Model, d: &mut Data, l: &RkLayout, offset: usize) -> Result<()
     }
     for i in 1..4 {
         // X[i] = X[0] (+) h * sum_j A[i-1][j] (qvel_j, qacc_j, act_dot_j)
-        let (dx, mut x, f) = l.split(d.arena.reserved::<Real>(offset, l.len()));
+        let (dx, mut x, f) = l.split(d.arena.reserved::<Real>(block, l.len()));
         weighted_sum(
             dx,
             &x[..i],
@@ -180,7 +180,7 @@ fn rk4_stages(m: &Model, d: &mut Data, l: &RkLayout, offset: usize) -> Result<()
 
         forward_skip(m, d, STAGE_NONE, true)?;
 
-        let (_, _, f) = l.split(d.arena.reserved::<Real>(offset, l.len()));
+        let (_, _, f) = l.split(d.arena.reserved::<Real>(block, l.len()));
         f[i][..nv].copy_from_slice(d.qacc);
         f[i][nv..].copy_from_slice(d.act_dot);
     }
@@ -193,7 +193,7 @@ fn rk4_stages(m: &Model, d: &mut Data, l: &RkLayout, offset: usize) -> Result<()
         time: t,
         ..
     } = d;
-    let (dx, x, f) = l.split(arena.reserved::<Real>(offset, l.len()));
+    let (dx, x, f) = l.split(arena.reserved::<Real>(block, l.len()));
     weighted_sum(dx, &x, &f, &RK4_B, nq, nv);
     *t = time;
     qpos.copy_from_slice(&x[0][..nq]);
