@@ -230,14 +230,8 @@ fn muscle_gain_vel(
     acc0: Real,
     prm: &[Real; 9],
 ) -> Real {
-    let (range, lmin, lmax, vmax, fvmax) = ([prm[0], prm[1]], prm[4], prm[5], prm[6], prm[8]);
-    let force = if prm[2] < 0.0 {
-        prm[3] / max(MINVAL, acc0)
-    } else {
-        prm[2]
-    };
-    let l0 = (lengthrange[1] - lengthrange[0]) / max(MINVAL, range[1] - range[0]);
-    let l = range[0] + (len - lengthrange[0]) / max(MINVAL, l0);
+    let [force, l0, l] = crate::math::misc::muscle_normalize(len, lengthrange, acc0, prm);
+    let (lmin, lmax, vmax, fvmax) = (prm[4], prm[5], prm[6], prm[8]);
     let v = vel / max(MINVAL, l0 * vmax);
     let fl = muscle_gain_length(l, lmin, lmax);
 

@@ -116,9 +116,15 @@ pub fn muscle_gain_length(length: Real, lmin: Real, lmax: Real) -> Real {
     }
 }
 
-/// Peak force, optimal length and normalized length of a muscle; shared by gain and bias.
+/// Peak force, optimal length and normalized length of a muscle, `[force, l0, l]`; shared by
+/// gain, bias and the gain's velocity derivative.
 /// `prm = (range[2], force, scale, lmin, lmax, vmax, fpmax, fvmax)`.
-fn muscle_normalize(len: Real, lengthrange: &[Real; 2], acc0: Real, prm: &[Real; 9]) -> [Real; 3] {
+pub fn muscle_normalize(
+    len: Real,
+    lengthrange: &[Real; 2],
+    acc0: Real,
+    prm: &[Real; 9],
+) -> [Real; 3] {
     let force = if prm[2] < 0.0 {
         prm[3] / mj_max(MINVAL, acc0)
     } else {
