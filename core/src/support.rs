@@ -6,7 +6,7 @@ use crate::data::Data;
 use crate::math::mat::{mul_mat_t_vec, rot_vec_mat};
 use crate::math::quat::{mul_quat, quat2mat, quat_integrate, sub_quat};
 use crate::math::spatial::transform_spatial;
-use crate::math::vec::{add_to3, cross, normalize4, scl3, sub3};
+use crate::math::vec::{add_to3, cross, normalize4, scl3, sub, sub3};
 use crate::model::Model;
 use crate::real::Real;
 use crate::types::*;
@@ -230,11 +230,16 @@ pub fn body_chain(m: &Model, body: usize, chain: &mut [i32]) -> usize {
 }
 
 /// The nearest ancestor-or-self of `body` that has dofs; `None` when only the world moves it.
-fn movable_ancestor(m: &Model, mut body: usize) -> Option<usize> {
+fn movable_ancestor(m: &Model, body: usize) -> Option<usize> {
+    Some(movable(m, body)).filter(|&b| b != 0)
+}
+
+/// The nearest ancestor-or-self of `body` with dofs (the world, 0, if none).
+fn movable(m: &Model, mut body: usize) -> usize {
     while body != 0 && m.body_dofnum[body] == 0 {
         body = m.body_parentid[body] as usize;
     }
-    (body != 0).then_some(body)
+    body
 }
 
 /// Translational (`jacp`) and rotational (`jacr`) 3-by-nv Jacobians of a global `point`
@@ -580,6 +585,168 @@ pub fn full_m(m: &Model, dst: &mut [Real], mat: &[Real]) {
             j = m.dof_parentid[ju];
         }
     }
+}
+
+// Jacobians over dof chains, for sparse constraint and tendon Jacobians
+
+/// Last dof of a movable body (negative for the world).
+fn last_dof(m: &Model, body: usize) -> i32 {
+    m.body_dofadr[body] + m.body_dofnum[body] - 1
+}
+
+/// The union of the dofs that move `b1` or `b2`, in increasing order, written to `chain`;
+/// returns their number (`mj_mergeChain`).
+pub(crate) fn merge_chain(m: &Model, chain: &mut [i32], b1: usize, b2: usize) -> usize {
+    let (b1, b2) = (movable(m, b1), movable(m, b2));
+    if b1 == 0 && b2 == 0 {
+        return 0;
+    }
+    let (mut da1, mut da2) = (last_dof(m, b1), last_dof(m, b2));
+    let mut n = 0;
+    while da1 >= 0 || da2 >= 0 {
+        let da = da1.max(da2);
+        chain[n] = da;
+        if da1 == da {
+            da1 = m.dof_parentid[da1 as usize];
+        }
+        if da2 == da {
+            da2 = m.dof_parentid[da2 as usize];
+        }
+        n += 1;
+    }
+    chain[..n].reverse();
+    n
+}
+
+/// [`merge_chain`] for two simple bodies (whose dofs are their own): the dofs of the lower
+/// body id, then the other's (`mj_mergeChainSimple`).
+pub(crate) fn merge_chain_simple(m: &Model, chain: &mut [i32], b1: usize, b2: usize) -> usize {
+    let (lo, hi) = if b1 > b2 { (b2, b1) } else { (b1, b2) };
+    let mut n = 0;
+    for b in [lo, hi] {
+        for k in 0..m.body_dofnum[b] {
+            chain[n] = m.body_dofadr[b] + k;
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Translational Jacobian of `point` on `body` restricted to the `n = chain.len()` dofs of
+/// `chain` (3 x n, `mj_jacSparse`).
+pub(crate) fn jac_sparse(
+    m: &Model,
+    d: &Data,
+    jacp: &mut [Real],
+    point: &[Real; 3],
+    body: usize,
+    chain: &[i32],
+) {
+    let n = chain.len();
+    jacp[..3 * n].fill(0.0);
+    let offset = sub3(point, &v3(d.subtree_com)[m.body_rootid[body] as usize]);
+    let body = movable(m, body);
+    if body == 0 {
+        return;
+    }
+    let cdof = v6(d.cdof);
+    let mut da = last_dof(m, body);
+    let mut ci = n;
+    while da >= 0 {
+        // the chain is increasing: search down from the previous position
+        while ci > 0 && chain[ci - 1] > da {
+            ci -= 1;
+        }
+        // the dof is in the chain when the chain was merged from this body
+        if ci == 0 || chain[ci - 1] != da {
+            debug_assert!(false, "dof {da} not in the chain");
+            return;
+        }
+        let c = &cdof[da as usize];
+        let t = cross(&[c[0], c[1], c[2]], &offset);
+        jacp[ci - 1] = c[3] + t[0];
+        jacp[ci - 1 + n] = c[4] + t[1];
+        jacp[ci - 1 + 2 * n] = c[5] + t[2];
+        da = m.dof_parentid[da as usize];
+    }
+}
+
+/// Writes `±` the translational Jacobian of `point` on the simple `body` into columns
+/// `start..` of the 3 x `n` difference `jacdif` (`mj_jacSparseSimple`): minus for the first
+/// body of a pair, plus for the second.
+fn jac_sparse_simple(
+    m: &Model,
+    d: &Data,
+    jacdif: &mut [Real],
+    point: &[Real; 3],
+    body: usize,
+    second: bool,
+    n: usize,
+    start: usize,
+) {
+    let offset = sub3(point, &v3(d.subtree_com)[m.body_rootid[body] as usize]);
+    let cdof = v6(d.cdof);
+    let dofs = m.body_dofadr[body].max(0) as usize
+        ..(m.body_dofadr[body] + m.body_dofnum[body]).max(0) as usize;
+    for (ci, da) in (start..).zip(dofs) {
+        let c = &cdof[da];
+        let t = cross(&[c[0], c[1], c[2]], &offset);
+        let col = [c[3] + t[0], c[4] + t[1], c[5] + t[2]];
+        for (r, x) in col.into_iter().enumerate() {
+            jacdif[ci + r * n] = if second { x } else { -x };
+        }
+    }
+}
+
+/// Translational Jacobian difference `J(pos2 on b2) - J(pos1 on b1)` (`mj_jacDifPair`, without
+/// the rotational part). Dense (`3 x nv`) unless `sparse`, then restricted to the merged dof
+/// chain written to `chain` (`3 x n`). `jac1`, `jac2` are scratch of `3 x nv`. Returns the
+/// number of columns (0 when no dof moves either body).
+pub(crate) fn jac_dif_pair(
+    m: &Model,
+    d: &Data,
+    sparse: bool,
+    chain: &mut [i32],
+    b1: usize,
+    b2: usize,
+    pos1: &[Real; 3],
+    pos2: &[Real; 3],
+    jac1: &mut [Real],
+    jac2: &mut [Real],
+    jacdif: &mut [Real],
+) -> usize {
+    if m.nv == 0 {
+        return 0;
+    }
+    if !sparse {
+        let nv = m.nv;
+        jac(m, d, Some(jac1), None, pos1, b1);
+        jac(m, d, Some(jac2), None, pos2, b2);
+        sub(&mut jacdif[..3 * nv], &jac2[..3 * nv], &jac1[..3 * nv]);
+        return nv;
+    }
+    let simple = m.body_simple[b1] != 0 && m.body_simple[b2] != 0;
+    let n = if simple {
+        merge_chain_simple(m, chain, b1, b2)
+    } else {
+        merge_chain(m, chain, b1, b2)
+    };
+    if n == 0 {
+        return 0;
+    }
+    if simple {
+        // the dofs of the lower body id come first in the chain
+        let dofnum = |b: usize| m.body_dofnum[b] as usize;
+        let start1 = if b1 < b2 { 0 } else { dofnum(b2) };
+        let start2 = if b2 < b1 { 0 } else { dofnum(b1) };
+        jac_sparse_simple(m, d, jacdif, pos1, b1, false, n, start1);
+        jac_sparse_simple(m, d, jacdif, pos2, b2, true, n, start2);
+    } else {
+        jac_sparse(m, d, jac1, pos1, b1, &chain[..n]);
+        jac_sparse(m, d, jac2, pos2, b2, &chain[..n]);
+        sub(&mut jacdif[..3 * n], &jac2[..3 * n], &jac1[..3 * n]);
+    }
+    n
 }
 
 /// Total mass of all bodies (`mj_getTotalmass`).

@@ -21,8 +21,8 @@ use crate::math::vec::{add_to, add_to3, dot3, scl3, scl_in_place, sub3, sub_from
 use crate::model::Model;
 use crate::pod::{cast, Pod};
 use crate::real::Real;
+use crate::support::jac_dif_pair;
 use crate::support::{is_sparse, jac_point_axis, jac_site, v3, v4, v9};
-use crate::tendon::jac_dif_pair;
 use crate::types::*;
 
 /// Scratch arrays: the Jacobians MuJoCo allocates (`jac`, `jacA`, `jacS`: `3 x nv`), those of
