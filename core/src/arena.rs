@@ -173,13 +173,39 @@ impl<'a> Carver<'a> {
     }
 }
 
-/// Number of arrays in the data-arena table (contacts, constraint rows, islands).
-pub const N_ARENA_FIELDS: usize = {
-    macro_rules! count {
-        ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => { 0 $(+ { let _ = stringify!($name); 1 })* };
-    }
-    mjdata_arena_arrays!(count)
-};
+macro_rules! gen_arena_fields {
+    ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => {
+        /// The arrays of the data arena (contacts, constraint rows, islands), in table order;
+        /// `ArenaField::efc_J as usize` indexes [`ArenaState::fields`].
+        #[allow(non_camel_case_types)] // MuJoCo's field names
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(usize)]
+        pub enum ArenaField {
+            $(
+                #[doc = concat!("`mjData.", stringify!($name), "`.")]
+                $name,
+            )*
+        }
+
+        /// Number of arrays in the data-arena table.
+        pub const N_ARENA_FIELDS: usize = [$(ArenaField::$name),*].len();
+
+        /// Read-only views of the arena arrays of the current step; an array not made this
+        /// step is empty.
+        #[allow(missing_docs)]
+        pub struct ArenaArrays<'a> {
+            $( pub $name: &'a [mj_type!($ty)], )*
+        }
+
+        impl<'a> ArenaArrays<'a> {
+            /// The arrays recorded in `fields`, within the bytes `used` (the arena's bottom).
+            fn within(used: &'a [u8], fields: &[(usize, usize); N_ARENA_FIELDS]) -> Self {
+                ArenaArrays { $( $name: field_in::<mj_type!($ty)>(used, fields[ArenaField::$name as usize]), )* }
+            }
+        }
+    };
+}
+mjdata_arena_arrays!(gen_arena_fields);
 
 /// Bookkeeping of an arena, apart from its bytes: where the arena arrays are, how much is in use.
 #[derive(Clone, Debug)]
@@ -216,6 +242,15 @@ pub struct Reservation {
     offset: usize,
     /// `pstack` before the reservation, restored by [`Arena::release`].
     previous: usize,
+}
+
+/// The `n` elements of `T` at byte offset `off` of `buf` for `(off, n)`; empty when that is
+/// out of `buf` or misaligned.
+fn field_in<T: Pod>(buf: &[u8], (off, n): (usize, usize)) -> &[T] {
+    bytes_of::<T>(n)
+        .and_then(|b| buf.get(off..off.checked_add(b)?))
+        .and_then(cast::<T>)
+        .unwrap_or(&[])
 }
 
 /// The arena of a `Data`: bottom-pushed arena arrays plus a top-down scratch stack.
@@ -336,13 +371,25 @@ impl<'a> Arena<'a> {
         self.state.pstack = r.previous.min(self.state.pstack);
     }
 
-    /// Arena array number `field` (table order) as `&[T]`; empty when absent.
+    /// Arena array number `field` (table order) as `&[T]`; empty when absent or out of range.
     pub fn field<T: Pod>(&self, field: usize) -> &[T] {
-        let (off, n) = self.state.fields[field];
-        bytes_of::<T>(n)
-            .and_then(|b| self.buf.get(off..off.checked_add(b)?))
-            .and_then(cast::<T>)
-            .unwrap_or(&[])
+        self.state
+            .fields
+            .get(field)
+            .map_or(&[], |&f| field_in::<T>(self.buf, f))
+    }
+
+    /// Every arena array as a slice (empty when absent).
+    pub fn arrays(&self) -> ArenaArrays<'_> {
+        ArenaArrays::within(self.buf, &self.state.fields)
+    }
+
+    /// The arena arrays, read-only, and a stack frame over the free bytes, together: for
+    /// stages that read contacts or constraint rows while using scratch memory.
+    pub fn arrays_and_stack(&mut self) -> (ArenaArrays<'_>, Stack<'_>) {
+        let fields = self.state.fields;
+        let (used, stack) = self.split();
+        (ArenaArrays::within(used, &fields), stack)
     }
 
     /// The bytes below `parena` (all arena arrays) and the free bytes above, for views that

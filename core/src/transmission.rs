@@ -10,7 +10,7 @@
 //! As in MuJoCo 3.1.6, `actuator_moment` is cleared only by `reset_data`: joint and
 //! slider-crank transmissions write (or add to) their own entries, the others rewrite their row.
 
-use crate::arena::{Stack, N_ARENA_FIELDS};
+use crate::arena::{ArenaArrays, Stack};
 use crate::data::{Contact, Data};
 use crate::forward::StepError;
 use crate::math::mat::{mul_mat_mat, mul_mat_t_vec, rot_vec_mat, rot_vec_mat_t};
@@ -19,7 +19,6 @@ use crate::math::quat::{mul_quat, neg_quat, quat2vel, rot_vec_quat, sub_quat};
 use crate::math::sparse::mul_mat_vec_sparse;
 use crate::math::vec::{add_to, add_to3, dot3, scl3, scl_in_place, sub3, sub_from};
 use crate::model::Model;
-use crate::pod::{cast, Pod};
 use crate::real::Real;
 use crate::support::jac_dif_pair;
 use crate::support::{is_sparse, jac_point_axis, jac_site, v3, v4, v9};
@@ -76,12 +75,11 @@ pub fn transmission(m: &Model, d: &mut Data) -> Result<(), StepError> {
         return Ok(());
     }
     // Adhesion reads this step's contacts and constraint Jacobian, which live at the bottom of
-    // the arena, while scratch comes from its top: split the arena between the two.
+    // the arena, while scratch comes from its top.
     let mut arena = d.arena.take();
-    let fields = arena.state.fields;
     let result = {
-        let (used, mut stack) = arena.split();
-        let rows = ConstraintRows::new(used, &fields, d);
+        let (arrays, mut stack) = arena.arrays_and_stack();
+        let rows = ConstraintRows::new(&arrays, d);
         transmit_all(m, d, &rows, &mut stack)
     };
     d.arena = arena;
@@ -415,29 +413,6 @@ fn mark_normal(m: &Model, con: &Contact, efc_force: &mut [Real]) {
 // ------------------------------------------------------------------------------------------------
 // contacts and constraint rows of the arena
 
-/// Index of arena array `name` in the table order of `mjdata_arena_arrays!`.
-const fn arena_field(name: &str) -> usize {
-    macro_rules! names {
-        ($($n:ident : $t:ident [$r:ident, $($c:tt)+]),* $(,)?) => { [$(stringify!($n)),*] };
-    }
-    const NAMES: [&str; N_ARENA_FIELDS] = crate::mjdata_arena_arrays!(names);
-    let mut i = 0;
-    while i < NAMES.len() {
-        let (a, b) = (NAMES[i].as_bytes(), name.as_bytes());
-        if a.len() == b.len() {
-            let mut k = 0;
-            while k < a.len() && a[k] == b[k] {
-                k += 1;
-            }
-            if k == a.len() {
-                return i;
-            }
-        }
-        i += 1;
-    }
-    panic!("no such arena array")
-}
-
 /// The contacts and the constraint Jacobian of the current step (empty before the constraint
 /// stage has made them), read from the arena's arrays.
 struct ConstraintRows<'a> {
@@ -452,25 +427,16 @@ struct ConstraintRows<'a> {
 }
 
 impl<'a> ConstraintRows<'a> {
-    fn new(used: &'a [u8], fields: &[(usize, usize); N_ARENA_FIELDS], d: &Data) -> Self {
-        fn array<T: Pod>(used: &[u8], field: (usize, usize)) -> &[T] {
-            let (off, n) = field;
-            n.checked_mul(core::mem::size_of::<T>())
-                .and_then(|bytes| used.get(off..off.checked_add(bytes)?))
-                .and_then(cast::<T>)
-                .unwrap_or(&[])
-        }
-        let get = |name: &str| fields[arena_field(name)];
-        let contact: &[Contact] = array(used, get("contact"));
+    fn new(a: &ArenaArrays<'a>, d: &Data) -> Self {
         Self {
-            contact: &contact[..d.ncon.min(contact.len())],
+            contact: &a.contact[..d.ncon.min(a.contact.len())],
             nefc: d.nefc,
-            efc_J: array(used, get("efc_J")),
-            efc_JT: array(used, get("efc_JT")),
-            efc_JT_rownnz: array(used, get("efc_JT_rownnz")),
-            efc_JT_rowadr: array(used, get("efc_JT_rowadr")),
-            efc_JT_rowsuper: array(used, get("efc_JT_rowsuper")),
-            efc_JT_colind: array(used, get("efc_JT_colind")),
+            efc_J: a.efc_J,
+            efc_JT: a.efc_JT,
+            efc_JT_rownnz: a.efc_JT_rownnz,
+            efc_JT_rowadr: a.efc_JT_rowadr,
+            efc_JT_rowsuper: a.efc_JT_rowsuper,
+            efc_JT_colind: a.efc_JT_colind,
         }
     }
 
