@@ -54,6 +54,9 @@ pub enum ArenaError {
     },
     /// Sizes whose byte count does not fit in `usize`.
     SizeOverflow,
+    /// Arena arrays can be pushed only through the arena's own frames ([`Arena::stack`]), not
+    /// through the scratch frames of `Data::with_stack`.
+    Detached,
 }
 
 impl core::error::Error for ArenaError {}
@@ -77,6 +80,7 @@ impl core::fmt::Display for ArenaError {
                  (raise <size memory=...> in the model)"
             ),
             ArenaError::SizeOverflow => f.write_str("sizes too large: byte count overflows"),
+            ArenaError::Detached => f.write_str("arena arrays pushed through a scratch-only frame"),
         }
     }
 }
@@ -207,8 +211,11 @@ macro_rules! gen_arena_fields {
 }
 mjdata_arena_arrays!(gen_arena_fields);
 
-/// Bookkeeping of an arena, apart from its bytes: where the arena arrays are, how much is in use.
-#[derive(Clone, Debug)]
+/// Byte offset and element count of each arena array, in table order; `(0, 0)` when absent.
+pub type ArenaFields = [(usize, usize); N_ARENA_FIELDS];
+
+/// Use counters of an arena (its arena-array positions are [`Arena::fields`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ArenaState {
     /// Bytes in use at the bottom by arena arrays (MuJoCo's `parena`).
     pub parena: usize,
@@ -219,20 +226,6 @@ pub struct ArenaState {
     pub maxuse_stack: usize,
     /// Peak bytes used by arena arrays and stack together (`maxuse_arena`).
     pub maxuse_arena: usize,
-    /// Byte offset and element count of each arena array, in table order; `(0, 0)` when absent.
-    pub fields: [(usize, usize); N_ARENA_FIELDS],
-}
-
-impl Default for ArenaState {
-    fn default() -> Self {
-        Self {
-            parena: 0,
-            pstack: 0,
-            maxuse_stack: 0,
-            maxuse_arena: 0,
-            fields: [(0, 0); N_ARENA_FIELDS],
-        }
-    }
 }
 
 /// A region reserved at the top of an arena by [`Arena::reserve`].
@@ -256,8 +249,53 @@ fn field_in<T: Pod>(buf: &[u8], (off, n): (usize, usize)) -> &[T] {
 /// The arena of a `Data`: bottom-pushed arena arrays plus a top-down scratch stack.
 pub struct Arena<'a> {
     buf: &'a mut [u8],
-    /// Counters and arena-array positions.
+    /// Use counters.
     pub state: ArenaState,
+    /// Where the arena arrays of this step are.
+    pub fields: ArenaFields,
+}
+
+/// The bytes and counters of an arena moved out of its `Data` for a while (see
+/// [`Arena::detach`]), so that a stage can use scratch memory while reading the rest of the
+/// `Data`. Its frames cannot push arena arrays.
+pub struct Detached<'a> {
+    buf: &'a mut [u8],
+    state: ArenaState,
+}
+
+impl Detached<'_> {
+    /// A scratch frame over the free part of the arena.
+    pub fn stack(&mut self) -> Stack<'_> {
+        let (lo, hi) = (self.state.parena, self.buf.len() - self.state.pstack);
+        let narena = self.buf.len();
+        Stack {
+            free: &mut self.buf[lo..hi],
+            lo,
+            hi,
+            narena,
+            state: &mut self.state,
+            fields: None,
+        }
+    }
+
+    /// The arena arrays recorded in `fields`, read-only, and a scratch frame, together.
+    pub fn arrays_and_stack<'f>(
+        &'f mut self,
+        fields: &'f ArenaFields,
+    ) -> (ArenaArrays<'f>, Stack<'f>) {
+        let (lo, hi) = (self.state.parena, self.buf.len() - self.state.pstack);
+        let narena = self.buf.len();
+        let (used, free) = self.buf.split_at_mut(lo);
+        let stack = Stack {
+            free: &mut free[..hi - lo],
+            lo,
+            hi,
+            narena,
+            state: &mut self.state,
+            fields: None,
+        };
+        (ArenaArrays::within(used, fields), stack)
+    }
 }
 
 impl<'a> Arena<'a> {
@@ -267,19 +305,23 @@ impl<'a> Arena<'a> {
         Self {
             buf,
             state: ArenaState::default(),
+            fields: [(0, 0); N_ARENA_FIELDS],
         }
     }
 
-    /// Moves the arena out, leaving an empty one (so that a stage can use scratch memory while
-    /// reading the rest of its `Data`); put it back by assignment.
-    pub fn take(&mut self) -> Arena<'a> {
-        core::mem::replace(
-            self,
-            Arena {
-                buf: &mut [],
-                state: ArenaState::default(),
-            },
-        )
+    /// Moves the bytes and counters out, leaving this arena empty until [`Arena::attach`]
+    /// (the arena-array positions stay here). Cheap: no copy of the bytes or positions.
+    pub fn detach(&mut self) -> Detached<'a> {
+        Detached {
+            buf: core::mem::take(&mut self.buf),
+            state: self.state,
+        }
+    }
+
+    /// Puts back what [`Arena::detach`] took.
+    pub fn attach(&mut self, detached: Detached<'a>) {
+        self.buf = detached.buf;
+        self.state = detached.state;
     }
 
     /// Size in bytes (`narena`).
@@ -296,11 +338,12 @@ impl<'a> Arena<'a> {
     /// collision detection and in `mj_resetData`. Peak counters are kept.
     pub fn clear(&mut self) {
         self.state.parena = 0;
-        self.state.fields = [(0, 0); N_ARENA_FIELDS];
+        self.fields = [(0, 0); N_ARENA_FIELDS];
     }
 
     /// Forgets the peak-use counters too (`mj_resetData`).
     pub fn reset(&mut self) {
+        self.clear();
         self.state = ArenaState::default();
     }
 
@@ -308,10 +351,11 @@ impl<'a> Arena<'a> {
     pub fn copy_from(&mut self, src: &Arena) {
         let used = src.state.parena.min(self.buf.len());
         self.buf[..used].copy_from_slice(&src.buf[..used]);
-        self.state = src.state.clone();
+        self.state = src.state;
+        self.fields = src.fields;
     }
 
-    /// A stack frame over the free part of the arena.
+    /// A stack frame over the free part of the arena; it can also push arena arrays.
     pub fn stack(&mut self) -> Stack<'_> {
         let (lo, hi) = (self.state.parena, self.top());
         let narena = self.buf.len();
@@ -321,6 +365,7 @@ impl<'a> Arena<'a> {
             hi,
             narena,
             state: &mut self.state,
+            fields: Some(&mut self.fields),
         }
     }
 
@@ -373,42 +418,14 @@ impl<'a> Arena<'a> {
 
     /// Arena array number `field` (table order) as `&[T]`; empty when absent or out of range.
     pub fn field<T: Pod>(&self, field: usize) -> &[T] {
-        self.state
-            .fields
+        self.fields
             .get(field)
             .map_or(&[], |&f| field_in::<T>(self.buf, f))
     }
 
     /// Every arena array as a slice (empty when absent).
     pub fn arrays(&self) -> ArenaArrays<'_> {
-        ArenaArrays::within(self.buf, &self.state.fields)
-    }
-
-    /// The arena arrays, read-only, and a stack frame over the free bytes, together: for
-    /// stages that read contacts or constraint rows while using scratch memory.
-    pub fn arrays_and_stack(&mut self) -> (ArenaArrays<'_>, Stack<'_>) {
-        let fields = self.state.fields;
-        let (used, stack) = self.split();
-        (ArenaArrays::within(used, &fields), stack)
-    }
-
-    /// The bytes below `parena` (all arena arrays) and the free bytes above, for views that
-    /// need arena arrays and scratch memory at once.
-    pub fn split(&mut self) -> (&mut [u8], Stack<'_>) {
-        let (lo, hi) = (self.state.parena, self.top());
-        let narena = self.buf.len();
-        let (used, free) = self.buf.split_at_mut(lo);
-        let free = &mut free[..hi - lo];
-        (
-            used,
-            Stack {
-                free,
-                lo,
-                hi,
-                narena,
-                state: &mut self.state,
-            },
-        )
+        ArenaArrays::within(self.buf, &self.fields)
     }
 }
 
@@ -422,6 +439,8 @@ pub struct Stack<'s> {
     hi: usize,
     narena: usize,
     state: &'s mut ArenaState,
+    /// Arena-array positions, to record pushes; `None` in scratch-only frames.
+    fields: Option<&'s mut ArenaFields>,
 }
 
 impl<'s> Stack<'s> {
@@ -476,8 +495,12 @@ impl<'s> Stack<'s> {
     }
 
     /// Pushes arena array number `field` (table order) with `n` elements of `T` at the bottom of
-    /// the arena; it stays until the arena is cleared. Returns the array.
+    /// the arena; it stays until the arena is cleared. Returns the array. Only frames of
+    /// [`Arena::stack`] can push ([`ArenaError::Detached`] otherwise).
     pub fn push<T: Pod>(&mut self, field: usize, n: usize) -> Result<&'s mut [T], ArenaError> {
+        if self.fields.is_none() {
+            return Err(ArenaError::Detached);
+        }
         self.sync();
         let bytes = bytes_of::<T>(n).ok_or(ArenaError::SizeOverflow)?;
         let start = align_up(self.lo, align_of::<T>()).ok_or(ArenaError::SizeOverflow)?;
@@ -491,7 +514,7 @@ impl<'s> Stack<'s> {
         self.free = above;
         self.lo = end;
         self.state.parena = end;
-        if let Some(slot) = self.state.fields.get_mut(field) {
+        if let Some(slot) = self.fields.as_deref_mut().and_then(|f| f.get_mut(field)) {
             *slot = (start, n);
         }
         self.note_peak();
@@ -508,6 +531,7 @@ impl<'s> Stack<'s> {
             hi: self.hi,
             narena: self.narena,
             state: &mut *self.state,
+            fields: self.fields.as_deref_mut(),
         }
     }
 
@@ -545,6 +569,21 @@ mod tests {
         assert_eq!(arena.state.parena, 12);
         assert_eq!(arena.field::<i32>(1), &[7, 8, 9]);
         assert_eq!(arena.state.maxuse_stack, 96);
+    }
+
+    #[test]
+    fn detached_frames_give_scratch_but_cannot_push() {
+        let mut buf = Buf([0; 256]);
+        let mut arena = Arena::new(&mut buf.0);
+        let mut detached = arena.detach();
+        {
+            let mut s = detached.stack();
+            assert!(s.alloc::<f64>(4).is_ok());
+            assert_eq!(s.push::<i32>(0, 1).unwrap_err(), ArenaError::Detached);
+        }
+        arena.attach(detached);
+        assert_eq!(arena.state.maxuse_stack, 32);
+        assert_eq!(arena.len(), 256);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! [`Data`]: MuJoCo's `mjData` as a view over a caller-provided byte buffer: the state, every
 //! intermediate result of the pipeline, the diagnostics, and the arena with its scratch stack.
 
-use crate::arena::{Arena, ArenaError, ArenaState, Carver, LayoutCounter};
+use crate::arena::{Arena, ArenaError, ArenaFields, ArenaState, Carver, LayoutCounter};
 use crate::forward::Callbacks;
 use crate::layout::{field_len, ArrayVisitor, FieldInfo};
 use crate::model::{ModelSizes, SizeMismatch};
@@ -177,8 +177,10 @@ macro_rules! gen_header {
         pub struct DataHeader {
             /// Sizes of the model the data belongs to.
             pub sizes: ModelSizes,
-            /// Arena bookkeeping.
+            /// Arena counters.
             pub arena: ArenaState,
+            /// Arena-array positions.
+            pub arena_fields: ArenaFields,
             /// User hooks.
             pub callbacks: Callbacks,
             $( $(#[$m])* pub $name: $t, )*
@@ -186,7 +188,13 @@ macro_rules! gen_header {
 
         impl DataHeader {
             fn initial(sizes: ModelSizes) -> Self {
-                Self { sizes, arena: ArenaState::default(), callbacks: Callbacks::default(), $( $name: $init, )* }
+                Self {
+                    sizes,
+                    arena: ArenaState::default(),
+                    arena_fields: [(0, 0); crate::arena::N_ARENA_FIELDS],
+                    callbacks: Callbacks::default(),
+                    $( $name: $init, )*
+                }
             }
         }
 
@@ -195,7 +203,8 @@ macro_rules! gen_header {
             pub fn header(&self) -> DataHeader {
                 DataHeader {
                     sizes: self.sizes,
-                    arena: self.arena.state.clone(),
+                    arena: self.arena.state,
+                    arena_fields: self.arena.fields,
                     callbacks: self.callbacks,
                     $( $name: self.$name, )*
                 }
@@ -287,7 +296,8 @@ macro_rules! gen_data {
                         $( let $name = c.take::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+)))?; )*
                         let arena_words = c.take::<u64>(Some(s.narena / 8))?;
                         let mut arena = Arena::new(crate::pod::as_bytes_mut(arena_words));
-                        arena.state = header.arena.clone();
+                        arena.state = header.arena;
+                        arena.fields = header.arena_fields;
                         Ok(Data {
                             sizes,
                             callbacks: header.callbacks,
@@ -366,9 +376,9 @@ impl<'a> Data<'a> {
         &mut self,
         f: impl FnOnce(&mut Data<'a>, &mut crate::arena::Stack<'_>) -> R,
     ) -> R {
-        let mut arena = self.arena.take();
-        let r = f(self, &mut arena.stack());
-        self.arena = arena;
+        let mut detached = self.arena.detach();
+        let r = f(self, &mut detached.stack());
+        self.arena.attach(detached);
         r
     }
 

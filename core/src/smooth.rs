@@ -14,7 +14,7 @@ use crate::math::spatial::{
     cross_force, cross_motion, dof_com, inert_com, mul_dof_vec, mul_inert_vec,
 };
 use crate::math::vec::{
-    add3, add_to3, add_to_scl3, cross, dot, normalize3, normalize4, scl3, sub3,
+    add3, add_to3, add_to_scl3, cross, dot6, normalize3, normalize4, scl3, sub3,
 };
 use crate::model::Model;
 use crate::real::{Real, MINVAL};
@@ -306,7 +306,7 @@ pub fn crb(m: &Model, d: &mut Data) {
         let buf = mul_inert_vec(&v10(d.crb)[m.dof_bodyid[i] as usize], &v6(d.cdof)[i]);
         let mut j = i as i32;
         while j >= 0 {
-            d.qM[adr] += dot(&v6(d.cdof)[j as usize], &buf);
+            d.qM[adr] += dot6(&v6(d.cdof)[j as usize], &buf);
             adr += 1;
             j = m.dof_parentid[j as usize];
         }
@@ -346,8 +346,13 @@ pub fn factor_i(
             let tmp = qld[ki] / qld[kk];
             let start = m.dof_Madr[iu] as usize;
             let cnt = ancestor_count(m, iu);
-            for c in 0..cnt {
-                qld[start + c] += -tmp * qld[ki + c];
+            // row i (an ancestor, so earlier in qLD) -= tmp * the rest of row k
+            let (rows_before, row_k) = qld.split_at_mut(ki);
+            for (x, &y) in rows_before[start..start + cnt]
+                .iter_mut()
+                .zip(&row_k[..cnt])
+            {
+                *x += -tmp * y;
             }
             qld[ki] = tmp;
             i = m.dof_parentid[iu];
@@ -599,7 +604,7 @@ pub fn rne(
     }
 
     for i in 0..m.nv {
-        result[i] = dot(&v6(d.cdof)[i], &cfrc[m.dof_bodyid[i] as usize]);
+        result[i] = dot6(&v6(d.cdof)[i], &cfrc[m.dof_bodyid[i] as usize]);
     }
     Ok(())
 }

@@ -76,13 +76,19 @@ pub fn transmission(m: &Model, d: &mut Data) -> Result<(), StepError> {
     }
     // Adhesion reads this step's contacts and constraint Jacobian, which live at the bottom of
     // the arena, while scratch comes from its top.
-    let mut arena = d.arena.take();
+    let adhesion = m.actuator_trntype.contains(&TRN_BODY);
+    let fields = if adhesion {
+        d.arena.fields
+    } else {
+        [(0, 0); crate::arena::N_ARENA_FIELDS]
+    };
+    let mut detached = d.arena.detach();
     let result = {
-        let (arrays, mut stack) = arena.arrays_and_stack();
+        let (arrays, mut stack) = detached.arrays_and_stack(&fields);
         let rows = ConstraintRows::new(&arrays, d);
         transmit_all(m, d, &rows, &mut stack)
     };
-    d.arena = arena;
+    d.arena.attach(detached);
     result
 }
 

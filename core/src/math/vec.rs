@@ -286,6 +286,13 @@ pub fn norm(vec: &[Real]) -> Real {
     sqrt(dot(vec, vec))
 }
 
+/// Dot product of two 6-vectors, rounded exactly as [`dot`] (MuJoCo's `mju_dot(a, b, 6)`):
+/// one block of four lanes, then the last two products.
+#[inline]
+pub fn dot6(a: &[Real; 6], b: &[Real; 6]) -> Real {
+    ((a[0] * b[0] + a[2] * b[2]) + (a[1] * b[1] + a[3] * b[3])) + (a[4] * b[4] + a[5] * b[5])
+}
+
 /// Dot product (`mju_dot`), rounded as MuJoCo's AVX version: products of each block of four
 /// are summed into four lanes, the lanes are combined as `(l0 + l2) + (l1 + l3)`, and the last
 /// `len % 4` products are summed left to right and then added.
@@ -322,6 +329,13 @@ mod tests {
 
     fn close(a: Real, b: Real) -> bool {
         (a - b).abs() <= 16.0 * EPSILON * b.abs().max(1.0)
+    }
+
+    #[test]
+    fn dot6_rounds_as_dot() {
+        let a = [0.1, -2.3, 4.5e3, 7.0e-5, 1.0 / 3.0, -8.25];
+        let b = [9.9, 1.0 / 7.0, -3.3e-2, 6.0e4, 2.5, 0.01];
+        assert_eq!(dot6(&a, &b).to_bits(), dot(&a, &b).to_bits());
     }
 
     #[test]
