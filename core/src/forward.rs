@@ -284,6 +284,16 @@ pub fn forward_skip(
     skipsensor: bool,
 ) -> Result<(), StepError> {
     check_sizes(m, d)?;
+    forward_stages(m, d, skipstage, skipsensor)
+}
+
+/// [`forward_skip`] for callers that have checked the data's sizes already (`step`, RK4).
+pub(crate) fn forward_stages(
+    m: &Model,
+    d: &mut Data,
+    skipstage: i32,
+    skipsensor: bool,
+) -> Result<(), StepError> {
     let t = tic(d);
     if skipstage < STAGE_POS {
         fwd_position(m, d)?;
@@ -325,7 +335,7 @@ pub fn step(m: &Model, d: &mut Data) -> Result<(), StepError> {
     let t = tic(d);
     check_pos(m, d);
     check_vel(m, d);
-    forward(m, d)?;
+    forward_stages(m, d, STAGE_NONE, false)?;
     check_acc(m, d)?;
     if enabled(m, ENBL_FWDINV) {
         return Err(StepError::Unsupported(

@@ -6,7 +6,7 @@ use crate::actuation::next_activation;
 use crate::arena::{ArenaError, Reservation, Stack};
 use crate::data::Data;
 use crate::derivative::{copy_d2m_sparse, copy_m2d_sparse, smooth_vel};
-use crate::forward::{forward_skip, StepError};
+use crate::forward::{forward_stages, StepError};
 use crate::math::sparse::{factor_lu_sparse, solve_lu_sparse};
 use crate::math::vec::{add, add_to_scl};
 use crate::model::Model;
@@ -178,7 +178,7 @@ fn rk4_stages(m: &Model, d: &mut Data, l: &RkLayout, block: &Reservation) -> Res
         d.act.copy_from_slice(&xi[nq + nv..]);
         d.time = time + RK4_C[i - 1] * h;
 
-        forward_skip(m, d, STAGE_NONE, true)?;
+        forward_stages(m, d, STAGE_NONE, true)?;
 
         let (_, _, f) = l.split(d.arena.reserved::<Real>(block, l.len()));
         f[i][..nv].copy_from_slice(d.qacc);

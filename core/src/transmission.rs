@@ -76,12 +76,10 @@ pub fn transmission(m: &Model, d: &mut Data) -> Result<(), StepError> {
     }
     // Adhesion reads this step's contacts and constraint Jacobian, which live at the bottom of
     // the arena, while scratch comes from its top.
-    let adhesion = m.actuator_trntype.contains(&TRN_BODY);
-    let fields = if adhesion {
-        d.arena.fields
-    } else {
-        [(0, 0); crate::arena::N_ARENA_FIELDS]
-    };
+    if !m.actuator_trntype.contains(&TRN_BODY) {
+        return d.with_stack(|d, stack| transmit_all(m, d, &ConstraintRows::NONE, stack));
+    }
+    let fields = d.arena.fields;
     let mut detached = d.arena.detach();
     let result = {
         let (arrays, mut stack) = detached.arrays_and_stack(&fields);
@@ -433,6 +431,18 @@ struct ConstraintRows<'a> {
 }
 
 impl<'a> ConstraintRows<'a> {
+    /// No contacts and no rows (models without adhesion do not read them).
+    const NONE: ConstraintRows<'static> = ConstraintRows {
+        contact: &[],
+        nefc: 0,
+        efc_J: &[],
+        efc_JT: &[],
+        efc_JT_rownnz: &[],
+        efc_JT_rowadr: &[],
+        efc_JT_rowsuper: &[],
+        efc_JT_colind: &[],
+    };
+
     fn new(a: &ArenaArrays<'a>, d: &Data) -> Self {
         Self {
             contact: &a.contact[..d.ncon.min(a.contact.len())],
