@@ -106,8 +106,7 @@ struct Harness {
     mbuf: Vec<u8>,
     dbuf: Vec<u8>,
     skipped_data: usize,
-    /// Also step accepted models (`MJRS_CORRUPT_STEP`), counting outcomes and panics per
-    /// source location instead of failing: the pipeline is younger than the validator.
+    /// Also step accepted models, counting outcomes (ok, error text, panic location).
     step: bool,
     step_panics: std::collections::BTreeMap<String, usize>,
 }
@@ -307,7 +306,8 @@ fn corrupt_blob(path: &Path, seed: u64, h: &mut Harness, r: &mut Report) {
 fn corrupted_blobs_never_panic() {
     let paths = blob_paths();
     assert!(!paths.is_empty());
-    let step = std::env::var_os("MJRS_CORRUPT_STEP").is_some();
+    // step every accepted model too: a validated model must never make step panic
+    let step = true;
     if step {
         std::panic::set_hook(Box::new(|info| {
             let at = info
@@ -357,4 +357,13 @@ fn corrupted_blobs_never_panic() {
         println!("  step outcome {n:6} x {at}");
     }
     assert_eq!(r.truncate.accepted, 0, "a truncated blob loaded");
+    let panics: Vec<_> = h
+        .step_panics
+        .keys()
+        .filter(|k| k.starts_with("panic"))
+        .collect();
+    assert!(
+        panics.is_empty(),
+        "step panicked on validated models: {panics:?}"
+    );
 }
