@@ -1,5 +1,5 @@
 //! Corrupted MJB blobs: `mjb::load` returns `Ok` or `Err` and never panics, and a model that
-//! loads gives a `Data` without panicking.
+//! loads gives a `Data` and steps (three times) without panicking.
 //!
 //! For every blob in `tests/data`: truncations at and around every section boundary, single-bit
 //! flips anywhere, random byte overwrites, and targeted overwrites of every `int` array (ids,
