@@ -3,6 +3,8 @@
 //! option fields as scalars, non-finite numbers as the strings `"nan"`, `"inf"`, `"-inf"`.
 //! A diff against the reference is then mechanical (see the `mjrs-tests` crate).
 
+use mjrs_core::arena::ArenaDims;
+use mjrs_core::data::Contact;
 use mjrs_core::layout::{ArrayVisitor, Elem, FieldInfo, Kind, Scalar};
 use mjrs_core::{Data, Model};
 use std::fmt::Write as _;
@@ -185,6 +187,24 @@ pub fn data_json(m: &Model, d: &Data) -> String {
         obj: &mut obj,
         skip: &[],
     });
+    let arrays = d.arena.arrays();
+    let dims = ArenaDims {
+        nv: m.nv,
+        ntendon: m.ntendon,
+        nefc: d.nefc,
+        nnzJ: d.nnzJ,
+        ncon: d.ncon,
+        nisland: d.nisland,
+    };
+    arrays.visit(
+        &dims,
+        &mut ArraysToJson {
+            obj: &mut obj,
+            skip: &[],
+        },
+    );
+    let contacts = &arrays.contact[..d.ncon.min(arrays.contact.len())];
+    obj.raw("contact", &contact_json(contacts));
     let h = d.header();
     let s = &h.arena;
     for (name, v) in [
@@ -237,6 +257,49 @@ pub fn data_json(m: &Model, d: &Data) -> String {
         .collect();
     obj.raw("warning", &format!("{{{}}}", warnings.join(",")));
     obj.finish()
+}
+
+/// The contacts as `mjref data` writes them: one flat list per member.
+fn contact_json(contacts: &[Contact]) -> String {
+    let mut obj = JsonObject::default();
+    let reals = |f: fn(&Contact) -> &[f64]| {
+        contacts
+            .iter()
+            .flat_map(move |c| f(c).iter().map(|&x| Scalar::Real(x)))
+    };
+    let ints = |f: fn(&Contact) -> &[i32]| {
+        contacts
+            .iter()
+            .flat_map(move |c| f(c).iter().map(|&x| Scalar::Int(i64::from(x))))
+    };
+    let n = contacts.len();
+    obj.list("dist", reals(|c| core::slice::from_ref(&c.dist)), &[n]);
+    obj.list("pos", reals(|c| &c.pos), &[n, 3]);
+    obj.list("frame", reals(|c| &c.frame), &[n, 9]);
+    obj.list(
+        "includemargin",
+        reals(|c| core::slice::from_ref(&c.includemargin)),
+        &[n],
+    );
+    obj.list("friction", reals(|c| &c.friction), &[n, 5]);
+    obj.list("solref", reals(|c| &c.solref), &[n, 2]);
+    obj.list("solreffriction", reals(|c| &c.solreffriction), &[n, 2]);
+    obj.list("solimp", reals(|c| &c.solimp), &[n, 5]);
+    obj.list("mu", reals(|c| core::slice::from_ref(&c.mu)), &[n]);
+    obj.list("H", reals(|c| &c.H), &[n, 36]);
+    obj.list("dim", ints(|c| core::slice::from_ref(&c.dim)), &[n]);
+    obj.list("geom1", ints(|c| core::slice::from_ref(&c.geom1)), &[n]);
+    obj.list("geom2", ints(|c| core::slice::from_ref(&c.geom2)), &[n]);
+    obj.list("exclude", ints(|c| core::slice::from_ref(&c.exclude)), &[n]);
+    obj.list(
+        "efc_address",
+        ints(|c| core::slice::from_ref(&c.efc_address)),
+        &[n],
+    );
+    // mjref writes the members only, without shapes or version
+    let text = obj.finish();
+    let end = text.find(",\"shapes\"").unwrap_or(text.len() - 1);
+    format!("{}}}", &text[..end])
 }
 
 /// A trajectory in the shape of `mjref traj`: per recorded step `time`, `qpos`, `qvel`, `act`,

@@ -177,6 +177,12 @@ impl<'a> Carver<'a> {
     }
 }
 
+/// `visit_arena_field(..)` for arrays of numbers; nothing for the `contact` struct array.
+macro_rules! visit_unless_struct {
+    (contact, $($args:expr),*) => {};
+    ($ty:ident, $($args:expr),*) => { visit_arena_field($($args),*) };
+}
+
 macro_rules! gen_arena_fields {
     ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => {
         /// The arrays of the data arena (contacts, constraint rows, islands), in table order;
@@ -205,6 +211,14 @@ macro_rules! gen_arena_fields {
             /// The arrays recorded in `fields`, within the bytes `used` (the arena's bottom).
             fn within(used: &'a [u8], fields: &[(usize, usize); N_ARENA_FIELDS]) -> Self {
                 ArenaArrays { $( $name: field_in::<mj_type!($ty)>(used, fields[ArenaField::$name as usize]), )* }
+            }
+
+            /// Calls the visitor with every array except `contact` (a struct, see
+            /// [`ArenaArrays::contact`]), in table order, shaped by `dims` as MuJoCo's Python
+            /// bindings shape them; an array not made this step is visited empty.
+            pub fn visit<V: crate::layout::ArrayVisitor>(&self, dims: &ArenaDims, v: &mut V) {
+                $( visit_unless_struct!($ty, v, stringify!($name), mj_kind!($ty), mj_is_matrix!($($cols)+),
+                    dims.$rows, mj_cols!(dims; $($cols)+).unwrap_or(0), self.$name); )*
             }
         }
     };
@@ -235,6 +249,52 @@ pub struct Reservation {
     offset: usize,
     /// `pstack` before the reservation, restored by [`Arena::release`].
     previous: usize,
+}
+
+/// The sizes that shape the arena arrays: model sizes `nv`, `ntendon` and this step's counts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ArenaDims {
+    /// Degrees of freedom.
+    pub nv: usize,
+    /// Tendons.
+    pub ntendon: usize,
+    /// Constraint rows.
+    pub nefc: usize,
+    /// Non-zeros of the constraint Jacobian.
+    pub nnzJ: usize,
+    /// Contacts.
+    pub ncon: usize,
+    /// Islands.
+    pub nisland: usize,
+}
+
+/// Visits one arena array of shape `rows x cols` (a vector when not `matrix`); an array that
+/// was not made this step (fewer elements than its shape) is visited with no rows.
+fn visit_arena_field<V: crate::layout::ArrayVisitor, T: crate::layout::Elem>(
+    v: &mut V,
+    name: &'static str,
+    kind: crate::layout::Kind,
+    matrix: bool,
+    rows: usize,
+    cols: usize,
+    data: &[T],
+) {
+    let full = rows.checked_mul(cols).is_some_and(|n| n <= data.len());
+    let (rows, data) = if full {
+        (rows, &data[..rows * cols])
+    } else {
+        (0, &data[..0])
+    };
+    v.array(
+        &crate::layout::FieldInfo {
+            name,
+            kind,
+            rows,
+            cols,
+            matrix,
+        },
+        data,
+    );
 }
 
 /// The `n` elements of `T` at byte offset `off` of `buf` for `(off, n)`; empty when that is
@@ -495,8 +555,10 @@ impl<'s> Stack<'s> {
     }
 
     /// Pushes arena array number `field` (table order) with `n` elements of `T` at the bottom of
-    /// the arena; it stays until the arena is cleared. Returns the array. Only frames of
-    /// [`Arena::stack`] can push ([`ArenaError::Detached`] otherwise).
+    /// the arena; it stays until the arena is cleared. Returns the new elements. A push right
+    /// after the same array's last block extends that array (contacts are pushed one at a
+    /// time); otherwise the array is recorded anew. Only frames of [`Arena::stack`] can push
+    /// ([`ArenaError::Detached`] otherwise).
     pub fn push<T: Pod>(&mut self, field: usize, n: usize) -> Result<&'s mut [T], ArenaError> {
         if self.fields.is_none() {
             return Err(ArenaError::Detached);
@@ -515,7 +577,13 @@ impl<'s> Stack<'s> {
         self.lo = end;
         self.state.parena = end;
         if let Some(slot) = self.fields.as_deref_mut().and_then(|f| f.get_mut(field)) {
-            *slot = (start, n);
+            let (old_start, old_n) = *slot;
+            let contiguous = old_n > 0 && old_start + old_n * size_of::<T>() == start;
+            *slot = if contiguous {
+                (old_start, old_n + n)
+            } else {
+                (start, n)
+            };
         }
         self.note_peak();
         cast_mut::<T>(&mut region[padding..]).ok_or(ArenaError::SizeOverflow)
@@ -569,6 +637,23 @@ mod tests {
         assert_eq!(arena.state.parena, 12);
         assert_eq!(arena.field::<i32>(1), &[7, 8, 9]);
         assert_eq!(arena.state.maxuse_stack, 96);
+    }
+
+    #[test]
+    fn consecutive_pushes_extend_an_array() {
+        let mut buf = Buf([0; 256]);
+        let mut arena = Arena::new(&mut buf.0);
+        {
+            let mut s = arena.stack();
+            for k in 0..3 {
+                let scratch = s.alloc::<f64>(2).unwrap();
+                scratch[0] = 9.0;
+                s.push::<i32>(0, 1).unwrap()[0] = k;
+            }
+        }
+        assert_eq!(arena.field::<i32>(0), &[0, 1, 2]);
+        arena.clear();
+        assert!(arena.field::<i32>(0).is_empty());
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! missing from mjrs's dump and the extra ones. Nested objects (`contact`, `warning`) are compared
 //! per member (`contact.dist`), nested lists (trajectories) are flattened.
 
+pub mod harness;
+
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
