@@ -207,6 +207,23 @@ macro_rules! gen_arena_fields {
             $( pub $name: &'a [mj_type!($ty)], )*
         }
 
+        /// Writable views of the arena arrays of the current step (see [`ArenaArrays`]).
+        #[allow(missing_docs)]
+        pub struct ArenaArraysMut<'a> {
+            $( pub $name: &'a mut [mj_type!($ty)], )*
+        }
+
+        impl<'a> ArenaArraysMut<'a> {
+            /// The arrays recorded in `fields`, cut from `used` (the arena's bottom) in table
+            /// order, which is the order the pipeline pushes them in; an array that is absent or
+            /// out of order is empty.
+            fn within(mut used: &'a mut [u8], fields: &[(usize, usize); N_ARENA_FIELDS]) -> Self {
+                let mut cursor = 0;
+                $( let $name = take_field::<mj_type!($ty)>(&mut used, &mut cursor, fields[ArenaField::$name as usize]); )*
+                ArenaArraysMut { $( $name, )* }
+            }
+        }
+
         impl<'a> ArenaArrays<'a> {
             /// The arrays recorded in `fields`, within the bytes `used` (the arena's bottom).
             fn within(used: &'a [u8], fields: &[(usize, usize); N_ARENA_FIELDS]) -> Self {
@@ -297,6 +314,28 @@ fn visit_arena_field<V: crate::layout::ArrayVisitor, T: crate::layout::Elem>(
     );
 }
 
+/// Cuts the array `(off, n)` from `rest`, which starts at byte offset `*cursor`; empty (and
+/// nothing cut) when absent, before the cursor, out of range or misaligned.
+fn take_field<'a, T: Pod>(
+    rest: &mut &'a mut [u8],
+    cursor: &mut usize,
+    (off, n): (usize, usize),
+) -> &'a mut [T] {
+    let Some(skip) = off.checked_sub(*cursor) else {
+        return &mut [];
+    };
+    let Some(end) = bytes_of::<T>(n).and_then(|b| skip.checked_add(b)) else {
+        return &mut [];
+    };
+    if n == 0 || end > rest.len() {
+        return &mut [];
+    }
+    let (head, tail) = core::mem::take(rest).split_at_mut(end);
+    *rest = tail;
+    *cursor += end;
+    cast_mut::<T>(&mut head[skip..]).unwrap_or(&mut [])
+}
+
 /// The `n` elements of `T` at byte offset `off` of `buf` for `(off, n)`; empty when that is
 /// out of `buf` or misaligned.
 fn field_in<T: Pod>(buf: &[u8], (off, n): (usize, usize)) -> &[T] {
@@ -336,6 +375,26 @@ impl Detached<'_> {
             state: &mut self.state,
             fields: None,
         }
+    }
+
+    /// The arena arrays recorded in `fields`, writable, and a scratch frame, together: for the
+    /// constraint stages, which update constraint rows while reading the rest of the `Data`.
+    pub fn arrays_mut_and_stack<'f>(
+        &'f mut self,
+        fields: &'f ArenaFields,
+    ) -> (ArenaArraysMut<'f>, Stack<'f>) {
+        let (lo, hi) = (self.state.parena, self.buf.len() - self.state.pstack);
+        let narena = self.buf.len();
+        let (used, free) = self.buf.split_at_mut(lo);
+        let stack = Stack {
+            free: &mut free[..hi - lo],
+            lo,
+            hi,
+            narena,
+            state: &mut self.state,
+            fields: None,
+        };
+        (ArenaArraysMut::within(used, fields), stack)
     }
 
     /// The arena arrays recorded in `fields`, read-only, and a scratch frame, together.
@@ -487,6 +546,12 @@ impl<'a> Arena<'a> {
     pub fn arrays(&self) -> ArenaArrays<'_> {
         ArenaArrays::within(self.buf, &self.fields)
     }
+
+    /// Every arena array as a writable slice (empty when absent).
+    pub fn arrays_mut(&mut self) -> ArenaArraysMut<'_> {
+        let used = self.state.parena.min(self.buf.len());
+        ArenaArraysMut::within(&mut self.buf[..used], &self.fields)
+    }
 }
 
 /// A frame of the arena: scratch arrays come from the top and die with the frame; arena arrays
@@ -637,6 +702,33 @@ mod tests {
         assert_eq!(arena.state.parena, 12);
         assert_eq!(arena.field::<i32>(1), &[7, 8, 9]);
         assert_eq!(arena.state.maxuse_stack, 96);
+    }
+
+    #[test]
+    fn pushed_arrays_are_writable_together() {
+        let mut buf = Buf([0; 256]);
+        let mut arena = Arena::new(&mut buf.0);
+        {
+            let mut s = arena.stack();
+            s.push::<i32>(ArenaField::efc_type as usize, 3).unwrap();
+            s.push::<i32>(ArenaField::efc_id as usize, 3).unwrap();
+            s.push::<crate::Real>(ArenaField::efc_pos as usize, 2)
+                .unwrap();
+        }
+        let a = arena.arrays_mut();
+        assert_eq!(
+            (
+                a.efc_type.len(),
+                a.efc_id.len(),
+                a.efc_pos.len(),
+                a.efc_J.len()
+            ),
+            (3, 3, 2, 0)
+        );
+        a.efc_id[2] = 7;
+        a.efc_pos[1] = 1.5;
+        assert_eq!(arena.arrays().efc_id, &[0, 0, 7]);
+        assert_eq!(arena.arrays().efc_pos[1], 1.5);
     }
 
     #[test]

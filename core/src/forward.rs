@@ -10,7 +10,10 @@ use crate::model::Model;
 use crate::real::{Real, MAXVAL};
 use crate::support::{disabled, enabled, warning, xfrc_accumulate};
 use crate::types::*;
-use crate::{actuation, integrate, passive, sensor, smooth, tendon, transmission};
+use crate::{
+    actuation, collision, constraint, integrate, passive, sensor, smooth, solver, tendon,
+    transmission,
+};
 
 /// Why a step or forward pass could not run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,62 +131,10 @@ fn check_sizes(m: &Model, d: &Data) -> Result<(), StepError> {
     }
 }
 
-/// Constraint kinds the model would create that mjrs cannot solve yet. Contacts, limits,
-/// friction loss and equality constraints arrive with the constraint stage; until then such
-/// models are refused instead of silently simulated without them.
-pub fn unsupported_constraints(m: &Model, d: &Data) -> Option<&'static str> {
-    if disabled(m, DSBL_CONSTRAINT) {
-        return None;
-    }
-    let any_active_eq = d.eq_active.iter().any(|&a| a != 0);
-    if !disabled(m, DSBL_EQUALITY) && any_active_eq {
-        return Some("equality constraints (disable them or the constraint flag)");
-    }
-    let friction = m
-        .dof_frictionloss
-        .iter()
-        .chain(m.tendon_frictionloss.iter())
-        .any(|&f| f > 0.0);
-    if !disabled(m, DSBL_FRICTIONLOSS) && friction {
-        return Some("friction loss (disable it or the constraint flag)");
-    }
-    let limited = m
-        .jnt_limited
-        .iter()
-        .chain(m.tendon_limited.iter())
-        .any(|&l| l != 0);
-    if !disabled(m, DSBL_LIMIT) && limited {
-        return Some("joint and tendon limits (disable them or the constraint flag)");
-    }
-    if !disabled(m, DSBL_CONTACT) && may_collide(m) {
-        return Some("contacts (disable them or the constraint flag)");
-    }
-    None
-}
-
-/// Whether any geom pair passes MuJoCo's static filters (different weld bodies, matching
-/// contype/conaffinity) or an explicit pair exists.
-fn may_collide(m: &Model) -> bool {
-    if m.npair > 0 {
-        return true;
-    }
-    let weld = |g: usize| m.body_weldid[m.geom_bodyid[g] as usize];
-    (0..m.ngeom).any(|a| {
-        (a + 1..m.ngeom).any(|b| {
-            let compatible = m.geom_contype[a] & m.geom_conaffinity[b] != 0
-                || m.geom_contype[b] & m.geom_conaffinity[a] != 0;
-            compatible && weld(a) != weld(b)
-        })
-    })
-}
-
 /// Position-dependent stage (`mj_fwdPosition`): kinematics, com, cameras and lights, tendons,
 /// inertia and its factorization, transmissions.
 pub fn fwd_position(m: &Model, d: &mut Data) -> Result<(), StepError> {
     let t = tic(d);
-    if let Some(what) = unsupported_constraints(m, d) {
-        return Err(StepError::Unsupported(what));
-    }
     if m.nflex > 0 {
         return Err(StepError::Unsupported("flex objects"));
     }
@@ -193,15 +144,10 @@ pub fn fwd_position(m: &Model, d: &mut Data) -> Result<(), StepError> {
     tendon::tendon(m, d)?;
     smooth::crb(m, d);
     smooth::factor_m(m, d);
-    // collision detection and constraint construction: none (see unsupported_constraints)
-    d.ncon = 0;
-    d.nefc = 0;
-    d.ne = 0;
-    d.nf = 0;
-    d.nl = 0;
-    d.nnzJ = 0;
-    d.arena.clear();
+    collision::collision(m, d)?;
+    constraint::make_constraint(m, d)?;
     transmission::transmission(m, d)?;
+    constraint::project_constraint(m, d)?;
     toc(d, TIMER_POSITION, t);
     Ok(())
 }
@@ -214,6 +160,7 @@ pub fn fwd_velocity(m: &Model, d: &mut Data) -> Result<(), StepError> {
     crate::math::mat::mul_mat_vec(d.actuator_velocity, d.actuator_moment, d.qvel, m.nu, m.nv);
     smooth::com_vel(m, d);
     passive::passive(m, d)?;
+    constraint::reference_constraint(m, d)?;
     d.with_stack(|d, stack| -> Result<(), ArenaError> {
         let mut frame = stack.frame();
         let bias = frame.alloc::<Real>(m.nv)?;
@@ -245,8 +192,8 @@ pub fn fwd_acceleration(m: &Model, d: &mut Data) -> Result<(), StepError> {
     Ok(())
 }
 
-/// Constraint stage (`mj_fwdConstraint`). With no constraint rows (mjrs refuses models that
-/// would make some, see [`unsupported_constraints`]) the acceleration is the unconstrained one.
+/// Constraint stage (`mj_fwdConstraint`): without constraint rows the acceleration is the
+/// unconstrained one; otherwise the solver of `opt.solver` finds the constraint forces.
 pub fn fwd_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
     let t = tic(d);
     d.qfrc_constraint.fill(0.0);
@@ -257,8 +204,9 @@ pub fn fwd_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
         toc(d, TIMER_CONSTRAINT, t);
         return Ok(());
     }
-    let _ = m;
-    Err(StepError::Unsupported("constraint solver"))
+    solver::fwd_constraint_solve(m, d)?;
+    toc(d, TIMER_CONSTRAINT, t);
+    Ok(())
 }
 
 /// Actuation stage with the control callback first, as in `mj_forwardSkip`.

@@ -22,6 +22,8 @@ pub mod layout;
 
 pub mod actuation;
 pub mod arena;
+pub mod collision;
+pub mod constraint;
 pub mod data;
 pub mod derivative;
 pub mod fluid;
@@ -36,6 +38,7 @@ mod pod;
 pub mod real;
 pub mod sensor;
 pub mod smooth;
+pub mod solver;
 pub mod support;
 pub mod tendon;
 pub mod transmission;

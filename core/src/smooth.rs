@@ -625,7 +625,7 @@ fn add6(a: &[Real; 6], b: &[Real; 6]) -> [Real; 6] {
 ///
 /// Contact and equality forces also enter `cfrc_ext` in MuJoCo; mjrs adds them with the
 /// constraint stage, and until then refuses models that would create constraints (see
-/// `forward::unsupported_constraints`), so there are none here.
+/// `collision` and `constraint::make_constraint`), so there are none here.
 pub fn rne_post_constraint(m: &Model, d: &mut Data) {
     let nbody = m.nbody;
     v6m(d.cacc)[0] = [0.0; 6];
