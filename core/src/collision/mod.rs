@@ -4,6 +4,8 @@
 //! Not implemented yet: a model that can make contacts is refused with a clear error; models
 //! with contacts disabled (or nothing that can touch) get no contacts, as in MuJoCo.
 
+pub mod convex;
+
 use crate::data::Data;
 use crate::forward::StepError;
 use crate::model::Model;
