@@ -1,0 +1,570 @@
+//! The primal solvers, conjugate gradient and Newton (`mj_solCG`, `mj_solNewton`): both minimize
+//! the primal cost `½ (a - a0)' M (a - a0) + s(J a - aref)` over the acceleration `a = qacc`
+//! with MuJoCo's exact line search along a search direction, preconditioned by `M⁻¹` (CG,
+//! Polak-Ribière directions) or by the Hessian of the cost (Newton) ("Computation › Constraint
+//! solver › CG, Newton, Line search").
+
+use super::hessian::{hessian_direct, hessian_incremental, Hessian};
+use super::sparse::chol_solve_sparse;
+use super::{constraint_update, save_stats, stat_scale, Efc};
+use crate::arena::Stack;
+use crate::data::{Data, SolverStat};
+use crate::forward::StepError;
+use crate::math::chol::chol_solve;
+use crate::math::scalar::sqrt;
+use crate::math::vec::{add_to_scl, dot, norm, sub};
+use crate::model::Model;
+use crate::real::{Real, MINVAL};
+use crate::smooth::solve_ld;
+use crate::support::mul_m;
+use crate::types::*;
+
+/// The state of a CG or Newton solve (`mjCGContext`).
+pub(super) struct Context<'s> {
+    /// `J qacc - aref` (nefc).
+    pub jaref: &'s mut [Real],
+    /// `J search` (nefc).
+    pub jv: &'s mut [Real],
+    /// `M qacc` (nv).
+    pub ma: &'s mut [Real],
+    /// `M search` (nv).
+    pub mv: &'s mut [Real],
+    /// Gradient of the cost (nv).
+    pub grad: &'s mut [Real],
+    /// Preconditioned gradient, `M⁻¹ grad` or `H⁻¹ grad` (nv).
+    pub mgrad: &'s mut [Real],
+    /// Search direction (nv).
+    pub search: &'s mut [Real],
+    /// Per row, the cost along the search line as a quadratic polynomial in the step; an
+    /// elliptic cone keeps 9 numbers in its rows' slots (3 per row).
+    pub quad: &'s mut [Real],
+    /// The Hessian and its factor (Newton only).
+    pub hessian: Option<Hessian<'s>>,
+    /// Constraint cost plus Gauss cost.
+    pub cost: Real,
+    /// The Gauss cost along the search line as a quadratic polynomial.
+    pub quad_gauss: [Real; 3],
+    /// Scale of improvement and gradient statistics.
+    pub scale: Real,
+    /// Rows not satisfied.
+    pub nactive: i32,
+    /// Rows in the cone state.
+    pub ncone: i32,
+    /// Cholesky updates in the last Hessian update.
+    pub nupdate: i32,
+    /// Cost evaluations in the last line search.
+    pub ls_iter: i32,
+    /// Slope at the line search's result, scaled (1: not computed).
+    pub ls_slope: Real,
+}
+
+/// A point of the line search: step, cost, first and second derivatives (`mjCGPnt`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Point {
+    alpha: Real,
+    cost: Real,
+    deriv: [Real; 2],
+}
+
+/// Conjugate-gradient solver (`mj_solCG`), at most `maxiter` iterations from `qacc`.
+pub(super) fn sol_cg(
+    m: &Model,
+    d: &mut Data,
+    efc: &mut Efc,
+    stack: &mut Stack,
+    maxiter: usize,
+) -> Result<(), StepError> {
+    sol_cg_newton(m, d, efc, stack, maxiter, false)
+}
+
+/// Newton solver (`mj_solNewton`), at most `maxiter` iterations from `qacc`.
+pub(super) fn sol_newton(
+    m: &Model,
+    d: &mut Data,
+    efc: &mut Efc,
+    stack: &mut Stack,
+    maxiter: usize,
+) -> Result<(), StepError> {
+    sol_cg_newton(m, d, efc, stack, maxiter, true)
+}
+
+/// The scratch of a solve (`CGallocate`).
+fn allocate<'s>(
+    nv: usize,
+    nefc: usize,
+    stack: &mut Stack<'s>,
+    newton: bool,
+) -> Result<Context<'s>, StepError> {
+    let jaref = stack.alloc::<Real>(nefc)?;
+    let jv = stack.alloc::<Real>(nefc)?;
+    let ma = stack.alloc::<Real>(nv)?;
+    let mv = stack.alloc::<Real>(nv)?;
+    let grad = stack.alloc::<Real>(nv)?;
+    let mgrad = stack.alloc::<Real>(nv)?;
+    let search = stack.alloc::<Real>(nv)?;
+    let quad = stack.alloc::<Real>(nefc * 3)?;
+    let hessian = if newton {
+        Some(Hessian {
+            nnz: 0,
+            h: stack.alloc::<Real>(nv * nv)?,
+            hcone: stack.alloc::<Real>(nv * nv)?,
+            rownnz: stack.alloc::<i32>(nv)?,
+            rowadr: stack.alloc::<i32>(nv)?,
+            colind: stack.alloc::<i32>(nv * nv)?,
+        })
+    } else {
+        None
+    };
+    Ok(Context {
+        jaref,
+        jv,
+        ma,
+        mv,
+        grad,
+        mgrad,
+        search,
+        quad,
+        hessian,
+        cost: 0.0,
+        quad_gauss: [0.0; 3],
+        scale: 0.0,
+        nactive: 0,
+        ncone: 0,
+        nupdate: 0,
+        ls_iter: 0,
+        ls_slope: 1.0,
+    })
+}
+
+/// The CG and Newton driver (`mj_solCGNewton`, monolithic: no islands).
+fn sol_cg_newton(
+    m: &Model,
+    d: &mut Data,
+    efc: &mut Efc,
+    stack: &mut Stack,
+    maxiter: usize,
+    newton: bool,
+) -> Result<(), StepError> {
+    let (nv, nefc) = (m.nv, efc.nefc);
+    let mut frame = stack.frame();
+    let mut ctx = allocate(nv, nefc, &mut frame, newton)?;
+    let (gradold, mgradold, mgraddif): (&mut [Real], &mut [Real], &mut [Real]) = if newton {
+        (&mut [], &mut [], &mut [])
+    } else {
+        (
+            frame.alloc::<Real>(nv)?,
+            frame.alloc::<Real>(nv)?,
+            frame.alloc::<Real>(nv)?,
+        )
+    };
+    let oldstate = frame.alloc::<i32>(nefc)?;
+
+    mul_m(m, d, ctx.ma, d.qacc);
+    efc.jac.mul_vec(ctx.jaref, d.qacc);
+    for (x, a) in ctx.jaref.iter_mut().zip(efc.aref.iter()) {
+        *x -= *a;
+    }
+
+    update_constraint(m, d, efc, &mut ctx);
+    if newton {
+        hessian_direct(m, d, efc, &mut ctx, &mut frame)?;
+    }
+    update_gradient(m, d, &mut ctx);
+
+    // both start along the preconditioned gradient
+    for (s, g) in ctx.search.iter_mut().zip(ctx.mgrad.iter()) {
+        *s = *g * -1.0;
+    }
+    let scale = stat_scale(m);
+    ctx.scale = scale;
+
+    let mut iter = 0;
+    while iter < maxiter {
+        let alpha = line_search(m, d, efc, &mut ctx);
+        if alpha == 0.0 {
+            break;
+        }
+
+        // move to the new point
+        add_to_scl(d.qacc, ctx.search, alpha);
+        add_to_scl(ctx.ma, ctx.mv, alpha);
+        add_to_scl(ctx.jaref, ctx.jv, alpha);
+
+        if !newton {
+            gradold.copy_from_slice(ctx.grad);
+            mgradold.copy_from_slice(ctx.mgrad);
+        }
+        oldstate.copy_from_slice(efc.state);
+        let oldcost = ctx.cost;
+
+        update_constraint(m, d, efc, &mut ctx);
+        if newton {
+            hessian_incremental(m, d, efc, &mut ctx, oldstate, &mut frame)?;
+        }
+        update_gradient(m, d, &mut ctx);
+
+        let nchange = super::pgs::count_changes(oldstate, efc.state);
+        let improvement = scale * (oldcost - ctx.cost);
+        let gradient = scale * norm(ctx.grad);
+        let stat = SolverStat {
+            improvement,
+            gradient,
+            lineslope: ctx.ls_slope,
+            nactive: ctx.nactive,
+            nchange,
+            neval: ctx.ls_iter,
+            nupdate: ctx.nupdate,
+        };
+        save_stats(d.solver, iter, stat);
+        iter += 1;
+
+        if improvement < m.opt.tolerance || gradient < m.opt.tolerance {
+            break;
+        }
+
+        if newton {
+            for (s, g) in ctx.search.iter_mut().zip(ctx.mgrad.iter()) {
+                *s = *g * -1.0;
+            }
+        } else {
+            // Polak-Ribière, reset when negative
+            sub(mgraddif, ctx.mgrad, mgradold);
+            let beta = dot(ctx.grad, mgraddif) / dot(gradold, mgradold).max(MINVAL);
+            let beta = if beta < 0.0 { 0.0 } else { beta };
+            for (s, g) in ctx.search.iter_mut().zip(ctx.mgrad.iter()) {
+                *s = -*g + beta * *s;
+            }
+        }
+    }
+
+    d.solver_niter[0] += iter as i32;
+    d.solver_nnz[0] = match &ctx.hessian {
+        Some(h) if efc.jac.sparse => (2 * h.nnz - nv) as i32,
+        Some(_) => (nv * nv) as i32,
+        None => 0,
+    };
+    Ok(())
+}
+
+/// Constraint forces, states and cost at the current point, plus the Gauss cost
+/// (`CGupdateConstraint`); Newton asks for the cone Hessians.
+fn update_constraint(m: &Model, d: &mut Data, efc: &mut Efc, ctx: &mut Context) {
+    ctx.cost = constraint_update(m, d.qfrc_constraint, efc, ctx.jaref, ctx.hessian.is_some());
+    ctx.nactive = efc
+        .state
+        .iter()
+        .filter(|&&s| s != CNSTRSTATE_SATISFIED)
+        .count() as i32;
+    ctx.ncone = efc.state.iter().filter(|&&s| s == CNSTRSTATE_CONE).count() as i32;
+
+    let mut gauss = 0.0;
+    for i in 0..m.nv {
+        gauss += 0.5 * (ctx.ma[i] - d.qfrc_smooth[i]) * (d.qacc[i] - d.qacc_smooth[i]);
+    }
+    ctx.quad_gauss[0] = gauss;
+    ctx.cost += gauss;
+}
+
+/// `grad = M qacc - qfrc_smooth - qfrc_constraint` and its preconditioned version
+/// (`CGupdateGradient`): `H⁻¹ grad` with the Hessian factor (with cones if any) for Newton,
+/// `M⁻¹ grad` for CG.
+fn update_gradient(m: &Model, d: &Data, ctx: &mut Context) {
+    let nv = m.nv;
+    for i in 0..nv {
+        ctx.grad[i] = ctx.ma[i] - d.qfrc_smooth[i] - d.qfrc_constraint[i];
+    }
+    match &ctx.hessian {
+        Some(h) => {
+            let factor: &[Real] = if ctx.ncone > 0 { h.hcone } else { h.h };
+            if crate::support::is_sparse(m) {
+                chol_solve_sparse(
+                    ctx.mgrad, factor, ctx.grad, nv, h.rownnz, h.rowadr, h.colind,
+                );
+            } else {
+                chol_solve(ctx.mgrad, factor, ctx.grad, nv);
+            }
+        }
+        None => {
+            ctx.mgrad.copy_from_slice(ctx.grad);
+            solve_ld(m, ctx.mgrad, 1, d.qLD, d.qLDiagInv);
+        }
+    }
+}
+
+/// The cost along the search line as quadratic polynomials in the step, per row and for the
+/// Gauss term, plus the cone quantities of elliptic contacts (`CGprepare`).
+fn prepare(d: &Data, efc: &Efc, ctx: &mut Context) {
+    let v = &*ctx.search;
+    let v_dot_smooth = dot(d.qfrc_smooth, v);
+    ctx.quad_gauss[1] = dot(v, ctx.ma) - v_dot_smooth;
+    ctx.quad_gauss[2] = 0.5 * dot(v, ctx.mv);
+
+    let nefc = efc.nefc;
+    let mut i = 0;
+    while i < nefc {
+        let (jv, jaref, dd) = (&ctx.jv[i..], &ctx.jaref[i..], &efc.D[i..]);
+        let quad = &mut ctx.quad[3 * i..];
+
+        let dj0 = dd[0] * jaref[0];
+        quad[0] = jaref[0] * dj0;
+        quad[1] = jv[0] * dj0;
+        quad[2] = jv[0] * dd[0] * jv[0];
+
+        let mut dim = 1;
+        if efc.efc_type[i] == CNSTR_CONTACT_ELLIPTIC {
+            let con = efc.cone(i);
+            let (mu, friction) = (con.mu, &con.friction);
+            dim = con.dim as usize;
+
+            // the whole vector's quadratic (bottom zone)
+            for j in 1..dim {
+                let djj = dd[j] * jaref[j];
+                quad[0] += jaref[j] * djj;
+                quad[1] += jv[j] * djj;
+                quad[2] += jv[j] * dd[j] * jv[j];
+            }
+
+            // U = scaled residual, V = scaled direction: the primal cone becomes circular
+            let (mut u, mut w) = ([0.0; 6], [0.0; 6]);
+            u[0] = jaref[0] * mu;
+            w[0] = jv[0] * mu;
+            for j in 1..dim {
+                u[j] = jaref[j] * friction[j - 1];
+                w[j] = jv[j] * friction[j - 1];
+            }
+            let (mut uu, mut uv, mut vv) = (0.0, 0.0, 0.0);
+            for j in 1..dim {
+                uu += u[j] * u[j];
+                uv += u[j] * w[j];
+                vv += w[j] * w[j];
+            }
+
+            // kept in the slots of the cone's other rows (dim >= 3)
+            quad[3] = u[0];
+            quad[4] = w[0];
+            quad[5] = uu;
+            quad[6] = uv;
+            quad[7] = vv;
+            quad[8] = dd[0] / ((mu * mu) * (1.0 + (mu * mu)));
+        }
+
+        quad[0] *= 0.5;
+        quad[2] *= 0.5;
+        i += dim;
+    }
+}
+
+/// Adds the quadratic `q` to `total`.
+fn add_quad(total: &mut [Real; 3], q: &[Real]) {
+    total[0] += q[0];
+    total[1] += q[1];
+    total[2] += q[2];
+}
+
+/// Cost and its first two derivatives at step `p.alpha` along the search line (`CGeval`).
+fn eval(efc: &Efc, ctx: &mut Context, p: &mut Point) {
+    let (ne, nf, nefc) = (efc.ne, efc.nf, efc.nefc);
+    let alpha = p.alpha;
+    let mut cost = 0.0;
+    let mut deriv = [0.0; 2];
+    let mut total = ctx.quad_gauss;
+
+    let mut i = 0;
+    while i < nefc {
+        let quad = &ctx.quad[3 * i..];
+        if i < ne {
+            add_quad(&mut total, quad);
+            i += 1;
+            continue;
+        }
+        if i < ne + nf {
+            // quadratic within ±R floss, linear beyond
+            let (start, dir) = (ctx.jaref[i], ctx.jv[i]);
+            let x = start + alpha * dir;
+            let f = efc.frictionloss[i];
+            let rf = efc.R[i] * f;
+            if -rf < x && x < rf {
+                add_quad(&mut total, quad);
+            } else if x <= -rf {
+                add_quad(&mut total, &[f * (-0.5 * rf - start), -f * dir, 0.0]);
+            } else {
+                add_quad(&mut total, &[f * (-0.5 * rf + start), f * dir, 0.0]);
+            }
+            i += 1;
+            continue;
+        }
+        if efc.efc_type[i] != CNSTR_CONTACT_ELLIPTIC {
+            if ctx.jaref[i] + alpha * ctx.jv[i] < 0.0 {
+                add_quad(&mut total, quad);
+            }
+            i += 1;
+            continue;
+        }
+
+        let con = efc.cone(i);
+        let (mu, dim) = (con.mu, con.dim as usize);
+        let (u0, v0, uu, uv, vv, dm) = (quad[3], quad[4], quad[5], quad[6], quad[7], quad[8]);
+        let n = u0 + alpha * v0;
+        let tsqr = uu + alpha * (2.0 * uv + alpha * vv);
+        if tsqr <= 0.0 {
+            // no tangential part: bottom zone if the normal part is negative, else top
+            if n < 0.0 {
+                add_quad(&mut total, quad);
+            }
+        } else {
+            let t = sqrt(tsqr);
+            if n >= mu * t {
+                // top zone: no cost
+            } else if mu * n + t <= 0.0 {
+                add_quad(&mut total, quad);
+            } else {
+                // middle zone
+                let n1 = v0;
+                let t1 = (uv + alpha * vv) / t;
+                let t2 = vv / t - (uv + alpha * vv) * t1 / (t * t);
+                cost += 0.5 * dm * (n - mu * t) * (n - mu * t);
+                deriv[0] += dm * (n - mu * t) * (n1 - mu * t1);
+                deriv[1] += dm * ((n1 - mu * t1) * (n1 - mu * t1) + (n - mu * t) * (-mu * t2));
+            }
+        }
+        i += dim;
+    }
+
+    cost += alpha * alpha * total[2] + alpha * total[1] + total[0];
+    deriv[0] += 2.0 * alpha * total[2] + total[1];
+    deriv[1] += 2.0 * total[2];
+
+    // a non-convex line (should not occur; MuJoCo prints a warning) gets a tiny curvature
+    if deriv[1] <= 0.0 {
+        deriv[1] = MINVAL;
+    }
+
+    p.cost = cost;
+    p.deriv = deriv;
+    ctx.ls_iter += 1;
+}
+
+/// Evaluates at `alpha`.
+fn eval_at(efc: &Efc, ctx: &mut Context, alpha: Real) -> Point {
+    let mut p = Point {
+        alpha,
+        ..Point::default()
+    };
+    eval(efc, ctx, &mut p);
+    p
+}
+
+/// Moves the bracket end `p` to the best candidate on its side (a smaller derivative of the
+/// same sign), and if it moved, evaluates its Newton point into `pnext` (`updateBracket`).
+fn update_bracket(
+    efc: &Efc,
+    ctx: &mut Context,
+    p: &mut Point,
+    candidates: &[Point; 3],
+    pnext: &mut Point,
+) -> bool {
+    let mut moved = false;
+    for c in candidates {
+        let negative = p.deriv[0] < 0.0 && c.deriv[0] < 0.0 && p.deriv[0] < c.deriv[0];
+        let positive = p.deriv[0] > 0.0 && c.deriv[0] > 0.0 && p.deriv[0] > c.deriv[0];
+        if negative || positive {
+            *p = *c;
+            moved = true;
+        }
+    }
+    if moved {
+        *pnext = eval_at(efc, ctx, p.alpha - p.deriv[0] / p.deriv[1]);
+    }
+    moved
+}
+
+/// The exact line search along `search` (`CGsearch`): Newton steps on the piecewise-quadratic
+/// cost until the derivative is small, bracketing when one-sided steps stop. Returns the step
+/// (0: no improvement).
+fn line_search(m: &Model, d: &Data, efc: &Efc, ctx: &mut Context) -> Real {
+    ctx.ls_iter = 0;
+    ctx.ls_slope = 1.0;
+
+    let snorm = norm(ctx.search);
+    if snorm < MINVAL {
+        return 0.0;
+    }
+    let gtol = m.opt.tolerance * m.opt.ls_tolerance * snorm / ctx.scale;
+    let slopescl = ctx.scale / snorm;
+    let ls_iterations = m.opt.ls_iterations;
+
+    mul_m(m, d, ctx.mv, ctx.search);
+    efc.jac.mul_vec(ctx.jv, ctx.search);
+    prepare(d, efc, ctx);
+
+    let p0 = eval_at(efc, ctx, 0.0);
+
+    // always try one Newton step
+    let mut p1 = eval_at(efc, ctx, p0.alpha - p0.deriv[0] / p0.deriv[1]);
+    if p0.cost < p1.cost {
+        p1 = p0;
+    }
+    if p1.deriv[0].abs() < gtol {
+        ctx.ls_slope = p1.deriv[0].abs() * slopescl;
+        return p1.alpha;
+    }
+
+    // one-sided search in the descent direction
+    let dir: Real = if p1.deriv[0] < 0.0 { 1.0 } else { -1.0 };
+    let mut p2 = Point::default();
+    let mut p2update = false;
+    while p1.deriv[0] * dir <= -gtol && ctx.ls_iter < ls_iterations {
+        p2 = p1;
+        p2update = true;
+        let alpha = p1.alpha - p1.deriv[0] / p1.deriv[1];
+        p1 = eval_at(efc, ctx, alpha);
+        if p1.deriv[0].abs() < gtol {
+            ctx.ls_slope = p1.deriv[0].abs() * slopescl;
+            return p1.alpha;
+        }
+    }
+    if ctx.ls_iter >= ls_iterations || !p2update {
+        // could not bracket (or no second point, which should not occur)
+        ctx.ls_slope = p1.deriv[0].abs() * slopescl;
+        return p1.alpha;
+    }
+
+    // bracketed search between p1 and p2
+    let mut p2next = p1;
+    let mut p1next = eval_at(efc, ctx, p1.alpha - p1.deriv[0] / p1.deriv[1]);
+    while ctx.ls_iter < ls_iterations {
+        let pmid = eval_at(efc, ctx, 0.5 * (p1.alpha + p2.alpha));
+        let candidates = [p1next, p2next, pmid];
+
+        // a converged candidate: the one of least cost
+        let mut best: Option<&Point> = None;
+        for c in &candidates {
+            if c.deriv[0].abs() < gtol && best.is_none_or(|b| c.cost < b.cost) {
+                best = Some(c);
+            }
+        }
+        if let Some(b) = best {
+            ctx.ls_slope = b.deriv[0].abs() * slopescl;
+            return b.alpha;
+        }
+
+        let b1 = update_bracket(efc, ctx, &mut p1, &candidates, &mut p1next);
+        let b2 = update_bracket(efc, ctx, &mut p2, &candidates, &mut p2next);
+        if !b1 && !b2 {
+            // numerical accuracy reached: the midpoint
+            ctx.ls_slope = pmid.deriv[0].abs() * slopescl;
+            return pmid.alpha;
+        }
+    }
+
+    // out of iterations: the better bracket end if it improves on the start
+    if p1.cost <= p2.cost && p1.cost < p0.cost {
+        ctx.ls_slope = p1.deriv[0].abs() * slopescl;
+        p1.alpha
+    } else if p2.cost <= p1.cost && p2.cost < p0.cost {
+        ctx.ls_slope = p2.deriv[0].abs() * slopescl;
+        p2.alpha
+    } else {
+        0.0
+    }
+}

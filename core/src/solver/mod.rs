@@ -1,0 +1,425 @@
+//! Constraint solvers (MuJoCo's `engine_solver.c`, and the solver half of `mj_fwdConstraint`
+//! in `engine_forward.c`): given the constraint rows of this step, find the constraint forces
+//! `efc_force`, their joint-space sum `qfrc_constraint` and the constrained acceleration `qacc`
+//! ("Computation › Constraint solver").
+//!
+//! * [`update`]: `mj_constraintUpdate`, the constraint states, forces and cost of the primal
+//!   formulation at a given acceleration.
+//! * [`pgs`]: the dual projected Gauss-Seidel solver (`mj_solPGS`), [`noslip`] its cousin that
+//!   removes slip after the main solver (`mj_solNoSlip`).
+//! * [`cg_newton`]: the primal solvers, conjugate gradient and Newton (`mj_solCG`,
+//!   `mj_solNewton`), with their exact line search; [`hessian`] the Newton Hessian and its
+//!   Cholesky factor, dense or sparse, and [`sparse`] the sparse matrix kernels it needs.
+//!
+//! Every function here works on [`Efc`], the constraint rows as the solvers see them.
+
+mod cg_newton;
+mod hessian;
+mod noslip;
+mod pgs;
+pub mod sparse;
+mod update;
+
+pub use update::constraint_update;
+
+use crate::arena::{ArenaArraysMut, Stack};
+use crate::data::{Contact, Data, SolverStat};
+use crate::forward::StepError;
+use crate::math::mat::{mul_mat_t_vec, mul_mat_vec};
+use crate::math::sparse::mul_mat_vec_sparse;
+use crate::math::vec::{dot, sub_from};
+use crate::model::Model;
+use crate::real::Real;
+use crate::support::{disabled, enabled, is_sparse, mul_m};
+use crate::types::*;
+
+/// The constraint Jacobian `efc_J` (dense `nefc x nv`, or sparse with its transpose `efc_JT`).
+pub struct Jacobian<'a> {
+    /// Degrees of freedom (columns).
+    pub nv: usize,
+    /// Constraint rows.
+    pub nefc: usize,
+    /// Sparse layout (`mj_isSparse`).
+    pub sparse: bool,
+    /// `efc_J`.
+    pub J: &'a [Real],
+    /// `efc_J_rownnz` (sparse only).
+    pub rownnz: &'a [i32],
+    /// `efc_J_rowadr` (sparse only).
+    pub rowadr: &'a [i32],
+    /// `efc_J_rowsuper` (sparse only).
+    pub rowsuper: &'a [i32],
+    /// `efc_J_colind` (sparse only).
+    pub colind: &'a [i32],
+    /// `efc_JT` (sparse only).
+    pub JT: &'a [Real],
+    /// `efc_JT_rownnz` (sparse only).
+    pub JT_rownnz: &'a [i32],
+    /// `efc_JT_rowadr` (sparse only).
+    pub JT_rowadr: &'a [i32],
+    /// `efc_JT_rowsuper` (sparse only).
+    pub JT_rowsuper: &'a [i32],
+    /// `efc_JT_colind` (sparse only).
+    pub JT_colind: &'a [i32],
+}
+
+impl Jacobian<'_> {
+    /// `res = J vec` (`mj_mulJacVec`).
+    pub fn mul_vec(&self, res: &mut [Real], vec: &[Real]) {
+        if self.nefc == 0 {
+            return;
+        }
+        if self.sparse {
+            mul_mat_vec_sparse(
+                res,
+                self.J,
+                vec,
+                self.nefc,
+                self.rownnz,
+                self.rowadr,
+                self.colind,
+                Some(self.rowsuper),
+            );
+        } else {
+            mul_mat_vec(res, self.J, vec, self.nefc, self.nv);
+        }
+    }
+
+    /// `res = J' vec` (`mj_mulJacTVec`).
+    pub fn mul_t_vec(&self, res: &mut [Real], vec: &[Real]) {
+        if self.nefc == 0 {
+            return;
+        }
+        if self.sparse {
+            mul_mat_vec_sparse(
+                res,
+                self.JT,
+                vec,
+                self.nv,
+                self.JT_rownnz,
+                self.JT_rowadr,
+                self.JT_colind,
+                Some(self.JT_rowsuper),
+            );
+        } else {
+            mul_mat_t_vec(res, self.J, vec, self.nefc, self.nv);
+        }
+    }
+}
+
+/// `efc_AR = J M⁻¹ J' + R`, the regularized dual matrix (dense `nefc x nefc` or sparse); made
+/// only for dual solvers (PGS, noslip).
+pub struct DualMatrix<'a> {
+    /// Sparse layout (`mj_isSparse`).
+    pub sparse: bool,
+    /// `efc_AR`.
+    pub AR: &'a [Real],
+    /// `efc_AR_rownnz` (sparse only).
+    pub rownnz: &'a [i32],
+    /// `efc_AR_rowadr` (sparse only).
+    pub rowadr: &'a [i32],
+    /// `efc_AR_colind` (sparse only).
+    pub colind: &'a [i32],
+}
+
+impl DualMatrix<'_> {
+    /// The non-zeros of row `i` and their columns (dense: the whole row, no columns).
+    fn row(&self, i: usize, nefc: usize) -> (&[Real], &[i32]) {
+        if self.sparse {
+            let adr = self.rowadr[i] as usize;
+            let end = adr + self.rownnz[i] as usize;
+            (&self.AR[adr..end], &self.colind[adr..end])
+        } else {
+            (&self.AR[i * nefc..(i + 1) * nefc], &[])
+        }
+    }
+
+    /// Row `i` times `vec`, in MuJoCo's summation order.
+    fn dot_row(&self, i: usize, vec: &[Real]) -> Real {
+        let (values, colind) = self.row(i, vec.len());
+        if self.sparse {
+            crate::math::sparse::dot_sparse(values, vec, colind, false)
+        } else {
+            dot(values, vec)
+        }
+    }
+
+    /// `res = AR vec`.
+    fn mul_vec(&self, res: &mut [Real], vec: &[Real]) {
+        let nefc = vec.len();
+        if self.sparse {
+            mul_mat_vec_sparse(
+                res,
+                self.AR,
+                vec,
+                nefc,
+                self.rownnz,
+                self.rowadr,
+                self.colind,
+                None,
+            );
+        } else {
+            mul_mat_vec(res, self.AR, vec, nefc, nefc);
+        }
+    }
+}
+
+/// The constraint rows of this step as the solvers see them: read-only inputs made by the
+/// constraint stages, and the outputs `efc_b`, `efc_force`, `efc_state` and the contacts'
+/// cone Hessians.
+pub struct Efc<'a> {
+    /// Equality rows (first).
+    pub ne: usize,
+    /// Friction-loss rows (next).
+    pub nf: usize,
+    /// All rows.
+    pub nefc: usize,
+    /// The Jacobian.
+    pub jac: Jacobian<'a>,
+    /// `efc_AR` (dual solvers only; empty otherwise).
+    pub ar: DualMatrix<'a>,
+    /// `efc_type` (`CNSTR_*`).
+    pub efc_type: &'a [i32],
+    /// `efc_id`: the object of each row (contact index for contacts).
+    pub efc_id: &'a [i32],
+    /// `efc_frictionloss`.
+    pub frictionloss: &'a [Real],
+    /// `efc_D`.
+    pub D: &'a [Real],
+    /// `efc_R`.
+    pub R: &'a [Real],
+    /// `efc_aref`.
+    pub aref: &'a [Real],
+    /// `efc_b = J qacc_smooth - aref`, set by the solve.
+    pub b: &'a mut [Real],
+    /// `efc_force`.
+    pub force: &'a mut [Real],
+    /// `efc_state` (`CNSTRSTATE_*`).
+    pub state: &'a mut [i32],
+    /// The contacts (`mu`, `friction`, `dim` are read; the cone Hessian `H` is written).
+    pub contact: &'a mut [Contact],
+}
+
+/// Whether `a` has at least `n` elements.
+fn has(a: &[impl Sized], n: usize) -> bool {
+    a.len() >= n
+}
+
+impl<'a> Efc<'a> {
+    /// The rows of `d` (`ne`, `nf`, `nefc`) in the arena arrays `a`; `Err` when an array the
+    /// solver reads was not made (a constraint stage that does not fill what MuJoCo fills).
+    pub fn new(m: &Model, d: &Data, a: ArenaArraysMut<'a>) -> Result<Self, StepError> {
+        let (nv, nefc) = (m.nv, d.nefc);
+        let sparse = is_sparse(m);
+        let ok = has(a.efc_type, nefc)
+            && has(a.efc_id, nefc)
+            && has(a.efc_frictionloss, nefc)
+            && has(a.efc_D, nefc)
+            && has(a.efc_R, nefc)
+            && has(a.efc_aref, nefc)
+            && has(a.efc_b, nefc)
+            && has(a.efc_force, nefc)
+            && has(a.efc_state, nefc)
+            && has(a.contact, d.ncon)
+            && d.ne + d.nf <= nefc
+            && if sparse {
+                has(a.efc_J_rownnz, nefc)
+                    && has(a.efc_J_rowadr, nefc)
+                    && has(a.efc_J_rowsuper, nefc)
+                    && has(a.efc_JT_rownnz, nv)
+                    && has(a.efc_JT_rowadr, nv)
+                    && has(a.efc_JT_rowsuper, nv)
+                    && has(a.efc_J, d.nnzJ)
+                    && has(a.efc_JT, d.nnzJ)
+                    && has(a.efc_J_colind, d.nnzJ)
+                    && has(a.efc_JT_colind, d.nnzJ)
+            } else {
+                has(a.efc_J, nefc * nv)
+            };
+        if !ok {
+            return Err(StepError::Unsupported(
+                "constraint rows without the arrays the solver reads",
+            ));
+        }
+        Ok(Efc {
+            ne: d.ne,
+            nf: d.nf,
+            nefc,
+            jac: Jacobian {
+                nv,
+                nefc,
+                sparse,
+                J: a.efc_J,
+                rownnz: a.efc_J_rownnz,
+                rowadr: a.efc_J_rowadr,
+                rowsuper: a.efc_J_rowsuper,
+                colind: a.efc_J_colind,
+                JT: a.efc_JT,
+                JT_rownnz: a.efc_JT_rownnz,
+                JT_rowadr: a.efc_JT_rowadr,
+                JT_rowsuper: a.efc_JT_rowsuper,
+                JT_colind: a.efc_JT_colind,
+            },
+            ar: DualMatrix {
+                sparse,
+                AR: a.efc_AR,
+                rownnz: a.efc_AR_rownnz,
+                rowadr: a.efc_AR_rowadr,
+                colind: a.efc_AR_colind,
+            },
+            efc_type: &a.efc_type[..nefc],
+            efc_id: &a.efc_id[..nefc],
+            frictionloss: &a.efc_frictionloss[..nefc],
+            D: &a.efc_D[..nefc],
+            R: &a.efc_R[..nefc],
+            aref: &a.efc_aref[..nefc],
+            b: &mut a.efc_b[..nefc],
+            force: &mut a.efc_force[..nefc],
+            state: &mut a.efc_state[..nefc],
+            contact: &mut a.contact[..d.ncon],
+        })
+    }
+
+    /// Whether the dual matrix `efc_AR` was made (dual solvers need it).
+    fn has_dual(&self) -> bool {
+        let n = self.nefc;
+        if self.ar.sparse {
+            has(self.ar.rownnz, n) && has(self.ar.rowadr, n) && {
+                let last = self.ar.rowadr[n - 1] as usize + self.ar.rownnz[n - 1] as usize;
+                has(self.ar.AR, last) && has(self.ar.colind, last)
+            }
+        } else {
+            has(self.ar.AR, n * n)
+        }
+    }
+
+    /// The contact of elliptic-cone row `i`, whose rows are `i..i + dim`.
+    fn cone(&self, i: usize) -> &Contact {
+        &self.contact[self.efc_id[i] as usize]
+    }
+
+    /// Number of rows of the constraint starting at row `i`: the contact's `dim` for an
+    /// elliptic cone, 1 otherwise.
+    fn dim(&self, i: usize) -> usize {
+        if self.efc_type[i] == CNSTR_CONTACT_ELLIPTIC {
+            self.cone(i).dim as usize
+        } else {
+            1
+        }
+    }
+}
+
+/// Records the statistics of iteration `iter` (`saveStats`, monolithic island 0); iterations
+/// past `NSOLVER` are not recorded.
+fn save_stats(stats: &mut [SolverStat], iter: usize, stat: SolverStat) {
+    if let Some(s) = stats.get_mut(iter).filter(|_| iter < NSOLVER) {
+        *s = stat;
+    }
+}
+
+/// Scale of improvements and gradients: `1 / (meaninertia * max(1, nv))`.
+fn stat_scale(m: &Model) -> Real {
+    1.0 / (m.stat.meaninertia * m.nv.max(1) as Real)
+}
+
+/// Solves for the constraint forces and the constrained acceleration (the solver part of
+/// `mj_fwdConstraint`): `efc_b`, warmstart, the solver of `opt.solver`, `qacc_warmstart` for
+/// the next step, then noslip. Writes `efc_b`, `efc_force`, `efc_state`, `qfrc_constraint`,
+/// `qacc`, `qacc_warmstart`, the solver statistics and, for elliptic cones with Newton, the
+/// contacts' cone Hessians. Needs `nefc > 0` rows made by the constraint stages.
+pub fn fwd_constraint_solve(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    if enabled(m, ENBL_ISLAND) {
+        // mjrs does not compute islands (mj_island), so MuJoCo's island solver cannot be
+        // reproduced
+        return Err(StepError::Unsupported(
+            "constraint islands (island enable flag)",
+        ));
+    }
+    let fields = d.arena.fields;
+    let mut detached = d.arena.detach();
+    let result = {
+        let (arrays, mut stack) = detached.arrays_mut_and_stack(&fields);
+        Efc::new(m, d, arrays).and_then(|mut efc| solve(m, d, &mut efc, &mut stack))
+    };
+    d.arena.attach(detached);
+    result
+}
+
+/// The solve on the rows `efc` (see [`fwd_constraint_solve`]).
+fn solve(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Result<(), StepError> {
+    let dual = m.opt.solver == SOL_PGS || m.opt.noslip_iterations > 0;
+    if dual && !efc.has_dual() {
+        return Err(StepError::Unsupported(
+            "dual solver without the constraint matrix efc_AR",
+        ));
+    }
+
+    // efc_b = J qacc_smooth - aref
+    efc.jac.mul_vec(efc.b, d.qacc_smooth);
+    sub_from(efc.b, efc.aref);
+
+    warmstart(m, d, efc, stack)?;
+    d.solver_niter = [0; NISLAND];
+
+    match m.opt.solver {
+        SOL_PGS => pgs::sol_pgs(m, d, efc, stack, m.opt.iterations.max(0) as usize)?,
+        SOL_CG => cg_newton::sol_cg(m, d, efc, stack, m.opt.iterations.max(0) as usize)?,
+        SOL_NEWTON => cg_newton::sol_newton(m, d, efc, stack, m.opt.iterations.max(0) as usize)?,
+        _ => return Err(StepError::Numerical("unknown solver type")),
+    }
+    d.solver_nisland = 1;
+
+    d.qacc_warmstart.copy_from_slice(d.qacc);
+
+    if m.opt.noslip_iterations > 0 {
+        noslip::sol_noslip(m, d, efc, stack, m.opt.noslip_iterations as usize)?;
+    }
+    Ok(())
+}
+
+/// Initial `qacc` and forces (`warmstart`). With warmstart, the better of `qacc_warmstart` and
+/// `qacc_smooth` by the primal cost, or for PGS the forces at `qacc_warmstart` unless zero
+/// forces are better; without, `qacc_smooth` and zero forces.
+fn warmstart(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Result<(), StepError> {
+    let (nv, nefc) = (m.nv, efc.nefc);
+    if disabled(m, DSBL_WARMSTART) {
+        d.qacc.copy_from_slice(d.qacc_smooth);
+        efc.force.fill(0.0);
+        return Ok(());
+    }
+    let mut frame = stack.frame();
+    let jar = frame.alloc::<Real>(nefc)?;
+
+    d.qacc.copy_from_slice(d.qacc_warmstart);
+    efc.jac.mul_vec(jar, d.qacc_warmstart);
+    sub_from(jar, efc.aref);
+    let mut cost_warmstart = constraint_update(m, d.qfrc_constraint, efc, jar, false);
+
+    if m.opt.solver == SOL_PGS {
+        // dual cost of the warmstart forces, against zero forces (cost 0)
+        let arf = frame.alloc::<Real>(nefc)?;
+        let mut pgs_warmstart = dot(efc.force, efc.b);
+        efc.ar.mul_vec(arf, efc.force);
+        pgs_warmstart += 0.5 * dot(efc.force, arf);
+        if pgs_warmstart > 0.0 {
+            efc.force.fill(0.0);
+            d.qfrc_constraint.fill(0.0);
+        }
+    } else {
+        // add the Gauss term to the constraint cost of qacc_warmstart
+        let ma = frame.alloc::<Real>(nv)?;
+        mul_m(m, d, ma, d.qacc_warmstart);
+        for i in 0..nv {
+            cost_warmstart +=
+                0.5 * (ma[i] - d.qfrc_smooth[i]) * (d.qacc_warmstart[i] - d.qacc_smooth[i]);
+        }
+
+        // cost of qacc_smooth: only constraints (jar = efc_b there)
+        jar.copy_from_slice(efc.b);
+        let cost_smooth = constraint_update(m, d.qfrc_constraint, efc, jar, false);
+        if cost_warmstart > cost_smooth {
+            d.qacc.copy_from_slice(d.qacc_smooth);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,381 @@
+//! The dual projected Gauss-Seidel solver (`mj_solPGS`) and the helpers it shares with noslip:
+//! it sweeps over the constraints, minimizing the dual cost `½ f' AR f + f' b` in one
+//! constraint's forces at a time and projecting onto that constraint's feasible set
+//! ("Computation › Constraint solver › PGS").
+
+use super::{save_stats, stat_scale, Efc};
+use crate::arena::Stack;
+use crate::data::{Data, SolverStat};
+use crate::forward::StepError;
+use crate::math::mat::{mul_mat_vec, mul_vec_mat_vec};
+use crate::math::qcqp::{qcqp, qcqp2, qcqp3};
+use crate::math::scalar::sqrt;
+use crate::math::vec::{dot, norm, sub};
+use crate::model::Model;
+use crate::real::{Real, MINVAL};
+use crate::smooth::solve_ld;
+use crate::types::*;
+
+/// Maps the dual solution to joint space (`dualFinish`): `qfrc_constraint = J' efc_force`,
+/// `qacc = qacc_smooth + M⁻¹ qfrc_constraint`.
+pub(super) fn dual_finish(m: &Model, d: &mut Data, efc: &Efc) {
+    efc.jac.mul_t_vec(d.qfrc_constraint, efc.force);
+    d.qacc.copy_from_slice(d.qfrc_constraint);
+    solve_ld(m, d.qacc, 1, d.qLD, d.qLDiagInv);
+    for (a, s) in d.qacc.iter_mut().zip(d.qacc_smooth.iter()) {
+        *a += *s;
+    }
+}
+
+/// `res[i] = 1 / AR[i,i]`, or with `sub_r` `1 / max(MINVAL, AR[i,i] - R[i])` (`ARdiaginv`).
+pub(super) fn ar_diag_inv(efc: &Efc, res: &mut [Real], sub_r: bool) {
+    let nefc = efc.nefc;
+    for i in 0..nefc {
+        let diag = if efc.ar.sparse {
+            let (values, colind) = efc.ar.row(i, nefc);
+            match colind.iter().position(|&c| c as usize == i) {
+                Some(k) => values[k],
+                // no diagonal element: MuJoCo leaves the entry as it was
+                None => continue,
+            }
+        } else {
+            efc.ar.AR[i * (nefc + 1)]
+        };
+        res[i] = if sub_r {
+            1.0 / (diag - efc.R[i]).max(MINVAL)
+        } else {
+            1.0 / diag
+        };
+    }
+}
+
+/// The diagonal block `AR[start..start+n, start..start+n]` into `ac` (`n x n`), with `sub_r`
+/// minus `R` on the diagonal, clamped below at 1e-10 (`extractBlock`).
+pub(super) fn extract_block(
+    efc: &Efc,
+    ac: &mut [Real],
+    start: usize,
+    n: usize,
+    sub_r: bool,
+) -> Result<(), StepError> {
+    let nefc = efc.nefc;
+    if efc.ar.sparse {
+        // the block is a full sub-matrix: the same offset of column `start` in every row
+        let (_, colind) = efc.ar.row(start, nefc);
+        let k = colind
+            .iter()
+            .position(|&c| c as usize == start)
+            .ok_or(StepError::Numerical("efc_AR has no diagonal element"))?;
+        for j in 0..n {
+            let adr = efc.ar.rowadr[start + j] as usize + k;
+            ac[j * n..(j + 1) * n].copy_from_slice(&efc.ar.AR[adr..adr + n]);
+        }
+    } else {
+        for j in 0..n {
+            let adr = start + (start + j) * nefc;
+            ac[j * n..(j + 1) * n].copy_from_slice(&efc.ar.AR[adr..adr + n]);
+        }
+    }
+    if sub_r {
+        for j in 0..n {
+            let diag = &mut ac[j * (n + 1)];
+            *diag -= efc.R[start + j];
+            *diag = diag.max(1e-10);
+        }
+    }
+    Ok(())
+}
+
+/// The dual gradient `b + AR f` of rows `i..i + dim` into `res`; with `sub_r`, of
+/// `AR - diag(R)` (`residual`).
+pub(super) fn residual(efc: &Efc, res: &mut [Real], i: usize, dim: usize, sub_r: bool) {
+    for j in 0..dim {
+        res[j] = efc.b[i + j] + efc.ar.dot_row(i + j, efc.force);
+    }
+    if sub_r {
+        for j in 0..dim {
+            res[j] -= efc.R[i + j] * efc.force[i + j];
+        }
+    }
+}
+
+/// Change of the dual cost when `force` replaces `oldforce` (block matrix `a`, gradient `res`
+/// at the old forces); a change above 1e-10 (the update made things worse) restores the old
+/// forces and counts as 0 (`costChange`).
+pub(super) fn cost_change(
+    a: &[Real],
+    force: &mut [Real],
+    oldforce: &[Real],
+    res: &[Real],
+    dim: usize,
+) -> Real {
+    let change = if dim == 1 {
+        let delta = force[0] - oldforce[0];
+        0.5 * delta * delta * a[0] + delta * res[0]
+    } else {
+        let mut delta = [0.0; 6];
+        sub(&mut delta[..dim], &force[..dim], &oldforce[..dim]);
+        0.5 * mul_vec_mat_vec(&delta, a, &delta, dim) + dot(&delta[..dim], &res[..dim])
+    };
+    if change > 1e-10 {
+        force[..dim].copy_from_slice(&oldforce[..dim]);
+        0.0
+    } else {
+        change
+    }
+}
+
+/// Sets `efc_state` from the dual forces and returns the number of active constraints
+/// (`dualState`). Friction-loss states are the opposite of the primal ones.
+pub(super) fn dual_state(efc: &mut Efc) -> i32 {
+    let (ne, nf, nefc) = (efc.ne, efc.nf, efc.nefc);
+    let mut nactive = (ne + nf) as i32;
+    efc.state[..ne].fill(CNSTRSTATE_QUADRATIC);
+    for i in ne..ne + nf {
+        let (f, floss) = (efc.force[i], efc.frictionloss[i]);
+        efc.state[i] = if f <= -floss {
+            CNSTRSTATE_LINEARPOS
+        } else if f >= floss {
+            CNSTRSTATE_LINEARNEG
+        } else {
+            CNSTRSTATE_QUADRATIC
+        };
+    }
+    let mut i = ne + nf;
+    while i < nefc {
+        if efc.efc_type[i] != CNSTR_CONTACT_ELLIPTIC {
+            if efc.force[i] <= 0.0 {
+                efc.state[i] = CNSTRSTATE_SATISFIED;
+            } else {
+                efc.state[i] = CNSTRSTATE_QUADRATIC;
+                nactive += 1;
+            }
+            i += 1;
+            continue;
+        }
+        let con = efc.cone(i);
+        let (mu, friction, dim) = (con.mu, con.friction, con.dim as usize);
+
+        // map the force to the regular cone
+        let mut f = [0.0; 6];
+        f[0] = efc.force[i] / mu;
+        for j in 1..dim {
+            f[j] = efc.force[i + j] / friction[j - 1];
+        }
+        let n = f[0];
+        let t = norm(&f[1..dim]);
+        let state = if mu * n >= t {
+            CNSTRSTATE_SATISFIED
+        } else if n + mu * t <= 0.0 {
+            nactive += dim as i32;
+            CNSTRSTATE_QUADRATIC
+        } else {
+            nactive += dim as i32;
+            CNSTRSTATE_CONE
+        };
+        efc.state[i..i + dim].fill(state);
+        i += dim;
+    }
+    nactive
+}
+
+/// Number of rows whose state differs between `old` and `new`.
+pub(super) fn count_changes(old: &[i32], new: &[i32]) -> i32 {
+    old.iter().zip(new).filter(|(a, b)| a != b).count() as i32
+}
+
+/// Solves the friction QCQP of an elliptic cone: tangential forces `v` (`n = dim - 1` of them)
+/// minimizing `½ v' ac v + v' bc` within the ellipse of radius `normal` and semi-axes
+/// `friction`; an active constraint puts `v` exactly on the ellipse (the QCQP is approximate).
+pub(super) fn friction_qcqp(
+    v: &mut [Real; 6],
+    ac: &[Real],
+    bc: &[Real],
+    friction: &[Real; 5],
+    normal: Real,
+    n: usize,
+) {
+    let active = match n {
+        2 => {
+            let (x, active) = qcqp2(
+                &[ac[0], ac[1], ac[2], ac[3]],
+                &[bc[0], bc[1]],
+                &[friction[0], friction[1]],
+                normal,
+            );
+            v[..2].copy_from_slice(&x);
+            active
+        }
+        3 => {
+            let mut a = [0.0; 9];
+            a.copy_from_slice(&ac[..9]);
+            let (x, active) = qcqp3(
+                &a,
+                &[bc[0], bc[1], bc[2]],
+                &[friction[0], friction[1], friction[2]],
+                normal,
+            );
+            v[..3].copy_from_slice(&x);
+            active
+        }
+        _ => qcqp(v, ac, bc, friction, normal, n),
+    };
+    if active {
+        let mut s = 0.0;
+        for j in 0..n {
+            s += v[j] * v[j] / (friction[j] * friction[j]);
+        }
+        let s = sqrt(normal * normal / s.max(MINVAL));
+        for x in &mut v[..n] {
+            *x *= s;
+        }
+    }
+}
+
+/// Projected Gauss-Seidel (`mj_solPGS`), at most `maxiter` sweeps, starting from the forces
+/// in `efc_force`; then `qfrc_constraint` and `qacc` from the forces.
+pub(super) fn sol_pgs(
+    m: &Model,
+    d: &mut Data,
+    efc: &mut Efc,
+    stack: &mut Stack,
+    maxiter: usize,
+) -> Result<(), StepError> {
+    let nefc = efc.nefc;
+    let mut frame = stack.frame();
+    let ar_inv = frame.alloc::<Real>(nefc)?;
+    let oldstate = frame.alloc::<i32>(nefc)?;
+    let scale = stat_scale(m);
+
+    ar_diag_inv(efc, ar_inv, false);
+    dual_state(efc);
+
+    let mut iter = 0;
+    while iter < maxiter {
+        let mut improvement = 0.0;
+        let mut i = 0;
+        while i < nefc {
+            let dim = efc.dim(i);
+            improvement -= if efc.efc_type[i] == CNSTR_CONTACT_ELLIPTIC {
+                update_elliptic(efc, ar_inv, i)?
+            } else {
+                update_scalar(efc, ar_inv, i)
+            };
+            i += dim;
+        }
+
+        oldstate.copy_from_slice(efc.state);
+        let nactive = dual_state(efc);
+        let nchange = count_changes(oldstate, efc.state);
+
+        improvement *= scale;
+        let stat = SolverStat {
+            improvement,
+            nactive,
+            nchange,
+            ..SolverStat::default()
+        };
+        save_stats(d.solver, iter, stat);
+        iter += 1;
+        if improvement < m.opt.tolerance {
+            break;
+        }
+    }
+
+    d.solver_niter[0] += iter as i32;
+    d.solver_nnz[0] = if efc.ar.sparse {
+        efc.ar.rownnz[..nefc].iter().sum()
+    } else {
+        (nefc * nefc) as i32
+    };
+
+    dual_finish(m, d, efc);
+    Ok(())
+}
+
+/// PGS update of a scalar row `i`: the unconstrained minimum, clamped to the friction-loss
+/// interval or to non-negative forces. Returns the cost change.
+fn update_scalar(efc: &mut Efc, ar_inv: &[Real], i: usize) -> Real {
+    let (ne, nf) = (efc.ne, efc.nf);
+    let mut res = [0.0; 1];
+    residual(efc, &mut res, i, 1, false);
+    let oldforce = [efc.force[i]];
+
+    let f = &mut efc.force[i];
+    *f -= res[0] * ar_inv[i];
+    if i >= ne && i < ne + nf {
+        let floss = efc.frictionloss[i];
+        if *f < -floss {
+            *f = -floss;
+        } else if *f > floss {
+            *f = floss;
+        }
+    } else if i >= ne + nf && *f < 0.0 {
+        *f = 0.0;
+    }
+
+    let a = [1.0 / ar_inv[i]];
+    cost_change(&a, &mut efc.force[i..i + 1], &oldforce, &res, 1)
+}
+
+/// PGS update of the elliptic cone at rows `i..i + dim`: a normal (or ray) update, then the
+/// friction forces by a QCQP with the normal force fixed. Returns the cost change.
+fn update_elliptic(efc: &mut Efc, ar_inv: &[Real], i: usize) -> Result<Real, StepError> {
+    let con = efc.cone(i);
+    let (friction, dim) = (con.friction, con.dim as usize);
+    let mut res = [0.0; 6];
+    let mut oldforce = [0.0; 6];
+    let mut athis = [0.0; 36];
+    residual(efc, &mut res, i, dim, false);
+    oldforce[..dim].copy_from_slice(&efc.force[i..i + dim]);
+    extract_block(efc, &mut athis, i, dim, false)?;
+
+    let force = &mut efc.force[i..i + dim];
+    if force[0] < MINVAL {
+        // normal force too small: normal update only
+        force[0] -= res[0] * ar_inv[i];
+        if force[0] < 0.0 {
+            force[0] = 0.0;
+        }
+        force[1..].fill(0.0);
+    } else {
+        // ray update: along the current force
+        let mut v = [0.0; 6];
+        let mut v1 = [0.0; 6];
+        v[..dim].copy_from_slice(force);
+        mul_mat_vec(&mut v1, &athis, &v, dim, dim);
+        let denom = dot(&v[..dim], &v1[..dim]);
+        if denom >= MINVAL {
+            let mut x = -dot(&v[..dim], &res[..dim]) / denom;
+            // keep the normal force non-negative
+            if force[0] + x * v[0] < 0.0 {
+                x = -v[0] / force[0];
+            }
+            for j in 0..dim {
+                force[j] += x * v[j];
+            }
+        }
+    }
+
+    // friction update with the normal force fixed: Ac = AR block of the friction rows,
+    // bc = their residual corrected for the forces just changed
+    let nf = dim - 1;
+    let mut ac = [0.0; 25];
+    let mut bc = [0.0; 5];
+    bc[..nf].copy_from_slice(&res[1..dim]);
+    for j in 0..nf {
+        let row = (j + 1) * dim;
+        ac[j * nf..(j + 1) * nf].copy_from_slice(&athis[row + 1..row + dim]);
+        bc[j] -= dot(&ac[j * nf..(j + 1) * nf], &oldforce[1..dim]);
+        bc[j] += athis[row] * (force[0] - oldforce[0]);
+    }
+    if force[0] < MINVAL {
+        force[1..].fill(0.0);
+    } else {
+        let mut v = [0.0; 6];
+        friction_qcqp(&mut v, &ac, &bc, &friction, force[0], nf);
+        force[1..].copy_from_slice(&v[..nf]);
+    }
+
+    Ok(cost_change(&athis, force, &oldforce, &res, dim))
+}

@@ -1,0 +1,186 @@
+//! The constraint update of the primal formulation (`mj_constraintUpdate`, MuJoCo's
+//! `engine_core_constraint.c`): at an acceleration `qacc` with `jar = J qacc - aref`, each row's
+//! state, force and cost ("Computation › Constraint solver › Primal problem").
+
+use super::Efc;
+use crate::math::vec::norm;
+use crate::model::Model;
+use crate::real::Real;
+use crate::types::*;
+
+/// Sets `efc_state`, `efc_force` and `qfrc_constraint = J' efc_force` for the residual
+/// `jar = J qacc - aref`, and returns the constraint cost `s(jar)` (`mj_constraintUpdate`).
+/// With `cone_hessian`, the contacts of elliptic cones in the middle zone get their cone
+/// Hessian `H` (Newton).
+pub fn constraint_update(
+    m: &Model,
+    qfrc_constraint: &mut [Real],
+    efc: &mut Efc,
+    jar: &[Real],
+    cone_hessian: bool,
+) -> Real {
+    let nefc = efc.nefc;
+    if nefc == 0 {
+        qfrc_constraint[..m.nv].fill(0.0);
+        return 0.0;
+    }
+
+    // unconstrained forces; the branches below override them where a row is not quadratic
+    for i in 0..nefc {
+        efc.force[i] = -efc.D[i] * jar[i];
+    }
+
+    // the cost is accumulated row by row, in row order
+    let mut cost = 0.0;
+    let mut i = 0;
+    while i < nefc {
+        if i < efc.ne {
+            quadratic(efc, jar, i, &mut cost);
+            i += 1;
+        } else if i < efc.ne + efc.nf {
+            friction(efc, jar, i, &mut cost);
+            i += 1;
+        } else if efc.efc_type[i] != CNSTR_CONTACT_ELLIPTIC {
+            inequality(efc, jar, i, &mut cost);
+            i += 1;
+        } else {
+            let dim = efc.cone(i).dim as usize;
+            elliptic(efc, jar, i, cone_hessian, &mut cost);
+            i += dim;
+        }
+    }
+
+    efc.jac.mul_t_vec(qfrc_constraint, efc.force);
+    cost
+}
+
+/// Equality row: always quadratic.
+fn quadratic(efc: &mut Efc, jar: &[Real], i: usize, cost: &mut Real) {
+    efc.state[i] = CNSTRSTATE_QUADRATIC;
+    *cost += 0.5 * efc.D[i] * jar[i] * jar[i];
+}
+
+/// Friction-loss row: linear beyond `±R floss` (force saturated at `∓floss`), quadratic within.
+fn friction(efc: &mut Efc, jar: &[Real], i: usize, cost: &mut Real) {
+    let (r, floss, x) = (efc.R[i], efc.frictionloss[i], jar[i]);
+    if x <= -r * floss {
+        efc.force[i] = floss;
+        efc.state[i] = CNSTRSTATE_LINEARNEG;
+        *cost += -0.5 * r * floss * floss - floss * x;
+    } else if x >= r * floss {
+        efc.force[i] = -floss;
+        efc.state[i] = CNSTRSTATE_LINEARPOS;
+        *cost += -0.5 * r * floss * floss + floss * x;
+    } else {
+        quadratic(efc, jar, i, cost);
+    }
+}
+
+/// Limit, frictionless or pyramidal contact row: satisfied (no force) when `jar >= 0`.
+fn inequality(efc: &mut Efc, jar: &[Real], i: usize, cost: &mut Real) {
+    if jar[i] >= 0.0 {
+        efc.force[i] = 0.0;
+        efc.state[i] = CNSTRSTATE_SATISFIED;
+    } else {
+        quadratic(efc, jar, i, cost);
+    }
+}
+
+/// Elliptic-cone contact at rows `i..i + dim`: top zone (inside the dual cone: no force),
+/// bottom zone (quadratic in every row), or middle zone (the cone's surface, with the cone
+/// Hessian if asked for).
+fn elliptic(efc: &mut Efc, jar: &[Real], i: usize, cone_hessian: bool, cost: &mut Real) {
+    let con = efc.cone(i);
+    let (mu, friction, dim) = (con.mu, con.friction, con.dim as usize);
+
+    // map to the regular dual cone, split into normal and tangent parts
+    let mut u = [0.0; 6];
+    u[0] = jar[i] * mu;
+    for j in 1..dim {
+        u[j] = jar[i + j] * friction[j - 1];
+    }
+    let n = u[0];
+    let t = norm(&u[1..dim]);
+
+    let state = if n >= mu * t || (t <= 0.0 && n >= 0.0) {
+        efc.force[i..i + dim].fill(0.0);
+        CNSTRSTATE_SATISFIED
+    } else if mu * n + t <= 0.0 || (t <= 0.0 && n < 0.0) {
+        CNSTRSTATE_QUADRATIC
+    } else {
+        CNSTRSTATE_CONE
+    };
+    efc.state[i..i + dim].fill(state);
+
+    match state {
+        CNSTRSTATE_QUADRATIC => {
+            for j in i..i + dim {
+                *cost += 0.5 * efc.D[j] * jar[j] * jar[j];
+            }
+        }
+        CNSTRSTATE_CONE => {
+            let dm = efc.D[i] / (mu * mu * (1.0 + mu * mu));
+            let nmt = n - mu * t;
+            // force = -ds/djar, with dU/djar = diag(mu, friction)
+            efc.force[i] = -dm * nmt * mu;
+            for j in 1..dim {
+                efc.force[i + j] = -efc.force[i] / t * u[j] * friction[j - 1];
+            }
+            if cone_hessian {
+                let id = efc.efc_id[i] as usize;
+                cone_hessian_of(&mut efc.contact[id].H, &u, n, t, mu, dm, &friction, dim);
+            }
+            *cost += 0.5 * dm * nmt * nmt;
+        }
+        _ => {}
+    }
+}
+
+/// The Hessian of the middle-zone cone cost with respect to `jar` (`dim x dim`, row-major), for
+/// `U` (the scaled residual), `N = U[0]`, `T = |U[1..]|`, scaled by `Dm`.
+#[allow(clippy::too_many_arguments)]
+fn cone_hessian_of(
+    h: &mut [Real; 36],
+    u: &[Real; 6],
+    n: Real,
+    t: Real,
+    mu: Real,
+    dm: Real,
+    friction: &[Real; 5],
+    dim: usize,
+) {
+    // first row: (1, -mu/T U)
+    let scl = -mu / t;
+    h[0] = 1.0;
+    for j in 1..dim {
+        h[j] = scl * u[j];
+    }
+
+    // upper block: mu N / T^3 U U', plus (mu^2 - mu N / T) on the diagonal
+    let scl = mu * n / (t * t * t);
+    for k in 1..dim {
+        for j in k..dim {
+            h[k * dim + j] = scl * u[j] * u[k];
+        }
+    }
+    let scl = mu * mu - mu * n / t;
+    for j in 1..dim {
+        h[j * (dim + 1)] += scl;
+    }
+
+    // pre- and post-multiply by diag(mu, friction), scale by Dm
+    let weight = |k: usize| if k == 0 { mu } else { friction[k - 1] };
+    for k in 0..dim {
+        let scl = dm * weight(k);
+        for j in k..dim {
+            h[k * dim + j] *= scl * weight(j);
+        }
+    }
+
+    // symmetric: lower triangle from the upper
+    for k in 0..dim {
+        for j in k + 1..dim {
+            h[j * dim + k] = h[k * dim + j];
+        }
+    }
+}
