@@ -347,3 +347,340 @@ fn solver_stage_matches_mujoco_bit_for_bit() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+// ------------------------------------------------------------------------------------------------
+// hand-made problems and properties
+
+/// A deterministic pseudo-random sequence in [-1, 1).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+    }
+}
+
+/// A model and data to borrow scratch memory from.
+fn with_scratch(f: impl FnOnce(&mut mjrs_core::Stack)) {
+    let blob = std::fs::read(dir().join("limits_newton.mjb")).unwrap();
+    let mut mbuf = vec![0u8; mjb::read_header(&blob).unwrap().model_bytes().unwrap()];
+    let m = mjb::load(&blob, &mut mbuf).unwrap();
+    let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+    let mut d = Data::new(&m, &mut dbuf).unwrap();
+    d.with_stack(|_, stack| f(stack));
+}
+
+/// A sparse `nr x nc` matrix (about a third non-zero) in compressed rows, and its dense form.
+struct SparseMat {
+    dense: Vec<f64>,
+    values: Vec<f64>,
+    rownnz: Vec<i32>,
+    rowadr: Vec<i32>,
+    colind: Vec<i32>,
+}
+
+fn sparse_from_dense(dense: &[f64], nr: usize, nc: usize) -> SparseMat {
+    let (mut values, mut rownnz, mut rowadr, mut colind) = (vec![], vec![], vec![], vec![]);
+    for r in 0..nr {
+        rowadr.push(values.len() as i32);
+        let before = values.len();
+        for c in 0..nc {
+            if dense[r * nc + c] != 0.0 {
+                values.push(dense[r * nc + c]);
+                colind.push(c as i32);
+            }
+        }
+        rownnz.push((values.len() - before) as i32);
+    }
+    SparseMat {
+        dense: dense.to_vec(),
+        values,
+        rownnz,
+        rowadr,
+        colind,
+    }
+}
+
+fn random_sparse(rng: &mut Lcg, nr: usize, nc: usize) -> SparseMat {
+    let dense: Vec<f64> = (0..nr * nc)
+        .map(|_| {
+            let x = rng.next();
+            if x.abs() < 0.35 {
+                x * 3.0
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    sparse_from_dense(&dense, nr, nc)
+}
+
+fn transpose(a: &[f64], nr: usize, nc: usize) -> Vec<f64> {
+    (0..nc * nr).map(|k| a[(k % nr) * nc + k / nr]).collect()
+}
+
+#[test]
+fn sparse_square_matches_dense_square() {
+    use mjrs_core::solver::sparse::{sqr_mat_td_sparse, sqr_mat_td_uncompressed_init};
+    let mut rng = Lcg(7);
+    let (nr, nc) = (9, 12);
+    let j = random_sparse(&mut rng, nr, nc);
+    let jt = sparse_from_dense(&transpose(&j.dense, nr, nc), nc, nr);
+    let diag: Vec<f64> = (0..nr)
+        .map(|i| if i % 4 == 3 { 0.0 } else { 1.0 + rng.next() })
+        .collect();
+
+    let mut dense = vec![0.0; nc * nc];
+    mjrs_core::math::mat::sqr_mat_td(&mut dense, &j.dense, Some(&diag), nr, nc);
+
+    let (mut res, mut rownnz, mut rowadr, mut colind) = (
+        vec![0.0; nc * nc],
+        vec![0; nc],
+        vec![0; nc],
+        vec![0; nc * nc],
+    );
+    sqr_mat_td_uncompressed_init(&mut rowadr, nc);
+    with_scratch(|stack| {
+        sqr_mat_td_sparse(
+            &mut res,
+            &j.values,
+            &jt.values,
+            Some(&diag),
+            nc,
+            &mut rownnz,
+            &rowadr,
+            &mut colind,
+            &j.rownnz,
+            &j.rowadr,
+            &j.colind,
+            &jt.rownnz,
+            &jt.rowadr,
+            &jt.colind,
+            None,
+            stack,
+        )
+        .unwrap();
+    });
+    for r in 0..nc {
+        let mut row = vec![0.0; nc];
+        for k in 0..rownnz[r] as usize {
+            let adr = rowadr[r] as usize + k;
+            row[colind[adr] as usize] = res[adr];
+        }
+        // the same products summed in the same order: equal bit for bit
+        assert_eq!(row, dense[r * nc..(r + 1) * nc], "row {r}");
+    }
+}
+
+#[test]
+fn sparse_cholesky_solves_and_updates_like_dense() {
+    use mjrs_core::math::chol::{chol_factor, chol_solve, chol_update};
+    use mjrs_core::solver::sparse::{
+        chol_factor_sparse, chol_solve_sparse, chol_update_sparse, compress_sparse,
+    };
+    let mut rng = Lcg(11);
+    let n = 10;
+    // A = B'B + I with a sparse B: symmetric positive definite with a sparse pattern
+    let b = random_sparse(&mut rng, 6, n);
+    let mut a = vec![0.0; n * n];
+    mjrs_core::math::mat::sqr_mat_td(&mut a, &b.dense, None, 6, n);
+    for i in 0..n {
+        a[i * (n + 1)] += 1.0;
+    }
+
+    // uncompressed sparse copy with every stored element of the full pattern
+    let (mut h, mut rownnz, mut rowadr, mut colind) =
+        (vec![0.0; n * n], vec![0; n], vec![0; n], vec![0; n * n]);
+    for r in 0..n {
+        rowadr[r] = (r * n) as i32;
+        for c in 0..n {
+            if a[r * n + c] != 0.0 {
+                let adr = r * n + rownnz[r] as usize;
+                h[adr] = a[r * n + c];
+                colind[adr] = c as i32;
+                rownnz[r] += 1;
+            }
+        }
+    }
+    let y: Vec<f64> = (0..n).map(|_| rng.next()).collect();
+    let close = |u: &[f64], v: &[f64]| {
+        u.iter()
+            .zip(v)
+            .all(|(p, q)| (p - q).abs() <= 1e-12 * (1.0 + q.abs()))
+    };
+
+    with_scratch(|stack| {
+        let rank =
+            chol_factor_sparse(&mut h, n, 1e-15, &mut rownnz, &rowadr, &mut colind, stack).unwrap();
+        assert_eq!(rank, n);
+        compress_sparse(&mut h, n, &rownnz, &mut rowadr, &mut colind);
+
+        let mut l = a.clone();
+        chol_factor(&mut l, n, 1e-15);
+        let (mut xs, mut xd) = (vec![0.0; n], vec![0.0; n]);
+        chol_solve_sparse(&mut xs, &h, &y, n, &rownnz, &rowadr, &colind);
+        chol_solve(&mut xd, &l, &y, n);
+        assert!(close(&xs, &xd), "solve: {xs:?} vs {xd:?}");
+
+        // rank-one update with a row of B (a pattern already in the factor's)
+        let row = 2;
+        let (adr, nnz) = (b.rowadr[row] as usize, b.rownnz[row] as usize);
+        let mut x = vec![0.0; n];
+        let mut x_ind = vec![0; n];
+        x[..nnz].copy_from_slice(&b.values[adr..adr + nnz]);
+        x_ind[..nnz].copy_from_slice(&b.colind[adr..adr + nnz]);
+        let rank = chol_update_sparse(
+            &mut h,
+            &mut x,
+            n,
+            true,
+            &rownnz,
+            &rowadr,
+            &mut colind,
+            nnz,
+            &mut x_ind,
+            stack,
+        )
+        .unwrap();
+        assert_eq!(rank, n);
+        let mut xdense = b.dense[row * n..(row + 1) * n].to_vec();
+        chol_update(&mut l, &mut xdense, n, true);
+        chol_solve_sparse(&mut xs, &h, &y, n, &rownnz, &rowadr, &colind);
+        chol_solve(&mut xd, &l, &y, n);
+        assert!(close(&xs, &xd), "update: {xs:?} vs {xd:?}");
+    });
+}
+
+/// Runs the solver of `solver` on the first snapshot of a stage case with `iterations` and
+/// `tolerance`, returning `qacc` and `efc_force`.
+fn solve_with(name: &str, solver: i32, iterations: i32, tolerance: f64) -> (Vec<f64>, Vec<f64>) {
+    let blob = std::fs::read(dir().join(format!("{name}.mjb"))).unwrap();
+    let mut mbuf = vec![0u8; mjb::read_header(&blob).unwrap().model_bytes().unwrap()];
+    let mut m = mjb::load(&blob, &mut mbuf).unwrap();
+    m.opt.solver = solver;
+    m.opt.iterations = iterations;
+    m.opt.tolerance = tolerance;
+    let text = std::fs::read_to_string(dir().join(format!("{name}.stage.json"))).unwrap();
+    let fixture: Value = serde_json::from_str(&text).unwrap();
+    let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+    let mut d = Data::new(&m, &mut dbuf).unwrap();
+    load_input(&mut d, &fixture["snapshots"][1]["input"]);
+    mjrs_core::solver::fwd_constraint_solve(&m, &mut d).unwrap();
+    (d.qacc.to_vec(), d.arena.arrays().efc_force.to_vec())
+}
+
+#[test]
+fn pgs_cg_and_newton_agree_at_convergence() {
+    use mjrs_core::types::{SOL_CG, SOL_NEWTON, SOL_PGS};
+    // the PGS cases carry efc_AR, which PGS needs
+    for name in [
+        "limits_pgs",
+        "equality_pgs",
+        "contacts_pgs",
+        "contacts_pgs_elliptic",
+    ] {
+        let (newton, fn_) = solve_with(name, SOL_NEWTON, 200, 1e-14);
+        let (cg, fc) = solve_with(name, SOL_CG, 2000, 1e-14);
+        let (pgs, fp) = solve_with(name, SOL_PGS, 5000, 1e-16);
+        let scale = newton.iter().fold(1.0f64, |s, x| s.max(x.abs()));
+        let diff = |a: &[f64], b: &[f64]| {
+            a.iter()
+                .zip(b)
+                .fold(0.0f64, |s, (x, y)| s.max((x - y).abs()))
+        };
+        assert!(
+            diff(&newton, &cg) < 1e-6 * scale,
+            "{name}: CG {:e}",
+            diff(&newton, &cg)
+        );
+        assert!(
+            diff(&newton, &pgs) < 1e-4 * scale,
+            "{name}: PGS {:e}",
+            diff(&newton, &pgs)
+        );
+        let fscale = fn_.iter().fold(1.0f64, |s, x| s.max(x.abs()));
+        assert!(diff(&fn_, &fc) < 1e-5 * fscale, "{name}: CG forces");
+        assert!(diff(&fn_, &fp) < 1e-3 * fscale, "{name}: PGS forces");
+    }
+}
+
+#[test]
+fn forces_are_feasible() {
+    use mjrs_core::types::*;
+    for name in cases() {
+        for snap in serde_json::from_str::<Value>(
+            &std::fs::read_to_string(dir().join(format!("{name}.stage.json"))).unwrap(),
+        )
+        .unwrap()["snapshots"]
+            .as_array()
+            .unwrap()
+        {
+            let (inp, out) = (&snap["input"], &snap["output"]);
+            let blob = std::fs::read(dir().join(format!("{name}.mjb"))).unwrap();
+            let mut mbuf = vec![0u8; mjb::read_header(&blob).unwrap().model_bytes().unwrap()];
+            let m = mjb::load(&blob, &mut mbuf).unwrap();
+            let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+            let mut d = Data::new(&m, &mut dbuf).unwrap();
+            load_input(&mut d, inp);
+            mjrs_core::solver::fwd_constraint_solve(&m, &mut d).unwrap();
+            let a = d.arena.arrays();
+            let (ne, nf) = (d.ne, d.nf);
+            let mut i = ne + nf;
+            for k in ne..ne + nf {
+                assert!(a.efc_force[k].abs() <= a.efc_frictionloss[k] * (1.0 + 1e-12));
+            }
+            while i < d.nefc {
+                if a.efc_type[i] == CNSTR_CONTACT_ELLIPTIC {
+                    let c = &a.contact[a.efc_id[i] as usize];
+                    let dim = c.dim as usize;
+                    let f = &a.efc_force[i..i + dim];
+                    // inside the friction cone: |f_t / friction| <= f_n / mu (PGS exactly,
+                    // primal solvers up to their tolerance)
+                    let t: f64 = (1..dim).map(|j| (f[j] / c.friction[j - 1]).powi(2)).sum();
+                    assert!(f[0] >= 0.0, "{name}: negative normal force");
+                    assert!(
+                        t.sqrt() <= f[0] / c.mu * (1.0 + 1e-6) + 1e-9,
+                        "{name}: outside cone"
+                    );
+                    i += dim;
+                } else {
+                    assert!(a.efc_force[i] >= 0.0, "{name}: negative force");
+                    i += 1;
+                }
+            }
+            let _ = out;
+        }
+    }
+}
+
+#[test]
+fn incomplete_rows_and_islands_are_errors() {
+    let blob = std::fs::read(dir().join("limits_newton.mjb")).unwrap();
+    let mut mbuf = vec![0u8; mjb::read_header(&blob).unwrap().model_bytes().unwrap()];
+    let mut m = mjb::load(&blob, &mut mbuf).unwrap();
+    let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+    let mut d = Data::new(&m, &mut dbuf).unwrap();
+    // rows announced but never made
+    d.nefc = 3;
+    let err = mjrs_core::solver::fwd_constraint_solve(&m, &mut d).unwrap_err();
+    assert!(matches!(err, mjrs_core::StepError::Unsupported(_)), "{err}");
+    // PGS without efc_AR
+    let text = std::fs::read_to_string(dir().join("limits_newton.stage.json")).unwrap();
+    let fixture: Value = serde_json::from_str(&text).unwrap();
+    load_input(&mut d, &fixture["snapshots"][0]["input"]);
+    m.opt.solver = mjrs_core::types::SOL_PGS;
+    assert!(mjrs_core::solver::fwd_constraint_solve(&m, &mut d).is_err());
+    m.opt.solver = mjrs_core::types::SOL_NEWTON;
+    m.opt.enableflags |= mjrs_core::types::ENBL_ISLAND;
+    let err = mjrs_core::solver::fwd_constraint_solve(&m, &mut d).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "not supported by mjrs yet: constraint islands (island enable flag)"
+    );
+    m.opt.enableflags = 0;
+    mjrs_core::solver::fwd_constraint_solve(&m, &mut d).unwrap();
+}
