@@ -740,4 +740,18 @@ fn incomplete_rows_and_islands_are_errors() {
     );
     m.opt.enableflags = 0;
     mjrs_core::solver::fwd_constraint_solve(&m, &mut d).unwrap();
+
+    // elliptic rows whose contact has a bad dimension: an error, not an endless walk
+    let blob = std::fs::read(dir().join("contacts_newton_elliptic.mjb")).unwrap();
+    let mut mbuf = vec![0u8; mjb::read_header(&blob).unwrap().model_bytes().unwrap()];
+    let m = mjb::load(&blob, &mut mbuf).unwrap();
+    let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+    let mut d = Data::new(&m, &mut dbuf).unwrap();
+    let text = std::fs::read_to_string(dir().join("contacts_newton_elliptic.stage.json")).unwrap();
+    let fixture: Value = serde_json::from_str(&text).unwrap();
+    load_input(&mut d, &fixture["snapshots"][0]["input"]);
+    for c in d.arena.arrays_mut().contact.iter_mut() {
+        c.dim = 0;
+    }
+    assert!(mjrs_core::solver::fwd_constraint_solve(&m, &mut d).is_err());
 }

@@ -6,7 +6,7 @@
 
 use super::hessian::{hessian_direct, hessian_incremental, Hessian};
 use super::sparse::chol_solve_sparse;
-use super::{constraint_update, save_stats, stat_scale, Efc};
+use super::{constraint_update, count_changes, save_stats, stat_scale, Efc};
 use crate::arena::Stack;
 use crate::data::{Data, SolverStat};
 use crate::forward::StepError;
@@ -16,7 +16,7 @@ use crate::math::vec::{add_to_scl, dot, norm, sub};
 use crate::model::Model;
 use crate::real::{Real, MINVAL};
 use crate::smooth::solve_ld;
-use crate::support::mul_m;
+use crate::support::{is_sparse, mul_m};
 use crate::types::*;
 
 /// The state of a CG or Newton solve (`mjCGContext`).
@@ -203,7 +203,7 @@ fn sol_cg_newton(
         }
         update_gradient(m, d, &mut ctx);
 
-        let nchange = super::pgs::count_changes(oldstate, efc.state);
+        let nchange = count_changes(oldstate, efc.state);
         let improvement = scale * (oldcost - ctx.cost);
         let gradient = scale * norm(ctx.grad);
         let stat = SolverStat {
@@ -276,7 +276,7 @@ fn update_gradient(m: &Model, d: &Data, ctx: &mut Context) {
     match &ctx.hessian {
         Some(h) => {
             let factor: &[Real] = if ctx.ncone > 0 { h.hcone } else { h.h };
-            if crate::support::is_sparse(m) {
+            if is_sparse(m) {
                 chol_solve_sparse(
                     ctx.mgrad, factor, ctx.grad, nv, h.rownnz, h.rowadr, h.colind,
                 );

@@ -241,6 +241,11 @@ impl<'a> Efc<'a> {
                 "constraint rows without the arrays the solver reads",
             ));
         }
+        if !cones_match(&a.efc_type[..nefc], &a.efc_id[..nefc], &a.contact[..d.ncon]) {
+            return Err(StepError::Unsupported(
+                "elliptic-cone rows that do not match their contacts",
+            ));
+        }
         Ok(Efc {
             ne: d.ne,
             nf: d.nf,
@@ -283,6 +288,9 @@ impl<'a> Efc<'a> {
     /// Whether the dual matrix `efc_AR` was made (dual solvers need it).
     fn has_dual(&self) -> bool {
         let n = self.nefc;
+        if n == 0 {
+            return true;
+        }
         if self.ar.sparse {
             has(self.ar.rownnz, n) && has(self.ar.rowadr, n) && {
                 let last = self.ar.rowadr[n - 1] as usize + self.ar.rownnz[n - 1] as usize;
@@ -309,12 +317,39 @@ impl<'a> Efc<'a> {
     }
 }
 
+/// Whether every elliptic-cone contact's rows name a contact of dimension 3 to 6 and fit in
+/// the rows, so that walking the rows by cones stays in bounds.
+fn cones_match(efc_type: &[i32], efc_id: &[i32], contact: &[Contact]) -> bool {
+    let mut i = 0;
+    while i < efc_type.len() {
+        if efc_type[i] != CNSTR_CONTACT_ELLIPTIC {
+            i += 1;
+            continue;
+        }
+        let dim = usize::try_from(efc_id[i])
+            .ok()
+            .and_then(|id| contact.get(id))
+            .and_then(|c| usize::try_from(c.dim).ok())
+            .filter(|dim| (3..=6).contains(dim) && i + dim <= efc_type.len());
+        match dim {
+            Some(dim) => i += dim,
+            None => return false,
+        }
+    }
+    true
+}
+
 /// Records the statistics of iteration `iter` (`saveStats`, monolithic island 0); iterations
 /// past `NSOLVER` are not recorded.
 fn save_stats(stats: &mut [SolverStat], iter: usize, stat: SolverStat) {
-    if let Some(s) = stats.get_mut(iter).filter(|_| iter < NSOLVER) {
-        *s = stat;
+    if iter < NSOLVER {
+        stats[iter] = stat;
     }
+}
+
+/// Number of rows whose state differs between `old` and `new`.
+fn count_changes(old: &[i32], new: &[i32]) -> i32 {
+    old.iter().zip(new).filter(|(a, b)| a != b).count() as i32
 }
 
 /// Scale of improvements and gradients: `1 / (meaninertia * max(1, nv))`.
@@ -361,10 +396,11 @@ fn solve(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Result<()
     warmstart(m, d, efc, stack)?;
     d.solver_niter = [0; NISLAND];
 
+    let maxiter = m.opt.iterations.max(0) as usize;
     match m.opt.solver {
-        SOL_PGS => pgs::sol_pgs(m, d, efc, stack, m.opt.iterations.max(0) as usize)?,
-        SOL_CG => cg_newton::sol_cg(m, d, efc, stack, m.opt.iterations.max(0) as usize)?,
-        SOL_NEWTON => cg_newton::sol_newton(m, d, efc, stack, m.opt.iterations.max(0) as usize)?,
+        SOL_PGS => pgs::sol_pgs(m, d, efc, stack, maxiter)?,
+        SOL_CG => cg_newton::sol_cg(m, d, efc, stack, maxiter)?,
+        SOL_NEWTON => cg_newton::sol_newton(m, d, efc, stack, maxiter)?,
         _ => return Err(StepError::Numerical("unknown solver type")),
     }
     d.solver_nisland = 1;

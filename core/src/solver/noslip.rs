@@ -4,10 +4,9 @@
 //! solver › Noslip").
 
 use super::pgs::{
-    ar_diag_inv, cost_change, count_changes, dual_finish, dual_state, extract_block, friction_qcqp,
-    residual,
+    ar_diag_inv, cost_change, dual_finish, dual_state, extract_block, friction_qcqp, residual,
 };
-use super::{save_stats, stat_scale, Efc};
+use super::{count_changes, save_stats, stat_scale, Efc};
 use crate::arena::Stack;
 use crate::data::{Data, SolverStat};
 use crate::forward::StepError;

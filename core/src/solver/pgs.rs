@@ -3,7 +3,7 @@
 //! constraint's forces at a time and projecting onto that constraint's feasible set
 //! ("Computation › Constraint solver › PGS").
 
-use super::{save_stats, stat_scale, Efc};
+use super::{count_changes, save_stats, stat_scale, Efc};
 use crate::arena::Stack;
 use crate::data::{Data, SolverStat};
 use crate::forward::StepError;
@@ -177,11 +177,6 @@ pub(super) fn dual_state(efc: &mut Efc) -> i32 {
         i += dim;
     }
     nactive
-}
-
-/// Number of rows whose state differs between `old` and `new`.
-pub(super) fn count_changes(old: &[i32], new: &[i32]) -> i32 {
-    old.iter().zip(new).filter(|(a, b)| a != b).count() as i32
 }
 
 /// Solves the friction QCQP of an elliptic cone: tangential forces `v` (`n = dim - 1` of them)
