@@ -1,0 +1,222 @@
+//! Geoms as convex shapes for MPR (MuJoCo's `mjtCCD`, `mjccd_center` and `mjccd_support`):
+//! support points of spheres, capsules, ellipsoids, cylinders, boxes and meshes, the latter by
+//! hill climbing on the convex-hull graph (`mesh_graph`) or, without a graph, by trying every
+//! vertex.
+//!
+//! A shape carries its own pose: MuJoCo moves `geom_xpos`/`geom_xmat` in place to perturb a geom
+//! (multi-point contacts) or to express it in a height field's frame; here the pose is a copy.
+
+use super::mpr::ConvexShape;
+use crate::data::Data;
+use crate::math::mat::{rot_vec_mat, rot_vec_mat_t};
+use crate::math::misc::sign;
+use crate::math::scalar::sqrt;
+use crate::math::vec::{add_to3, normalize3};
+use crate::model::Model;
+use crate::real::{Real, MINVAL};
+use crate::support::{v3, v9};
+use crate::types::*;
+
+/// A geom seen by MPR: its pose, and the margin that inflates it (`mjtCCD`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GeomShape<'m> {
+    m: &'m Model<'m>,
+    /// Geom id.
+    pub geom: usize,
+    /// Position of the geom frame (normally `geom_xpos`).
+    pub pos: [Real; 3],
+    /// Orientation of the geom frame (normally `geom_xmat`).
+    pub mat: [Real; 9],
+    /// Every support point moves out by half of this along the direction.
+    pub margin: Real,
+    /// The last mesh support vertex: an index into the hull graph's vertices when the mesh has
+    /// a graph, else a mesh vertex index; -1 before any mesh support query (`meshindex`).
+    pub meshindex: i32,
+}
+
+impl<'m> GeomShape<'m> {
+    /// Geom `g` at its pose in `d`, inflated by `margin`.
+    pub fn new(m: &'m Model<'m>, d: &Data, g: usize, margin: Real) -> Self {
+        Self {
+            m,
+            geom: g,
+            pos: v3(d.geom_xpos)[g],
+            mat: v9(d.geom_xmat)[g],
+            margin,
+            meshindex: -1,
+        }
+    }
+
+    /// Support point in the geom's frame along the local unit direction `dir`, before the
+    /// margin.
+    fn local_support(&mut self, dir: &[Real; 3]) -> [Real; 3] {
+        let size = &v3(self.m.geom_size)[self.geom];
+        match self.m.geom_type[self.geom] {
+            GEOM_SPHERE => dir.map(|x| x * size[0]),
+            GEOM_CAPSULE => {
+                let mut res = dir.map(|x| x * size[0]);
+                res[2] += sign(dir[2]) * size[1];
+                res
+            }
+            GEOM_ELLIPSOID => {
+                // the support of the unit sphere for the scaled direction, scaled back
+                let mut res: [Real; 3] = core::array::from_fn(|i| dir[i] * size[i]);
+                normalize3(&mut res);
+                core::array::from_fn(|i| res[i] * size[i])
+            }
+            GEOM_CYLINDER => {
+                let r = sqrt(dir[0] * dir[0] + dir[1] * dir[1]);
+                let (x, y) = if r > MINVAL {
+                    (dir[0] / r * size[0], dir[1] / r * size[0])
+                } else {
+                    (0.0, 0.0)
+                };
+                [x, y, sign(dir[2]) * size[1]]
+            }
+            GEOM_BOX => core::array::from_fn(|i| sign(dir[i]) * size[i]),
+            GEOM_MESH => self.mesh_support(dir),
+            // the collision table sends no other type here
+            _ => [0.0; 3],
+        }
+    }
+
+    /// Mesh vertex farthest along `dir` (local frame); records it in `meshindex`.
+    fn mesh_support(&mut self, dir: &[Real; 3]) -> [Real; 3] {
+        let mesh = MeshHull::of_geom(self.m, self.geom);
+        let best = match mesh.graph {
+            Some(graph) => {
+                let local = graph.hill_climb(mesh.vert, dir);
+                self.meshindex = local as i32;
+                Some(graph.globalid[local] as usize)
+            }
+            None => {
+                let best = mesh.farthest_vertex(dir);
+                self.meshindex = best.map_or(-1, |i| i as i32);
+                best
+            }
+        };
+        // a mesh without vertices (the compiler rejects them) has no support: the origin
+        best.map_or([0.0; 3], |i| mesh.vertex(i))
+    }
+}
+
+impl ConvexShape for GeomShape<'_> {
+    /// `mjccd_center`: the geom's position.
+    fn center(&self) -> [Real; 3] {
+        self.pos
+    }
+
+    /// `mjccd_support`: the support point in the geom frame, pushed out by half the margin,
+    /// mapped to the global frame.
+    fn support(&mut self, dir: &[Real; 3]) -> [Real; 3] {
+        let local_dir = rot_vec_mat_t(dir, &self.mat);
+        let mut res = self.local_support(&local_dir);
+        for (r, d) in res.iter_mut().zip(&local_dir) {
+            *r += d * self.margin / 2.0;
+        }
+        let mut global = rot_vec_mat(&res, &self.mat);
+        add_to3(&mut global, &self.pos);
+        global
+    }
+}
+
+/// The vertices of a mesh geom and, when the compiler made one, its convex-hull graph.
+pub(crate) struct MeshHull<'m> {
+    /// Vertex coordinates, 3 per vertex, in the mesh (geom) frame.
+    pub vert: &'m [f32],
+    /// The hull graph (`mesh_graph` at `mesh_graphadr`), if any.
+    pub graph: Option<HullGraph<'m>>,
+}
+
+/// A convex-hull graph: the hull's vertices and each one's neighbours.
+#[derive(Clone, Copy)]
+pub(crate) struct HullGraph<'m> {
+    /// Start of each hull vertex's neighbour list in `edge_localid`.
+    pub edgeadr: &'m [i32],
+    /// Mesh vertex index of each hull vertex.
+    pub globalid: &'m [i32],
+    /// Neighbour lists (hull vertex indices), each ended by -1.
+    pub localid: &'m [i32],
+}
+
+impl<'m> MeshHull<'m> {
+    /// The mesh of geom `g` (a mesh geom: `geom_dataid` is a valid mesh id, checked by the
+    /// validator, as are the vertex range and every graph index).
+    pub fn of_geom(m: &'m Model<'m>, g: usize) -> Self {
+        let mesh = m.geom_dataid[g] as usize;
+        let adr = m.mesh_vertadr[mesh] as usize;
+        let num = m.mesh_vertnum[mesh] as usize;
+        let vert = &m.mesh_vert[3 * adr..3 * (adr + num)];
+        let graph = usize::try_from(m.mesh_graphadr[mesh]).ok().map(|adr| {
+            let g = &m.mesh_graph[adr..];
+            let nv = g[0] as usize;
+            let nedge = nv + 3 * g[1] as usize;
+            HullGraph {
+                edgeadr: &g[2..2 + nv],
+                globalid: &g[2 + nv..2 + 2 * nv],
+                localid: &g[2 + 2 * nv..2 + 2 * nv + nedge],
+            }
+        });
+        Self { vert, graph }
+    }
+
+    /// Vertex `i` in `Real`.
+    pub fn vertex(&self, i: usize) -> [Real; 3] {
+        core::array::from_fn(|k| Real::from(self.vert[3 * i + k]))
+    }
+
+    /// `dir · vertex i`, summed as MuJoCo does.
+    pub fn project(&self, i: usize, dir: &[Real; 3]) -> Real {
+        let v = self.vertex(i);
+        dir[0] * v[0] + dir[1] * v[1] + dir[2] * v[2]
+    }
+
+    /// The first vertex with the largest projection on `dir`, by exhaustive search.
+    fn farthest_vertex(&self, dir: &[Real; 3]) -> Option<usize> {
+        let mut best = None;
+        let mut best_dot = -1e10;
+        for i in 0..self.vert.len() / 3 {
+            let p = self.project(i, dir);
+            if p > best_dot {
+                best_dot = p;
+                best = Some(i);
+            }
+        }
+        best
+    }
+}
+
+impl HullGraph<'_> {
+    /// Neighbours (hull vertex indices) of hull vertex `local`.
+    pub fn neighbours(&self, local: usize) -> impl Iterator<Item = usize> + '_ {
+        self.localid[self.edgeadr[local] as usize..]
+            .iter()
+            .map_while(|&n| usize::try_from(n).ok())
+    }
+
+    /// Hull vertex farthest along `dir`: from hull vertex 0, move to any better neighbour
+    /// until none is better (MuJoCo takes every improvement while scanning a neighbour list).
+    /// Terminates: every move strictly increases the projection.
+    fn hill_climb(&self, vert: &[f32], dir: &[Real; 3]) -> usize {
+        let mesh = MeshHull { vert, graph: None };
+        let project = |local: usize| mesh.project(self.globalid[local] as usize, dir);
+        let mut best = 0;
+        let mut best_dot = project(0);
+        loop {
+            let mut changed = false;
+            let mut k = self.edgeadr[best] as usize;
+            while let Some(local) = self.localid.get(k).and_then(|&n| usize::try_from(n).ok()) {
+                let p = project(local);
+                if p > best_dot {
+                    best_dot = p;
+                    best = local;
+                    changed = true;
+                }
+                k += 1;
+            }
+            if !changed {
+                return best;
+            }
+        }
+    }
+}
