@@ -1,7 +1,8 @@
 //! Convex collisions (MuJoCo's `engine_collision_convex.c` with libccd's MPR): pairs of convex
 //! geoms including meshes (`mjc_Convex`), planes against meshes and ellipsoids
-//! (`mjc_PlaneConvex`), height fields against convex geoms (`mjc_ConvexHField`, in
-//! [`hfield`]).
+//! (`mjc_PlaneConvex`), height fields against convex geoms (`mjc_ConvexHField`, in the
+//! `hfield` submodule). `mpr` is libccd's MPR, `shape` the geoms' support functions, `normal`
+//! MuJoCo's analytic normal fix.
 //!
 //! Each function writes contacts at the front of `con` (the pair's slice of `mjMAXCONPAIR`
 //! contacts) and returns how many: `dist`, `pos` and the normal `frame[0..3]`, the other frame
