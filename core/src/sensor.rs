@@ -7,22 +7,22 @@
 //!
 //! Not supported yet, and refused with [`StepError::Unsupported`] by the stage that would
 //! compute them: rangefinder (ray casting), geomdist, geomnormal and geomfromto (geom
-//! distances), plugin sensors, touch sensors while there are contacts, and joint and tendon
-//! limit sensors while there are constraint rows (without rows they read 0, as in MuJoCo).
+//! distances), and plugin sensors.
 
+use crate::arena::ArenaArrays;
 use crate::data::Data;
 use crate::forward::StepError;
 use crate::math::mat::{mul_mat_t_vec, rot_vec_mat_t};
 use crate::math::misc::{clip, max, min};
 use crate::math::quat::{mul_quat, neg_quat, sub_quat};
-use crate::math::scalar::{abs, tan};
+use crate::math::scalar::{abs, sqrt, tan};
 use crate::math::spatial::transform_spatial;
-use crate::math::vec::{cross, dot, dot3, sub3};
+use crate::math::vec::{cross, dot, dot3, normalize3, scl3, sub3};
 use crate::model::Model;
 use crate::real::{Real, MINVAL, PI};
 use crate::smooth::{rne_post_constraint, subtree_vel};
 use crate::support::{
-    disabled, enabled, mul_m, object_acceleration, object_velocity, v3, v4, v6, v9,
+    contact_force, disabled, enabled, mul_m, object_acceleration, object_velocity, v3, v4, v6, v9,
 };
 use crate::types::*;
 
@@ -41,7 +41,7 @@ pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if disabled(m, DSBL_SENSOR) {
         return Ok(());
     }
-    refuse_unsupported(m, d, STAGE_POS)?;
+    refuse_unsupported(m, STAGE_POS)?;
     let mut has_user = false;
     for i in stage_sensors(m, STAGE_POS) {
         let id = m.sensor_objid[i] as usize;
@@ -58,8 +58,11 @@ pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
             SENS_FRAMEQUAT => frame_quat(m, d, i)?,
             SENS_SUBTREECOM => v3(d.subtree_com)[id].into(),
             SENS_CLOCK => d.time.into(),
-            // no limit row (refuse_unsupported let it through only without rows)
-            SENS_JOINTLIMITPOS | SENS_TENDONLIMITPOS => Reading::from(0.0),
+            SENS_JOINTLIMITPOS | SENS_TENDONLIMITPOS => {
+                limit_reading(d, m.sensor_type[i], id, |a, j| {
+                    a.efc_pos[j] - a.efc_margin[j]
+                })
+            }
             SENS_USER => {
                 has_user = true;
                 continue;
@@ -82,7 +85,7 @@ pub fn sensor_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if disabled(m, DSBL_SENSOR) {
         return Ok(());
     }
-    refuse_unsupported(m, d, STAGE_VEL)?;
+    refuse_unsupported(m, STAGE_VEL)?;
     let needs_subtree = stage_sensors(m, STAGE_VEL).any(|i| {
         matches!(
             m.sensor_type[i],
@@ -106,7 +109,9 @@ pub fn sensor_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {
             SENS_FRAMEANGVEL => angular(&frame_velocity(m, d, i)?),
             SENS_SUBTREELINVEL => v3(d.subtree_linvel)[id].into(),
             SENS_SUBTREEANGMOM => v3(d.subtree_angmom)[id].into(),
-            SENS_JOINTLIMITVEL | SENS_TENDONLIMITVEL => Reading::from(0.0),
+            SENS_JOINTLIMITVEL | SENS_TENDONLIMITVEL => {
+                limit_reading(d, m.sensor_type[i], id, |a, j| a.efc_vel[j])
+            }
             SENS_USER => {
                 has_user = true;
                 continue;
@@ -129,7 +134,7 @@ pub fn sensor_acc(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if disabled(m, DSBL_SENSOR) {
         return Ok(());
     }
-    refuse_unsupported(m, d, STAGE_ACC)?;
+    refuse_unsupported(m, STAGE_ACC)?;
     let needs_rne_post = stage_sensors(m, STAGE_ACC).any(|i| {
         matches!(
             m.sensor_type[i],
@@ -148,8 +153,7 @@ pub fn sensor_acc(m: &Model, d: &mut Data) -> Result<(), StepError> {
     for i in stage_sensors(m, STAGE_ACC) {
         let id = m.sensor_objid[i] as usize;
         let reading = match m.sensor_type[i] {
-            // refuse_unsupported let it through only without contacts: nothing touches
-            SENS_TOUCH => Reading::from(0.0),
+            SENS_TOUCH => touch(m, d, id),
             SENS_ACCELEROMETER => {
                 linear(&object_acceleration(m, d, OBJ_SITE, id, true).ok_or(NO_FRAME)?)
             }
@@ -157,7 +161,9 @@ pub fn sensor_acc(m: &Model, d: &mut Data) -> Result<(), StepError> {
             SENS_TORQUE => angular(&site_interaction(m, d, id)),
             SENS_ACTUATORFRC => d.actuator_force[id].into(),
             SENS_JOINTACTFRC => d.qfrc_actuator[m.jnt_dofadr[id] as usize].into(),
-            SENS_JOINTLIMITFRC | SENS_TENDONLIMITFRC => Reading::from(0.0),
+            SENS_JOINTLIMITFRC | SENS_TENDONLIMITFRC => {
+                limit_reading(d, m.sensor_type[i], id, |a, j| a.efc_force[j])
+            }
             // MuJoCo 3.1.6 ignores the reference frame of acceleration sensors
             SENS_FRAMELINACC => linear(&frame_acceleration(m, d, i)?),
             SENS_FRAMEANGACC => angular(&frame_acceleration(m, d, i)?),
@@ -183,7 +189,7 @@ fn stage_sensors<'a>(m: &'a Model, stage: i32) -> impl Iterator<Item = usize> + 
 
 /// Refuses the sensors of `stage` that mjrs cannot compute yet, before any is written. Plugin
 /// sensors are refused in every stage, since MuJoCo runs plugins by their own stage.
-fn refuse_unsupported(m: &Model, d: &Data, stage: i32) -> Result<(), StepError> {
+fn refuse_unsupported(m: &Model, stage: i32) -> Result<(), StepError> {
     for i in 0..m.nsensor {
         let ty = m.sensor_type[i];
         if ty == SENS_PLUGIN {
@@ -197,15 +203,6 @@ fn refuse_unsupported(m: &Model, d: &Data, stage: i32) -> Result<(), StepError> 
             SENS_GEOMDIST => "geomdist sensor (geom distance)",
             SENS_GEOMNORMAL => "geomnormal sensor (geom distance)",
             SENS_GEOMFROMTO => "geomfromto sensor (geom distance)",
-            // without constraint rows they read 0, as in MuJoCo
-            SENS_JOINTLIMITPOS | SENS_JOINTLIMITVEL | SENS_JOINTLIMITFRC | SENS_TENDONLIMITPOS
-            | SENS_TENDONLIMITVEL | SENS_TENDONLIMITFRC
-                if d.nefc > 0 =>
-            {
-                "joint and tendon limit sensors with constraint rows"
-            }
-            // the contact forces come with the constraint solver
-            SENS_TOUCH if d.ncon > 0 => "touch sensor with contacts",
             _ => continue,
         };
         return Err(StepError::Unsupported(what));
@@ -489,6 +486,289 @@ fn focal_lengths(m: &Model, cam: usize, res: [i32; 2]) -> (Real, Real) {
 /// An integer as `Real` (exact for f64; rounded once for f32).
 fn int_to_real(x: i32) -> Real {
     f64::from(x) as Real
+}
+
+// ------------------------------------------------------------------------------------------------
+// constraint sensors
+
+/// A joint or tendon limit sensor (`sensor_type` `ty`) of object `id`: `read` of the first limit
+/// row of that object after the equality and friction rows, or 0 when it has none.
+fn limit_reading(
+    d: &Data,
+    ty: i32,
+    id: usize,
+    read: impl Fn(&ArenaArrays, usize) -> Real,
+) -> Reading {
+    let row_type = match ty {
+        SENS_JOINTLIMITPOS | SENS_JOINTLIMITVEL | SENS_JOINTLIMITFRC => CNSTR_LIMIT_JOINT,
+        _ => CNSTR_LIMIT_TENDON,
+    };
+    let a = d.arena.arrays();
+    let rows = (d.ne + d.nf..d.nefc).take_while(|&j| j < a.efc_type.len() && j < a.efc_id.len());
+    let found = rows
+        .into_iter()
+        .find(|&j| a.efc_type[j] == row_type && a.efc_id[j] == id as i32);
+    found.map_or(0.0, |j| read(&a, j)).into()
+}
+
+/// touch: the sum of the positive normal forces of the contacts of the site's body whose
+/// normal, cast as a ray from the contact point into that body, meets the site's volume.
+fn touch(m: &Model, d: &Data, site: usize) -> Reading {
+    let body = m.site_bodyid[site];
+    let (pos, mat) = (&v3(d.site_xpos)[site], &v9(d.site_xmat)[site]);
+    let size = &v3(m.site_size)[site];
+    let mut total = 0.0;
+    let contacts = d.arena.arrays().contact;
+    for (j, con) in contacts.iter().enumerate().take(d.ncon) {
+        let conbody = con
+            .geom
+            .map(|g| usize::try_from(g).map_or(-1, |g| m.geom_bodyid[g]));
+        if con.efc_address < 0 || (body != conbody[0] && body != conbody[1]) {
+            continue;
+        }
+        let normal = contact_force(m, d, j)[0];
+        if normal <= 0.0 {
+            continue;
+        }
+        let mut ray = scl3(&[con.frame[0], con.frame[1], con.frame[2]], normal);
+        normalize3(&mut ray);
+        // the normal points from the first body to the second
+        if body == conbody[1] {
+            ray = scl3(&ray, -1.0);
+        }
+        if ray_geom(pos, mat, size, &con.pos, &ray, m.site_type[site]) >= 0.0 {
+            total += normal;
+        }
+    }
+    total.into()
+}
+
+// ray casting against one primitive shape, for touch zones (MuJoCo's engine_ray.c; this
+// belongs to a ray module once mjrs has one)
+
+/// Distance along `vec` from `pnt` to the surface of a primitive of `geomtype` at `pos`/`mat`
+/// with `size`, or -1 when the ray misses (`mju_rayGeom`); -1 for types without a ray test.
+fn ray_geom(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    size: &[Real; 3],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+    geomtype: i32,
+) -> Real {
+    match geomtype {
+        GEOM_PLANE => ray_plane(pos, mat, size, pnt, vec),
+        GEOM_SPHERE => ray_sphere(pos, size[0] * size[0], pnt, vec),
+        GEOM_CAPSULE => ray_capsule(pos, mat, size, pnt, vec),
+        GEOM_ELLIPSOID => ray_ellipsoid(pos, mat, size, pnt, vec),
+        GEOM_CYLINDER => ray_cylinder(pos, mat, size, pnt, vec),
+        GEOM_BOX => ray_box(pos, mat, size, pnt, vec),
+        _ => -1.0,
+    }
+}
+
+/// The ray in the shape's local frame (`ray_map`).
+fn ray_map(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> ([Real; 3], [Real; 3]) {
+    let dif = [pnt[0] - pos[0], pnt[1] - pos[1], pnt[2] - pos[2]];
+    (rot_vec_mat_t(&dif, mat), rot_vec_mat_t(vec, mat))
+}
+
+/// The smallest non-negative root of `a x^2 + 2 b x + c`, or -1 (`ray_quad`); both roots in
+/// increasing order (-1 each without real roots).
+fn ray_quad(a: Real, b: Real, c: Real) -> (Real, [Real; 2]) {
+    let det = b * b - a * c;
+    if det < MINVAL {
+        return (-1.0, [-1.0, -1.0]);
+    }
+    let det = sqrt(det);
+    let x = [(-b - det) / a, (-b + det) / a];
+    let first = if x[0] >= 0.0 {
+        x[0]
+    } else if x[1] >= 0.0 {
+        x[1]
+    } else {
+        -1.0
+    };
+    (first, x)
+}
+
+/// Keeps the nearer of two non-negative hits (`x` is -1 before the first hit).
+fn nearer(x: Real, sol: Real) -> Real {
+    if x < 0.0 || sol < x {
+        sol
+    } else {
+        x
+    }
+}
+
+/// Plane: its front face, within its size (`ray_plane`).
+fn ray_plane(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    size: &[Real; 3],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Real {
+    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
+    if lvec[2] > -MINVAL {
+        return -1.0;
+    }
+    let x = -lpnt[2] / lvec[2];
+    if x < 0.0 {
+        return -1.0;
+    }
+    let p0 = lpnt[0] + x * lvec[0];
+    let p1 = lpnt[1] + x * lvec[1];
+    let inside = |p: Real, s: Real| s <= 0.0 || abs(p) <= s;
+    if inside(p0, size[0]) && inside(p1, size[1]) {
+        x
+    } else {
+        -1.0
+    }
+}
+
+/// Sphere of squared radius `dist_sqr` (`ray_sphere`).
+fn ray_sphere(pos: &[Real; 3], dist_sqr: Real, pnt: &[Real; 3], vec: &[Real; 3]) -> Real {
+    let dif = [pnt[0] - pos[0], pnt[1] - pos[1], pnt[2] - pos[2]];
+    let a = vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2];
+    let b = vec[0] * dif[0] + vec[1] * dif[1] + vec[2] * dif[2];
+    let c = dif[0] * dif[0] + dif[1] * dif[1] + dif[2] * dif[2] - dist_sqr;
+    ray_quad(a, b, c).0
+}
+
+/// Capsule: the round side between the caps, then the outer halves of the two cap spheres
+/// (`ray_capsule`).
+fn ray_capsule(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    size: &[Real; 3],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Real {
+    let ssz = size[0] + size[1];
+    if ray_sphere(pos, ssz * ssz, pnt, vec) < 0.0 {
+        return -1.0;
+    }
+    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
+    let mut x = -1.0;
+    let a = lvec[0] * lvec[0] + lvec[1] * lvec[1];
+    let b = lvec[0] * lpnt[0] + lvec[1] * lpnt[1];
+    let c = lpnt[0] * lpnt[0] + lpnt[1] * lpnt[1] - size[0] * size[0];
+    let (sol, _) = ray_quad(a, b, c);
+    if sol >= 0.0 && abs(lpnt[2] + sol * lvec[2]) <= size[1] {
+        x = nearer(x, sol);
+    }
+    let a = lvec[0] * lvec[0] + lvec[1] * lvec[1] + lvec[2] * lvec[2];
+    for side in [1.0, -1.0] {
+        let ldif = [lpnt[0], lpnt[1], lpnt[2] - side * size[1]];
+        let b = lvec[0] * ldif[0] + lvec[1] * ldif[1] + lvec[2] * ldif[2];
+        let c = ldif[0] * ldif[0] + ldif[1] * ldif[1] + ldif[2] * ldif[2] - size[0] * size[0];
+        let (_, xx) = ray_quad(a, b, c);
+        for xi in xx {
+            let z = lpnt[2] + xi * lvec[2];
+            let outer = if side > 0.0 {
+                z >= size[1]
+            } else {
+                z <= -size[1]
+            };
+            if xi >= 0.0 && outer {
+                x = nearer(x, xi);
+            }
+        }
+    }
+    x
+}
+
+/// Ellipsoid (`ray_ellipsoid`).
+fn ray_ellipsoid(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    size: &[Real; 3],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Real {
+    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
+    let s = size.map(|r| 1.0 / (r * r));
+    let a = s[0] * lvec[0] * lvec[0] + s[1] * lvec[1] * lvec[1] + s[2] * lvec[2] * lvec[2];
+    let b = s[0] * lvec[0] * lpnt[0] + s[1] * lvec[1] * lpnt[1] + s[2] * lvec[2] * lpnt[2];
+    let c = s[0] * lpnt[0] * lpnt[0] + s[1] * lpnt[1] * lpnt[1] + s[2] * lpnt[2] * lpnt[2] - 1.0;
+    ray_quad(a, b, c).0
+}
+
+/// Cylinder: the flat sides within the radius, then the round side between them
+/// (`ray_cylinder`).
+fn ray_cylinder(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    size: &[Real; 3],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Real {
+    let ssz = size[0] * size[0] + size[1] * size[1];
+    if ray_sphere(pos, ssz, pnt, vec) < 0.0 {
+        return -1.0;
+    }
+    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
+    let mut x = -1.0;
+    if abs(lvec[2]) > MINVAL {
+        for side in [-1.0, 1.0] {
+            let sol = (side * size[1] - lpnt[2]) / lvec[2];
+            if sol >= 0.0 {
+                let p0 = lpnt[0] + sol * lvec[0];
+                let p1 = lpnt[1] + sol * lvec[1];
+                if p0 * p0 + p1 * p1 <= size[0] * size[0] {
+                    x = nearer(x, sol);
+                }
+            }
+        }
+    }
+    let a = lvec[0] * lvec[0] + lvec[1] * lvec[1];
+    let b = lvec[0] * lpnt[0] + lvec[1] * lpnt[1];
+    let c = lpnt[0] * lpnt[0] + lpnt[1] * lpnt[1] - size[0] * size[0];
+    let (sol, _) = ray_quad(a, b, c);
+    if sol >= 0.0 && abs(lpnt[2] + sol * lvec[2]) <= size[1] {
+        x = nearer(x, sol);
+    }
+    x
+}
+
+/// Box: each face within its rectangle (`ray_box`).
+fn ray_box(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    size: &[Real; 3],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Real {
+    let ssz = size[0] * size[0] + size[1] * size[1] + size[2] * size[2];
+    if ray_sphere(pos, ssz, pnt, vec) < 0.0 {
+        return -1.0;
+    }
+    const FACE: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
+    let mut x = -1.0;
+    for i in 0..3 {
+        if abs(lvec[i]) <= MINVAL {
+            continue;
+        }
+        for side in [-1.0, 1.0] {
+            let sol = (side * size[i] - lpnt[i]) / lvec[i];
+            if sol >= 0.0 {
+                let [f0, f1] = FACE[i];
+                let p0 = lpnt[f0] + sol * lvec[f0];
+                let p1 = lpnt[f1] + sol * lvec[f1];
+                if abs(p0) <= size[f0] && abs(p1) <= size[f1] {
+                    x = nearer(x, sol);
+                }
+            }
+        }
+    }
+    x
 }
 
 // ------------------------------------------------------------------------------------------------

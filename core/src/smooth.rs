@@ -621,11 +621,8 @@ fn add6(a: &[Real; 6], b: &[Real; 6]) -> [Real; 6] {
 }
 
 /// RNE with the constraint forces known (`mj_rnePostConstraint`): body accelerations `cacc`,
-/// external forces `cfrc_ext` (from `xfrc_applied`) and internal forces `cfrc_int`.
-///
-/// Contact and equality forces also enter `cfrc_ext` in MuJoCo; mjrs adds them with the
-/// constraint stage, and until then refuses models that would create constraints (see
-/// `collision` and `constraint::make_constraint`), so there are none here.
+/// external forces `cfrc_ext` (from `xfrc_applied`, contacts, and connect and weld
+/// constraints) and internal forces `cfrc_int`.
 pub fn rne_post_constraint(m: &Model, d: &mut Data) {
     let nbody = m.nbody;
     v6m(d.cacc)[0] = [0.0; 6];
@@ -646,6 +643,10 @@ pub fn rne_post_constraint(m: &Model, d: &mut Data) {
             v6m(d.cfrc_ext)[i] = add6(&v6(d.cfrc_ext)[i], &at_com);
         }
     }
+    for i in 0..d.ncon {
+        contact_cfrc_ext(m, d, i);
+    }
+    equality_cfrc_ext(m, d);
 
     v6m(d.cfrc_int)[0] = [0.0; 6];
     for j in 1..nbody {
@@ -664,5 +665,95 @@ pub fn rne_post_constraint(m: &Model, d: &mut Data) {
         let child = v6(d.cfrc_int)[j];
         let p = m.body_parentid[j] as usize;
         v6m(d.cfrc_int)[p] = add6(&v6(d.cfrc_int)[p], &child);
+    }
+}
+
+/// Adds `force` (torque:force, world-oriented, acting at `point`) to the `cfrc_ext` of `body`
+/// (subtracts it when `!add`), moved to the body's subtree center of mass; nothing for the world.
+fn apply_cfrc_ext(
+    m: &Model,
+    d: &mut Data,
+    body: usize,
+    force: &[Real; 6],
+    point: &[Real; 3],
+    add: bool,
+) {
+    if body == 0 {
+        return;
+    }
+    let com = v3(d.subtree_com)[m.body_rootid[body] as usize];
+    let at_com = crate::math::spatial::transform_spatial(force, true, &com, point, None);
+    let ext = &mut v6m(d.cfrc_ext)[body];
+    for (e, f) in ext.iter_mut().zip(at_com) {
+        if add {
+            *e += f;
+        } else {
+            *e -= f;
+        }
+    }
+}
+
+/// The force of contact `i` in `cfrc_ext`: on the body of its second geom, and opposite on the
+/// first's. Contacts without rows or with flexes are skipped.
+fn contact_cfrc_ext(m: &Model, d: &mut Data, i: usize) {
+    let Some(con) = d.arena.arrays().contact.get(i).copied() else {
+        return;
+    };
+    if con.efc_address < 0 || con.geom[0] < 0 || con.geom[1] < 0 {
+        return;
+    }
+    // contact frame force:torque to world torque:force
+    let local = contact_force(m, d, i);
+    let torque = rot_vec_mat_t(&[local[3], local[4], local[5]], &con.frame);
+    let force = rot_vec_mat_t(&[local[0], local[1], local[2]], &con.frame);
+    let world = [
+        torque[0], torque[1], torque[2], force[0], force[1], force[2],
+    ];
+    let body = |g: i32| m.geom_bodyid[g as usize] as usize;
+    apply_cfrc_ext(m, d, body(con.geom[0]), &world, &con.pos, false);
+    apply_cfrc_ext(m, d, body(con.geom[1]), &world, &con.pos, true);
+}
+
+/// The forces of connect and weld constraints in `cfrc_ext`: on body 1 at its anchor, and
+/// opposite on body 2 at its point; connects transmit no torque.
+fn equality_cfrc_ext(m: &Model, d: &mut Data) {
+    let mut i = 0;
+    while i < d.ne {
+        let a = d.arena.arrays();
+        let (Some(&ty), Some(&id)) = (a.efc_type.get(i), a.efc_id.get(i)) else {
+            return;
+        };
+        // the first ne rows are equality rows
+        if ty != CNSTR_EQUALITY {
+            return;
+        }
+        let id = id as usize;
+        let weld = m.eq_type[id] == EQ_WELD;
+        if !weld && m.eq_type[id] != EQ_CONNECT {
+            i += 1;
+            continue;
+        }
+        let rows = if weld { 6 } else { 3 };
+        let Some(f) = a.efc_force.get(i..i + rows) else {
+            return;
+        };
+        let mut world = [0.0, 0.0, 0.0, f[0], f[1], f[2]];
+        if weld {
+            world[..3].copy_from_slice(&f[3..6]);
+        }
+        let data = &m.eq_data[NEQDATA * id..NEQDATA * (id + 1)];
+        let local = |k: usize| [data[3 * k], data[3 * k + 1], data[3 * k + 2]];
+        // body 1's point is the weld's second vector and the connect's first
+        let (p1, p2) = if weld {
+            (local(1), local(0))
+        } else {
+            (local(0), local(1))
+        };
+        for (obj, point, add) in [(m.eq_obj1id[id], p1, true), (m.eq_obj2id[id], p2, false)] {
+            let body = obj as usize;
+            let pos = local2global_pos(d.xpos, d.xmat, d.xipos, &point, body, 0);
+            apply_cfrc_ext(m, d, body, &world, &pos, add);
+        }
+        i += rows;
     }
 }

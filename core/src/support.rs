@@ -753,3 +753,30 @@ pub(crate) fn jac_dif_pair(
 pub fn get_totalmass(m: &Model) -> Real {
     m.body_mass[1..].iter().sum()
 }
+
+/// Force:torque of contact `id` in its contact frame (`mj_contactForce`): the normal force, the
+/// two tangential forces, then the torsional and rolling torques, as far as the contact's
+/// dimension goes; decoded from the pyramid edges for pyramidal cones. Zero for a contact that
+/// does not exist or has no rows.
+pub fn contact_force(m: &Model, d: &Data, id: usize) -> [Real; 6] {
+    let mut result = [0.0; 6];
+    let a = d.arena.arrays();
+    let Some(con) = a
+        .contact
+        .get(id)
+        .filter(|c| id < d.ncon && c.efc_address >= 0)
+    else {
+        return result;
+    };
+    let adr = con.efc_address as usize;
+    let dim = con.dim.clamp(1, 6) as usize;
+    if crate::constraint::is_pyramidal(m) {
+        let edges = if dim == 1 { 1 } else { 2 * (dim - 1) };
+        if let Some(pyramid) = a.efc_force.get(adr..adr + edges) {
+            crate::math::misc::decode_pyramid(&mut result, pyramid, &con.friction, dim);
+        }
+    } else if let Some(force) = a.efc_force.get(adr..adr + dim) {
+        result[..dim].copy_from_slice(force);
+    }
+    result
+}
