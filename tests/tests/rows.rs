@@ -288,6 +288,9 @@ fn every_kind_of_row_is_covered() {
         CNSTR_FRICTION_TENDON,
         CNSTR_LIMIT_JOINT,
         CNSTR_LIMIT_TENDON,
+        CNSTR_CONTACT_FRICTIONLESS,
+        CNSTR_CONTACT_PYRAMIDAL,
+        CNSTR_CONTACT_ELLIPTIC,
     ];
     for k in kinds {
         assert!(seen[k as usize], "no fixture has rows of type {k}");
