@@ -12,7 +12,7 @@
 #![allow(clippy::manual_range_contains, clippy::neg_cmp_op_on_partial_ord)]
 
 use super::primitive::{set_normal, z_axis};
-use super::Shape;
+use super::{degenerate_bound, Shape};
 use crate::data::{Contact, Data};
 use crate::forward::StepError;
 use crate::math::mat::{mul_mat_mat_t3, mul_mat_t_mat3, rot_vec_mat, rot_vec_mat_t};
@@ -201,7 +201,7 @@ fn capsule_box_edges(
             let u = -size[j] * dif[j];
             let v = dot3(halfaxis, &dif);
             let det = ma * mc - mb * mb;
-            if abs(det) < MINVAL {
+            if abs(det) < degenerate_bound(ma * mc) {
                 continue;
             }
             let idet = 1.0 / det;
@@ -523,6 +523,14 @@ impl<'a> BoxPair<'a> {
     }
 }
 
+/// How much less (relative) an axis must penetrate than the best one so far to replace it:
+/// MuJoCo's factors in double precision, 0 for the faces of box 2 against those of box 1 and
+/// 1e-12 for edge-edge axes against faces. Symmetric configurations (aligned or stacked boxes)
+/// tie exactly there, and MuJoCo keeps the earlier axis; in single precision rounding would
+/// break those ties at random, so both factors are raised above its rounding.
+const FACE_PREFERENCE: Real = if cfg!(feature = "f32") { 1e-5 } else { 0.0 };
+const EDGE_PREFERENCE: Real = if cfg!(feature = "f32") { 1e-5 } else { 1e-12 };
+
 /// Separating-axis test over the 6 face normals and 9 edge-edge axes; `None` when some axis
 /// separates the boxes by more than the margin.
 fn box_box_axes(p: &BoxPair, margin: Real) -> Option<BoxAxis> {
@@ -545,7 +553,7 @@ fn box_box_axes(p: &BoxPair, margin: Real) -> Option<BoxAxis> {
             let q = i + 3 * usize::from(p.pos21[i] < 0.0);
             found = Some(BoxAxis::Face { q, second: false });
         }
-        if c2 < penetration {
+        if c2 < penetration * (1.0 - FACE_PREFERENCE) {
             penetration = c2;
             let q = i + 3 * usize::from(p.pos12[i] < 0.0);
             found = Some(BoxAxis::Face { q, second: true });
@@ -571,8 +579,9 @@ fn box_box_axes(p: &BoxPair, margin: Real) -> Option<BoxAxis> {
                     axis[1] = rott[3 * j];
                 }
             }
+            // parallel edges have no cross product
             let len = normalize3(&mut axis);
-            if len < MINVAL {
+            if len < degenerate_bound(1.0) {
                 continue;
             }
             let c2 = dot3(&p.pos21, &axis);
@@ -587,8 +596,7 @@ fn box_box_axes(p: &BoxPair, margin: Real) -> Option<BoxAxis> {
             if c3 < -margin {
                 return None;
             }
-            // edges must be clearly better than faces
-            if c3 < penetration * (1.0 - 1e-12) {
+            if c3 < penetration * (1.0 - EDGE_PREFERENCE) {
                 penetration = c3;
                 let mut cle1 = 0;
                 for k in (0..3).filter(|&k| k != i) {

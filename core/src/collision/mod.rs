@@ -91,6 +91,19 @@ pub struct Shape {
     pub size: [Real; 3],
 }
 
+/// The bound under which the colliders treat a rounding-prone quantity of size `scale` as zero
+/// (the determinant of parallel axes, the radial direction of a disk parallel to a plane):
+/// MuJoCo's `mjMINVAL` in double precision. Exactly degenerate configurations keep about
+/// `ε scale` of rounding in single precision, where the bound is therefore `64 ε scale`;
+/// otherwise they would be treated as generic, with contacts placed by rounding noise.
+pub(crate) fn degenerate_bound(scale: Real) -> Real {
+    if cfg!(feature = "f32") {
+        MINVAL.max(64.0 * crate::real::EPSILON * scale)
+    } else {
+        MINVAL
+    }
+}
+
 impl Shape {
     /// The current pose and size of geom `g`.
     pub fn of(m: &Model, d: &Data, g: usize) -> Self {

@@ -8,7 +8,7 @@
 //! directly, as MuJoCo's `mjraw_*` do, so that other colliders can reuse them with modified
 //! poses. Arithmetic follows MuJoCo's operation order, for bit-identical contacts.
 
-use super::Shape;
+use super::{degenerate_bound, Shape};
 use crate::data::{Contact, Data};
 use crate::forward::StepError;
 use crate::math::misc::clip;
@@ -122,7 +122,8 @@ pub fn plane_cylinder(
     let mut vec = scl3(&axis, prjaxis);
     vec = sub3(&vec, &normal);
     let len_sqr = dot3(&vec, &vec);
-    if len_sqr >= MINVAL * MINVAL {
+    let bound = degenerate_bound(1.0);
+    if len_sqr >= bound * bound {
         let scl = c.size[0] / sqrt(len_sqr);
         vec = [vec[0] * scl, vec[1] * scl, vec[2] * scl];
     } else {
@@ -397,7 +398,7 @@ pub(crate) fn raw_capsule_capsule(
         )
     };
 
-    if abs(det) >= MINVAL {
+    if abs(det) >= degenerate_bound(ma * mc) {
         let mut x1 = (mc * u - mb * v) / det;
         let mut x2 = (ma * v - mb * u) / det;
         if x1 > 1.0 {
