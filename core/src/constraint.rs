@@ -38,7 +38,7 @@ use crate::types::*;
 const MISALLOCATED: StepError = StepError::Numerical("constraint Jacobian mis-allocation");
 
 // ------------------------------------------------------------------------------------------------
-// model predicates and contact parameters
+// model predicates
 
 /// Whether friction cones are pyramidal (`mj_isPyramidal`); elliptic otherwise.
 pub fn is_pyramidal(m: &Model) -> bool {
@@ -49,44 +49,6 @@ pub fn is_pyramidal(m: &Model) -> bool {
 /// iterations.
 pub fn is_dual(m: &Model) -> bool {
     m.opt.solver == SOL_PGS || m.opt.noslip_iterations > 0
-}
-
-/// Contact friction from `source`, or from `opt.o_friction` with the override flag, each at
-/// least `mjMINMU` (`mj_assignFriction`).
-pub fn assign_friction(m: &Model, source: &[Real; 5]) -> [Real; 5] {
-    let from = if enabled(m, ENBL_OVERRIDE) {
-        &m.opt.o_friction
-    } else {
-        source
-    };
-    from.map(|f| max(MINMU as Real, f))
-}
-
-/// Contact `solref` from `source`, or `opt.o_solref` with the override flag (`mj_assignRef`).
-pub fn assign_ref(m: &Model, source: &[Real; NREF]) -> [Real; NREF] {
-    if enabled(m, ENBL_OVERRIDE) {
-        m.opt.o_solref
-    } else {
-        *source
-    }
-}
-
-/// Contact `solimp` from `source`, or `opt.o_solimp` with the override flag (`mj_assignImp`).
-pub fn assign_imp(m: &Model, source: &[Real; NIMP]) -> [Real; NIMP] {
-    if enabled(m, ENBL_OVERRIDE) {
-        m.opt.o_solimp
-    } else {
-        *source
-    }
-}
-
-/// Contact margin `source`, or `opt.o_margin` with the override flag (`mj_assignMargin`).
-pub fn assign_margin(m: &Model, source: Real) -> Real {
-    if enabled(m, ENBL_OVERRIDE) {
-        m.opt.o_margin
-    } else {
-        source
-    }
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -1847,6 +1809,37 @@ pub fn reference_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
             -kbip[1] * a.efc_vel[i] - kbip[0] * kbip[2] * (a.efc_pos[i] - a.efc_margin[i]);
     }
     Ok(())
+}
+
+/// The constraint Jacobian of this step in the arena arrays `a`.
+fn jacobian<'a>(m: &Model, nefc: usize, a: &ArenaArrays<'a>) -> Jacobian<'a> {
+    Jacobian {
+        sparse: is_sparse(m),
+        nefc,
+        nv: m.nv,
+        J: a.efc_J,
+        rownnz: a.efc_J_rownnz,
+        rowadr: a.efc_J_rowadr,
+        colind: a.efc_J_colind,
+        rowsuper: a.efc_J_rowsuper,
+        JT: a.efc_JT,
+        JT_rownnz: a.efc_JT_rownnz,
+        JT_rowadr: a.efc_JT_rowadr,
+        JT_colind: a.efc_JT_colind,
+        JT_rowsuper: a.efc_JT_rowsuper,
+    }
+}
+
+/// `res = J vec` with the constraint Jacobian of `d` (`mj_mulJacVec`); `res` has `nefc`
+/// entries. Nothing without rows.
+pub fn mul_jac_vec(m: &Model, d: &Data, res: &mut [Real], vec: &[Real]) {
+    jacobian(m, d.nefc, &d.arena.arrays()).mul_vec(res, vec);
+}
+
+/// `res = J' vec` with the constraint Jacobian of `d` (`mj_mulJacTVec`); `res` has `nv`
+/// entries. Nothing without rows.
+pub fn mul_jac_t_vec(m: &Model, d: &Data, res: &mut [Real], vec: &[Real]) {
+    jacobian(m, d.nefc, &d.arena.arrays()).mul_t_vec(res, vec);
 }
 
 // ------------------------------------------------------------------------------------------------

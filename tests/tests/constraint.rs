@@ -7,8 +7,8 @@
 //! * the f32 build stays within 1e-3 of the reference over 100 steps.
 //!
 //! Left out of the comparison: memory-use bookkeeping, island arrays (islands are off by
-//! default), for primal solvers `efc_AR*` (MuJoCo allocates them only for the dual PGS
-//! solver, so the reference dump shows uninitialized memory there), and for dense Jacobians
+//! default), without PGS or noslip `efc_AR*` (MuJoCo allocates them only for the dual
+//! problem, so the reference dump shows uninitialized memory there), and for dense Jacobians
 //! the sparse structure `efc_J_rownnz/rowadr/rowsuper/colind` and the transpose `efc_JT*`
 //! (allocated but never written by MuJoCo when the Jacobian is dense).
 
@@ -20,7 +20,8 @@ const CONSTRAINT: Suite = Suite {
     dir: "constraint",
 };
 
-/// Whether each case uses a dual solver (PGS) and a sparse Jacobian, from its MJB.
+/// Whether each case has the dual matrix `efc_AR` (PGS or noslip) and a sparse Jacobian, from
+/// its MJB.
 fn solver_kinds() -> BTreeMap<String, (bool, bool)> {
     CONSTRAINT
         .cases()
@@ -35,7 +36,7 @@ fn solver_kinds() -> BTreeMap<String, (bool, bool)> {
                     .unwrap()
             ];
             let m = mjrs_core::mjb::load(&blob, &mut buf).unwrap();
-            let dual = m.opt.solver == mjrs_core::types::SOL_PGS;
+            let dual = mjrs_core::constraint::is_dual(&m);
             (case.name, (dual, mjrs_core::support::is_sparse(&m)))
         })
         .collect()

@@ -376,3 +376,60 @@ fn disabled_groups_make_no_rows() {
         });
     }
 }
+
+#[test]
+fn added_contacts_get_rows() {
+    use mjrs_core::constraint::{add_contact, make_constraint};
+    with_case("contacts", |m, d| {
+        io::reset_data_keyframe(m, d, 0);
+        forward::fwd_position(m, d).unwrap();
+        assert_eq!((d.ncon, d.nefc), (12, 61));
+        // a copy of the condim-3 ball contact: four more pyramid rows
+        let con = d.arena.arrays().contact[1];
+        assert_eq!(con.dim, 3);
+        assert!(add_contact(m, d, &con));
+        assert_eq!((d.ncon, d.nefc), (13, 0));
+        assert_eq!(d.arena.arrays().contact[12], con);
+        make_constraint(m, d).unwrap();
+        assert_eq!(d.nefc, 65);
+        assert_eq!(d.arena.arrays().contact[12].efc_address, 61);
+        // no room left in the arena (rows dropped): refused with a warning
+        mjrs_core::constraint::clear_efc(d);
+        let free = d.arena.len() - d.arena.state.parena - d.arena.state.pstack;
+        let held = d.arena.reserve::<u8>(free - 8).unwrap();
+        assert!(!add_contact(m, d, &con));
+        d.arena.release(held);
+        let w = d.warning[WARN_CONTACTFULL as usize];
+        assert_eq!((w.number, w.lastinfo, d.ncon), (1, 13, 13));
+    });
+}
+
+#[test]
+fn jacobian_products_agree_with_rows() {
+    use mjrs_core::constraint::{mul_jac_t_vec, mul_jac_vec};
+    for name in [
+        "contacts",
+        "contacts_sparse_pgs",
+        "equality",
+        "equality_sparse",
+    ] {
+        with_case(name, |m, d| {
+            io::reset_data_keyframe(m, d, 0);
+            forward::fwd_position(m, d).unwrap();
+            forward::fwd_velocity(m, d).unwrap();
+            let mut vel = vec![0.0; d.nefc];
+            mul_jac_vec(m, d, &mut vel, d.qvel);
+            assert_eq!(vel, d.arena.arrays().efc_vel[..d.nefc], "{name}");
+            // <J v, w> = <v, J' w>
+            let w: Vec<f64> = (0..d.nefc).map(|i| (i as f64 * 0.37).sin()).collect();
+            let mut jtw = vec![0.0; m.nv];
+            mul_jac_t_vec(m, d, &mut jtw, &w);
+            let lhs: f64 = vel.iter().zip(&w).map(|(a, b)| a * b).sum();
+            let rhs: f64 = d.qvel.iter().zip(&jtw).map(|(a, b)| a * b).sum();
+            assert!(
+                (lhs - rhs).abs() <= 1e-9 * lhs.abs().max(1.0),
+                "{name}: {lhs} {rhs}"
+            );
+        });
+    }
+}
