@@ -438,9 +438,9 @@ pub fn capsule_box(
 // ------------------------------------------------------------------------------------------------
 // box : box
 
-/// The frame of a box face `q` (0-2: the -x, -y, -z faces seen from +z ..., 3-5: the others, as
-/// MuJoCo numbers them): a signed permutation taking face `q`'s outward normal to +z
-/// (MuJoCo's `rotmore`, and its `rotaxis`/`rotmatx` macros that apply it).
+/// The frame of box face `q` (0-2: the +x, +y, +z faces, 3-5: the -x, -y, -z faces, as MuJoCo
+/// numbers them): a signed permutation taking the face's outward normal to +z (MuJoCo's
+/// `rotmore`, and its `rotaxis`/`rotmatx` macros that apply it).
 struct FaceFrame {
     idx: [usize; 3],
     sign: [Real; 3],
