@@ -1,5 +1,16 @@
 //! `mjrs-xml`: the MJCF (and URDF) parser on `roxmltree`, the model compiler that turns the
-//! parsed spec into a `Model`, mesh/texture/height-field decoders, and the XML writer.
+//! parsed [`spec::Spec`] into a `Model`, the mesh/texture/height-field decoders, and the XML
+//! writer.
 //!
-//! Not implemented yet: it arrives with the XML-compiler issue. Until then, models are loaded
-//! from MJB files written by MuJoCo (`mjref mjb M.xml -o M.mjb`).
+//! The pipeline is MuJoCo 3.1.6's (`mj_loadXML`): the reader checks the document against the
+//! MJCF schema and fills a [`spec::Spec`] (defaults applied element by element), the compiler
+//! resolves names, frames, inertias and assets and fills every `mjModel` field, then runs the
+//! engine-side constant computations (`set_const`, length ranges).
+
+pub mod bvh;
+pub mod cxx;
+pub mod error;
+pub mod spec;
+pub mod util;
+
+pub use error::XmlError;
