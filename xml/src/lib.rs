@@ -7,10 +7,14 @@
 //! resolves names, frames, inertias and assets and fills every `mjModel` field, then runs the
 //! engine-side constant computations (`set_const`, length ranges).
 
+pub mod asset;
 pub mod bvh;
 pub mod cxx;
 pub mod error;
+pub mod hfield;
+pub mod mesh;
 pub mod spec;
+pub mod texture;
 pub mod util;
 
 pub use error::XmlError;

@@ -1,0 +1,1 @@
+//! Height fields: PNG and custom-format files, elevation data given in the XML.
