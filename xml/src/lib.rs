@@ -13,6 +13,7 @@ pub mod cxx;
 pub mod error;
 pub mod hfield;
 pub mod mesh;
+pub mod reader;
 pub mod spec;
 pub mod texture;
 pub mod util;

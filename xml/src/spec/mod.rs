@@ -104,15 +104,6 @@ pub struct LengthRangeOpt {
     pub tolrange: f64,
 }
 
-/// `mjLRMODE_NONE`.
-pub const LRMODE_NONE: i32 = 0;
-/// `mjLRMODE_MUSCLE`.
-pub const LRMODE_MUSCLE: i32 = 1;
-/// `mjLRMODE_MUSCLEUSER`.
-pub const LRMODE_MUSCLEUSER: i32 = 2;
-/// `mjLRMODE_ALL`.
-pub const LRMODE_ALL: i32 = 3;
-
 impl Default for LengthRangeOpt {
     /// `mj_defaultLROpt`.
     fn default() -> Self {

@@ -1,0 +1,227 @@
+//! The MJCF reader: XML text to [`Spec`] (MuJoCo's `mjXReader`, `xml_native_reader.cc`).
+//!
+//! The document is checked against the MJCF schema first, then read section by section in
+//! MuJoCo's order (compiler, option, size, visual, statistic, default, extension, custom, asset,
+//! contact, deformable, equality, tendon, actuator, sensor, keyframe, worldbody), each element
+//! starting from its default class and overriding what its attributes say.
+
+mod actuator;
+pub mod attr;
+mod body;
+pub mod dom;
+mod schema;
+mod sections;
+mod sensor;
+
+use dom::{Document, Elem, Resources};
+
+use crate::error::XmlError;
+use crate::spec::{Info, Spec};
+
+pub use attr::Warnings;
+
+/// The reader's state while it walks one document.
+pub(crate) struct Reader<'a> {
+    /// The spec being filled.
+    pub spec: Spec,
+    /// Warnings raised while reading.
+    pub w: Warnings,
+    /// Files (for `ResolveFilePath`'s existence checks).
+    pub res: &'a dyn Resources,
+    /// Directories captured from `compiler` elements before reading (with trailing `/`).
+    pub assetdir: String,
+    /// See `assetdir`.
+    pub meshdir: String,
+    /// See `assetdir`.
+    pub texturedir: String,
+    /// Reading the `default` section (pairs and equalities then skip their names).
+    pub readingdefaults: bool,
+}
+
+/// Reads an MJCF document into a spec. `file` names it in messages; `modeldir` is its
+/// directory with a trailing separator ("" for the working directory).
+pub fn read_mjcf(
+    text: &str,
+    file: &str,
+    modeldir: &str,
+    res: &dyn Resources,
+) -> Result<(Spec, Vec<String>), XmlError> {
+    let doc = dom::parse_document(text, file, modeldir, res)?;
+    read_document(&doc, modeldir, res)
+}
+
+/// Reads a parsed document whose root is `mujoco`.
+pub fn read_document(
+    doc: &Document,
+    modeldir: &str,
+    res: &dyn Resources,
+) -> Result<(Spec, Vec<String>), XmlError> {
+    let root = &doc.root;
+    if !root.name.eq_ignore_ascii_case("mujoco") {
+        return Err(XmlError::model(format!(
+            "Unrecognized XML model type: '{}'",
+            root.name
+        )));
+    }
+    let mut r = Reader {
+        spec: Spec::default(),
+        w: Warnings::default(),
+        res,
+        assetdir: String::new(),
+        meshdir: String::new(),
+        texturedir: String::new(),
+        readingdefaults: false,
+    };
+    r.spec.modelfiledir = modeldir.to_string();
+    r.capture_dirs(root);
+    schema::validate(root)?;
+    r.parse(root, doc.comment.as_deref())?;
+    Ok((r.spec, r.w.list))
+}
+
+/// MuJoCo's `info` for an element.
+pub(crate) fn info(elem: &Elem) -> Info {
+    Info {
+        line: elem.line,
+        file: Some(elem.file.to_string()),
+    }
+}
+
+fn with_slash(mut s: String) -> String {
+    if !s.is_empty() && !s.ends_with(['/', '\\']) {
+        s.push('/');
+    }
+    s
+}
+
+impl Reader<'_> {
+    /// The asset directories as MuJoCo captures them while it expands includes: every
+    /// `compiler` element in document order overrides the previous ones.
+    fn capture_dirs(&mut self, elem: &Elem) {
+        if elem.name.eq_ignore_ascii_case("compiler") {
+            if let Some(d) = elem.attr("assetdir") {
+                self.assetdir = with_slash(d.to_string());
+            }
+            if let Some(d) = elem.attr("texturedir") {
+                self.texturedir = with_slash(d.to_string());
+            }
+            if let Some(d) = elem.attr("meshdir") {
+                self.meshdir = with_slash(d.to_string());
+            }
+        }
+        for c in &elem.children {
+            self.capture_dirs(c);
+        }
+    }
+
+    fn asset_dir(&self) -> String {
+        format!("{}{}", self.spec.modelfiledir, self.assetdir)
+    }
+
+    fn mesh_dir(&self) -> String {
+        if self.meshdir.is_empty() {
+            self.asset_dir()
+        } else {
+            format!("{}{}", self.spec.modelfiledir, self.meshdir)
+        }
+    }
+
+    fn texture_dir(&self) -> String {
+        if self.texturedir.is_empty() {
+            self.asset_dir()
+        } else {
+            format!("{}{}", self.spec.modelfiledir, self.texturedir)
+        }
+    }
+
+    /// A file attribute resolved as MuJoCo does (`ReadAttrFile`/`ResolveFilePath`): kept as
+    /// written when it exists relative to `dir`, else prefixed with the directory of the
+    /// include the element came from.
+    fn file_attr(&self, elem: &Elem, name: &str, dir: &str) -> Option<String> {
+        let f = elem.attr(name)?;
+        if crate::util::isabspath(f) || self.res.exists_on_disk(&format!("{dir}{f}")) {
+            return Some(f.to_string());
+        }
+        Some(format!("{}{f}", elem.include_dir))
+    }
+
+    /// The default class named by the element's `class` attribute (`GetClass`).
+    fn class(&self, elem: &Elem) -> Result<Option<usize>, XmlError> {
+        let Some(name) = elem.attr("class") else {
+            return Ok(None);
+        };
+        self.find_default(name)
+            .map(Some)
+            .ok_or_else(|| elem.error(format!("unknown default class name '{name}'")))
+    }
+
+    fn find_default(&self, name: &str) -> Option<usize> {
+        self.spec.defaults.iter().position(|d| d.name == name)
+    }
+
+    /// `mjXReader::Parse`: the sections in MuJoCo's order.
+    fn parse(&mut self, root: &Elem, comment: Option<&str>) -> Result<(), XmlError> {
+        if let Some(m) = root.attr("model") {
+            self.spec.modelname = m.to_string();
+        }
+        self.spec.comment = comment.unwrap_or_default().to_string();
+        for s in root.children_named("compiler") {
+            self.compiler(s)?;
+        }
+        for s in root.children_named("option") {
+            self.option(s)?;
+        }
+        for s in root.children_named("size") {
+            self.size(s)?;
+        }
+        for s in root.children_named("visual") {
+            self.visual(s)?;
+        }
+        for s in root.children_named("statistic") {
+            self.statistic(s)?;
+        }
+        self.readingdefaults = true;
+        for s in root.children_named("default") {
+            self.default(s, None)?;
+        }
+        self.readingdefaults = false;
+        if let Some(s) = root.children_named("extension").next() {
+            if let Some(p) = s.children.first() {
+                return Err(p.unsupported("plugins (extension section)"));
+            }
+        }
+        for s in root.children_named("custom") {
+            self.custom(s)?;
+        }
+        for s in root.children_named("asset") {
+            self.asset(s)?;
+        }
+        for s in root.children_named("contact") {
+            self.contact(s)?;
+        }
+        if let Some(s) = root.children_named("deformable").next() {
+            if let Some(e) = s.children.first() {
+                return Err(e.unsupported("deformable objects (flex and deformable skins)"));
+            }
+        }
+        for s in root.children_named("equality") {
+            self.equality(s)?;
+        }
+        for s in root.children_named("tendon") {
+            self.tendon(s)?;
+        }
+        for s in root.children_named("actuator") {
+            self.actuator(s)?;
+        }
+        for s in root.children_named("sensor") {
+            self.sensor(s)?;
+        }
+        for s in root.children_named("keyframe") {
+            self.keyframe(s)?;
+        }
+        for s in root.children_named("worldbody") {
+            self.body(s, 0, None)?;
+        }
+        Ok(())
+    }
+}

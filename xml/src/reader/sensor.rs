@@ -1,0 +1,176 @@
+//! Sensors (`mjXReader::Sensor`): each element fixes the sensor type and the kind of object it
+//! is attached to.
+
+use mjrs_core::types::*;
+
+use super::attr::{self, keyword, read1, text, text_required};
+use super::dom::Elem;
+use super::sections::str2type;
+use super::{info, Reader};
+use crate::error::XmlError;
+use crate::spec::Sensor;
+
+/// Sensors attached to one object named by one attribute: element, type, object type, attribute.
+const SIMPLE: &[(&str, i32, i32, &str)] = &[
+    ("touch", SENS_TOUCH, OBJ_SITE, "site"),
+    ("accelerometer", SENS_ACCELEROMETER, OBJ_SITE, "site"),
+    ("velocimeter", SENS_VELOCIMETER, OBJ_SITE, "site"),
+    ("gyro", SENS_GYRO, OBJ_SITE, "site"),
+    ("force", SENS_FORCE, OBJ_SITE, "site"),
+    ("torque", SENS_TORQUE, OBJ_SITE, "site"),
+    ("magnetometer", SENS_MAGNETOMETER, OBJ_SITE, "site"),
+    ("rangefinder", SENS_RANGEFINDER, OBJ_SITE, "site"),
+    ("jointpos", SENS_JOINTPOS, OBJ_JOINT, "joint"),
+    ("jointvel", SENS_JOINTVEL, OBJ_JOINT, "joint"),
+    ("tendonpos", SENS_TENDONPOS, OBJ_TENDON, "tendon"),
+    ("tendonvel", SENS_TENDONVEL, OBJ_TENDON, "tendon"),
+    ("actuatorpos", SENS_ACTUATORPOS, OBJ_ACTUATOR, "actuator"),
+    ("actuatorvel", SENS_ACTUATORVEL, OBJ_ACTUATOR, "actuator"),
+    ("actuatorfrc", SENS_ACTUATORFRC, OBJ_ACTUATOR, "actuator"),
+    ("jointactuatorfrc", SENS_JOINTACTFRC, OBJ_JOINT, "joint"),
+    ("ballquat", SENS_BALLQUAT, OBJ_JOINT, "joint"),
+    ("ballangvel", SENS_BALLANGVEL, OBJ_JOINT, "joint"),
+    ("jointlimitpos", SENS_JOINTLIMITPOS, OBJ_JOINT, "joint"),
+    ("jointlimitvel", SENS_JOINTLIMITVEL, OBJ_JOINT, "joint"),
+    ("jointlimitfrc", SENS_JOINTLIMITFRC, OBJ_JOINT, "joint"),
+    ("tendonlimitpos", SENS_TENDONLIMITPOS, OBJ_TENDON, "tendon"),
+    ("tendonlimitvel", SENS_TENDONLIMITVEL, OBJ_TENDON, "tendon"),
+    ("tendonlimitfrc", SENS_TENDONLIMITFRC, OBJ_TENDON, "tendon"),
+    ("subtreecom", SENS_SUBTREECOM, OBJ_BODY, "body"),
+    ("subtreelinvel", SENS_SUBTREELINVEL, OBJ_BODY, "body"),
+    ("subtreeangmom", SENS_SUBTREEANGMOM, OBJ_BODY, "body"),
+];
+
+/// Frame sensors: element, type, whether a reference frame may be given.
+const FRAME: &[(&str, i32, bool)] = &[
+    ("framepos", SENS_FRAMEPOS, true),
+    ("framequat", SENS_FRAMEQUAT, true),
+    ("framexaxis", SENS_FRAMEXAXIS, true),
+    ("frameyaxis", SENS_FRAMEYAXIS, true),
+    ("framezaxis", SENS_FRAMEZAXIS, true),
+    ("framelinvel", SENS_FRAMELINVEL, true),
+    ("frameangvel", SENS_FRAMEANGVEL, true),
+    ("framelinacc", SENS_FRAMELINACC, false),
+    ("frameangacc", SENS_FRAMEANGACC, false),
+];
+
+const STAGE: &[(&str, i32)] = &[
+    ("none", STAGE_NONE),
+    ("pos", STAGE_POS),
+    ("vel", STAGE_VEL),
+    ("acc", STAGE_ACC),
+];
+const DATATYPE: &[(&str, i32)] = &[
+    ("real", DATATYPE_REAL),
+    ("positive", DATATYPE_POSITIVE),
+    ("axis", DATATYPE_AXIS),
+    ("quaternion", DATATYPE_QUATERNION),
+];
+
+impl Reader<'_> {
+    /// `sensor` section.
+    pub(super) fn sensor(&mut self, section: &Elem) -> Result<(), XmlError> {
+        for e in &section.children {
+            let s = self.one_sensor(e)?;
+            self.spec.sensors.push(s);
+        }
+        Ok(())
+    }
+
+    fn one_sensor(&mut self, e: &Elem) -> Result<Sensor, XmlError> {
+        let mut s = Sensor {
+            info: info(e),
+            ..Sensor::default()
+        };
+        if let Some(n) = text(e, "name") {
+            s.name = n;
+        }
+        let w = &mut self.w;
+        read1(e, "cutoff", &mut s.cutoff, w)?;
+        read1(e, "noise", &mut s.noise, w)?;
+        if let Some(v) = attr::values(e, "user", w)? {
+            s.userdata = v;
+        }
+        let ty = e.name.as_str();
+        if let Some(&(_, st, ot, a)) = SIMPLE.iter().find(|r| r.0 == ty) {
+            s.stype = st;
+            s.objtype = ot;
+            s.objname = text_required(e, a)?;
+        } else if let Some(&(_, st, with_ref)) = FRAME.iter().find(|r| r.0 == ty) {
+            s.stype = st;
+            s.objtype = str2type(&text_required(e, "objtype")?);
+            s.objname = text_required(e, "objname")?;
+            if with_ref {
+                if let Some(rt) = text(e, "reftype") {
+                    s.reftype = str2type(&rt);
+                    s.refname = text_required(e, "refname")?;
+                } else if let Some(rn) = text(e, "refname") {
+                    return Err(e.error(format!("refname '{rn}' given but reftype is missing")));
+                }
+            }
+        } else {
+            match ty {
+                "camprojection" => {
+                    s.stype = SENS_CAMPROJECTION;
+                    s.objtype = OBJ_SITE;
+                    s.objname = text_required(e, "site")?;
+                    s.refname = text_required(e, "camera")?;
+                    s.reftype = OBJ_CAMERA;
+                }
+                "distance" | "normal" | "fromto" => self.distance_sensor(e, &mut s)?,
+                "clock" => {
+                    s.stype = SENS_CLOCK;
+                    s.objtype = OBJ_UNKNOWN;
+                }
+                "user" => {
+                    s.stype = SENS_USER;
+                    let objname = text(e, "objname");
+                    if let Some(ot) = text(e, "objtype") {
+                        if objname.is_none() {
+                            return Err(e.error(format!("objtype '{ot}' given but objname is missing")));
+                        }
+                        s.objtype = str2type(&ot);
+                    } else if let Some(on) = &objname {
+                        return Err(e.error(format!("objname '{on}' given but objtype is missing")));
+                    }
+                    s.objname = objname.unwrap_or_default();
+                    if e.attr("dim").is_none() {
+                        return Err(attr::missing(e, "dim"));
+                    }
+                    read1(e, "dim", &mut s.dim, &mut self.w)?;
+                    if let Some(v) = keyword(e, "needstage", STAGE)? {
+                        s.needstage = v;
+                    }
+                    if let Some(v) = keyword(e, "datatype", DATATYPE)? {
+                        s.datatype = v;
+                    }
+                }
+                "plugin" => return Err(e.unsupported("plugins (sensor plugins)")),
+                _ => {}
+            }
+        }
+        Ok(s)
+    }
+
+    /// `distance`, `normal` and `fromto`: between two geoms or bodies.
+    fn distance_sensor(&mut self, e: &Elem, s: &mut Sensor) -> Result<(), XmlError> {
+        let (b1, g1) = (text(e, "body1"), text(e, "geom1"));
+        if b1.is_some() == g1.is_some() {
+            return Err(e.error("exactly one of (geom1, body1) must be specified"));
+        }
+        s.objtype = if b1.is_some() { OBJ_BODY } else { OBJ_GEOM };
+        s.objname = g1.or(b1).unwrap_or_default();
+        let (b2, g2) = (text(e, "body2"), text(e, "geom2"));
+        if b2.is_some() == g2.is_some() {
+            return Err(e.error("exactly one of (geom2, body2) must be specified"));
+        }
+        s.reftype = if b2.is_some() { OBJ_BODY } else { OBJ_GEOM };
+        s.refname = g2.or(b2).unwrap_or_default();
+        s.stype = match e.name.as_str() {
+            "distance" => SENS_GEOMDIST,
+            "normal" => SENS_GEOMNORMAL,
+            _ => SENS_GEOMFROMTO,
+        };
+        Ok(())
+    }
+}
