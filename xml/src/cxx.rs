@@ -1,152 +1,219 @@
-//! C++ standard library algorithms as libstdc++ implements them.
+//! C++ standard library algorithms as MuJoCo's release builds run them.
 //!
-//! MuJoCo's compiler calls `std::nth_element` (bounding volume hierarchies). When the comparison
-//! is a strict total order any selection algorithm gives the same split, but MuJoCo's comparisons
-//! treat values closer than `mjEPS` as ties broken by position, which is not always transitive;
-//! reproducing libstdc++'s exact sequence of comparisons and swaps keeps the result identical
-//! in those cases too.
+//! MuJoCo's Python wheels are built with clang and libc++ 17, so `std::nth_element` (bounding
+//! volume hierarchies) is libc++'s. When the comparison is a strict total order any selection
+//! algorithm gives the same split, but MuJoCo's comparisons treat values closer than `mjEPS` as
+//! ties broken by position, and degenerate mesh faces have non-finite centers: neither is a
+//! consistent order, and only libc++'s exact sequence of comparisons and swaps reproduces
+//! MuJoCo's hierarchies then.
 
-/// `std::nth_element(v.begin(), v.begin() + nth, v.end(), less)` (libstdc++'s introselect).
+/// `std::nth_element` as libc++ 17 implements it (`std::__nth_element`), the C++ library of
+/// MuJoCo's release builds (clang, libc++ `abi:v170001`).
 pub fn nth_element<T, F: Fn(&T, &T) -> bool>(v: &mut [T], nth: usize, less: &F) {
-    let n = v.len();
-    if n == 0 || nth >= n {
-        return;
-    }
-    let depth = 2 * (usize::BITS - 1 - n.leading_zeros()) as usize;
-    introselect(v, nth, depth, less);
-}
-
-fn introselect<T, F: Fn(&T, &T) -> bool>(v: &mut [T], nth: usize, mut depth: usize, less: &F) {
-    let (mut first, mut last) = (0, v.len());
-    while last - first > 3 {
-        if depth == 0 {
-            heap_select(&mut v[first..last], nth + 1 - first, less);
-            v.swap(first, nth);
+    let (mut first, mut last) = (0usize, v.len());
+    const LIMIT: usize = 7;
+    loop {
+        if nth == last {
             return;
         }
-        depth -= 1;
-        let cut = first + partition_pivot(&mut v[first..last], less);
-        if cut <= nth {
-            first = cut;
-        } else {
-            last = cut;
+        let len = last - first;
+        match len {
+            0 | 1 => return,
+            2 => {
+                if less(&v[last - 1], &v[first]) {
+                    v.swap(first, last - 1);
+                }
+                return;
+            }
+            3 => {
+                sort3(v, first, first + 1, last - 1, less);
+                return;
+            }
+            _ => {}
         }
-    }
-    insertion_sort(&mut v[first..last], less);
-}
-
-/// `std::__unguarded_partition_pivot`: median of three moved to the front, then Hoare
-/// partition around it; returns the cut.
-fn partition_pivot<T, F: Fn(&T, &T) -> bool>(v: &mut [T], less: &F) -> usize {
-    let last = v.len();
-    let mid = last / 2;
-    move_median_to_first(v, 1, mid, last - 1, less);
-    let (mut first, mut last) = (1, last);
-    loop {
-        while less(&v[first], &v[0]) {
-            first += 1;
+        if len <= LIMIT {
+            selection_sort(&mut v[first..last], less);
+            return;
         }
-        last -= 1;
-        while less(&v[0], &v[last]) {
-            last -= 1;
-        }
-        if first >= last {
-            return first;
-        }
-        v.swap(first, last);
-        first += 1;
-    }
-}
-
-fn move_median_to_first<T, F: Fn(&T, &T) -> bool>(v: &mut [T], a: usize, b: usize, c: usize, less: &F) {
-    let pick = if less(&v[a], &v[b]) {
-        if less(&v[b], &v[c]) {
-            b
-        } else if less(&v[a], &v[c]) {
-            c
-        } else {
-            a
-        }
-    } else if less(&v[a], &v[c]) {
-        a
-    } else if less(&v[b], &v[c]) {
-        c
-    } else {
-        b
-    };
-    v.swap(0, pick);
-}
-
-/// `std::__insertion_sort`.
-fn insertion_sort<T, F: Fn(&T, &T) -> bool>(v: &mut [T], less: &F) {
-    for i in 1..v.len() {
-        if less(&v[i], &v[0]) {
-            v[..=i].rotate_right(1);
-        } else {
-            let mut j = i;
-            while less(&v[j], &v[j - 1]) {
-                v.swap(j, j - 1);
+        let mut m = first + len / 2;
+        let lm1 = last - 1;
+        let mut n_swaps = sort3(v, first, m, lm1, less);
+        let mut i = first;
+        let mut j = lm1;
+        if !less(&v[i], &v[m]) {
+            // find a guard for the downward search
+            let mut found = false;
+            loop {
                 j -= 1;
+                if i == j {
+                    break;
+                }
+                if less(&v[j], &v[m]) {
+                    found = true;
+                    break;
+                }
+            }
+            if found {
+                v.swap(i, j);
+                n_swaps += 1;
+            } else {
+                i += 1;
+                j = last;
+                j -= 1;
+                if !less(&v[first], &v[j]) {
+                    loop {
+                        if i == j {
+                            return;
+                        } else if less(&v[first], &v[i]) {
+                            v.swap(i, j);
+                            n_swaps += 1;
+                            i += 1;
+                            break;
+                        }
+                        i += 1;
+                    }
+                }
+                if i == j {
+                    return;
+                }
+                loop {
+                    while !less(&v[first], &v[i]) {
+                        i += 1;
+                    }
+                    loop {
+                        j -= 1;
+                        if !less(&v[first], &v[j]) {
+                            break;
+                        }
+                    }
+                    if i >= j {
+                        break;
+                    }
+                    v.swap(i, j);
+                    n_swaps += 1;
+                    i += 1;
+                }
+                if nth < i {
+                    return;
+                }
+                first = i;
+                continue;
             }
         }
-    }
-}
-
-/// `std::__heap_select(first, middle, last)`: the `middle` smallest elements end up in a
-/// max-heap at the front.
-fn heap_select<T, F: Fn(&T, &T) -> bool>(v: &mut [T], middle: usize, less: &F) {
-    make_heap(&mut v[..middle], less);
-    for i in middle..v.len() {
-        if less(&v[i], &v[0]) {
-            // __pop_heap(first, middle, i): the root goes to i, v[i] sifts in from the top
-            v.swap(0, i);
-            adjust_heap(&mut v[..middle], 0, less);
+        i += 1;
+        if i < j {
+            loop {
+                while less(&v[i], &v[m]) {
+                    i += 1;
+                }
+                loop {
+                    j -= 1;
+                    if less(&v[j], &v[m]) {
+                        break;
+                    }
+                }
+                if i >= j {
+                    break;
+                }
+                v.swap(i, j);
+                n_swaps += 1;
+                if m == i {
+                    m = j;
+                }
+                i += 1;
+            }
         }
-    }
-}
-
-fn make_heap<T, F: Fn(&T, &T) -> bool>(v: &mut [T], less: &F) {
-    let len = v.len();
-    if len < 2 {
-        return;
-    }
-    let mut parent = (len - 2) / 2;
-    loop {
-        adjust_heap(v, parent, less);
-        if parent == 0 {
+        if i != m && less(&v[m], &v[i]) {
+            v.swap(i, m);
+            n_swaps += 1;
+        }
+        if nth == i {
             return;
         }
-        parent -= 1;
+        if n_swaps == 0 {
+            if nth < i {
+                let (mut jj, mut mm) = (first, first);
+                let mut sorted = false;
+                loop {
+                    jj += 1;
+                    if jj == i {
+                        sorted = true;
+                        break;
+                    }
+                    if less(&v[jj], &v[mm]) {
+                        break;
+                    }
+                    mm = jj;
+                }
+                if sorted {
+                    return;
+                }
+            } else {
+                let (mut jj, mut mm) = (i, i);
+                let mut sorted = false;
+                loop {
+                    jj += 1;
+                    if jj == last {
+                        sorted = true;
+                        break;
+                    }
+                    if less(&v[jj], &v[mm]) {
+                        break;
+                    }
+                    mm = jj;
+                }
+                if sorted {
+                    return;
+                }
+            }
+        }
+        if nth < i {
+            last = i;
+        } else {
+            i += 1;
+            first = i;
+        }
     }
 }
 
-/// `std::__adjust_heap` with the value at `hole`: move the hole down to a leaf along the larger
-/// children, then push the value back up (`std::__push_heap`).
-fn adjust_heap<T, F: Fn(&T, &T) -> bool>(v: &mut [T], mut hole: usize, less: &F) {
-    let len = v.len();
-    let top = hole;
-    let mut second = hole;
-    // the value travels with the hole: swapping keeps it at v[hole]
-    while second < (len.saturating_sub(1)) / 2 {
-        second = 2 * (second + 1);
-        if less(&v[second], &v[second - 1]) {
-            second -= 1;
+/// libc++'s `__sort3`: sorts three elements, returns the number of swaps.
+fn sort3<T, F: Fn(&T, &T) -> bool>(v: &mut [T], x: usize, y: usize, z: usize, less: &F) -> u32 {
+    if !less(&v[y], &v[x]) {
+        if !less(&v[z], &v[y]) {
+            return 0;
         }
-        v.swap(hole, second);
-        hole = second;
-    }
-    if len & 1 == 0 && len >= 2 && second == (len - 2) / 2 {
-        second = 2 * (second + 1);
-        v.swap(hole, second - 1);
-        hole = second - 1;
-    }
-    while hole > top {
-        let parent = (hole - 1) / 2;
-        if !less(&v[parent], &v[hole]) {
-            break;
+        v.swap(y, z);
+        if less(&v[y], &v[x]) {
+            v.swap(x, y);
+            return 2;
         }
-        v.swap(hole, parent);
-        hole = parent;
+        return 1;
+    }
+    if less(&v[z], &v[y]) {
+        v.swap(x, z);
+        return 1;
+    }
+    v.swap(x, y);
+    if less(&v[z], &v[y]) {
+        v.swap(y, z);
+        return 2;
+    }
+    1
+}
+
+/// libc++'s `__selection_sort`.
+fn selection_sort<T, F: Fn(&T, &T) -> bool>(v: &mut [T], less: &F) {
+    let n = v.len();
+    for first in 0..n.saturating_sub(1) {
+        let mut min = first;
+        for i in first + 1..n {
+            if less(&v[i], &v[min]) {
+                min = i;
+            }
+        }
+        if min != first {
+            v.swap(first, min);
+        }
     }
 }
 
@@ -166,14 +233,5 @@ mod tests {
             prop_assert!(v[..k].iter().all(|&x| x <= v[k]));
             prop_assert!(v[k + 1..].iter().all(|&x| x >= v[k]));
         }
-    }
-
-    #[test]
-    fn heap_select_path_is_correct() {
-        // a depth limit of zero exercises the heap fallback directly
-        let mut v: Vec<i32> = (0..40).rev().collect();
-        introselect(&mut v, 7, 0, &|a: &i32, b: &i32| a < b);
-        assert_eq!(v[7], 7);
-        assert!(v[..7].iter().all(|&x| x < 7));
     }
 }

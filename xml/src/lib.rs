@@ -6,9 +6,16 @@
 //! MJCF schema and fills a [`spec::Spec`] (defaults applied element by element), the compiler
 //! resolves names, frames, inertias and assets and fills every `mjModel` field, then runs the
 //! engine-side constant computations (`set_const`, length ranges).
+//!
+//! ```no_run
+//! let c = mjrs_xml::load_xml("humanoid.xml", None)?;
+//! let mut model = c.model; // an mjrs_alloc::OwnedModel
+//! # Ok::<(), mjrs_xml::XmlError>(())
+//! ```
 
 pub mod asset;
 pub mod bvh;
+pub mod compiler;
 pub mod cxx;
 pub mod error;
 pub mod hfield;
@@ -18,4 +25,78 @@ pub mod spec;
 pub mod texture;
 pub mod util;
 
+use std::path::Path;
+
+use mjrs_std::Vfs;
+
+pub use compiler::Compilation;
 pub use error::XmlError;
+use reader::dom::Resources;
+
+/// Files for the reader and compiler: the VFS first (by name without path, any case, as
+/// MuJoCo looks files up), then the disk.
+pub struct FileResources<'a> {
+    vfs: Option<&'a Vfs>,
+}
+
+impl<'a> FileResources<'a> {
+    /// Files from `vfs` (if any), then from disk.
+    pub fn new(vfs: Option<&'a Vfs>) -> Self {
+        Self { vfs }
+    }
+}
+
+impl Resources for FileResources<'_> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        if let Some(bytes) = self.vfs.and_then(|v| v.find(path)) {
+            return Ok(bytes.to_vec());
+        }
+        std::fs::read(path).map_err(|e| format!("resource not found via provider or OS filesystem: '{path}' ({e})"))
+    }
+
+    fn exists_on_disk(&self, path: &str) -> bool {
+        Path::new(path).is_file()
+    }
+}
+
+/// The directory part of a model file name, with its trailing separator.
+fn model_dir(file: &str) -> &str {
+    reader::dom::resource_dir(file)
+}
+
+/// Reads and compiles an MJCF file (`mj_loadXML`): the VFS first, then the disk.
+pub fn load_xml(path: impl AsRef<Path>, vfs: Option<&Vfs>) -> Result<Compilation, XmlError> {
+    let file = path.as_ref().to_string_lossy().into_owned();
+    let res = FileResources::new(vfs);
+    let bytes = res.read(&file).map_err(|message| XmlError::File {
+        path: file.clone(),
+        message,
+    })?;
+    if bytes.is_empty() {
+        return Err(XmlError::File {
+            path: file.clone(),
+            message: format!("empty file '{file}'"),
+        });
+    }
+    let text = String::from_utf8(bytes).map_err(|_| XmlError::Syntax {
+        file: file.clone(),
+        message: "the file is not UTF-8 text".into(),
+    })?;
+    compile_str(&text, &file, model_dir(&file), vfs)
+}
+
+/// Compiles MJCF text. `file` names it in messages; assets and includes are looked up
+/// relative to `modeldir` (with a trailing separator, or "").
+pub fn compile_str(text: &str, file: &str, modeldir: &str, vfs: Option<&Vfs>) -> Result<Compilation, XmlError> {
+    let res = FileResources::new(vfs);
+    let (spec, mut warnings) = reader::read_mjcf(text, file, modeldir, &res)?;
+    let mut c = compiler::compile(spec, &res)?;
+    warnings.append(&mut c.warnings);
+    c.warnings = warnings;
+    Ok(c)
+}
+
+/// Reads MJCF text into a spec without compiling it (`mj_parseXML`).
+pub fn parse_str(text: &str, file: &str, modeldir: &str, vfs: Option<&Vfs>) -> Result<(spec::Spec, Vec<String>), XmlError> {
+    reader::read_mjcf(text, file, modeldir, &FileResources::new(vfs))
+}

@@ -340,7 +340,7 @@ pub fn parse_content_type(text: &str) -> Option<(&str, &str)> {
     let sub_end = match text.find(';') {
         None => text.len(),
         Some(m) => {
-            if m + 1 <= n {
+            if m < n {
                 return None;
             }
             let s = text.find('=')?;

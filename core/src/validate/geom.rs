@@ -2,7 +2,7 @@
 //! hierarchies over their geoms; contact pairs and exclusions.
 
 use super::asset::bvh_tree;
-use super::{enum_in, enums, err, expect, ids, index, rule, span, Adr, Check, Problem};
+use super::{enum_in, enums, err, expect, ids, index, index_or_none, rule, span, Adr, Check, Problem};
 use crate::types::*;
 use crate::Model;
 
@@ -28,7 +28,10 @@ fn geoms(m: &Model) -> Check {
             GEOM_HFIELD => {
                 index("geom_dataid", g, data, m.nhfield)?;
             }
-            _ => expect("geom_dataid", g, data, -1)?,
+            // MuJoCo keeps the mesh of a primitive fitted to a mesh in geom_dataid
+            _ => {
+                index_or_none("geom_dataid", g, data, m.nmesh)?;
+            }
         }
         let condim = m.geom_condim[g];
         rule(

@@ -145,24 +145,31 @@ fn expand_includes(
     res: &dyn Resources,
     included: &mut HashSet<String>,
 ) -> Result<(), XmlError> {
-    let mut i = 0;
-    while i < elem.children.len() {
-        if !elem.children[i].name.eq_ignore_ascii_case("include") {
-            expand_includes(&mut elem.children[i], modeldir, dir, res, included)?;
-            i += 1;
-            continue;
-        }
-        let inc = &elem.children[i];
-        let (elems, next_dir) = read_include(inc, modeldir, dir, res, included)?;
-        let mut elems = elems;
-        for e in &mut elems {
-            expand_includes(e, modeldir, &next_dir, res, included)?;
-        }
-        let n = elems.len();
-        elem.children.splice(i..=i, elems);
-        i += n;
-    }
+    let children = std::mem::take(&mut elem.children);
+    elem.children = expand_list(children, modeldir, dir, res, included)?;
     Ok(())
+}
+
+/// A list of sibling elements with each `include` replaced by the (expanded) elements of its
+/// file, and the other elements' descendants expanded.
+fn expand_list(
+    list: Vec<Elem>,
+    modeldir: &str,
+    dir: &str,
+    res: &dyn Resources,
+    included: &mut HashSet<String>,
+) -> Result<Vec<Elem>, XmlError> {
+    let mut out = Vec::with_capacity(list.len());
+    for mut e in list {
+        if e.name.eq_ignore_ascii_case("include") {
+            let (elems, next_dir) = read_include(&e, modeldir, dir, res, included)?;
+            out.extend(expand_list(elems, modeldir, &next_dir, res, included)?);
+        } else {
+            expand_includes(&mut e, modeldir, dir, res, included)?;
+            out.push(e);
+        }
+    }
+    Ok(out)
 }
 
 /// Reads the file an `include` element names and returns the children of its root element.
