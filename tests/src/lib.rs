@@ -6,6 +6,7 @@
 //! per member (`contact.dist`), nested lists (trajectories) are flattened.
 
 pub mod harness;
+pub mod model_diff;
 
 use serde_json::Value;
 use std::collections::BTreeMap;
