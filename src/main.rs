@@ -19,7 +19,7 @@ struct Cli {
 enum Command {
     /// Simulate a model (a bundled humanoid when none is given) and summarize the run.
     Simulate {
-        /// Model file (.mjb); default: the bundled humanoid.
+        /// Model file (.xml or .mjb); default: the bundled humanoid.
         model: Option<PathBuf>,
         /// Simulated seconds.
         #[arg(long, default_value_t = 10.0)]
@@ -33,7 +33,7 @@ enum Command {
     },
     /// Steps per second of mjrs on a model, as JSON in the shape of `mjref speed`.
     Speed {
-        /// Model file (.mjb).
+        /// Model file (.xml or .mjb).
         model: PathBuf,
         /// Number of steps.
         #[arg(long, default_value_t = 10000)]
@@ -44,7 +44,7 @@ enum Command {
     },
     /// Print every Model field as JSON (the shape of `mjref model`).
     Model {
-        /// Model file (.mjb).
+        /// Model file (.xml or .mjb).
         model: PathBuf,
         /// Write to this file instead of stdout.
         #[arg(short, long)]
@@ -53,7 +53,7 @@ enum Command {
     /// Print every Data field after mj_forward (or after N steps of the control law) as JSON,
     /// the shape of `mjref data`.
     Data {
-        /// Model file (.mjb).
+        /// Model file (.xml or .mjb).
         model: PathBuf,
         /// Start from this keyframe.
         #[arg(long)]
@@ -67,7 +67,7 @@ enum Command {
     },
     /// Print a trajectory under the control law as JSON, the shape of `mjref traj`.
     Traj {
-        /// Model file (.mjb).
+        /// Model file (.xml or .mjb).
         model: PathBuf,
         /// Number of steps.
         #[arg(long, default_value_t = 100)]
@@ -85,9 +85,22 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
-    /// Rewrite an MJB file (MuJoCo 3.1.6 binary model), optionally with a 4-byte mjtNum.
+    /// Compile an MJCF (or URDF) model to an MJB file (MuJoCo 3.1.6's binary model format),
+    /// optionally with a 4-byte mjtNum for f32 builds.
+    Compile {
+        /// Input model (.xml).
+        input: PathBuf,
+        /// Output file (.mjb).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Write mjtNum as 4-byte floats (for f32 builds; MuJoCo itself reads only 8).
+        #[arg(long)]
+        f32: bool,
+    },
+    /// Rewrite a model as an MJB file (MuJoCo 3.1.6 binary model), optionally with a 4-byte
+    /// mjtNum.
     Mjb {
-        /// Input model (.mjb).
+        /// Input model (.mjb or .xml).
         input: PathBuf,
         /// Output file.
         #[arg(short, long)]
@@ -98,13 +111,47 @@ enum Command {
     },
 }
 
-/// The default model of `mjrs simulate`: Gymnasium's humanoid (MIT license), compiled by
-/// MuJoCo 3.1.6 with constraints disabled until mjrs has contacts (`assets/README.md`).
-const BUNDLED_HUMANOID: &[u8] = include_bytes!("../assets/humanoid.mjb");
+/// The default model of `mjrs simulate`: Gymnasium's humanoid standing on a floor (MIT
+/// license, `assets/README.md`), compiled from its MJCF when the command runs.
+const BUNDLED_HUMANOID: &str = include_str!("../assets/humanoid.xml");
 
-/// Loads an MJB file (one clear line on error).
+/// Is this a model in XML (MJCF or URDF) rather than MJB? By extension, else by content.
+fn is_xml(path: &Path) -> bool {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("mjb") => false,
+        Some(e) if e.eq_ignore_ascii_case("xml") || e.eq_ignore_ascii_case("urdf") => true,
+        _ => std::fs::read(path)
+            .is_ok_and(|b| b.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'<')),
+    }
+}
+
+/// Loads a model: MJCF/URDF files are compiled (warnings go to stderr), MJB files are read
+/// and validated. Errors are one clear message.
 fn load(path: &Path) -> Result<OwnedModel, String> {
-    mjrs_std::mjb_file::load_mjb(path, None).map_err(|e| e.to_string())
+    if is_xml(path) {
+        let c = mjrs_xml::load_xml(path, None).map_err(|e| e.to_string())?;
+        for w in &c.warnings {
+            eprintln!("mjrs: warning: {w}");
+        }
+        Ok(c.model)
+    } else {
+        mjrs_std::mjb_file::load_mjb(path, None).map_err(|e| e.to_string())
+    }
+}
+
+/// The bundled humanoid, compiled.
+fn bundled_humanoid() -> Result<OwnedModel, String> {
+    mjrs_xml::compile_str(BUNDLED_HUMANOID, "humanoid.xml", "", None)
+        .map(|c| c.model)
+        .map_err(|e| format!("bundled humanoid: {e}"))
+}
+
+/// Writes `m` as an MJB file, with 8- or 4-byte `mjtNum`.
+fn write_mjb(m: &Model, output: &Path, f32: bool) -> Result<(), String> {
+    let real_bytes = if f32 { 4 } else { 8 };
+    let mut out = vec![0u8; mjrs_core::mjb::save_size(m, real_bytes)];
+    let n = mjrs_core::mjb::save(m, &mut out, real_bytes).map_err(|e| e.to_string())?;
+    std::fs::write(output, &out[..n]).map_err(|e| format!("cannot write {}: {e}", output.display()))
 }
 
 /// A fresh data for `m`, reset to keyframe `key` if given.
@@ -142,8 +189,7 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let mut owned = match &model {
                 Some(path) => load(path)?,
-                None => OwnedModel::from_mjb(BUNDLED_HUMANOID)
-                    .map_err(|e| format!("bundled humanoid: {e}"))?,
+                None => bundled_humanoid()?,
             };
             let mut m = owned.view();
             m.opt.enableflags |= mjrs_core::types::ENBL_ENERGY;
@@ -205,14 +251,10 @@ fn run(cli: Cli) -> Result<(), String> {
             let m = owned.view();
             write_output(output.as_deref(), &mjrs::dump::model_json(&m))
         }
-        Command::Mjb { input, output, f32 } => {
+        Command::Mjb { input, output, f32 } | Command::Compile { input, output, f32 } => {
             let mut owned = load(&input)?;
             let m = owned.view();
-            let real_bytes = if f32 { 4 } else { 8 };
-            let mut out = vec![0u8; mjrs_core::mjb::save_size(&m, real_bytes)];
-            let n = mjrs_core::mjb::save(&m, &mut out, real_bytes).map_err(|e| e.to_string())?;
-            std::fs::write(&output, &out[..n])
-                .map_err(|e| format!("cannot write {}: {e}", output.display()))
+            write_mjb(&m, &output, f32)
         }
     }
 }

@@ -593,6 +593,15 @@ struct ArrayWriter<'w, 'o> {
 
 impl ArrayVisitor for ArrayWriter<'_, '_> {
     fn array<T: Elem>(&mut self, info: &FieldInfo, data: &[T]) {
+        // elements stored as they are in memory: copy the bytes (the file is little-endian)
+        if cfg!(target_endian = "little")
+            && core::mem::size_of::<T>() == elem_bytes(info.kind, self.real_bytes)
+        {
+            let bytes = crate::pod::as_bytes(data);
+            self.w.out[self.w.pos..self.w.pos + bytes.len()].copy_from_slice(bytes);
+            self.w.pos += bytes.len();
+            return;
+        }
         for &x in data {
             self.w.put(info.kind, self.real_bytes, x.to_scalar());
         }

@@ -80,6 +80,14 @@ pub fn as_bytes_mut<T: Pod>(s: &mut [T]) -> &mut [u8] {
     unsafe { core::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<u8>(), len) }
 }
 
+/// Views a slice of plain numbers as its bytes, read-only.
+pub fn as_bytes<T: Pod>(s: &[T]) -> &[u8] {
+    let len = core::mem::size_of_val(s);
+    // SAFETY: `T` is Pod, so every byte of `s` is initialized (no padding); u8 needs no
+    // alignment; the view borrows `s` immutably.
+    unsafe { core::slice::from_raw_parts(s.as_ptr().cast::<u8>(), len) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

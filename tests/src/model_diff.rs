@@ -9,20 +9,32 @@ use mjrs_core::Model;
 /// Every value of a model by field name, in table order.
 pub fn fields(m: &Model) -> Vec<(String, Vec<Scalar>)> {
     let mut out = Vec::new();
-    m.sizes().for_each(|name, v| out.push((name.to_string(), vec![Scalar::Int(v)])));
-    m.opt.for_each(|name, _, v| out.push((format!("opt.{name}"), v.to_vec())));
-    m.stat.for_each(|name, _, v| out.push((format!("stat.{name}"), v.to_vec())));
+    m.sizes()
+        .for_each(|name, v| out.push((name.to_string(), vec![Scalar::Int(v)])));
+    m.opt
+        .for_each(|name, _, v| out.push((format!("opt.{name}"), v.to_vec())));
+    m.stat
+        .for_each(|name, _, v| out.push((format!("stat.{name}"), v.to_vec())));
     let vis = &m.vis;
-    vis.global.for_each(|name, _, v| out.push((format!("vis.global.{name}"), v.to_vec())));
-    vis.quality.for_each(|name, _, v| out.push((format!("vis.quality.{name}"), v.to_vec())));
-    vis.headlight.for_each(|name, _, v| out.push((format!("vis.headlight.{name}"), v.to_vec())));
-    vis.map.for_each(|name, _, v| out.push((format!("vis.map.{name}"), v.to_vec())));
-    vis.scale.for_each(|name, _, v| out.push((format!("vis.scale.{name}"), v.to_vec())));
-    vis.rgba.for_each(|name, _, v| out.push((format!("vis.rgba.{name}"), v.to_vec())));
+    vis.global
+        .for_each(|name, _, v| out.push((format!("vis.global.{name}"), v.to_vec())));
+    vis.quality
+        .for_each(|name, _, v| out.push((format!("vis.quality.{name}"), v.to_vec())));
+    vis.headlight
+        .for_each(|name, _, v| out.push((format!("vis.headlight.{name}"), v.to_vec())));
+    vis.map
+        .for_each(|name, _, v| out.push((format!("vis.map.{name}"), v.to_vec())));
+    vis.scale
+        .for_each(|name, _, v| out.push((format!("vis.scale.{name}"), v.to_vec())));
+    vis.rgba
+        .for_each(|name, _, v| out.push((format!("vis.rgba.{name}"), v.to_vec())));
     struct Arrays<'o>(&'o mut Vec<(String, Vec<Scalar>)>);
     impl ArrayVisitor for Arrays<'_> {
         fn array<T: Elem>(&mut self, info: &FieldInfo, data: &[T]) {
-            self.0.push((info.name.to_string(), data.iter().map(|&x| x.to_scalar()).collect()));
+            self.0.push((
+                info.name.to_string(),
+                data.iter().map(|&x| x.to_scalar()).collect(),
+            ));
         }
     }
     m.visit(&mut Arrays(&mut out));

@@ -37,15 +37,7 @@ fn reference(name: &str) -> OwnedModel {
 }
 
 /// Models mjrs does not compile like MuJoCo yet, with the reason.
-const KNOWN: &[(&str, &str)] = &[
-    ("mj_humanoid100", "replicate is not supported yet"),
-    ("mjt_reader_CanParseInf", "bounding volumes of infinite geoms"),
-    ("mjt_reader_CanParseNanAndRaisesWarning", "bounding volumes of NaN geoms"),
-    ("mjt_urdf_CanLoadUrdfWithNonUniqueNamesCollisionBeforeVisual", "URDF import is not there yet"),
-    ("mjt_urdf_CanLoadUrdfWithNonUniqueNamesVisualBeforeCollision", "URDF import is not there yet"),
-    ("mjt_urdf_ReadsCapsule", "URDF import is not there yet"),
-    ("mjt_urdf_ReadsGeomNames", "URDF import is not there yet"),
-];
+const KNOWN: &[(&str, &str)] = &[("mj_humanoid100", "replicate is not supported yet")];
 
 /// The asset paths of a model (`paths` split at its zeros).
 fn paths(m: &mjrs_core::Model) -> Vec<String> {
@@ -57,15 +49,25 @@ fn paths(m: &mjrs_core::Model) -> Vec<String> {
 
 /// Asset paths found through an include carry the absolute directory of the checkout that made
 /// the fixture; such fields are compared below `tests/models/` instead of byte for byte.
-fn located_paths(reference: &mjrs_core::Model, ours: &mjrs_core::Model, diffs: &mut Vec<Difference>) {
+fn located_paths(
+    reference: &mjrs_core::Model,
+    ours: &mjrs_core::Model,
+    diffs: &mut Vec<Difference>,
+) {
     const ANCHOR: &str = "tests/models/";
     let (r, o) = (paths(reference), paths(ours));
     if !r.iter().any(|p| p.starts_with('/') && p.contains(ANCHOR)) {
         return;
     }
     let tail = |p: &String| p.find(ANCHOR).map_or(p.clone(), |i| p[i..].to_string());
-    let (r, o): (Vec<String>, Vec<String>) = (r.iter().map(tail).collect(), o.iter().map(tail).collect());
-    diffs.retain(|d| !(d.name == "paths" || d.name == "npaths" || d.name == "nbuffer" || d.name.ends_with("_pathadr")));
+    let (r, o): (Vec<String>, Vec<String>) =
+        (r.iter().map(tail).collect(), o.iter().map(tail).collect());
+    diffs.retain(|d| {
+        !(d.name == "paths"
+            || d.name == "npaths"
+            || d.name == "nbuffer"
+            || d.name.ends_with("_pathadr"))
+    });
     if r != o {
         diffs.push(Difference {
             name: "paths".into(),
@@ -81,7 +83,10 @@ fn compiled_models_match_mujoco() {
     let mut failures = Vec::new();
     let (mut nfields, mut nmatch, mut nmodels) = (0usize, 0usize, 0usize);
     for e in corpus() {
-        if e.note == "error" || e.note == "unsupported" || only.as_deref().is_some_and(|o| o != e.name) {
+        if e.note == "error"
+            || e.note == "unsupported"
+            || only.as_deref().is_some_and(|o| o != e.name)
+        {
             continue;
         }
         nmodels += 1;
@@ -99,16 +104,28 @@ fn compiled_models_match_mujoco() {
         nfields += n;
         nmatch += n - diffs.len();
         if !diffs.is_empty() {
-            let list: Vec<String> = diffs.iter().map(|d| format!("{} {} ({:.1e})", d.name, d.what, d.rel)).collect();
+            let list: Vec<String> = diffs
+                .iter()
+                .map(|d| format!("{} {} ({:.1e})", d.name, d.what, d.rel))
+                .collect();
             failures.push(format!("{}: {}", e.name, list.join("; ")));
         }
     }
     println!("{nmodels} models, {nmatch}/{nfields} fields identical");
     let known = |f: &String| KNOWN.iter().any(|(n, _)| f.starts_with(&format!("{n}:")));
     let (expected, unexpected): (Vec<String>, Vec<String>) = failures.into_iter().partition(known);
-    assert!(unexpected.is_empty(), "{} models differ:\n{}", unexpected.len(), unexpected.join("\n"));
+    assert!(
+        unexpected.is_empty(),
+        "{} models differ:\n{}",
+        unexpected.len(),
+        unexpected.join("\n")
+    );
     if only.is_none() {
-        assert_eq!(expected.len(), KNOWN.len(), "a known failure now passes: update KNOWN\n{expected:?}");
+        assert_eq!(
+            expected.len(),
+            KNOWN.len(),
+            "a known failure now passes: update KNOWN\n{expected:?}"
+        );
     }
 }
 
@@ -118,7 +135,228 @@ fn every_field_is_compared() {
     let f = fields(&m.view());
     // sizes, opt, stat, vis and all 376 arrays
     assert!(f.len() > 376 + 78 + 20);
-    for name in ["paths", "names", "text_data", "vis.global.fovy", "opt.timestep", "stat.extent"] {
+    for name in [
+        "paths",
+        "names",
+        "text_data",
+        "vis.global.fovy",
+        "opt.timestep",
+        "stat.extent",
+    ] {
         assert!(f.iter().any(|(n, _)| n == name), "{name}");
+    }
+}
+
+/// A message's first line (with paths shown below `tests/models/`, as the fixtures keep them)
+/// and the object and line of its location line, if any.
+fn message_parts(text: &str) -> (String, Option<(String, String)>) {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut first = lines.next().unwrap_or_default().to_string();
+    while let Some(i) = first.find("tests/models/") {
+        let start = first[..i].rfind('\'').map_or(0, |q| q + 1);
+        first.replace_range(start..i + "tests/models/".len(), "");
+    }
+    let loc = lines.next().map(|l| {
+        // "Element 'geom', line 5" or "Element name 'x', id 3, line 5"
+        let object = l.split(", line").next().unwrap_or_default().to_string();
+        let line = l.split("line ").nth(1).unwrap_or_default();
+        (
+            object,
+            line.chars().take_while(char::is_ascii_digit).collect(),
+        )
+    });
+    (first, loc)
+}
+
+/// Does our location name the same object and line (MuJoCo's line, when it gives one)?
+fn same_location(theirs: &Option<(String, String)>, ours: &Option<(String, String)>) -> bool {
+    match (theirs, ours) {
+        (None, _) => true,
+        (Some((to, tl)), Some((oo, ol))) => to == oo && (tl.is_empty() || tl == ol),
+        (Some(_), None) => false,
+    }
+}
+
+/// Rejected models whose message mjrs words differently, with the reason.
+const OTHER_MESSAGE: &[(&str, &str)] = &[
+    ("mj_user_malformed_cube_22_ascii_missing_element", "flexcomp is refused as unsupported"),
+    ("mj_user_malformed_cube_22_ascii_missing_node", "flexcomp is refused as unsupported"),
+    ("mj_user_malformed_cube_22_ascii_missing_num_elements", "flexcomp is refused as unsupported"),
+    ("mj_user_malformed_cube_22_ascii_missing_num_nodes", "flexcomp is refused as unsupported"),
+    ("mj_user_malformed_cube_41_ascii_missing_element", "flexcomp is refused as unsupported"),
+    ("mj_user_malformed_cube_41_ascii_missing_element_header", "flexcomp is refused as unsupported"),
+    ("mj_user_malformed_cube_41_ascii_missing_node_header", "flexcomp is refused as unsupported"),
+    ("mj_user_malformed_cube_41_ascii_missing_node_index", "flexcomp is refused as unsupported"),
+    ("mj_user_malformed_flex_nofaces", "flexcomp is refused as unsupported"),
+    ("mjt_reader_IncludeSameFileTest", "MuJoCo reports line 0 for elements of an included file"),
+    (
+        "mjt_mesh_NaNConvexHullDisallowed",
+        "attributes without whitespace between them: tinyxml2 reads them, roxmltree rejects the XML",
+    ),
+];
+
+#[test]
+fn rejected_models_fail_like_mujoco() {
+    let mut problems = Vec::new();
+    let mut same = 0;
+    let entries: Vec<Entry> = corpus().into_iter().filter(|e| e.note == "error").collect();
+    for e in &entries {
+        let theirs = std::fs::read_to_string(
+            fixtures()
+                .join("compile")
+                .join(format!("{}.error.txt", e.name)),
+        )
+        .unwrap();
+        let ours = match mjrs_xml::load_xml(&e.path, None) {
+            Ok(_) => {
+                problems.push(format!("{}: compiles, MuJoCo says {theirs:?}", e.name));
+                continue;
+            }
+            Err(err) => err.to_string(),
+        };
+        let (t, tl) = message_parts(&theirs);
+        let (o, ol) = message_parts(&ours);
+        if t == o && same_location(&tl, &ol) {
+            same += 1;
+        } else if !OTHER_MESSAGE.iter().any(|(n, _)| *n == e.name) {
+            problems.push(format!(
+                "{}:\n  ours   {ours:?}\n  MuJoCo {theirs:?}",
+                e.name
+            ));
+        }
+    }
+    println!(
+        "{same} of {} rejected models with MuJoCo's message",
+        entries.len()
+    );
+    assert!(
+        problems.is_empty(),
+        "{} models:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+/// `opt.disableflags` bits by MuJoCo's flag names (the DISABLE column of the manifests).
+fn disable_bits(names: &str) -> i32 {
+    use mjrs_core::types::*;
+    names
+        .split(',')
+        .filter(|n| !n.is_empty() && *n != "-")
+        .map(|n| match n {
+            "constraint" => DSBL_CONSTRAINT,
+            "equality" => DSBL_EQUALITY,
+            "frictionloss" => DSBL_FRICTIONLOSS,
+            "limit" => DSBL_LIMIT,
+            "contact" => DSBL_CONTACT,
+            "passive" => DSBL_PASSIVE,
+            "gravity" => DSBL_GRAVITY,
+            "clampctrl" => DSBL_CLAMPCTRL,
+            "warmstart" => DSBL_WARMSTART,
+            "filterparent" => DSBL_FILTERPARENT,
+            "actuation" => DSBL_ACTUATION,
+            "refsafe" => DSBL_REFSAFE,
+            "sensor" => DSBL_SENSOR,
+            "midphase" => DSBL_MIDPHASE,
+            "eulerdamp" => DSBL_EULERDAMP,
+            other => panic!("unknown disable flag {other}"),
+        })
+        .fold(0, |a, b| a | b)
+}
+
+/// XML -> mjrs compiler -> mjrs stepping, against MuJoCo's own trajectories: for every model of
+/// the smooth and constraint suites, the model mjrs compiles from the XML runs 1000 steps of the
+/// control law exactly as MuJoCo ran the model it compiled (`fixtures/{smooth,constraint}/
+/// NAME.traj.json`): time, qpos, qvel, act and sensordata identical at every record.
+#[test]
+fn compiled_models_step_like_mujoco() {
+    use mjrs_tests::harness::{max_diff, Suite};
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for (prefix, dir) in [
+        ("smooth-models", "smooth"),
+        ("constraint-models", "constraint"),
+    ] {
+        let suite = Suite { prefix, dir };
+        let mut manifests: Vec<PathBuf> = std::fs::read_dir(fixtures())
+            .unwrap()
+            .filter_map(|e| Some(e.ok()?.path()))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(prefix))
+            })
+            .collect();
+        manifests.sort();
+        for line in manifests.iter().flat_map(|p| {
+            std::fs::read_to_string(p)
+                .unwrap()
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        }) {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let c: Vec<&str> = line.split_whitespace().collect();
+            let (name, xml) = (c[0], c[1]);
+            let key: Option<i32> = c.get(2).and_then(|k| k.parse().ok());
+            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("models")
+                .join(xml);
+            let mut model = match mjrs_xml::load_xml(&path, None) {
+                Ok(c) => c.model,
+                Err(e) => {
+                    failures.push(format!("{name}: {e}"));
+                    continue;
+                }
+            };
+            model.view().opt.disableflags |= disable_bits(c.get(3).unwrap_or(&"-"));
+            let blob = model.to_mjb(8).unwrap();
+            let (every, time, [qpos, qvel, act, sensordata]) = suite.reference_traj(name);
+            let (run, ()) = mjrs_tests::simulate!(mjrs_core, blob, key, 1000, |m, d| ());
+            let rec: Vec<_> = run.iter().skip(every - 1).step_by(every).collect();
+            let rows = |f: &dyn Fn(&mjrs_tests::harness::Record) -> Vec<f64>| -> Vec<Vec<f64>> {
+                rec.iter().map(|r| f(r)).collect()
+            };
+            let times: Vec<Vec<f64>> = time.iter().map(|&t| vec![t]).collect();
+            for (what, d) in [
+                ("time", max_diff(&rows(&|r| vec![r.0]), &times)),
+                ("qpos", max_diff(&rows(&|r| r.1.clone()), &qpos)),
+                ("qvel", max_diff(&rows(&|r| r.2.clone()), &qvel)),
+                ("act", max_diff(&rows(&|r| r.3.clone()), &act)),
+                ("sensordata", max_diff(&rows(&|r| r.4.clone()), &sensordata)),
+            ] {
+                if d != 0.0 {
+                    failures.push(format!("{name}: {what} differs by {d:e}"));
+                }
+            }
+            n += 1;
+        }
+    }
+    println!("{n} models compiled from XML step exactly like MuJoCo for 1000 steps");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Models that need what mjrs does not support (plugins, composites, flexes, replicate) are
+/// refused with an error that names the feature, never compiled wrongly.
+#[test]
+fn unsupported_models_are_refused_by_name() {
+    let entries: Vec<Entry> = corpus()
+        .into_iter()
+        .filter(|e| e.note == "unsupported")
+        .collect();
+    assert!(!entries.is_empty());
+    for e in entries {
+        match mjrs_xml::load_xml(&e.path, None) {
+            Ok(_) => panic!("{}: compiles, but needs an unsupported feature", e.name),
+            Err(err @ mjrs_xml::XmlError::Unsupported { .. }) => {
+                assert!(
+                    err.to_string().starts_with("not supported by mjrs: "),
+                    "{err}"
+                );
+            }
+            Err(other) => panic!("{}: {other}", e.name),
+        }
     }
 }

@@ -9,7 +9,7 @@
 use mjrs_core::math::quat::rot_vec_quat;
 
 use crate::cxx::nth_element;
-use crate::util::EPS;
+use crate::util::{c_max, c_min, EPS};
 
 /// MuJoCo's `mjMAXVAL`.
 const MAXVAL: f64 = 1e10;
@@ -92,7 +92,22 @@ fn node_aamm(elements: &[Element], ipos: &[f64; 3], qinv: &[f64; 4]) -> [f64; 6]
     let mut aamm = [MAXVAL, MAXVAL, MAXVAL, -MAXVAL, -MAXVAL, -MAXVAL];
     for el in elements {
         let b = &el.e.aabb;
-        let e = [b[0] - b[3], b[1] - b[4], b[2] - b[5], b[0] + b[3], b[1] + b[4], b[2] + b[5]];
+        let e = [
+            b[0] - b[3],
+            b[1] - b[4],
+            b[2] - b[5],
+            b[0] + b[3],
+            b[1] + b[4],
+            b[2] + b[5],
+        ];
+        if el.e.quat.is_none() && !e.iter().any(|x| x.is_nan()) {
+            // an unrotated box: its corners' extremes are its own (no NaN: order is moot)
+            for k in 0..3 {
+                aamm[k] = c_min(c_min(aamm[k], e[k]), e[k + 3]);
+                aamm[k + 3] = c_max(c_max(aamm[k + 3], e[k]), e[k + 3]);
+            }
+            continue;
+        }
         for v in 0..8 {
             let mut vert = [
                 if v & 1 != 0 { e[3] } else { e[0] },
@@ -107,8 +122,8 @@ fn node_aamm(elements: &[Element], ipos: &[f64; 3], qinv: &[f64; 4]) -> [f64; 6]
                 vert = rot_vec_quat(&bx, qinv);
             }
             for k in 0..3 {
-                aamm[k] = aamm[k].min(vert[k]);
-                aamm[k + 3] = aamm[k + 3].max(vert[k]);
+                aamm[k] = c_min(aamm[k], vert[k]);
+                aamm[k + 3] = c_max(aamm[k + 3], vert[k]);
             }
         }
     }
@@ -122,7 +137,13 @@ fn node_aamm(elements: &[Element], ipos: &[f64; 3], qinv: &[f64; 4]) -> [f64; 6]
 }
 
 /// `MakeBVH`: appends the node of `elements` and its subtree; returns the node's index.
-fn make(bvh: &mut Bvh, elements: &mut [Element], ipos: &[f64; 3], qinv: &[f64; 4], lev: usize) -> i32 {
+fn make(
+    bvh: &mut Bvh,
+    elements: &mut [Element],
+    ipos: &[f64; 3],
+    qinv: &[f64; 4],
+    lev: usize,
+) -> i32 {
     let n = elements.len();
     if n == 0 {
         return -1;

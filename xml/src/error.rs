@@ -102,7 +102,10 @@ impl fmt::Display for XmlError {
                 element,
                 line,
                 file,
-            } => write!(f, "XML Error: {message}\nElement '{element}', line {line}, file '{file}'"),
+            } => write!(
+                f,
+                "XML Error: {message}\nElement '{element}', line {line}, file '{file}'"
+            ),
             XmlError::Compile { message, object } => {
                 write!(f, "Error: {message}")?;
                 if let Some(o) = object {

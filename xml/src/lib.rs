@@ -51,7 +51,12 @@ impl Resources for FileResources<'_> {
         if let Some(bytes) = self.vfs.and_then(|v| v.find(path)) {
             return Ok(bytes.to_vec());
         }
-        std::fs::read(path).map_err(|e| format!("resource not found via provider or OS filesystem: '{path}' ({e})"))
+        if Path::new(path).is_dir() {
+            // C's fopen and fread, which MuJoCo uses, read a directory as an empty file
+            return Ok(Vec::new());
+        }
+        std::fs::read(path)
+            .map_err(|_| format!("resource not found via provider or OS filesystem: '{path}'"))
     }
 
     fn exists_on_disk(&self, path: &str) -> bool {
@@ -87,7 +92,12 @@ pub fn load_xml(path: impl AsRef<Path>, vfs: Option<&Vfs>) -> Result<Compilation
 
 /// Compiles MJCF text. `file` names it in messages; assets and includes are looked up
 /// relative to `modeldir` (with a trailing separator, or "").
-pub fn compile_str(text: &str, file: &str, modeldir: &str, vfs: Option<&Vfs>) -> Result<Compilation, XmlError> {
+pub fn compile_str(
+    text: &str,
+    file: &str,
+    modeldir: &str,
+    vfs: Option<&Vfs>,
+) -> Result<Compilation, XmlError> {
     let res = FileResources::new(vfs);
     let (spec, mut warnings) = reader::read_mjcf(text, file, modeldir, &res)?;
     let mut c = compiler::compile(spec, &res)?;
@@ -97,6 +107,11 @@ pub fn compile_str(text: &str, file: &str, modeldir: &str, vfs: Option<&Vfs>) ->
 }
 
 /// Reads MJCF text into a spec without compiling it (`mj_parseXML`).
-pub fn parse_str(text: &str, file: &str, modeldir: &str, vfs: Option<&Vfs>) -> Result<(spec::Spec, Vec<String>), XmlError> {
+pub fn parse_str(
+    text: &str,
+    file: &str,
+    modeldir: &str,
+    vfs: Option<&Vfs>,
+) -> Result<(spec::Spec, Vec<String>), XmlError> {
     reader::read_mjcf(text, file, modeldir, &FileResources::new(vfs))
 }

@@ -12,6 +12,42 @@ pub const MINVAL: f64 = 1e-15;
 /// MuJoCo's `mjPI`.
 pub const PI: f64 = std::f64::consts::PI;
 
+/// MuJoCo's `mjMAX` macro: `a > b ? a : b` (with a NaN, the second operand).
+pub fn c_max(a: f64, b: f64) -> f64 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// MuJoCo's `mjMIN` macro: `a < b ? a : b` (with a NaN, the second operand).
+pub fn c_min(a: f64, b: f64) -> f64 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The engine's `mju_max`: `a >= b ? a : b`.
+pub fn mju_max(a: f64, b: f64) -> f64 {
+    if a >= b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The engine's `mju_min`: `a <= b ? a : b`.
+pub fn mju_min(a: f64, b: f64) -> f64 {
+    if a <= b {
+        a
+    } else {
+        b
+    }
+}
+
 /// Is this number defined (not NaN)? MuJoCo marks unset values with NaN (`mjuu_defined`).
 pub fn defined(x: f64) -> bool {
     !x.is_nan()
@@ -91,8 +127,9 @@ pub fn mul_rmrt(r: &[f64; 9], m: &[f64; 9]) -> [f64; 9] {
     let mut res = [0.0; 9];
     for i in 0..3 {
         for j in 0..3 {
-            res[3 * i + j] =
-                tmp[3 * i] * r[3 * j] + tmp[3 * i + 1] * r[3 * j + 1] + tmp[3 * i + 2] * r[3 * j + 2];
+            res[3 * i + j] = tmp[3 * i] * r[3 * j]
+                + tmp[3 * i + 1] * r[3 * j + 1]
+                + tmp[3 * i + 2] * r[3 * j + 2];
         }
     }
     res
@@ -207,7 +244,10 @@ pub fn frame2quat(x: &[f64], y: &[f64], z: &[f64]) -> [f64; 4] {
 /// The inverse of the frame (`pos`, `quat`) (`mjuu_frameinvert`).
 pub fn frameinvert(pos: &[f64; 3], quat: &[f64; 4]) -> ([f64; 3], [f64; 4]) {
     let p = localaxis(pos, quat);
-    ([-p[0], -p[1], -p[2]], [quat[0], -quat[1], -quat[2], -quat[3]])
+    (
+        [-p[0], -p[1], -p[2]],
+        [quat[0], -quat[1], -quat[2], -quat[3]],
+    )
 }
 
 /// Composes the child frame onto (`pos`, `quat`) in place (`mjuu_frameaccum`).
@@ -221,7 +261,12 @@ pub fn frameaccum(pos: &mut [f64; 3], quat: &mut [f64; 4], childpos: &[f64], chi
 
 /// Composes (`pos`, `quat`) onto the child frame, writing the result into the child
 /// (`mjuu_frameaccumChild`).
-pub fn frameaccum_child(pos: &[f64; 3], quat: &[f64; 4], childpos: &mut [f64; 3], childquat: &mut [f64; 4]) {
+pub fn frameaccum_child(
+    pos: &[f64; 3],
+    quat: &[f64; 4],
+    childpos: &mut [f64; 3],
+    childquat: &mut [f64; 4],
+) {
     let (mut p, mut q) = (*pos, *quat);
     frameaccum(&mut p, &mut q, childpos, childquat);
     *childpos = p;
@@ -229,7 +274,12 @@ pub fn frameaccum_child(pos: &[f64; 3], quat: &[f64; 4], childpos: &mut [f64; 3]
 }
 
 /// Undoes [`frameaccum`] of the child frame (`mjuu_frameaccuminv`).
-pub fn frameaccuminv(pos: &mut [f64; 3], quat: &mut [f64; 4], childpos: &[f64], childquat: &[f64; 4]) {
+pub fn frameaccuminv(
+    pos: &mut [f64; 3],
+    quat: &mut [f64; 4],
+    childpos: &[f64],
+    childquat: &[f64; 4],
+) {
     let qneg = [childquat[0], -childquat[1], -childquat[2], -childquat[3]];
     *quat = mulquat(quat, &qneg);
     let v = mulvecmat(childpos, &quat2mat(quat));
@@ -372,7 +422,12 @@ mod tests {
     fn frame_round_trip() {
         let q = mulquat(&[1.0, 0.2, 0.3, 0.1], &[1.0, 0.0, 0.0, 0.0]);
         let (mut pos, mut quat) = ([1.0, 2.0, 3.0], q);
-        frameaccum(&mut pos, &mut quat, &[0.5, -0.5, 0.25], &[0.9, 0.1, 0.0, 0.0]);
+        frameaccum(
+            &mut pos,
+            &mut quat,
+            &[0.5, -0.5, 0.25],
+            &[0.9, 0.1, 0.0, 0.0],
+        );
         let n = mulquat(&[0.9, 0.1, 0.0, 0.0], &[1.0, 0.0, 0.0, 0.0]);
         frameaccuminv(&mut pos, &mut quat, &[0.5, -0.5, 0.25], &n);
         for (a, b) in pos.iter().zip([1.0, 2.0, 3.0]) {

@@ -2,7 +2,9 @@
 //! hierarchies over their geoms; contact pairs and exclusions.
 
 use super::asset::bvh_tree;
-use super::{enum_in, enums, err, expect, ids, index, index_or_none, rule, span, Adr, Check, Problem};
+use super::{
+    enum_in, enums, err, expect, ids, index, index_or_none, rule, span, Adr, Check, Problem,
+};
 use crate::types::*;
 use crate::Model;
 

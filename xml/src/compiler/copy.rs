@@ -8,7 +8,7 @@ use mjrs_core::ModelSizes;
 
 use super::{npos_nvel, Compiler};
 use crate::error::XmlError;
-use crate::util::{strippath, EPS};
+use crate::util::{c_max, mju_max, strippath, EPS};
 
 /// `mjLOAD_MULTIPLE`: name hash table slots per object.
 const LOAD_MULTIPLE: usize = 2;
@@ -72,13 +72,22 @@ impl Compiler<'_> {
         z.nu = o.actuators.len();
         z.na = o.actuators.iter().map(|a| a.s.actdim.max(0) as usize).sum();
         z.nbvhstatic = self.bodies.iter().map(|b| b.tree.len()).sum::<usize>()
-            + self.meshes.iter().flatten().map(|m| m.bvh.len()).sum::<usize>();
+            + self
+                .meshes
+                .iter()
+                .flatten()
+                .map(|m| m.bvh.len())
+                .sum::<usize>();
         z.nbvh = z.nbvhstatic;
         for m in self.meshes.iter().flatten() {
             z.nmeshvert += m.vert.len() / 3;
             z.nmeshnormal += m.normal.len() / 3;
             z.nmeshface += m.face.len() / 3;
-            z.nmeshtexcoord += if m.has_texcoord() { m.texcoord.len() / 2 } else { 0 };
+            z.nmeshtexcoord += if m.has_texcoord() {
+                m.texcoord.len() / 2
+            } else {
+                0
+            };
             z.nmeshgraph += m.graph.len();
         }
         for k in &self.skins {
@@ -104,11 +113,27 @@ impl Compiler<'_> {
         z.nuser_tendon = self.nuser.tendon;
         z.nuser_actuator = self.nuser.actuator;
         z.nuser_sensor = self.nuser.sensor;
-        z.nnames = self.name_lists().iter().map(|(l, _)| l.iter().map(|n| n.len() + 1).sum::<usize>()).sum::<usize>()
+        z.nnames = self
+            .name_lists()
+            .iter()
+            .map(|(l, _)| l.iter().map(|n| n.len() + 1).sum::<usize>())
+            .sum::<usize>()
             + s.modelname.len()
             + 1;
-        z.nnames_map = LOAD_MULTIPLE * self.name_lists().iter().map(|(l, _)| l.len()).sum::<usize>();
-        z.npaths = self.path_lists().iter().flatten().filter(|p| !p.is_empty()).map(|p| p.len() + 1).sum::<usize>().max(1);
+        z.nnames_map = LOAD_MULTIPLE
+            * self
+                .name_lists()
+                .iter()
+                .map(|(l, _)| l.len())
+                .sum::<usize>();
+        z.npaths = self
+            .path_lists()
+            .iter()
+            .flatten()
+            .filter(|p| !p.is_empty())
+            .map(|p| p.len() + 1)
+            .sum::<usize>()
+            .max(1);
         z.nemax = o
             .equalities
             .iter()
@@ -120,10 +145,12 @@ impl Compiler<'_> {
             .sum();
         z.njmax = s.njmax;
         z.nconmax = s.nconmax;
-        z.nuserdata = usize::try_from(s.nuserdata).map_err(|_| XmlError::model("nuserdata must be >= 0"))?;
+        z.nuserdata =
+            usize::try_from(s.nuserdata).map_err(|_| XmlError::model("nuserdata must be >= 0"))?;
         self.tree_sizes(&mut z);
         z.narena = self.arena_bytes(&z);
-        z.nbuffer = mjrs_core::mjb::mujoco_nbuffer(&z, 8).ok_or_else(|| XmlError::model("could not create mjModel"))?;
+        z.nbuffer = mjrs_core::mjb::mujoco_nbuffer(&z, 8)
+            .ok_or_else(|| XmlError::model("could not create mjModel"))?;
         Ok(z)
     }
 
@@ -186,14 +213,28 @@ impl Compiler<'_> {
         if s.memory != -1 {
             return s.memory as usize;
         }
-        let nconmax: usize = if z.nconmax == -1 { 100 } else { z.nconmax as usize };
+        let nconmax: usize = if z.nconmax == -1 {
+            100
+        } else {
+            z.nconmax as usize
+        };
         let njmax: usize = if z.njmax == -1 { 500 } else { z.njmax as usize };
         let num = core::mem::size_of::<f64>();
         let mut narena = if s.nstack != -1 {
             num.wrapping_mul(s.nstack as usize)
         } else {
             let a = njmax + z.neq + z.nv;
-            let n = z.nq + z.nv + z.nu + z.na + z.nbody + z.njnt + z.ngeom + z.nsite + z.neq + z.ntendon + z.nwrap;
+            let n = z.nq
+                + z.nv
+                + z.nu
+                + z.na
+                + z.nbody
+                + z.njnt
+                + z.ngeom
+                + z.nsite
+                + z.neq
+                + z.ntendon
+                + z.nwrap;
             num * (5 * a * a + 20 * n).max(1000)
         };
         let int = core::mem::size_of::<i32>();
@@ -212,28 +253,74 @@ impl Compiler<'_> {
         let s = &self.spec;
         let o = &self.objects;
         vec![
-            (self.bodies.iter().map(|b| b.name.clone()).collect(), |m| &mut *m.name_bodyadr),
-            (self.joints.iter().map(|j| j.s.name.clone()).collect(), |m| &mut *m.name_jntadr),
-            (self.geoms.iter().map(|g| g.s.name.clone()).collect(), |m| &mut *m.name_geomadr),
-            (self.sites.iter().map(|x| x.s.name.clone()).collect(), |m| &mut *m.name_siteadr),
-            (self.cameras.iter().map(|x| x.s.name.clone()).collect(), |m| &mut *m.name_camadr),
-            (self.lights.iter().map(|x| x.s.name.clone()).collect(), |m| &mut *m.name_lightadr),
+            (self.bodies.iter().map(|b| b.name.clone()).collect(), |m| {
+                &mut *m.name_bodyadr
+            }),
+            (
+                self.joints.iter().map(|j| j.s.name.clone()).collect(),
+                |m| &mut *m.name_jntadr,
+            ),
+            (self.geoms.iter().map(|g| g.s.name.clone()).collect(), |m| {
+                &mut *m.name_geomadr
+            }),
+            (self.sites.iter().map(|x| x.s.name.clone()).collect(), |m| {
+                &mut *m.name_siteadr
+            }),
+            (
+                self.cameras.iter().map(|x| x.s.name.clone()).collect(),
+                |m| &mut *m.name_camadr,
+            ),
+            (
+                self.lights.iter().map(|x| x.s.name.clone()).collect(),
+                |m| &mut *m.name_lightadr,
+            ),
             (Vec::new(), |m| &mut *m.name_flexadr),
-            (s.meshes.iter().map(|x| x.name.clone()).collect(), |m| &mut *m.name_meshadr),
-            (s.skins.iter().map(|x| x.name.clone()).collect(), |m| &mut *m.name_skinadr),
-            (s.hfields.iter().map(|x| x.name.clone()).collect(), |m| &mut *m.name_hfieldadr),
-            (s.textures.iter().map(|x| x.name.clone()).collect(), |m| &mut *m.name_texadr),
-            (s.materials.iter().map(|x| x.name.clone()).collect(), |m| &mut *m.name_matadr),
-            (o.pairs.iter().map(|x| x.name.clone()).collect(), |m| &mut *m.name_pairadr),
-            (o.excludes.iter().map(|x| x.name.clone()).collect(), |m| &mut *m.name_excludeadr),
-            (o.equalities.iter().map(|x| x.name.clone()).collect(), |m| &mut *m.name_eqadr),
-            (o.tendons.iter().map(|x| x.s.name.clone()).collect(), |m| &mut *m.name_tendonadr),
-            (o.actuators.iter().map(|x| x.s.name.clone()).collect(), |m| &mut *m.name_actuatoradr),
-            (o.sensors.iter().map(|x| x.s.name.clone()).collect(), |m| &mut *m.name_sensoradr),
-            (s.numerics.iter().map(|x| x.name.clone()).collect(), |m| &mut *m.name_numericadr),
-            (s.texts.iter().map(|x| x.name.clone()).collect(), |m| &mut *m.name_textadr),
-            (o.tuples.iter().map(|x| x.name.clone()).collect(), |m| &mut *m.name_tupleadr),
-            (s.keys.iter().map(|x| x.name.clone()).collect(), |m| &mut *m.name_keyadr),
+            (s.meshes.iter().map(|x| x.name.clone()).collect(), |m| {
+                &mut *m.name_meshadr
+            }),
+            (s.skins.iter().map(|x| x.name.clone()).collect(), |m| {
+                &mut *m.name_skinadr
+            }),
+            (s.hfields.iter().map(|x| x.name.clone()).collect(), |m| {
+                &mut *m.name_hfieldadr
+            }),
+            (s.textures.iter().map(|x| x.name.clone()).collect(), |m| {
+                &mut *m.name_texadr
+            }),
+            (s.materials.iter().map(|x| x.name.clone()).collect(), |m| {
+                &mut *m.name_matadr
+            }),
+            (o.pairs.iter().map(|x| x.name.clone()).collect(), |m| {
+                &mut *m.name_pairadr
+            }),
+            (o.excludes.iter().map(|x| x.name.clone()).collect(), |m| {
+                &mut *m.name_excludeadr
+            }),
+            (o.equalities.iter().map(|x| x.name.clone()).collect(), |m| {
+                &mut *m.name_eqadr
+            }),
+            (o.tendons.iter().map(|x| x.s.name.clone()).collect(), |m| {
+                &mut *m.name_tendonadr
+            }),
+            (
+                o.actuators.iter().map(|x| x.s.name.clone()).collect(),
+                |m| &mut *m.name_actuatoradr,
+            ),
+            (o.sensors.iter().map(|x| x.s.name.clone()).collect(), |m| {
+                &mut *m.name_sensoradr
+            }),
+            (s.numerics.iter().map(|x| x.name.clone()).collect(), |m| {
+                &mut *m.name_numericadr
+            }),
+            (s.texts.iter().map(|x| x.name.clone()).collect(), |m| {
+                &mut *m.name_textadr
+            }),
+            (o.tuples.iter().map(|x| x.name.clone()).collect(), |m| {
+                &mut *m.name_tupleadr
+            }),
+            (s.keys.iter().map(|x| x.name.clone()).collect(), |m| {
+                &mut *m.name_keyadr
+            }),
             (Vec::new(), |m| &mut *m.name_pluginadr),
         ]
     }
@@ -259,7 +346,8 @@ impl Compiler<'_> {
     /// Makes the model and copies everything into it (`mj_makeModel` ... `CopyObjects`).
     pub(super) fn make_model(&mut self) -> Result<OwnedModel, XmlError> {
         let sizes = self.sizes()?;
-        let mut owned = OwnedModel::zeroed(sizes).map_err(|_| XmlError::model("could not create mjModel"))?;
+        let mut owned =
+            OwnedModel::zeroed(sizes).map_err(|_| XmlError::model("could not create mjModel"))?;
         {
             let mut m = owned.view();
             m.opt = self.spec.option;
@@ -348,7 +436,11 @@ impl Compiler<'_> {
             m.body_weldid[i] = pb.weldid as i32;
             m.body_mocapid[i] = pb.mocapid;
             m.body_jntnum[i] = pb.joints.len() as i32;
-            m.body_jntadr[i] = if pb.joints.is_empty() { -1 } else { jntadr as i32 };
+            m.body_jntadr[i] = if pb.joints.is_empty() {
+                -1
+            } else {
+                jntadr as i32
+            };
             m.body_dofnum[i] = pb.dofnum as i32;
             m.body_dofadr[i] = if pb.dofnum > 0 { dofadr as i32 } else { -1 };
             m.body_geomnum[i] = pb.geoms.len() as i32;
@@ -371,16 +463,34 @@ impl Compiler<'_> {
             m.bvh_child[2 * bvhadr..2 * (bvhadr + nbvh)].copy_from_slice(&pb.tree.child);
             m.bvh_depth[bvhadr..bvhadr + nbvh].copy_from_slice(&pb.tree.level);
             for (k, &n) in pb.tree.nodeid.iter().enumerate() {
-                m.bvh_nodeid[bvhadr + k] = if n >= 0 { pb.geoms[n as usize] as i32 } else { -1 };
+                m.bvh_nodeid[bvhadr + k] = if n >= 0 {
+                    pb.geoms[n as usize] as i32
+                } else {
+                    -1
+                };
             }
             bvhadr += nbvh;
 
-            let cntfree = pb.joints.iter().filter(|&&j| self.joints[j].s.jtype == JNT_FREE).count();
+            let cntfree = pb
+                .joints
+                .iter()
+                .filter(|&&j| self.joints[j].s.jtype == JNT_FREE)
+                .count();
             if cntfree > 1 || (cntfree == 1 && pb.joints.len() > 1) {
-                return Err(XmlError::compile("free joint can only appear by itself", &pb.name, i, &pb.info));
+                return Err(XmlError::compile(
+                    "free joint can only appear by itself",
+                    &pb.name,
+                    i,
+                    &pb.info,
+                ));
             }
             if cntfree > 0 && pb.parentid != 0 {
-                return Err(XmlError::compile("free joint can only be used on top level", &pb.name, i, &pb.info));
+                return Err(XmlError::compile(
+                    "free joint can only be used on top level",
+                    &pb.name,
+                    i,
+                    &pb.info,
+                ));
             }
             m.body_rootid[i] = if i == 0 || pb.parentid == 0 {
                 i as i32
@@ -392,7 +502,8 @@ impl Compiler<'_> {
             let j = pb.parentid;
             m.body_simple[i] = u8::from(
                 m.body_sameframe[i] != 0
-                    && (m.body_rootid[i] == i as i32 || (m.body_parentid[j] == 0 && m.body_dofnum[j] == 0)),
+                    && (m.body_rootid[i] == i as i32
+                        || (m.body_parentid[j] == 0 && m.body_dofnum[j] == 0)),
             );
             if m.body_parentid[i] > 0 {
                 m.body_simple[pb.parentid] = 0;
@@ -430,7 +541,8 @@ impl Compiler<'_> {
                         m.qpos0[q + 3..q + 7].copy_from_slice(&pb.quat);
                         let p = &pb.pos;
                         let r = &pb.quat;
-                        m.qpos_spring[q..q + 7].copy_from_slice(&[p[0], p[1], p[2], r[0], r[1], r[2], r[3]]);
+                        m.qpos_spring[q..q + 7]
+                            .copy_from_slice(&[p[0], p[1], p[2], r[0], r[1], r[2], r[3]]);
                     }
                     JNT_BALL => {
                         m.qpos0[q..q + 4].copy_from_slice(&[1.0, 0.0, 0.0, 0.0]);
@@ -440,7 +552,14 @@ impl Compiler<'_> {
                         m.qpos0[q] = pj.ref_;
                         m.qpos_spring[q] = pj.springref;
                     }
-                    _ => return Err(XmlError::compile("unknown joint type", &pj.name, jid, &pj.info)),
+                    _ => {
+                        return Err(XmlError::compile(
+                            "unknown joint type",
+                            &pj.name,
+                            jid,
+                            &pj.info,
+                        ))
+                    }
                 }
                 let (np, nv) = npos_nvel(pj.jtype);
                 for _ in 0..nv {
@@ -460,7 +579,11 @@ impl Compiler<'_> {
             }
             lastdof[i] = last;
             if m.body_simple[i] != 0 && m.body_dofnum[i] != 0 {
-                m.body_simple[i] = if pb.joints.iter().all(|&j| self.joints[j].s.jtype == JNT_SLIDE) {
+                m.body_simple[i] = if pb
+                    .joints
+                    .iter()
+                    .all(|&j| self.joints[j].s.jtype == JNT_SLIDE)
+                {
                     2
                 } else {
                     1
@@ -558,16 +681,23 @@ impl Compiler<'_> {
         match g.s.gtype {
             GEOM_HFIELD => {
                 let h = self.spec.hfields[g.hfield.unwrap_or(0)].size;
-                (h[0] * h[0] + h[1] * h[1] + (h[2] * h[2]).max(h[3] * h[3])).sqrt()
+                (h[0] * h[0] + h[1] * h[1] + c_max(h[2] * h[2], h[3] * h[3])).sqrt()
             }
             GEOM_SPHERE => s[0],
             GEOM_CAPSULE => s[0] + s[1],
             GEOM_CYLINDER => (s[0] * s[0] + s[1] * s[1]).sqrt(),
-            GEOM_ELLIPSOID => s[0].max(s[1]).max(s[2]),
+            GEOM_ELLIPSOID => mju_max(mju_max(s[0], s[1]), s[2]),
             GEOM_BOX => (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]).sqrt(),
             GEOM_MESH | GEOM_SDF => {
-                let a = g.mesh.and_then(|m| self.meshes[m].as_ref()).map_or([0.0; 6], |m| m.aamm());
-                let h = [a[0].abs().max(a[3].abs()), a[1].abs().max(a[4].abs()), a[2].abs().max(a[5].abs())];
+                let a = g
+                    .mesh
+                    .and_then(|m| self.meshes[m].as_ref())
+                    .map_or([0.0; 6], |m| m.aamm());
+                let h = [
+                    mju_max(a[0].abs(), a[3].abs()),
+                    mju_max(a[1].abs(), a[4].abs()),
+                    mju_max(a[2].abs(), a[5].abs()),
+                ];
                 (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]).sqrt()
             }
             _ => 0.0,
@@ -687,7 +817,12 @@ impl Compiler<'_> {
         let (mut vert, mut normal, mut tex, mut face, mut graph) = (0, 0, 0, 0, 0);
         for (i, pm) in self.meshes.iter().enumerate() {
             let Some(me) = pm else { continue };
-            let (nv, nn, nf, nt) = (me.vert.len() / 3, me.normal.len() / 3, me.face.len() / 3, me.texcoord.len() / 2);
+            let (nv, nn, nf, nt) = (
+                me.vert.len() / 3,
+                me.normal.len() / 3,
+                me.face.len() / 3,
+                me.texcoord.len() / 2,
+            );
             m.mesh_vertadr[i] = vert as i32;
             m.mesh_vertnum[i] = nv as i32;
             m.mesh_normaladr[i] = normal as i32;
@@ -696,7 +831,11 @@ impl Compiler<'_> {
             m.mesh_texcoordnum[i] = nt as i32;
             m.mesh_faceadr[i] = face as i32;
             m.mesh_facenum[i] = nf as i32;
-            m.mesh_graphadr[i] = if me.graph.is_empty() { -1 } else { graph as i32 };
+            m.mesh_graphadr[i] = if me.graph.is_empty() {
+                -1
+            } else {
+                graph as i32
+            };
             let nbvh = me.bvh.len();
             m.mesh_bvhnum[i] = nbvh as i32;
             m.mesh_bvhadr[i] = if nbvh > 0 { bvhadr as i32 } else { -1 };
@@ -733,7 +872,12 @@ impl Compiler<'_> {
             m.skin_group[i] = s.group;
             set3(m.skin_rgba, i, &s.rgba);
             m.skin_inflate[i] = s.inflate;
-            let (nv, nt, nf, nb) = (k.vert.len() / 3, k.texcoord.len() / 2, k.face.len() / 3, k.bodyid.len());
+            let (nv, nt, nf, nb) = (
+                k.vert.len() / 3,
+                k.texcoord.len() / 2,
+                k.face.len() / 3,
+                k.bodyid.len(),
+            );
             m.skin_vertadr[i] = vert as i32;
             m.skin_vertnum[i] = nv as i32;
             m.skin_texcoordadr[i] = if nt > 0 { tex as i32 } else { -1 };
@@ -752,7 +896,8 @@ impl Compiler<'_> {
                 m.skin_bonevertadr[bone + j] = bonevert as i32;
                 m.skin_bonevertnum[bone + j] = n as i32;
                 m.skin_bonevertid[bonevert..bonevert + n].copy_from_slice(&k.vertid[j]);
-                m.skin_bonevertweight[bonevert..bonevert + n].copy_from_slice(&k.vertweight[j][..n]);
+                m.skin_bonevertweight[bonevert..bonevert + n]
+                    .copy_from_slice(&k.vertweight[j][..n]);
                 bonevert += n;
             }
             vert += nv;
@@ -907,7 +1052,12 @@ impl Compiler<'_> {
         let mut keys = self.spec.keys.clone();
         for (i, k) in keys.iter_mut().enumerate() {
             let err = |what: &str, n: usize| {
-                XmlError::compile(format!("key {i}: invalid {what} size, expected length {n}"), &k.name, i, &k.info)
+                XmlError::compile(
+                    format!("key {i}: invalid {what} size, expected length {n}"),
+                    &k.name,
+                    i,
+                    &k.info,
+                )
             };
             let fill = |v: &mut Vec<f64>, n: usize, what: &str, default: &dyn Fn() -> Vec<f64>| {
                 if v.is_empty() {
@@ -922,7 +1072,9 @@ impl Compiler<'_> {
             fill(&mut k.qpos, nq, "qpos", &|| m.qpos0.to_vec())?;
             fill(&mut k.qvel, nv, "qvel", &|| vec![0.0; nv])?;
             fill(&mut k.act, na, "act", &|| vec![0.0; na])?;
-            let mocap_bodies: Vec<usize> = (0..m.body_mocapid.len()).filter(|&b| m.body_mocapid[b] >= 0).collect();
+            let mocap_bodies: Vec<usize> = (0..m.body_mocapid.len())
+                .filter(|&b| m.body_mocapid[b] >= 0)
+                .collect();
             fill(&mut k.mpos, 3 * nmocap, "mpos", &|| {
                 let mut v = vec![0.0; 3 * nmocap];
                 for &b in &mocap_bodies {
@@ -963,4 +1115,3 @@ fn sameframe(pos: &[f64; 3], quat: &[f64; 4], ipos: &[f64; 3], iquat: &[f64; 4])
         0
     }
 }
-

@@ -33,10 +33,13 @@ impl Compiler<'_> {
             let saved = m.opt.disableflags;
             m.opt.disableflags |= DSBL_CONTACT;
             let mut d = data.view();
-            setconst::set_const(&mut m, &mut d).map_err(|e| XmlError::model(format!("engine error: {e}")))?;
-            let springdamper: Vec<[f64; 2]> = self.joints.iter().map(|j| j.s.springdamper).collect();
+            setconst::set_const(&mut m, &mut d)
+                .map_err(|e| XmlError::model(format!("engine error: {e}")))?;
+            let springdamper: Vec<[f64; 2]> =
+                self.joints.iter().map(|j| j.s.springdamper).collect();
             setconst::auto_spring_damper(&mut m, &springdamper);
-            setconst::set_length_ranges(&mut m, &mut d, &self.lr_opt()).map_err(|e| XmlError::model(e.to_string()))?;
+            setconst::set_length_ranges(&mut m, &mut d, &self.lr_opt())
+                .map_err(|e| XmlError::model(e.to_string()))?;
             m.opt.disableflags = saved;
             let st = &self.spec.stat;
             if defined(st.extent) {

@@ -11,7 +11,12 @@ use crate::error::XmlError;
 use crate::util::{frameaccum, globalinertia, offcenter, MINVAL};
 
 /// `changeframe`: the child frame expressed in the body's parent.
-fn changeframe(childpos: &mut [f64; 3], childquat: &mut [f64; 4], bodypos: &[f64; 3], bodyquat: &[f64; 4]) {
+fn changeframe(
+    childpos: &mut [f64; 3],
+    childquat: &mut [f64; 4],
+    bodypos: &[f64; 3],
+    bodyquat: &[f64; 4],
+) {
     let (mut pos, mut quat) = (*bodypos, *bodyquat);
     frameaccum(&mut pos, &mut quat, childpos, childquat);
     *childpos = pos;
@@ -114,7 +119,11 @@ impl Compiler<'_> {
         }
         let mut toti = [0.0; 6];
         for j in 0..2 {
-            let dpos = [ipos[j][0] - par.ipos[0], ipos[j][1] - par.ipos[1], ipos[j][2] - par.ipos[2]];
+            let dpos = [
+                ipos[j][0] - par.ipos[0],
+                ipos[j][1] - par.ipos[1],
+                ipos[j][2] - par.ipos[2],
+            ];
             let a = globalinertia(&inertia[j], &iquat[j]);
             let b = offcenter(mass[j], &dpos);
             for k in 0..6 {
@@ -123,8 +132,9 @@ impl Compiler<'_> {
         }
         par.fullinertia = toti;
         if let Some(r) = full_inertia(&toti) {
-            let (q, inert) =
-                r.map_err(|e| XmlError::model(format!("error '{e}' in fusing static body inertias")))?;
+            let (q, inert) = r.map_err(|e| {
+                XmlError::model(format!("error '{e}' in fusing static body inertias"))
+            })?;
             par.iquat = q;
             par.inertia = inert;
         }

@@ -31,7 +31,7 @@ use crate::mesh::{CompiledMesh, CompiledSkin};
 use crate::reader::dom::Resources;
 use crate::spec::{self, Info, Spec};
 use crate::texture::CompiledTexture;
-use crate::util::{makefullname, strippath, stripext};
+use crate::util::{makefullname, stripext, strippath};
 
 /// A compiled model and the warnings raised on the way.
 pub struct Compilation {
@@ -296,7 +296,10 @@ impl Compiler<'_> {
             };
             for j in &sb.joints {
                 b.joints.push(self.joints.len());
-                self.joints.push(CJoint { s: j.clone(), body: id });
+                self.joints.push(CJoint {
+                    s: j.clone(),
+                    body: id,
+                });
             }
             for g in &sb.geoms {
                 b.geoms.push(self.geoms.len());
@@ -316,15 +319,27 @@ impl Compiler<'_> {
             }
             for x in &sb.sites {
                 b.sites.push(self.sites.len());
-                self.sites.push(CSite { s: x.clone(), body: id, matid: -1 });
+                self.sites.push(CSite {
+                    s: x.clone(),
+                    body: id,
+                    matid: -1,
+                });
             }
             for x in &sb.cameras {
                 b.cameras.push(self.cameras.len());
-                self.cameras.push(CCamera { s: x.clone(), body: id, targetbodyid: -1 });
+                self.cameras.push(CCamera {
+                    s: x.clone(),
+                    body: id,
+                    targetbodyid: -1,
+                });
             }
             for x in &sb.lights {
                 b.lights.push(self.lights.len());
-                self.lights.push(CLight { s: x.clone(), body: id, targetbodyid: -1 });
+                self.lights.push(CLight {
+                    s: x.clone(),
+                    body: id,
+                    targetbodyid: -1,
+                });
             }
             self.bodies.push(b);
         }
@@ -368,7 +383,11 @@ impl Compiler<'_> {
         fill(s.meshes.iter_mut().map(|m| (&mut m.name, m.file.as_str())));
         fill(s.skins.iter_mut().map(|m| (&mut m.name, m.file.as_str())));
         fill(s.hfields.iter_mut().map(|m| (&mut m.name, m.file.as_str())));
-        fill(s.textures.iter_mut().map(|m| (&mut m.name, m.file.as_str())));
+        fill(
+            s.textures
+                .iter_mut()
+                .map(|m| (&mut m.name, m.file.as_str())),
+        );
     }
 
     /// `CheckEmptyNames`.
@@ -377,8 +396,18 @@ impl Compiler<'_> {
         if let Some((i, m)) = s.meshes.iter().enumerate().find(|(_, m)| m.name.is_empty()) {
             return Err(XmlError::compile("empty name in mesh", &m.name, i, &m.info));
         }
-        if let Some((i, m)) = s.hfields.iter().enumerate().find(|(_, m)| m.name.is_empty()) {
-            return Err(XmlError::compile("empty name in height field", &m.name, i, &m.info));
+        if let Some((i, m)) = s
+            .hfields
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.name.is_empty())
+        {
+            return Err(XmlError::compile(
+                "empty name in height field",
+                &m.name,
+                i,
+                &m.info,
+            ));
         }
         if let Some((i, m)) = s
             .textures
@@ -386,10 +415,25 @@ impl Compiler<'_> {
             .enumerate()
             .find(|(_, t)| t.name.is_empty() && t.ttype != TEXTURE_SKYBOX)
         {
-            return Err(XmlError::compile("empty name in texture", &m.name, i, &m.info));
+            return Err(XmlError::compile(
+                "empty name in texture",
+                &m.name,
+                i,
+                &m.info,
+            ));
         }
-        if let Some((i, m)) = s.materials.iter().enumerate().find(|(_, m)| m.name.is_empty()) {
-            return Err(XmlError::compile("empty name in material", &m.name, i, &m.info));
+        if let Some((i, m)) = s
+            .materials
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.name.is_empty())
+        {
+            return Err(XmlError::compile(
+                "empty name in material",
+                &m.name,
+                i,
+                &m.info,
+            ));
         }
         Ok(())
     }
@@ -398,28 +442,79 @@ impl Compiler<'_> {
     fn process_lists(&mut self) -> Result<(), XmlError> {
         let s = &self.spec;
         let lists: Vec<(i32, Vec<&str>)> = vec![
-            (OBJ_BODY, self.bodies.iter().map(|b| b.name.as_str()).collect()),
-            (OBJ_JOINT, self.joints.iter().map(|j| j.s.name.as_str()).collect()),
-            (OBJ_GEOM, self.geoms.iter().map(|g| g.s.name.as_str()).collect()),
-            (OBJ_SITE, self.sites.iter().map(|x| x.s.name.as_str()).collect()),
-            (OBJ_CAMERA, self.cameras.iter().map(|x| x.s.name.as_str()).collect()),
-            (OBJ_LIGHT, self.lights.iter().map(|x| x.s.name.as_str()).collect()),
+            (
+                OBJ_BODY,
+                self.bodies.iter().map(|b| b.name.as_str()).collect(),
+            ),
+            (
+                OBJ_JOINT,
+                self.joints.iter().map(|j| j.s.name.as_str()).collect(),
+            ),
+            (
+                OBJ_GEOM,
+                self.geoms.iter().map(|g| g.s.name.as_str()).collect(),
+            ),
+            (
+                OBJ_SITE,
+                self.sites.iter().map(|x| x.s.name.as_str()).collect(),
+            ),
+            (
+                OBJ_CAMERA,
+                self.cameras.iter().map(|x| x.s.name.as_str()).collect(),
+            ),
+            (
+                OBJ_LIGHT,
+                self.lights.iter().map(|x| x.s.name.as_str()).collect(),
+            ),
             (OBJ_MESH, s.meshes.iter().map(|x| x.name.as_str()).collect()),
             (OBJ_SKIN, s.skins.iter().map(|x| x.name.as_str()).collect()),
-            (OBJ_HFIELD, s.hfields.iter().map(|x| x.name.as_str()).collect()),
-            (OBJ_TEXTURE, s.textures.iter().map(|x| x.name.as_str()).collect()),
-            (OBJ_MATERIAL, s.materials.iter().map(|x| x.name.as_str()).collect()),
+            (
+                OBJ_HFIELD,
+                s.hfields.iter().map(|x| x.name.as_str()).collect(),
+            ),
+            (
+                OBJ_TEXTURE,
+                s.textures.iter().map(|x| x.name.as_str()).collect(),
+            ),
+            (
+                OBJ_MATERIAL,
+                s.materials.iter().map(|x| x.name.as_str()).collect(),
+            ),
             (OBJ_PAIR, s.pairs.iter().map(|x| x.name.as_str()).collect()),
-            (OBJ_EXCLUDE, s.excludes.iter().map(|x| x.name.as_str()).collect()),
-            (OBJ_EQUALITY, s.equalities.iter().map(|x| x.name.as_str()).collect()),
-            (OBJ_TENDON, s.tendons.iter().map(|x| x.name.as_str()).collect()),
-            (OBJ_ACTUATOR, s.actuators.iter().map(|x| x.name.as_str()).collect()),
-            (OBJ_SENSOR, s.sensors.iter().map(|x| x.name.as_str()).collect()),
-            (OBJ_NUMERIC, s.numerics.iter().map(|x| x.name.as_str()).collect()),
+            (
+                OBJ_EXCLUDE,
+                s.excludes.iter().map(|x| x.name.as_str()).collect(),
+            ),
+            (
+                OBJ_EQUALITY,
+                s.equalities.iter().map(|x| x.name.as_str()).collect(),
+            ),
+            (
+                OBJ_TENDON,
+                s.tendons.iter().map(|x| x.name.as_str()).collect(),
+            ),
+            (
+                OBJ_ACTUATOR,
+                s.actuators.iter().map(|x| x.name.as_str()).collect(),
+            ),
+            (
+                OBJ_SENSOR,
+                s.sensors.iter().map(|x| x.name.as_str()).collect(),
+            ),
+            (
+                OBJ_NUMERIC,
+                s.numerics.iter().map(|x| x.name.as_str()).collect(),
+            ),
             (OBJ_TEXT, s.texts.iter().map(|x| x.name.as_str()).collect()),
-            (OBJ_TUPLE, s.tuples.iter().map(|x| x.name.as_str()).collect()),
+            (
+                OBJ_TUPLE,
+                s.tuples.iter().map(|x| x.name.as_str()).collect(),
+            ),
             (OBJ_KEY, s.keys.iter().map(|x| x.name.as_str()).collect()),
-            (OBJ_FRAME, s.frames.iter().map(|x| x.name.as_str()).collect()),
+            (
+                OBJ_FRAME,
+                s.frames.iter().map(|x| x.name.as_str()).collect(),
+            ),
         ];
         let mut ids = HashMap::new();
         for (ty, names) in &lists {
@@ -473,35 +568,56 @@ impl Compiler<'_> {
             let (mat, mesh, hf) = (g.material.clone(), g.meshname.clone(), g.hfieldname.clone());
             if !mat.is_empty() {
                 let id = self.find(OBJ_MATERIAL, &mat).ok_or_else(|| {
-                    XmlError::compile(format!("material '{mat}' not found in geom {i}"), &g.name, i, &g.info)
+                    XmlError::compile(
+                        format!("material '{mat}' not found in geom {i}"),
+                        &g.name,
+                        i,
+                        &g.info,
+                    )
                 })?;
                 self.geoms[i].matid = id as i32;
             }
             let g = &self.geoms[i].s;
             if !mesh.is_empty() {
                 let id = self.find(OBJ_MESH, &mesh).ok_or_else(|| {
-                    XmlError::compile(format!("mesh '{mesh}' not found in geom {i}"), &g.name, i, &g.info)
+                    XmlError::compile(
+                        format!("mesh '{mesh}' not found in geom {i}"),
+                        &g.name,
+                        i,
+                        &g.info,
+                    )
                 })?;
                 self.geoms[i].mesh = Some(id);
             }
             let g = &self.geoms[i].s;
             if !hf.is_empty() {
                 let id = self.find(OBJ_HFIELD, &hf).ok_or_else(|| {
-                    XmlError::compile(format!("hfield '{hf}' not found in geom {i}"), &g.name, i, &g.info)
+                    XmlError::compile(
+                        format!("hfield '{hf}' not found in geom {i}"),
+                        &g.name,
+                        i,
+                        &g.info,
+                    )
                 })?;
                 self.geoms[i].hfield = Some(id);
             }
         }
         let find_mat = |c: &Self, name: &str, what: &str, oname: &str, i: usize, info: &Info| {
             c.find(OBJ_MATERIAL, name).map(|m| m as i32).ok_or_else(|| {
-                XmlError::compile(format!("material '{name}' not found in {what} {i}"), oname, i, info)
+                XmlError::compile(
+                    format!("material '{name}' not found in {what} {i}"),
+                    oname,
+                    i,
+                    info,
+                )
             })
         };
         self.objects.skin_matid = vec![-1; self.spec.skins.len()];
         for i in 0..self.spec.skins.len() {
             let s = &self.spec.skins[i];
             if !s.material.is_empty() {
-                self.objects.skin_matid[i] = find_mat(self, &s.material, "skin", &s.name, i, &s.info)?;
+                self.objects.skin_matid[i] =
+                    find_mat(self, &s.material, "skin", &s.name, i, &s.info)?;
             }
         }
         for i in 0..self.sites.len() {
@@ -514,7 +630,8 @@ impl Compiler<'_> {
         for i in 0..self.spec.tendons.len() {
             let s = &self.spec.tendons[i];
             if !s.material.is_empty() {
-                self.objects.tendon_matid[i] = find_mat(self, &s.material, "tendon", &s.name, i, &s.info)?;
+                self.objects.tendon_matid[i] =
+                    find_mat(self, &s.material, "tendon", &s.name, i, &s.info)?;
             }
         }
         self.objects.mat_texid = vec![-1; self.spec.materials.len()];
@@ -552,18 +669,28 @@ impl Compiler<'_> {
             site: pick(s.nuser_site, self.sites.iter().map(|x| x.s.userdata.len())),
             cam: pick(s.nuser_cam, self.cameras.iter().map(|x| x.s.userdata.len())),
             tendon: pick(s.nuser_tendon, s.tendons.iter().map(|x| x.userdata.len())),
-            actuator: pick(s.nuser_actuator, s.actuators.iter().map(|x| x.userdata.len())),
+            actuator: pick(
+                s.nuser_actuator,
+                s.actuators.iter().map(|x| x.userdata.len()),
+            ),
             sensor: pick(s.nuser_sensor, s.sensors.iter().map(|x| x.userdata.len())),
         };
     }
 
     /// The bytes of an asset file: the VFS first, then the disk (`LoadResource`).
     pub(crate) fn load_file(&self, dir: &str, file: &str) -> Result<AssetFile, XmlError> {
-        let file = if self.spec.strippath { strippath(file) } else { file };
+        let file = if self.spec.strippath {
+            strippath(file)
+        } else {
+            file
+        };
         let path = makefullname(&self.spec.modelfiledir, dir, file);
         self.res
             .read(&path)
-            .map(|bytes| AssetFile { path: path.clone(), bytes })
+            .map(|bytes| AssetFile {
+                path: path.clone(),
+                bytes,
+            })
             .map_err(|message| XmlError::File { path, message })
     }
 
@@ -574,6 +701,27 @@ impl Compiler<'_> {
             return None;
         }
         self.load_file(dir, file).ok()
+    }
+
+    /// A decoder's "resource not found" error names the file as MuJoCo does: with the model
+    /// and asset directories (`mjuu_makefullname`).
+    fn full_path_error(&self, err: XmlError, dir: &str, file: &str) -> XmlError {
+        const NOT_FOUND: &str = "resource not found via provider or OS filesystem: '";
+        match &err {
+            XmlError::Compile {
+                message,
+                object: None,
+            } if message.starts_with(NOT_FOUND) => {
+                let file = if self.spec.strippath {
+                    strippath(file)
+                } else {
+                    file
+                };
+                let path = makefullname(&self.spec.modelfiledir, dir, file);
+                XmlError::model(format!("{NOT_FOUND}{path}'"))
+            }
+            _ => err,
+        }
     }
 
     /// A height field with its file name stripped of its path when `strippath` is set.
@@ -590,7 +738,9 @@ impl Compiler<'_> {
         let mut needhull = vec![false; self.spec.meshes.len()];
         for g in &self.geoms {
             if let Some(m) = g.mesh {
-                if (g.s.gtype == GEOM_MESH || g.s.gtype == GEOM_SDF) && (g.s.contype != 0 || g.s.conaffinity != 0) {
+                if (g.s.gtype == GEOM_MESH || g.s.gtype == GEOM_SDF)
+                    && (g.s.contype != 0 || g.s.conaffinity != 0)
+                {
                     needhull[m] = true;
                 }
             }
@@ -605,7 +755,9 @@ impl Compiler<'_> {
                 strippath: self.spec.strippath,
                 density: class.map_or(1000.0, |d| d.geom.density),
             };
-            self.meshes.push(Some(crate::mesh::compile(m, i, file.as_ref(), &opts)?));
+            let mesh = crate::mesh::compile(m, i, file.as_ref(), &opts)
+                .map_err(|e| self.full_path_error(e, &self.spec.meshdir, &m.file))?;
+            self.meshes.push(Some(mesh));
         }
         Ok(())
     }
@@ -617,13 +769,23 @@ impl Compiler<'_> {
             let file = self.try_load(&self.spec.meshdir, &s.file);
             let body_id = |name: &str| self.find(OBJ_BODY, name).map(|b| b as i32);
             let material_id = |name: &str| self.find(OBJ_MATERIAL, name).map(|b| b as i32);
-            let skin = crate::mesh::compile_skin(s, i, file.as_ref(), self.spec.strippath, &body_id, &material_id)?;
+            let skin = crate::mesh::compile_skin(
+                s,
+                i,
+                file.as_ref(),
+                self.spec.strippath,
+                &body_id,
+                &material_id,
+            )
+            .map_err(|e| self.full_path_error(e, &self.spec.meshdir, &s.file))?;
             self.skins.push(skin);
         }
         for i in 0..self.spec.hfields.len() {
             let h = self.stripped(&self.spec.hfields[i]);
             let file = self.try_load(&self.spec.meshdir, &h.file);
-            self.hfields.push(crate::hfield::compile(&h, i, file.as_ref())?);
+            let hf = crate::hfield::compile(&h, i, file.as_ref())
+                .map_err(|e| self.full_path_error(e, &self.spec.meshdir, &h.file))?;
+            self.hfields.push(hf);
         }
         // one C `rand()` sequence for all textures, seeded as MuJoCo seeds it per compile
         let mut rng = crate::texture::CRand::mujoco();
@@ -647,7 +809,20 @@ impl Compiler<'_> {
                     }
                 }
             }
-            self.textures.push(crate::texture::compile(&t, i, file.as_ref(), &cube, &mut rng)?);
+            let tex =
+                crate::texture::compile(&t, i, file.as_ref(), &cube, &mut rng).map_err(|e| {
+                    let missing = t
+                        .cubefiles
+                        .iter()
+                        .find(|f| !f.is_empty() && self.try_load(dir, f).is_none());
+                    let name = if t.file.is_empty() {
+                        missing.map_or("", String::as_str)
+                    } else {
+                        &t.file
+                    };
+                    self.full_path_error(e, dir, name)
+                })?;
+            self.textures.push(tex);
         }
         Ok(())
     }
@@ -710,9 +885,19 @@ impl Compiler<'_> {
             }
         }
         let old = std::mem::take(&mut self.geoms);
-        self.geoms = old.into_iter().zip(&keep).filter(|(_, k)| **k).map(|(g, _)| g).collect();
+        self.geoms = old
+            .into_iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(g, _)| g)
+            .collect();
         for b in &mut self.bodies {
-            b.geoms = b.geoms.iter().filter(|&&g| keep[g]).map(|&g| gid[g]).collect();
+            b.geoms = b
+                .geoms
+                .iter()
+                .filter(|&&g| keep[g])
+                .map(|&g| gid[g])
+                .collect();
         }
         self.objects.remap_geoms(&gid);
     }

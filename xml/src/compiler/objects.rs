@@ -8,7 +8,7 @@ use super::tree::checklimited;
 use super::Compiler;
 use crate::error::XmlError;
 use crate::spec::{self, Limited, Wrap};
-use crate::util::{defined, MINVAL};
+use crate::util::{c_max, defined, mju_max, mju_min, MINVAL};
 
 /// A compiled contact pair.
 #[derive(Clone, Debug)]
@@ -249,10 +249,10 @@ impl Compiler<'_> {
     fn pair_defaults(&self, c: &mut CPair) {
         let (a, b) = (&self.geoms[c.geom1].s, &self.geoms[c.geom2].s);
         if !defined(c.margin) {
-            c.margin = a.margin.max(b.margin);
+            c.margin = c_max(a.margin, b.margin);
         }
         if !defined(c.gap) {
-            c.gap = a.gap.max(b.gap);
+            c.gap = c_max(a.gap, b.gap);
         }
         if a.priority != b.priority {
             let h = if a.priority > b.priority { a } else { b };
@@ -260,7 +260,13 @@ impl Compiler<'_> {
                 c.condim = h.condim;
             }
             if !defined(c.friction[0]) {
-                c.friction = [h.friction[0], h.friction[0], h.friction[1], h.friction[2], h.friction[2]];
+                c.friction = [
+                    h.friction[0],
+                    h.friction[0],
+                    h.friction[1],
+                    h.friction[2],
+                    h.friction[2],
+                ];
             }
             if !defined(c.solref[0]) {
                 c.solref = h.solref;
@@ -271,12 +277,16 @@ impl Compiler<'_> {
             return;
         }
         if c.condim < 0 {
-            c.condim = a.condim.max(b.condim);
+            c.condim = if a.condim > b.condim {
+                a.condim
+            } else {
+                b.condim
+            };
         }
         if !defined(c.friction[0]) {
-            let f0 = a.friction[0].max(b.friction[0]);
-            let f2 = a.friction[2].max(b.friction[2]);
-            c.friction = [f0, f0, a.friction[1].max(b.friction[1]), f2, f2];
+            let f0 = mju_max(a.friction[0], b.friction[0]);
+            let f2 = mju_max(a.friction[2], b.friction[2]);
+            c.friction = [f0, f0, mju_max(a.friction[1], b.friction[1]), f2, f2];
         }
         let mix = if a.solmix >= MINVAL && b.solmix >= MINVAL {
             a.solmix / (a.solmix + b.solmix)
@@ -292,7 +302,7 @@ impl Compiler<'_> {
                 c.solref[k] = if c.solref[0] > 0.0 {
                     mix * a.solref[k] + (1.0 - mix) * b.solref[k]
                 } else {
-                    a.solref[k].min(b.solref[k])
+                    mju_min(a.solref[k], b.solref[k])
                 };
             }
         }
@@ -306,9 +316,20 @@ impl Compiler<'_> {
     /// `mjCBodyPair::Compile`.
     fn compile_exclude(&self, i: usize) -> Result<CExclude, XmlError> {
         let x = &self.spec.excludes[i];
-        let err = |n: &str| XmlError::compile(format!("body '{n}' not found in bodypair {i}"), &x.name, i, &x.info);
-        let b1 = self.find(OBJ_BODY, &x.bodyname1).ok_or_else(|| err(&x.bodyname1))?;
-        let b2 = self.find(OBJ_BODY, &x.bodyname2).ok_or_else(|| err(&x.bodyname2))?;
+        let err = |n: &str| {
+            XmlError::compile(
+                format!("body '{n}' not found in bodypair {i}"),
+                &x.name,
+                i,
+                &x.info,
+            )
+        };
+        let b1 = self
+            .find(OBJ_BODY, &x.bodyname1)
+            .ok_or_else(|| err(&x.bodyname1))?;
+        let b2 = self
+            .find(OBJ_BODY, &x.bodyname2)
+            .ok_or_else(|| err(&x.bodyname2))?;
         let (b1, b2) = if b1 > b2 { (b2, b1) } else { (b1, b2) };
         Ok(CExclude {
             name: x.name.clone(),
@@ -327,24 +348,36 @@ impl Compiler<'_> {
             _ => return Err(err("invalid type in equality constraint".into())),
         };
         let unknown = |n: &str| err(format!("unknown element '{n}' in equality constraint {i}"));
-        let o1 = self.find(objtype, &q.name1).ok_or_else(|| unknown(&q.name1))? as i32;
+        let o1 = self
+            .find(objtype, &q.name1)
+            .ok_or_else(|| unknown(&q.name1))? as i32;
         let mut o2 = if q.name2.is_empty() {
             -1
         } else {
-            self.find(objtype, &q.name2).ok_or_else(|| unknown(&q.name2))? as i32
+            self.find(objtype, &q.name2)
+                .ok_or_else(|| unknown(&q.name2))? as i32
         };
         if objtype == OBJ_BODY && o2 == -1 {
             o2 = 0;
         }
         if o1 == o2 {
-            return Err(err(format!("element '{}' is repeated in equality constraint {i}", q.name1)));
+            return Err(err(format!(
+                "element '{}' is repeated in equality constraint {i}",
+                q.name1
+            )));
         }
         if q.etype == EQ_JOINT {
             let scalar = |t: i32| t == JNT_HINGE || t == JNT_SLIDE;
             let t1 = self.joints[o1 as usize].s.jtype;
-            let t2 = if o2 >= 0 { self.joints[o2 as usize].s.jtype } else { JNT_HINGE };
+            let t2 = if o2 >= 0 {
+                self.joints[o2 as usize].s.jtype
+            } else {
+                JNT_HINGE
+            };
             if !scalar(t1) || !scalar(t2) {
-                return Err(err("only HINGE and SLIDE joint allowed in constraint".into()));
+                return Err(err(
+                    "only HINGE and SLIDE joint allowed in constraint".into()
+                ));
             }
         }
         Ok(CEquality {
@@ -365,12 +398,16 @@ impl Compiler<'_> {
         let (name, info) = (t.name.clone(), t.info.clone());
         let err = |msg: String| XmlError::compile(msg, &name, i, &info);
         if t.userdata.len() > self.nuser.tendon {
-            return Err(err("user has more values than nuser_tendon in tendon".into()));
+            return Err(err(
+                "user has more values than nuser_tendon in tendon".into()
+            ));
         }
         t.userdata.resize(self.nuser.tendon, 0.0);
         let sz = t.path.len();
         if sz == 0 {
-            return Err(err(format!("tendon '{name}' (id = {i}): path cannot be empty")));
+            return Err(err(format!(
+                "tendon '{name}' (id = {i}): path cannot be empty"
+            )));
         }
         let spatial = !matches!(t.path[0], Wrap::Joint { .. });
         if spatial && sz < 2 {
@@ -379,7 +416,9 @@ impl Compiler<'_> {
             )));
         }
         if spatial && t.width <= 0.0 {
-            return Err(err(format!("tendon '{name}' (id = {i}) must have positive width")));
+            return Err(err(format!(
+                "tendon '{name}' (id = {i}) must have positive width"
+            )));
         }
         let mut path = Vec::with_capacity(sz);
         for (k, w) in t.path.iter().enumerate() {
@@ -400,20 +439,28 @@ impl Compiler<'_> {
             match w.wtype {
                 WRAP_PULLEY => {
                     if prev == Some(WRAP_PULLEY) {
-                        return Err(err(format!("tendon '{name}' (id = {i}): consequtive pulleys (pos {k})")));
+                        return Err(err(format!(
+                            "tendon '{name}' (id = {i}): consequtive pulleys (pos {k})"
+                        )));
                     }
                     if next.is_none() {
-                        return Err(err(format!("tendon '{name}' (id = {i}): path ends with pulley")));
+                        return Err(err(format!(
+                            "tendon '{name}' (id = {i}): path ends with pulley"
+                        )));
                     }
                 }
                 WRAP_SITE => {
-                    if matches!(prev, None | Some(WRAP_PULLEY)) && matches!(next, None | Some(WRAP_PULLEY)) {
+                    if matches!(prev, None | Some(WRAP_PULLEY))
+                        && matches!(next, None | Some(WRAP_PULLEY))
+                    {
                         return Err(err(format!(
                             "tendon '{name}' (id = {i}): site {k} needs a neighbor that is not a pulley"
                         )));
                     }
                     if next == Some(WRAP_SITE) && w.objid == path[k + 1].objid {
-                        return Err(err(format!("tendon '{name}' (id = {i}): site {k} is repeated")));
+                        return Err(err(format!(
+                            "tendon '{name}' (id = {i}): site {k} is repeated"
+                        )));
                     }
                 }
                 WRAP_SPHERE | WRAP_CYLINDER => {
@@ -430,11 +477,22 @@ impl Compiler<'_> {
                     )))
                 }
                 _ => {
-                    return Err(err(format!("tendon '{name} (id = {i})': invalid wrap object at pos {k}")))
+                    return Err(err(format!(
+                        "tendon '{name} (id = {i})': invalid wrap object at pos {k}"
+                    )))
                 }
             }
         }
-        check_auto(self.spec.autolimits, t.limited, &t.range, "tendon", "", &name, i, &info)?;
+        check_auto(
+            self.spec.autolimits,
+            t.limited,
+            &t.range,
+            "tendon",
+            "",
+            &name,
+            i,
+            &info,
+        )?;
         if t.range[0] >= t.range[1] && t.limited.is_limited(&t.range) {
             return Err(err("invalid limits in tendon".into()));
         }
@@ -449,33 +507,48 @@ impl Compiler<'_> {
         let err = |msg: String, info: &spec::Info| XmlError::compile(msg, "", k, info);
         match w {
             Wrap::Joint { name, coef, info } => {
-                let j = self
-                    .find(OBJ_JOINT, name)
-                    .ok_or_else(|| err(format!("joint '{name}' not found in tendon {tendon}, wrap {k}"), info))?;
+                let j = self.find(OBJ_JOINT, name).ok_or_else(|| {
+                    err(
+                        format!("joint '{name}' not found in tendon {tendon}, wrap {k}"),
+                        info,
+                    )
+                })?;
                 Ok(CWrap {
                     wtype: WRAP_JOINT,
                     objid: j as i32,
                     prm: *coef,
                 })
             }
-            Wrap::Geom { name, sidesite, info } => {
-                let g = self
-                    .find(OBJ_GEOM, name)
-                    .ok_or_else(|| err(format!("geom '{name}' not found in tendon {tendon}, wrap {k}"), info))?;
+            Wrap::Geom {
+                name,
+                sidesite,
+                info,
+            } => {
+                let g = self.find(OBJ_GEOM, name).ok_or_else(|| {
+                    err(
+                        format!("geom '{name}' not found in tendon {tendon}, wrap {k}"),
+                        info,
+                    )
+                })?;
                 let wtype = match self.geoms[g].s.gtype {
                     GEOM_CYLINDER => WRAP_CYLINDER,
                     GEOM_SPHERE => WRAP_SPHERE,
-                    _ => {
-                        return Err(err(
-                            format!("geom '{name}' in tendon {tendon}, wrap {k} is not sphere or cylinder"),
-                            info,
-                        ))
-                    }
+                    _ => return Err(err(
+                        format!(
+                            "geom '{name}' in tendon {tendon}, wrap {k} is not sphere or cylinder"
+                        ),
+                        info,
+                    )),
                 };
                 let mut sideid = -1;
                 if !sidesite.is_empty() {
                     sideid = self.find(OBJ_SITE, sidesite).ok_or_else(|| {
-                        err(format!("side site '{sidesite}' not found in tendon {tendon}, wrap {k}"), info)
+                        err(
+                            format!(
+                                "side site '{sidesite}' not found in tendon {tendon}, wrap {k}"
+                            ),
+                            info,
+                        )
                     })? as i32;
                 }
                 Ok(CWrap {
@@ -486,7 +559,10 @@ impl Compiler<'_> {
             }
             Wrap::Pulley { divisor, info } => {
                 if *divisor < 0.0 {
-                    return Err(err(format!("pulley has negative divisor in tendon {tendon}, wrap {k}"), info));
+                    return Err(err(
+                        format!("pulley has negative divisor in tendon {tendon}, wrap {k}"),
+                        info,
+                    ));
                 }
                 Ok(CWrap {
                     wtype: WRAP_PULLEY,
@@ -522,13 +598,44 @@ impl Compiler<'_> {
             return Err(err("missing transmission target for actuator".into()));
         }
         let trnid = self.actuator_target(&a, i)?;
-        if a.gaintype == GAIN_FIXED && a.biastype == BIAS_AFFINE && a.gainprm[0] == -a.biasprm[1] && a.inheritrange > 0.0 {
+        if a.gaintype == GAIN_FIXED
+            && a.biastype == BIAS_AFFINE
+            && a.gainprm[0] == -a.biasprm[1]
+            && a.inheritrange > 0.0
+        {
             self.inherit_range(&mut a, trnid[0] as usize, i)?;
         }
         let auto = self.spec.autolimits;
-        check_auto(auto, a.forcelimited, &a.forcerange, "actuator", "force", &name, i, &info)?;
-        check_auto(auto, a.ctrllimited, &a.ctrlrange, "actuator", "ctrl", &name, i, &info)?;
-        check_auto(auto, a.actlimited, &a.actrange, "actuator", "act", &name, i, &info)?;
+        check_auto(
+            auto,
+            a.forcelimited,
+            &a.forcerange,
+            "actuator",
+            "force",
+            &name,
+            i,
+            &info,
+        )?;
+        check_auto(
+            auto,
+            a.ctrllimited,
+            &a.ctrlrange,
+            "actuator",
+            "ctrl",
+            &name,
+            i,
+            &info,
+        )?;
+        check_auto(
+            auto,
+            a.actlimited,
+            &a.actrange,
+            "actuator",
+            "act",
+            &name,
+            i,
+            &info,
+        )?;
         if a.forcerange[0] >= a.forcerange[1] && a.forcelimited.is_limited(&a.forcerange) {
             return Err(err("invalid force range for actuator".into()));
         }
@@ -539,10 +646,14 @@ impl Compiler<'_> {
             return Err(err("invalid actrange for actuator".into()));
         }
         if a.actlimited.is_limited(&a.actrange) && a.dyntype == DYN_NONE {
-            return Err(err("actrange specified but dyntype is 'none' in actuator".into()));
+            return Err(err(
+                "actrange specified but dyntype is 'none' in actuator".into()
+            ));
         }
         if a.actdim > 1 && a.dyntype != DYN_USER {
-            return Err(err("actdim > 1 is only allowed for dyntype 'user' in actuator".into()));
+            return Err(err(
+                "actdim > 1 is only allowed for dyntype 'user' in actuator".into(),
+            ));
         }
         if a.actdim == 1 && a.dyntype == DYN_NONE {
             return Err(err("invalid actdim 1 in stateless actuator".into()));
@@ -580,28 +691,45 @@ impl Compiler<'_> {
         let err = |msg: String| XmlError::compile(msg, &a.name, i, &a.info);
         let mut trnid = [-1, -1];
         let target = match a.trntype {
-            TRN_JOINT | TRN_JOINTINPARENT => Some(self.find(OBJ_JOINT, &a.target).ok_or_else(|| {
-                err(format!("unknown transmission target '{}' for actuator id = {i}", a.target))
-            })?),
+            TRN_JOINT | TRN_JOINTINPARENT => {
+                Some(self.find(OBJ_JOINT, &a.target).ok_or_else(|| {
+                    err(format!(
+                        "unknown transmission target '{}' for actuator id = {i}",
+                        a.target
+                    ))
+                })?)
+            }
             TRN_SLIDERCRANK => {
                 if a.slidersite.is_empty() {
-                    return Err(err(format!("missing base site for slider-crank '{}' (id = {i})", a.name)));
+                    return Err(err(format!(
+                        "missing base site for slider-crank '{}' (id = {i})",
+                        a.name
+                    )));
                 }
-                let s = self
-                    .find(OBJ_SITE, &a.slidersite)
-                    .ok_or_else(|| err(format!("base site '{}' not found for actuator {i}", a.slidersite)))?;
+                let s = self.find(OBJ_SITE, &a.slidersite).ok_or_else(|| {
+                    err(format!(
+                        "base site '{}' not found for actuator {i}",
+                        a.slidersite
+                    ))
+                })?;
                 trnid[1] = s as i32;
                 if a.cranklength <= 0.0 {
-                    return Err(err(format!("crank length must be positive in actuator '{}' (id = {i})", a.name)));
+                    return Err(err(format!(
+                        "crank length must be positive in actuator '{}' (id = {i})",
+                        a.name
+                    )));
                 }
                 self.find(OBJ_SITE, &a.target)
             }
             TRN_TENDON => self.find(OBJ_TENDON, &a.target),
             TRN_SITE => {
                 if !a.refsite.is_empty() {
-                    let s = self
-                        .find(OBJ_SITE, &a.refsite)
-                        .ok_or_else(|| err(format!("reference site '{}' not found for actuator {i}", a.refsite)))?;
+                    let s = self.find(OBJ_SITE, &a.refsite).ok_or_else(|| {
+                        err(format!(
+                            "reference site '{}' not found for actuator {i}",
+                            a.refsite
+                        ))
+                    })?;
                     trnid[1] = s as i32;
                 }
                 self.find(OBJ_SITE, &a.target)
@@ -609,35 +737,52 @@ impl Compiler<'_> {
             TRN_BODY => self.find(OBJ_BODY, &a.target),
             _ => return Err(err("invalid transmission type in actuator".into())),
         };
-        let t = target.ok_or_else(|| err(format!("transmission target '{}' not found in actuator {i}", a.target)))?;
+        let t = target.ok_or_else(|| {
+            err(format!(
+                "transmission target '{}' not found in actuator {i}",
+                a.target
+            ))
+        })?;
         trnid[0] = t as i32;
         Ok(trnid)
     }
 
     /// `inheritrange`: the control (position) or activation (intvelocity) range from the
     /// target joint's or tendon's range.
-    fn inherit_range(&self, a: &mut spec::Actuator, target: usize, i: usize) -> Result<(), XmlError> {
+    fn inherit_range(
+        &self,
+        a: &mut spec::Actuator,
+        target: usize,
+        i: usize,
+    ) -> Result<(), XmlError> {
         let err = |msg: String| XmlError::compile(msg, &a.name, i, &a.info);
         let use_ctrl = match a.dyntype {
             DYN_NONE | DYN_FILTEREXACT => true,
             DYN_INTEGRATOR => false,
-            _ => return Err(err("inheritrange only available for position and intvelocity actuators".into())),
-        };
-        let range = match a.trntype {
-            TRN_JOINT => {
-                let j = &self.joints[target].s;
-                if j.jtype != JNT_HINGE && j.jtype != JNT_SLIDE {
-                    return Err(err("inheritrange can only be used with hinge and slide joints, actuator".into()));
-                }
-                j.range
-            }
-            TRN_TENDON => self.objects.tendons[target].s.range,
             _ => {
                 return Err(err(
-                    "inheritrange can only be used with joint and tendon transmission, actuator".into(),
+                    "inheritrange only available for position and intvelocity actuators".into(),
                 ))
             }
         };
+        let range =
+            match a.trntype {
+                TRN_JOINT => {
+                    let j = &self.joints[target].s;
+                    if j.jtype != JNT_HINGE && j.jtype != JNT_SLIDE {
+                        return Err(err(
+                            "inheritrange can only be used with hinge and slide joints, actuator"
+                                .into(),
+                        ));
+                    }
+                    j.range
+                }
+                TRN_TENDON => self.objects.tendons[target].s.range,
+                _ => return Err(err(
+                    "inheritrange can only be used with joint and tendon transmission, actuator"
+                        .into(),
+                )),
+            };
         if range[0] == range[1] {
             return Err(err(format!(
                 "inheritrange used but target '{}' has no range defined in actuator {i}",
@@ -646,7 +791,11 @@ impl Compiler<'_> {
         }
         let mean = 0.5 * (range[1] + range[0]);
         let radius = 0.5 * (range[1] - range[0]) * a.inheritrange;
-        let dst = if use_ctrl { &mut a.ctrlrange } else { &mut a.actrange };
+        let dst = if use_ctrl {
+            &mut a.ctrlrange
+        } else {
+            &mut a.actrange
+        };
         *dst = [mean - radius, mean + radius];
         Ok(())
     }
@@ -671,9 +820,12 @@ impl Compiler<'_> {
             if s.objname.is_empty() {
                 return Err(err("missing name of sensorized object in sensor"));
             }
-            let o = self
-                .find_any(s.objtype, &s.objname)
-                .ok_or_else(|| err(&format!("unrecognized name '{}' of sensorized object", s.objname)))?;
+            let o = self.find_any(s.objtype, &s.objname).ok_or_else(|| {
+                err(&format!(
+                    "unrecognized name '{}' of sensorized object",
+                    s.objname
+                ))
+            })?;
             if s.objtype == OBJ_GEOM {
                 self.geoms[o].visual = false;
             }
@@ -689,21 +841,31 @@ impl Compiler<'_> {
                 .find_any(s.reftype, &s.refname)
                 .ok_or_else(|| err(&format!("unrecognized name '{}' of object", s.refname)))?;
             if ![OBJ_BODY, OBJ_XBODY, OBJ_GEOM, OBJ_SITE, OBJ_CAMERA].contains(&s.reftype) {
-                return Err(err("reference frame object must be (x)body, geom, site or camera in sensor"));
+                return Err(err(
+                    "reference frame object must be (x)body, geom, site or camera in sensor",
+                ));
             }
             refid = r as i32;
         }
         self.sensor_shape(&mut s, objid, refid).map_err(err)?;
         if s.cutoff > 0.0
-            && (s.datatype == DATATYPE_QUATERNION || (s.datatype == DATATYPE_AXIS && s.stype != SENS_GEOMNORMAL))
+            && (s.datatype == DATATYPE_QUATERNION
+                || (s.datatype == DATATYPE_AXIS && s.stype != SENS_GEOMNORMAL))
         {
-            return Err(err("cutoff applied to axis or quaternion datatype in sensor"));
+            return Err(err(
+                "cutoff applied to axis or quaternion datatype in sensor",
+            ));
         }
         Ok(CSensor { s, objid, refid })
     }
 
     /// Dimension, data type and stage of a sensor, with the checks of its attachment.
-    fn sensor_shape(&self, s: &mut spec::Sensor, objid: i32, refid: i32) -> Result<(), &'static str> {
+    fn sensor_shape(
+        &self,
+        s: &mut spec::Sensor,
+        objid: i32,
+        refid: i32,
+    ) -> Result<(), &'static str> {
         let set = |s: &mut spec::Sensor, dim, datatype, stage| {
             s.dim = dim;
             s.datatype = datatype;
@@ -711,8 +873,8 @@ impl Compiler<'_> {
         };
         let joint = |id: i32| &self.joints[id as usize].s;
         match s.stype {
-            SENS_TOUCH | SENS_ACCELEROMETER | SENS_VELOCIMETER | SENS_GYRO | SENS_FORCE | SENS_TORQUE
-            | SENS_MAGNETOMETER | SENS_RANGEFINDER | SENS_CAMPROJECTION => {
+            SENS_TOUCH | SENS_ACCELEROMETER | SENS_VELOCIMETER | SENS_GYRO | SENS_FORCE
+            | SENS_TORQUE | SENS_MAGNETOMETER | SENS_RANGEFINDER | SENS_CAMPROJECTION => {
                 if s.objtype != OBJ_SITE {
                     return Err("sensor must be attached to site");
                 }
@@ -753,7 +915,11 @@ impl Compiler<'_> {
                 if s.objtype != OBJ_TENDON {
                     return Err("sensor must be attached to tendon");
                 }
-                let stage = if s.stype == SENS_TENDONPOS { STAGE_POS } else { STAGE_VEL };
+                let stage = if s.stype == SENS_TENDONPOS {
+                    STAGE_POS
+                } else {
+                    STAGE_VEL
+                };
                 set(s, 1, DATATYPE_REAL, stage);
             }
             SENS_ACTUATORPOS | SENS_ACTUATORVEL | SENS_ACTUATORFRC => {
@@ -810,8 +976,9 @@ impl Compiler<'_> {
                 };
                 set(s, 1, DATATYPE_REAL, stage);
             }
-            SENS_FRAMEPOS | SENS_FRAMEQUAT | SENS_FRAMEXAXIS | SENS_FRAMEYAXIS | SENS_FRAMEZAXIS
-            | SENS_FRAMELINVEL | SENS_FRAMEANGVEL | SENS_FRAMELINACC | SENS_FRAMEANGACC => {
+            SENS_FRAMEPOS | SENS_FRAMEQUAT | SENS_FRAMEXAXIS | SENS_FRAMEYAXIS
+            | SENS_FRAMEZAXIS | SENS_FRAMELINVEL | SENS_FRAMEANGVEL | SENS_FRAMELINACC
+            | SENS_FRAMEANGACC => {
                 if ![OBJ_BODY, OBJ_XBODY, OBJ_GEOM, OBJ_SITE, OBJ_CAMERA].contains(&s.objtype) {
                     return Err("sensor must be attached to (x)body, geom, site or camera");
                 }
@@ -832,7 +999,11 @@ impl Compiler<'_> {
                 if s.objtype != OBJ_BODY {
                     return Err("sensor must be attached to body");
                 }
-                let stage = if s.stype == SENS_SUBTREECOM { STAGE_POS } else { STAGE_VEL };
+                let stage = if s.stype == SENS_SUBTREECOM {
+                    STAGE_POS
+                } else {
+                    STAGE_VEL
+                };
                 set(s, 3, DATATYPE_REAL, stage);
             }
             SENS_GEOMDIST | SENS_GEOMNORMAL | SENS_GEOMFROMTO => {

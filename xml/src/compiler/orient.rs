@@ -10,7 +10,12 @@ use crate::util::{crossvec, dot3, frame2quat, mulquat, normvec, z2quat, EPS, PI}
 /// Sets `quat` from the active alternative specifier, if any (`ResolveOrientation`). `degree`:
 /// angles are in degrees; `seq`: the Euler sequence (lower case: moving axes, upper case: fixed
 /// axes). Returns MuJoCo's message on bad input.
-pub fn resolve(quat: &mut [f64; 4], degree: bool, seq: &[u8; 3], alt: &Orientation) -> Result<(), &'static str> {
+pub fn resolve(
+    quat: &mut [f64; 4],
+    degree: bool,
+    seq: &[u8; 3],
+    alt: &Orientation,
+) -> Result<(), &'static str> {
     match alt.kind {
         OrientationType::Quat => {}
         OrientationType::AxisAngle => {
@@ -22,7 +27,12 @@ pub fn resolve(quat: &mut [f64; 4], degree: bool, seq: &[u8; 3], alt: &Orientati
                 return Err("axisangle too small");
             }
             let ang2 = aa[3] / 2.0;
-            *quat = [ang2.cos(), ang2.sin() * aa[0], ang2.sin() * aa[1], ang2.sin() * aa[2]];
+            *quat = [
+                ang2.cos(),
+                ang2.sin() * aa[0],
+                ang2.sin() * aa[1],
+                ang2.sin() * aa[2],
+            ];
         }
         OrientationType::XYAxes => {
             let mut xy = alt.xyaxes;
@@ -123,11 +133,16 @@ mod tests {
     #[test]
     fn bad_specifiers_are_errors() {
         let mut q = [1.0, 0.0, 0.0, 0.0];
-        assert_eq!(resolve(&mut q, true, b"xyz", &alt(OrientationType::ZAxis)), Err("zaxis too small"));
+        assert_eq!(
+            resolve(&mut q, true, b"xyz", &alt(OrientationType::ZAxis)),
+            Err("zaxis too small")
+        );
         let mut a = alt(OrientationType::Euler);
         a.euler = [1.0, 0.0, 0.0];
         assert!(resolve(&mut q, true, b"xqz", &a).is_err());
         assert!(full_inertia(&[f64::NAN, 0.0, 0.0, 0.0, 0.0, 0.0]).is_none());
-        assert!(full_inertia(&[1.0, 1.0, -1.0, 0.0, 0.0, 0.0]).unwrap().is_err());
+        assert!(full_inertia(&[1.0, 1.0, -1.0, 0.0, 0.0, 0.0])
+            .unwrap()
+            .is_err());
     }
 }

@@ -28,12 +28,22 @@ fn geominfo(ty: i32) -> usize {
 fn checksize(size: &[f64; 3], ty: i32, name: &str, id: usize, info: &Info) -> Result<(), XmlError> {
     if ty == GEOM_PLANE {
         if size[2] <= 0.0 {
-            return Err(XmlError::compile("plane size(3) must be positive", name, id, info));
+            return Err(XmlError::compile(
+                "plane size(3) must be positive",
+                name,
+                id,
+                info,
+            ));
         }
     } else {
         for (i, &s) in size.iter().enumerate().take(geominfo(ty)) {
             if s <= 0.0 {
-                return Err(XmlError::compile(format!("size {i} must be positive in geom"), name, id, info));
+                return Err(XmlError::compile(
+                    format!("size {i} must be positive in geom"),
+                    name,
+                    id,
+                    info,
+                ));
             }
         }
     }
@@ -79,7 +89,11 @@ fn fromto_frame(
     if pos.iter().any(|&p| p != 0.0) {
         return Err("both pos and fromto defined in geom");
     }
-    let mut vec = [fromto[0] - fromto[3], fromto[1] - fromto[4], fromto[2] - fromto[5]];
+    let mut vec = [
+        fromto[0] - fromto[3],
+        fromto[1] - fromto[4],
+        fromto[2] - fromto[5],
+    ];
     size[1] = normvec(&mut vec) / 2.0;
     if size[1] < EPS {
         return Err("fromto points too close in geom");
@@ -115,7 +129,12 @@ impl Compiler<'_> {
         let sf = &self.spec.frames[f];
         let mut quat = sf.quat;
         resolve(&mut quat, self.spec.degree, &self.spec.euler, &sf.alt).map_err(|e| {
-            XmlError::compile(format!("orientation specification error '{e}' in site {f}"), &sf.name, f, &sf.info)
+            XmlError::compile(
+                format!("orientation specification error '{e}' in site {f}"),
+                &sf.name,
+                f,
+                &sf.info,
+            )
         })?;
         let mut pos = sf.pos;
         if let Some(p) = sf.parent {
@@ -124,7 +143,11 @@ impl Compiler<'_> {
             frameaccum_child(&pf.pos, &pf.quat, &mut pos, &mut quat);
         }
         normvec(&mut quat);
-        self.frames[f] = super::CFrame { pos, quat, compiled: true };
+        self.frames[f] = super::CFrame {
+            pos,
+            quat,
+            compiled: true,
+        };
         Ok(())
     }
 
@@ -196,9 +219,9 @@ impl Compiler<'_> {
             b.quat = b.iquat;
         }
         if id > 0 {
-            b.mass = b.mass.max(self.spec.boundmass);
+            b.mass = mju_max(b.mass, self.spec.boundmass);
             for x in &mut b.inertia {
-                *x = x.max(self.spec.boundinertia);
+                *x = mju_max(*x, self.spec.boundinertia);
             }
             if b.mass < 0.0 || b.inertia.iter().any(|&x| x < 0.0) {
                 return Err(err("mass and inertia cannot be negative".into()));
@@ -209,7 +232,9 @@ impl Compiler<'_> {
                     let m = (i[0] + i[1] + i[2]) / 3.0;
                     b.inertia = [m; 3];
                 } else {
-                    return Err(err("inertia must satisfy A + B >= C; use 'balanceinertia' to fix".into()));
+                    return Err(err(
+                        "inertia must satisfy A + B >= C; use 'balanceinertia' to fix".into(),
+                    ));
                 }
             }
         }
@@ -239,7 +264,9 @@ impl Compiler<'_> {
         }
         let b = &self.bodies[id];
         if b.mocap && (dofnum > 0 || b.parentid != 0) {
-            return Err(err(format!("mocap body '{name}' is not a fixed child of world")));
+            return Err(err(format!(
+                "mocap body '{name}' is not a fixed child of world"
+            )));
         }
         if id > 0 {
             let par = &self.bodies[b.parentid];
@@ -274,7 +301,7 @@ impl Compiler<'_> {
             let s = &self.geoms[g].s;
             ct |= s.contype;
             ca |= s.conaffinity;
-            margin = margin.max(s.margin);
+            margin = mju_max(margin, s.margin);
         }
         let b = &mut self.bodies[id];
         b.contype = ct;
@@ -308,7 +335,8 @@ impl Compiler<'_> {
             .collect();
         let tree = bvh::build(&leaves, &b.ipos, &b.iquat);
         if tree.too_deep {
-            self.warnings.push(format!("max tree depth exceeded in body={}", b.name));
+            self.warnings
+                .push(format!("max tree depth exceeded in body={}", b.name));
         }
         self.bodies[id].tree = tree;
     }
@@ -353,7 +381,11 @@ impl Compiler<'_> {
             let mut toti = [0.0; 6];
             for &g in &sel {
                 let g = &self.geoms[g];
-                let dpos = [g.s.pos[0] - ipos[0], g.s.pos[1] - ipos[1], g.s.pos[2] - ipos[2]];
+                let dpos = [
+                    g.s.pos[0] - ipos[0],
+                    g.s.pos[1] - ipos[1],
+                    g.s.pos[2] - ipos[2],
+                ];
                 let i0 = globalinertia(&g.inertia, &g.s.quat);
                 let i1 = offcenter(g.mass, &dpos);
                 for j in 0..6 {
@@ -366,7 +398,12 @@ impl Compiler<'_> {
             b.fullinertia = toti;
             if let Some(r) = full_inertia(&toti) {
                 let (q, i) = r.map_err(|e| {
-                    XmlError::compile(format!("error '{e}' in alternative for principal axes"), &name, id, &info)
+                    XmlError::compile(
+                        format!("error '{e}' in alternative for principal axes"),
+                        &name,
+                        id,
+                        &info,
+                    )
                 })?;
                 b.iquat = q;
                 b.inertia = i;
@@ -389,7 +426,9 @@ impl Compiler<'_> {
         if (s.springdamper[0] != 0.0 || s.springdamper[1] != 0.0)
             && (s.springdamper[0] <= 0.0 || s.springdamper[1] <= 0.0)
         {
-            return Err(err("when defined, springdamper values must be positive in joint"));
+            return Err(err(
+                "when defined, springdamper values must be positive in joint",
+            ));
         }
         use crate::spec::Limited;
         if s.jtype == JNT_FREE {
@@ -420,7 +459,9 @@ impl Compiler<'_> {
             checklimited(autolimits, "joint", "", hasrange, &name, j, &info)?;
         }
         if s.actfrclimited.is_limited(&s.actfrcrange) && s.actfrcrange[0] >= s.actfrcrange[1] {
-            return Err(err("actfrcrange[0] should be smaller than actfrcrange[1] in joint"));
+            return Err(err(
+                "actfrcrange[0] should be smaller than actfrcrange[1] in joint",
+            ));
         }
         if let Some((_, fq)) = frame {
             s.axis = mulvecmat(&s.axis, &quat2mat(&fq));
@@ -455,11 +496,16 @@ impl Compiler<'_> {
         let frame = self.frame_pose(self.geoms[gid].s.frame);
         let weldid = self.bodies[self.geoms[gid].body].weldid;
         let nuser = self.nuser.geom;
-        let (name, info) = (self.geoms[gid].s.name.clone(), self.geoms[gid].s.info.clone());
+        let (name, info) = (
+            self.geoms[gid].s.name.clone(),
+            self.geoms[gid].s.info.clone(),
+        );
         let err = |msg: String| XmlError::compile(msg, &name, gid, &info);
         let g = &mut self.geoms[gid];
         if g.s.userdata.len() > nuser {
-            return Err(err(format!("user has more values than nuser_geom in geom '{name}' (id = {gid})")));
+            return Err(err(format!(
+                "user has more values than nuser_geom in geom '{name}' (id = {gid})"
+            )));
         }
         g.s.userdata.resize(nuser, 0.0);
         if !(0..NGEOMTYPES).contains(&g.s.gtype) {
@@ -470,10 +516,14 @@ impl Compiler<'_> {
         }
         let is_mesh = g.s.gtype == GEOM_MESH || g.s.gtype == GEOM_SDF;
         if is_mesh && g.mesh.is_none() {
-            return Err(err(format!("mesh geom '{name}' (id = {gid}) must have valid meshid")));
+            return Err(err(format!(
+                "mesh geom '{name}' (id = {gid}) must have valid meshid"
+            )));
         }
         if (g.s.gtype == GEOM_HFIELD) != g.hfield.is_some() {
-            return Err(err(format!("hfield geom '{name}' (id = {gid}) must have valid hfieldid")));
+            return Err(err(format!(
+                "hfield geom '{name}' (id = {gid}) must have valid hfieldid"
+            )));
         }
         if g.s.gtype == GEOM_PLANE && weldid != 0 {
             return Err(err("plane only allowed in static bodies".into()));
@@ -482,10 +532,14 @@ impl Compiler<'_> {
         normvec(&mut g.s.quat);
         if defined(g.s.fromto[0]) {
             let s = &mut g.s;
-            fromto_frame(s.gtype, &s.fromto, &mut s.pos, &mut s.quat, &mut s.size).map_err(|e| err(e.into()))?;
+            fromto_frame(s.gtype, &s.fromto, &mut s.pos, &mut s.quat, &mut s.size)
+                .map_err(|e| err(e.into()))?;
         } else {
-            resolve(&mut g.s.quat, self.spec.degree, &self.spec.euler, &g.s.alt)
-                .map_err(|e| err(format!("orientation specification error '{e}' in geom {gid}")))?;
+            resolve(&mut g.s.quat, self.spec.degree, &self.spec.euler, &g.s.alt).map_err(|e| {
+                err(format!(
+                    "orientation specification error '{e}' in geom {gid}"
+                ))
+            })?;
         }
         if let Some(mid) = g.mesh {
             self.place_mesh_geom(gid, mid)?;
@@ -498,9 +552,9 @@ impl Compiler<'_> {
         } else if let (GEOM_MESH | GEOM_SDF, Some(m)) = (g.s.gtype, g.mesh) {
             let a = self.meshes[m].as_ref().map_or([0.0; 6], |m| m.aamm());
             g.s.size = [
-                a[0].abs().max(a[3].abs()),
-                a[1].abs().max(a[4].abs()),
-                a[2].abs().max(a[5].abs()),
+                mju_max(a[0].abs(), a[3].abs()),
+                mju_max(a[1].abs(), a[4].abs()),
+                mju_max(a[2].abs(), a[5].abs()),
             ];
         }
         if g.s.size.iter().any(|s| s.is_nan()) {
@@ -526,7 +580,12 @@ impl Compiler<'_> {
         let fitaabb = self.spec.fitaabb;
         let g = &mut self.geoms[gid];
         if defined(g.s.fromto[0]) {
-            return Err(XmlError::compile("fromto cannot be used with mesh geom", &g.s.name, gid, &g.s.info));
+            return Err(XmlError::compile(
+                "fromto cannot be used with mesh geom",
+                &g.s.name,
+                gid,
+                &g.s.info,
+            ));
         }
         let shell = g.s.shellinertia;
         let Some(mesh) = self.meshes[mid].as_mut() else {
@@ -628,7 +687,12 @@ impl Compiler<'_> {
         }
         let g = &self.geoms[gid];
         if g.mass < 0.0 || g.inertia.iter().any(|&x| x < 0.0) || g.s.density < 0.0 {
-            return Err(XmlError::compile("mass, inertia or density are negative in geom", &name, gid, &info));
+            return Err(XmlError::compile(
+                "mass, inertia or density are negative in geom",
+                &name,
+                gid,
+                &info,
+            ));
         }
         Ok(())
     }
@@ -653,7 +717,10 @@ impl Compiler<'_> {
             },
             _ if g.s.shellinertia => {
                 return Err(XmlError::compile(
-                    format!("typeinertia currently only available for meshes'{}' (id = {gid})", g.s.name),
+                    format!(
+                        "typeinertia currently only available for meshes'{}' (id = {gid})",
+                        g.s.name
+                    ),
                     &g.s.name,
                     gid,
                     &g.s.info,
@@ -712,10 +779,14 @@ impl Compiler<'_> {
             return Err(err("meshes, hfields and planes not allowed in site".into()));
         }
         if defined(s.fromto[0]) {
-            fromto_frame(s.stype, &s.fromto, &mut s.pos, &mut s.quat, &mut s.size).map_err(|e| err(e.into()))?;
+            fromto_frame(s.stype, &s.fromto, &mut s.pos, &mut s.quat, &mut s.size)
+                .map_err(|e| err(e.into()))?;
         } else {
-            resolve(&mut s.quat, degree, &seq, &s.alt)
-                .map_err(|e| err(format!("orientation specification error '{e}' in site {sid}")))?;
+            resolve(&mut s.quat, degree, &seq, &s.alt).map_err(|e| {
+                err(format!(
+                    "orientation specification error '{e}' in site {sid}"
+                ))
+            })?;
         }
         if let Some((fp, fq)) = frame {
             frameaccum_child(&fp, &fq, &mut s.pos, &mut s.quat);
@@ -728,7 +799,11 @@ impl Compiler<'_> {
     fn compile_camera(&mut self, cid: usize) -> Result<(), XmlError> {
         let frame = self.frame_pose(self.cameras[cid].s.frame);
         let nuser = self.nuser.cam;
-        let (degree, seq, znear) = (self.spec.degree, self.spec.euler, self.spec.visual.map.znear);
+        let (degree, seq, znear) = (
+            self.spec.degree,
+            self.spec.euler,
+            self.spec.visual.map.znear,
+        );
         let target = self.cameras[cid].s.targetbody.clone();
         let target_id = if target.is_empty() {
             None
@@ -743,8 +818,11 @@ impl Compiler<'_> {
             return Err(err("user has more values than nuser_cam in camera".into()));
         }
         s.userdata.resize(nuser, 0.0);
-        resolve(&mut s.quat, degree, &seq, &s.alt)
-            .map_err(|e| err(format!("orientation specification error '{e}' in camera {cid}")))?;
+        resolve(&mut s.quat, degree, &seq, &s.alt).map_err(|e| {
+            err(format!(
+                "orientation specification error '{e}' in camera {cid}"
+            ))
+        })?;
         if let Some((fp, fq)) = frame {
             frameaccum_child(&fp, &fq, &mut s.pos, &mut s.quat);
         }
@@ -755,18 +833,26 @@ impl Compiler<'_> {
         let s = &mut c.s;
         if s.fovy >= 180.0 {
             // MuJoCo formats the double fovy with %d; the printed number is meaningless
-            return Err(err(format!("fovy too large in camera '{name}' (id = {cid}, value = {})", s.fovy)));
+            return Err(err(format!(
+                "fovy too large in camera '{name}' (id = {cid}, value = {})",
+                s.fovy
+            )));
         }
         if (s.principal_length[0] != 0.0 && s.principal_pixel[0] != 0.0)
             || (s.principal_length[1] != 0.0 && s.principal_pixel[1] != 0.0)
         {
             return Err(err("principal length duplicated in camera".into()));
         }
-        if (s.focal_length[0] != 0.0 && s.focal_pixel[0] != 0.0) || (s.focal_length[1] != 0.0 && s.focal_pixel[1] != 0.0) {
+        if (s.focal_length[0] != 0.0 && s.focal_pixel[0] != 0.0)
+            || (s.focal_length[1] != 0.0 && s.focal_pixel[1] != 0.0)
+        {
             return Err(err("focal length duplicated in camera".into()));
         }
         if s.sensor_size[0] > 0.0 && s.sensor_size[1] > 0.0 {
-            let density = [s.resolution[0] / s.sensor_size[0], s.resolution[1] / s.sensor_size[1]];
+            let density = [
+                s.resolution[0] / s.sensor_size[0],
+                s.resolution[1] / s.sensor_size[1],
+            ];
             s.intrinsic = [
                 s.focal_pixel[0] / density[0] + s.focal_length[0],
                 s.focal_pixel[1] / density[1] + s.focal_length[1],
@@ -798,10 +884,17 @@ impl Compiler<'_> {
             frameaccum_child(&fp, &fq, &mut l.s.pos, &mut q);
         }
         if normvec(&mut l.s.dir) < MINVAL {
-            return Err(XmlError::compile("zero direction in light", &name, lid, &info));
+            return Err(XmlError::compile(
+                "zero direction in light",
+                &name,
+                lid,
+                &info,
+            ));
         }
         if let Some(t) = target_id {
-            l.targetbodyid = t.ok_or_else(|| XmlError::compile("unknown target body in light", &name, lid, &info))? as i32;
+            l.targetbodyid = t.ok_or_else(|| {
+                XmlError::compile("unknown target body in light", &name, lid, &info)
+            })? as i32;
         }
         Ok(())
     }

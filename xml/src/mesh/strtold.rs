@@ -370,8 +370,64 @@ fn hexadecimal(d: &Digits, exp2: i64) -> Magnitude {
     Magnitude::Finite(round64(&d.value, e, d.sticky))
 }
 
+/// The end of the decimal number starting at `i`: digits, a point, digits, and an exponent
+/// when digits follow its `e`.
+fn decimal_end(s: &[u8], mut i: usize) -> usize {
+    let digits = |s: &[u8], mut i: usize| {
+        while s.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    i = digits(s, i);
+    if s.get(i) == Some(&b'.') {
+        i = digits(s, i + 1);
+    }
+    if matches!(s.get(i), Some(b'e' | b'E')) {
+        let mut k = i + 1;
+        if matches!(s.get(k), Some(b'+' | b'-')) {
+            k += 1;
+        }
+        if s.get(k).is_some_and(u8::is_ascii_digit) {
+            i = digits(s, k);
+        }
+    }
+    i
+}
+
+/// The float of a decimal token when both roundings (to 64 bits, then to 24) must give what one
+/// rounding of the double nearest the token gives: the double is correctly rounded, so when it
+/// is more than two of its ulps away from every midpoint between floats, the exact value, its
+/// 64-bit rounding and the double all round to the same float. `None` otherwise (and for
+/// values outside the comfortable float range), for the exact path.
+fn fast_decimal(token: &[u8]) -> Option<f32> {
+    let x: f64 = std::str::from_utf8(token).ok()?.parse().ok()?;
+    if x == 0.0 {
+        return Some(0.0);
+    }
+    let a = x.abs();
+    if !(1e-30..=1e38).contains(&a) {
+        return None;
+    }
+    let r = x as f32;
+    let rd = f64::from(r);
+    if rd == x {
+        return Some(r);
+    }
+    // the float on the other side of x, and the midpoint between the two
+    let n = if rd < x { r.next_up() } else { r.next_down() };
+    let mid = (rd + f64::from(n)) / 2.0;
+    let ulp = f64::from_bits(a.to_bits() + 1) - a;
+    ((x - mid).abs() > 2.0 * ulp).then_some(r)
+}
+
 /// `(float) clamp(strtold(s, NULL), -FLT_MAX, FLT_MAX)`.
 pub(super) fn parse_f32(s: &[u8]) -> f32 {
+    parse(s, true)
+}
+
+/// [`parse_f32`], with or without the shortcut through `f64`.
+fn parse(s: &[u8], shortcut: bool) -> f32 {
     let mut i = 0;
     while s.get(i).copied().is_some_and(is_space) {
         i += 1;
@@ -406,6 +462,9 @@ pub(super) fn parse_f32(s: &[u8]) -> f32 {
         };
         hexadecimal(&d, exp2)
     } else {
+        if let Some(x) = fast_decimal(&s[i..decimal_end(s, i)]).filter(|_| shortcut) {
+            return sign(x);
+        }
         let mut j = i;
         let Some(d) = read_digits(s, &mut j, 10) else {
             // no conversion: strtold returns +0
@@ -431,6 +490,36 @@ pub(super) fn parse_f32(s: &[u8]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 20000, ..ProptestConfig::default() })]
+
+        /// The shortcut through f64 never changes a result.
+        #[test]
+        fn shortcut_agrees_with_exact_rounding(
+            int in 0u64..10_000_000_000,
+            frac in "[0-9]{0,24}",
+            exp in -45i32..40,
+            form in 0u8..3,
+        ) {
+            let text = match form {
+                0 => format!("{int}.{frac}"),
+                1 => format!("{int}.{frac}e{exp}"),
+                _ => format!("0.{frac}e{exp}"),
+            };
+            prop_assert_eq!(parse(text.as_bytes(), true).to_bits(), parse(text.as_bytes(), false).to_bits(), "{}", text);
+        }
+
+        /// Near midpoints between floats, too.
+        #[test]
+        fn shortcut_agrees_near_midpoints(bits in 0x0080_0000u32..0x7f00_0000, digits in 9usize..22) {
+            let (a, b) = (f32::from_bits(bits), f32::from_bits(bits + 1));
+            let mid = (f64::from(a) + f64::from(b)) / 2.0;
+            let text = format!("{mid:.digits$e}");
+            prop_assert_eq!(parse(text.as_bytes(), true).to_bits(), parse(text.as_bytes(), false).to_bits(), "{}", text);
+        }
+    }
 
     #[test]
     fn plain_numbers() {

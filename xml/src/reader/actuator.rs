@@ -82,7 +82,9 @@ impl Reader<'_> {
         let r2 = e.attr("slidersite").is_some();
         set_text(e, "slidersite", &mut a.slidersite);
         if (r1 || r2) && a.trntype != TRN_SLIDERCRANK && a.trntype != TRN_UNDEFINED {
-            return Err(e.error("cranklength and slidersite can only be used in slidercrank transmission"));
+            return Err(
+                e.error("cranklength and slidersite can only be used in slidercrank transmission")
+            );
         }
         let r3 = e.attr("refsite").is_some();
         set_text(e, "refsite", &mut a.refsite);
@@ -207,7 +209,11 @@ impl Reader<'_> {
             if a.dynprm[0] < 0.0 {
                 return Err(e.error("timeconst cannot be negative"));
             }
-            a.dyntype = if a.dynprm[0] != 0.0 { DYN_FILTEREXACT } else { DYN_NONE };
+            a.dyntype = if a.dynprm[0] != 0.0 {
+                DYN_FILTEREXACT
+            } else {
+                DYN_NONE
+            };
         }
         read1(e, "inheritrange", &mut a.inheritrange, w)?;
         if a.inheritrange > 0.0 {

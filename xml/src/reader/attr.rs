@@ -25,7 +25,13 @@ impl Num for i32 {
 }
 
 /// C++'s `>> double`/`>> float`: a finite decimal, or exactly `inf`/`nan` with an optional `-`.
-fn parse_real<T: std::str::FromStr + Copy>(token: &str, inf: T, nan: T, neg: fn(T) -> T, finite: fn(T) -> bool) -> Option<T> {
+fn parse_real<T: std::str::FromStr + Copy>(
+    token: &str,
+    inf: T,
+    nan: T,
+    neg: fn(T) -> T,
+    finite: fn(T) -> bool,
+) -> Option<T> {
     let lower = token.to_ascii_lowercase();
     let (sign, body) = match lower.strip_prefix('-') {
         Some(b) if lower.len() == 4 => (true, b),
@@ -36,7 +42,10 @@ fn parse_real<T: std::str::FromStr + Copy>(token: &str, inf: T, nan: T, neg: fn(
         return Some(if sign { neg(v) } else { v });
     }
     // only decimal digits, signs, points and exponents, as the C++ stream scanner accepts
-    if !token.bytes().all(|c| c.is_ascii_digit() || matches!(c, b'+' | b'-' | b'.' | b'e' | b'E')) {
+    if !token
+        .bytes()
+        .all(|c| c.is_ascii_digit() || matches!(c, b'+' | b'-' | b'.' | b'e' | b'E'))
+    {
         return None;
     }
     let v: T = token.parse().ok()?;
@@ -78,7 +87,11 @@ impl Warnings {
 }
 
 /// All numbers of attribute `name`, or `None` when it is absent (`ReadAttrVec`).
-pub fn values<T: Num>(elem: &Elem, name: &str, w: &mut Warnings) -> Result<Option<Vec<T>>, XmlError> {
+pub fn values<T: Num>(
+    elem: &Elem,
+    name: &str,
+    w: &mut Warnings,
+) -> Result<Option<Vec<T>>, XmlError> {
     let Some(text) = elem.attr(name) else {
         return Ok(None);
     };
@@ -128,22 +141,42 @@ pub fn read_into<T: Num>(
 }
 
 /// Reads exactly `dst.len()` values if the attribute is present; true when it was.
-pub fn read<T: Num>(elem: &Elem, name: &str, dst: &mut [T], w: &mut Warnings) -> Result<bool, XmlError> {
+pub fn read<T: Num>(
+    elem: &Elem,
+    name: &str,
+    dst: &mut [T],
+    w: &mut Warnings,
+) -> Result<bool, XmlError> {
     Ok(read_into(elem, name, dst, true, w)? > 0)
 }
 
 /// Reads up to `dst.len()` values (fewer allowed); true when present.
-pub fn read_upto<T: Num>(elem: &Elem, name: &str, dst: &mut [T], w: &mut Warnings) -> Result<bool, XmlError> {
+pub fn read_upto<T: Num>(
+    elem: &Elem,
+    name: &str,
+    dst: &mut [T],
+    w: &mut Warnings,
+) -> Result<bool, XmlError> {
     Ok(read_into(elem, name, dst, false, w)? > 0)
 }
 
 /// Reads one value if present.
-pub fn read1<T: Num>(elem: &Elem, name: &str, dst: &mut T, w: &mut Warnings) -> Result<bool, XmlError> {
+pub fn read1<T: Num>(
+    elem: &Elem,
+    name: &str,
+    dst: &mut T,
+    w: &mut Warnings,
+) -> Result<bool, XmlError> {
     read(elem, name, core::slice::from_mut(dst), w)
 }
 
 /// Reads a required attribute of exactly `dst.len()` values.
-pub fn read_required<T: Num>(elem: &Elem, name: &str, dst: &mut [T], w: &mut Warnings) -> Result<(), XmlError> {
+pub fn read_required<T: Num>(
+    elem: &Elem,
+    name: &str,
+    dst: &mut [T],
+    w: &mut Warnings,
+) -> Result<(), XmlError> {
     if elem.attr(name).is_none() {
         return Err(missing(elem, name));
     }

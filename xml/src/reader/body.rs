@@ -199,9 +199,10 @@ impl Reader<'_> {
         read_quat(e, &mut c.quat, w)?;
         read_alternative(e, &mut c.alt, w)?;
         read1(e, "ipd", &mut c.ipd, w)?;
-        let has_principal =
-            read(e, "principalpixel", &mut c.principal_pixel, w)? || read(e, "principal", &mut c.principal_length, w)?;
-        let has_focal = read(e, "focalpixel", &mut c.focal_pixel, w)? || read(e, "focal", &mut c.focal_length, w)?;
+        let has_principal = read(e, "principalpixel", &mut c.principal_pixel, w)?
+            || read(e, "principal", &mut c.principal_length, w)?;
+        let has_focal = read(e, "focalpixel", &mut c.focal_pixel, w)?
+            || read(e, "focal", &mut c.focal_length, w)?;
         let needs_sensorsize = has_principal || has_focal;
         if needs_sensorsize && e.attr("sensorsize").is_none() {
             return Err(attr::missing(e, "sensorsize"));
@@ -216,7 +217,9 @@ impl Reader<'_> {
             return Err(e.error("camera resolution cannot be negative"));
         }
         if has_fovy && has_sensorsize {
-            return Err(e.error("either 'fovy' or 'sensorsize' attribute can be specified, not both"));
+            return Err(
+                e.error("either 'fovy' or 'sensorsize' attribute can be specified, not both")
+            );
         }
         c.userdata.clear();
         user(e, &mut c.userdata, w)?;
@@ -318,8 +321,10 @@ impl Reader<'_> {
             let mut quat = [0.0f32; 4];
             attr::read_required(b, "bindquat", &mut quat, w)?;
             s.bindquat.extend(quat);
-            s.vertid.push(attr::string_to_vec(&attr::text_required(b, "vertid")?));
-            s.vertweight.push(attr::string_to_vec(&attr::text_required(b, "vertweight")?));
+            s.vertid
+                .push(attr::string_to_vec(&attr::text_required(b, "vertid")?));
+            s.vertweight
+                .push(attr::string_to_vec(&attr::text_required(b, "vertweight")?));
         }
         Ok(s)
     }
@@ -450,7 +455,12 @@ impl Reader<'_> {
 
     /// A body's (or the world's, or a frame's) children (`mjXReader::Body`): `body` is the
     /// body they belong to, `frame` the frame they are declared in.
-    pub(super) fn body(&mut self, section: &Elem, body: usize, frame: Option<usize>) -> Result<(), XmlError> {
+    pub(super) fn body(
+        &mut self,
+        section: &Elem,
+        body: usize,
+        frame: Option<usize>,
+    ) -> Result<(), XmlError> {
         if body == 0 && frame.is_none() && !section.attrs.is_empty() {
             return Err(section.error("World body cannot have attributes"));
         }
@@ -567,7 +577,13 @@ impl Reader<'_> {
         }
     }
 
-    fn frame(&mut self, e: &Elem, body: usize, parent: Option<usize>, def: usize) -> Result<(), XmlError> {
+    fn frame(
+        &mut self,
+        e: &Elem,
+        body: usize,
+        parent: Option<usize>,
+        def: usize,
+    ) -> Result<(), XmlError> {
         let childdef = self.childclass(e, def)?;
         let id = self.spec.frames.len();
         let mut f = Frame::new(body, parent, childdef);
@@ -583,7 +599,13 @@ impl Reader<'_> {
         self.body(e, body, Some(id))
     }
 
-    fn child_body(&mut self, e: &Elem, parent: usize, frame: Option<usize>, def: usize) -> Result<(), XmlError> {
+    fn child_body(
+        &mut self,
+        e: &Elem,
+        parent: usize,
+        frame: Option<usize>,
+        def: usize,
+    ) -> Result<(), XmlError> {
         // a body without childclass inherits its parent body's class, not the element class
         let inherited = self.spec.bodies[parent].default;
         let childdef = match e.attr("childclass") {

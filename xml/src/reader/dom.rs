@@ -118,7 +118,12 @@ fn parse_xml<'a>(text: &'a str, file: &str) -> Result<roxmltree::Document<'a>, X
     })
 }
 
-fn convert(doc: &roxmltree::Document, node: roxmltree::Node, file: &Rc<str>, dir: &Rc<str>) -> Elem {
+fn convert(
+    doc: &roxmltree::Document,
+    node: roxmltree::Node,
+    file: &Rc<str>,
+    dir: &Rc<str>,
+) -> Elem {
     let line = doc.text_pos_at(node.range().start).row;
     Elem {
         name: node.tag_name().name().to_string(),
@@ -223,8 +228,8 @@ fn read_include(
         return Err(inc.error(format!("Empty file '{filename}'")));
     }
     let text = String::from_utf8_lossy(&bytes);
-    let doc = parse_xml(&text, &fullname)
-        .map_err(|e| inc.error(format!("Include error: '{e}'")))?;
+    let doc =
+        parse_xml(&text, &fullname).map_err(|e| inc.error(format!("Include error: '{e}'")))?;
     included.insert(filename.clone());
     let file: Rc<str> = Rc::from(fullname.as_str());
     let incdir: Rc<str> = Rc::from(next_dir.as_str());

@@ -12,6 +12,7 @@ pub mod dom;
 mod schema;
 mod sections;
 mod sensor;
+pub mod urdf;
 
 use dom::{Document, Elem, Resources};
 
@@ -50,18 +51,18 @@ pub fn read_mjcf(
     read_document(&doc, modeldir, res)
 }
 
-/// Reads a parsed document whose root is `mujoco`.
+/// Reads a parsed document whose root is `mujoco` (MJCF) or `robot` (URDF, see [`urdf`]).
 pub fn read_document(
     doc: &Document,
     modeldir: &str,
     res: &dyn Resources,
 ) -> Result<(Spec, Vec<String>), XmlError> {
     let root = &doc.root;
+    if root.name.eq_ignore_ascii_case("robot") {
+        return urdf::read_urdf(doc, modeldir, res);
+    }
     if !root.name.eq_ignore_ascii_case("mujoco") {
-        return Err(XmlError::model(format!(
-            "Unrecognized XML model type: '{}'",
-            root.name
-        )));
+        return Err(root.error(format!("Unrecognized XML model type: '{}'", root.name)));
     }
     let mut r = Reader {
         spec: Spec::default(),

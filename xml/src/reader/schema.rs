@@ -216,7 +216,11 @@ fn schema() -> &'static Schema {
 }
 
 /// Attaches the rows deeper than `depth` that follow as children of `parent`.
-fn nest(parent: &mut Schema, depth: usize, rows: &mut std::iter::Peekable<impl Iterator<Item = (usize, Schema)>>) {
+fn nest(
+    parent: &mut Schema,
+    depth: usize,
+    rows: &mut std::iter::Peekable<impl Iterator<Item = (usize, Schema)>>,
+) {
     while let Some((d, _)) = rows.peek() {
         if *d <= depth {
             return;
@@ -257,7 +261,11 @@ impl Schema {
         }
         let mut count = vec![0usize; self.children.len()];
         for sub in &elem.children {
-            match self.children.iter().position(|s| s.name_match(sub, level + 1)) {
+            match self
+                .children
+                .iter()
+                .position(|s| s.name_match(sub, level + 1))
+            {
                 Some(k) => {
                     self.children[k].check(sub, level + 1)?;
                     count[k] += 1;
@@ -293,7 +301,10 @@ mod tests {
     fn elem(name: &str, attrs: &[(&str, &str)], children: Vec<Elem>) -> Elem {
         Elem {
             name: name.into(),
-            attrs: attrs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect(),
+            attrs: attrs
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
             children,
             line: 1,
             file: Rc::from("m.xml"),
@@ -314,23 +325,60 @@ mod tests {
 
     #[test]
     fn violations() {
-        let ok = elem("mujoco", &[], vec![elem("worldbody", &[], vec![elem("geom", &[("size", "1")], vec![])])]);
+        let ok = elem(
+            "mujoco",
+            &[],
+            vec![elem(
+                "worldbody",
+                &[],
+                vec![elem("geom", &[("size", "1")], vec![])],
+            )],
+        );
         assert!(validate(&ok).is_ok());
-        let bad_attr = elem("mujoco", &[], vec![elem("option", &[("timestpe", "1")], vec![])]);
-        assert!(validate(&bad_attr).unwrap_err().to_string().contains("unrecognized attribute: 'timestpe'"));
-        let bad_elem = elem("mujoco", &[], vec![elem("worldbody", &[], vec![elem("gem", &[], vec![])])]);
-        assert!(validate(&bad_elem).unwrap_err().to_string().contains("unrecognized element"));
+        let bad_attr = elem(
+            "mujoco",
+            &[],
+            vec![elem("option", &[("timestpe", "1")], vec![])],
+        );
+        assert!(validate(&bad_attr)
+            .unwrap_err()
+            .to_string()
+            .contains("unrecognized attribute: 'timestpe'"));
+        let bad_elem = elem(
+            "mujoco",
+            &[],
+            vec![elem("worldbody", &[], vec![elem("gem", &[], vec![])])],
+        );
+        assert!(validate(&bad_elem)
+            .unwrap_err()
+            .to_string()
+            .contains("unrecognized element"));
         let twice = elem(
             "mujoco",
             &[],
-            vec![elem("option", &[], vec![elem("flag", &[], vec![]), elem("flag", &[], vec![])])],
+            vec![elem(
+                "option",
+                &[],
+                vec![elem("flag", &[], vec![]), elem("flag", &[], vec![])],
+            )],
         );
-        assert!(validate(&twice).unwrap_err().to_string().contains("unique element 'flag' found 2 times"));
+        assert!(validate(&twice)
+            .unwrap_err()
+            .to_string()
+            .contains("unique element 'flag' found 2 times"));
         // frames are not checked below the body level, as in MuJoCo
         let frame = elem(
             "mujoco",
             &[],
-            vec![elem("worldbody", &[], vec![elem("frame", &[], vec![elem("geom", &[("bogus", "1")], vec![])])])],
+            vec![elem(
+                "worldbody",
+                &[],
+                vec![elem(
+                    "frame",
+                    &[],
+                    vec![elem("geom", &[("bogus", "1")], vec![])],
+                )],
+            )],
         );
         assert!(validate(&frame).is_ok());
     }

@@ -3,7 +3,9 @@
 
 use mjrs_core::types::*;
 
-use super::attr::{self, keyword, read, read1, read_upto, set_bool, set_text, text, text_required, BOOL};
+use super::attr::{
+    self, keyword, read, read1, read_upto, set_bool, set_text, text, text_required, BOOL,
+};
 use super::dom::Elem;
 use super::{info, Reader};
 use crate::error::XmlError;
@@ -21,7 +23,11 @@ const INTEGRATOR: &[(&str, i32)] = &[
     ("implicitfast", INT_IMPLICITFAST),
 ];
 const CONE: &[(&str, i32)] = &[("pyramidal", CONE_PYRAMIDAL), ("elliptic", CONE_ELLIPTIC)];
-const JACOBIAN: &[(&str, i32)] = &[("dense", JAC_DENSE), ("sparse", JAC_SPARSE), ("auto", JAC_AUTO)];
+const JACOBIAN: &[(&str, i32)] = &[
+    ("dense", JAC_DENSE),
+    ("sparse", JAC_SPARSE),
+    ("auto", JAC_AUTO),
+];
 const SOLVER: &[(&str, i32)] = &[("PGS", SOL_PGS), ("CG", SOL_CG), ("Newton", SOL_NEWTON)];
 const LRMODE: &[(&str, i32)] = &[
     ("none", LRMODE_NONE),
@@ -29,7 +35,11 @@ const LRMODE: &[(&str, i32)] = &[
     ("muscleuser", LRMODE_MUSCLEUSER),
     ("all", LRMODE_ALL),
 ];
-const TEXTURE: &[(&str, i32)] = &[("2d", TEXTURE_2D), ("cube", TEXTURE_CUBE), ("skybox", TEXTURE_SKYBOX)];
+const TEXTURE: &[(&str, i32)] = &[
+    ("2d", TEXTURE_2D),
+    ("cube", TEXTURE_CUBE),
+    ("skybox", TEXTURE_SKYBOX),
+];
 const BUILTIN: &[(&str, i32)] = &[
     ("none", builtin::NONE),
     ("gradient", builtin::GRADIENT),
@@ -230,7 +240,9 @@ impl Reader<'_> {
                 return Err(e.error("nstack must be >= -1"));
             }
             if s.memory != -1 && nstack != -1 {
-                return Err(e.error("either 'memory' and 'nstack' attribute can be specified, not both"));
+                return Err(
+                    e.error("either 'memory' and 'nstack' attribute can be specified, not both")
+                );
             }
             s.nstack = i64::from(nstack);
         }
@@ -240,7 +252,9 @@ impl Reader<'_> {
                 return Err(e.error("njmax must be >= -1"));
             }
             if s.memory != -1 && njmax != -1 {
-                return Err(e.error("either 'memory' and 'njmax' attribute can be specified, not both"));
+                return Err(
+                    e.error("either 'memory' and 'njmax' attribute can be specified, not both")
+                );
             }
             s.njmax = njmax;
         }
@@ -400,7 +414,11 @@ impl Reader<'_> {
     }
 
     /// A `default` class and its nested classes (`mjXReader::Default`).
-    pub(super) fn default(&mut self, section: &Elem, parent: Option<usize>) -> Result<(), XmlError> {
+    pub(super) fn default(
+        &mut self,
+        section: &Elem,
+        parent: Option<usize>,
+    ) -> Result<(), XmlError> {
         let mut name = text(section, "class").unwrap_or_default();
         let id = match parent {
             None => {
@@ -428,7 +446,8 @@ impl Reader<'_> {
             }
         };
         for e in &section.children {
-            let mut d = std::mem::replace(&mut self.spec.defaults[id], DefaultClass::named("", None));
+            let mut d =
+                std::mem::replace(&mut self.spec.defaults[id], DefaultClass::named("", None));
             let r = match e.name.as_str() {
                 "mesh" => self.one_mesh(e, &mut d.mesh),
                 "material" => self.one_material(e, &mut d.material),
@@ -462,7 +481,11 @@ impl Reader<'_> {
                     let mut size = 501;
                     let given = read1(e, "size", &mut size, &mut self.w)?;
                     let mut data = [0.0f64; 501];
-                    let cap = if given { size.clamp(0, 501) as usize } else { 501 };
+                    let cap = if given {
+                        size.clamp(0, 501) as usize
+                    } else {
+                        501
+                    };
                     let n = attr::read_into(e, "data", &mut data[..cap], false, &mut self.w)?;
                     if !given {
                         size = n as i32;
@@ -548,8 +571,15 @@ impl Reader<'_> {
     fn texture(&mut self, e: &Elem) -> Result<(), XmlError> {
         let dir = self.texture_dir();
         let file = self.file_attr(e, "file", &dir);
-        let cubefiles = ["fileright", "fileleft", "fileup", "filedown", "filefront", "fileback"]
-            .map(|name| self.file_attr(e, name, &dir).unwrap_or_default());
+        let cubefiles = [
+            "fileright",
+            "fileleft",
+            "fileup",
+            "filedown",
+            "filefront",
+            "fileback",
+        ]
+        .map(|name| self.file_attr(e, name, &dir).unwrap_or_default());
         let w = &mut self.w;
         let mut t = Texture {
             cubefiles,
@@ -686,14 +716,28 @@ impl Reader<'_> {
                     },
                     "pulley" => {
                         let mut divisor = 0.0;
-                        attr::read_required(sub, "divisor", core::slice::from_mut(&mut divisor), &mut self.w)?;
+                        attr::read_required(
+                            sub,
+                            "divisor",
+                            core::slice::from_mut(&mut divisor),
+                            &mut self.w,
+                        )?;
                         Wrap::Pulley { divisor, info: inf }
                     }
                     "joint" => {
                         let name = text_required(sub, "joint")?;
                         let mut coef = 0.0;
-                        attr::read_required(sub, "coef", core::slice::from_mut(&mut coef), &mut self.w)?;
-                        Wrap::Joint { name, coef, info: inf }
+                        attr::read_required(
+                            sub,
+                            "coef",
+                            core::slice::from_mut(&mut coef),
+                            &mut self.w,
+                        )?;
+                        Wrap::Joint {
+                            name,
+                            coef,
+                            info: inf,
+                        }
                     }
                     _ => return Err(sub.error("unknown wrap type")),
                 };
@@ -733,10 +777,11 @@ impl Reader<'_> {
 
 /// `FindSubElem`: the unique child named `name`, if any.
 pub(super) fn find_sub<'e>(e: &'e Elem, name: &'e str) -> Result<Option<&'e Elem>, XmlError> {
-    let mut found = None;
+    let mut found: Option<&Elem> = None;
     for c in e.children_named(name) {
-        if found.is_some() {
-            return Err(c.error(format!("repeated element: '{name}'")));
+        if let Some(first) = found {
+            // MuJoCo names the first of the repeated elements
+            return Err(first.error(format!("repeated element: '{name}'")));
         }
         found = Some(c);
     }
@@ -811,4 +856,3 @@ pub(crate) fn str2type(name: &str) -> i32 {
         _ => OBJ_UNKNOWN,
     }
 }
-

@@ -127,7 +127,9 @@ impl Reader<'_> {
                     let objname = text(e, "objname");
                     if let Some(ot) = text(e, "objtype") {
                         if objname.is_none() {
-                            return Err(e.error(format!("objtype '{ot}' given but objname is missing")));
+                            return Err(
+                                e.error(format!("objtype '{ot}' given but objname is missing"))
+                            );
                         }
                         s.objtype = str2type(&ot);
                     } else if let Some(on) = &objname {
