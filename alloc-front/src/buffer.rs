@@ -17,14 +17,16 @@ fn align_skip(buf: &[u8]) -> usize {
 /// A zeroed buffer of `n` bytes; a heap that cannot provide it is an error, not an abort
 /// (sizes can come from a file).
 pub(crate) fn zeroed(n: usize) -> Result<Vec<u8>, ArenaError> {
-    let mut buf = Vec::new();
-    buf.try_reserve_exact(n)
+    // ask first without aborting, then allocate zeroed memory: `vec!` takes it from calloc,
+    // which maps large blocks as zero pages instead of writing every byte (an arena of many
+    // megabytes costs nothing until it is used)
+    Vec::<u8>::new()
+        .try_reserve_exact(n)
         .map_err(|_| ArenaError::BufferTooSmall {
             needed: n,
             available: 0,
         })?;
-    buf.resize(n, 0);
-    Ok(buf)
+    Ok(alloc::vec![0u8; n])
 }
 
 /// Copies the carved region of `src` into `dst`, a buffer of the same length, so that the core
