@@ -97,6 +97,15 @@ enum Command {
         #[arg(long)]
         f32: bool,
     },
+    /// Save an MJCF (or URDF) model as MJCF (MuJoCo's `mj_saveLastXML`): the output compiles
+    /// to the same model.
+    Save {
+        /// Input model (.xml).
+        input: PathBuf,
+        /// Output file (.xml).
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Rewrite a model as an MJB file (MuJoCo 3.1.6 binary model), optionally with a 4-byte
     /// mjtNum.
     Mjb {
@@ -250,6 +259,23 @@ fn run(cli: Cli) -> Result<(), String> {
             let mut owned = load(&model)?;
             let m = owned.view();
             write_output(output.as_deref(), &mjrs::dump::model_json(&m))
+        }
+        Command::Save { input, output } => {
+            let file = input.to_string_lossy().into_owned();
+            let text =
+                std::fs::read_to_string(&input).map_err(|e| format!("cannot read {file}: {e}"))?;
+            let dir = mjrs_xml::reader::dom::resource_dir(&file).to_string();
+            let (spec, warnings) =
+                mjrs_xml::parse_str(&text, &file, &dir, None).map_err(|e| e.to_string())?;
+            for w in &warnings {
+                eprintln!("mjrs: warning: {w}");
+            }
+            // MuJoCo saves only models that compile
+            mjrs_xml::compiler::compile(spec.clone(), &mjrs_xml::FileResources::new(None))
+                .map_err(|e| e.to_string())?;
+            let xml = mjrs_xml::writer::write_xml(&spec).map_err(|e| e.to_string())?;
+            std::fs::write(&output, xml)
+                .map_err(|e| format!("cannot write {}: {e}", output.display()))
         }
         Command::Mjb { input, output, f32 } | Command::Compile { input, output, f32 } => {
             let mut owned = load(&input)?;

@@ -24,6 +24,7 @@ pub mod reader;
 pub mod spec;
 pub mod texture;
 pub mod util;
+pub mod writer;
 
 use std::path::Path;
 

@@ -533,12 +533,14 @@ impl Compiler<'_> {
                 let wtype = match self.geoms[g].s.gtype {
                     GEOM_CYLINDER => WRAP_CYLINDER,
                     GEOM_SPHERE => WRAP_SPHERE,
-                    _ => return Err(err(
-                        format!(
+                    _ => {
+                        return Err(err(
+                            format!(
                             "geom '{name}' in tendon {tendon}, wrap {k} is not sphere or cylinder"
                         ),
-                        info,
-                    )),
+                            info,
+                        ))
+                    }
                 };
                 let mut sideid = -1;
                 if !sidesite.is_empty() {

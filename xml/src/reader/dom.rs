@@ -93,8 +93,10 @@ pub fn parse_document(
 ) -> Result<Document, XmlError> {
     let doc = parse_xml(text, file)?;
     let root_node = doc.root_element();
+    // tinyxml2 makes no nodes of whitespace between elements: the first other node counts
     let comment = root_node
-        .first_child()
+        .children()
+        .find(|n| !(n.is_text() && n.text().is_some_and(|t| t.trim().is_empty())))
         .filter(|n| n.is_comment())
         .and_then(|n| n.text())
         .map(str::to_string);
