@@ -37,7 +37,7 @@ fn reference(name: &str) -> OwnedModel {
 }
 
 /// Models mjrs does not compile like MuJoCo yet, with the reason.
-const KNOWN: &[(&str, &str)] = &[("mj_humanoid100", "replicate is not supported yet")];
+const KNOWN: &[(&str, &str)] = &[];
 
 /// The asset paths of a model (`paths` split at its zeros).
 fn paths(m: &mjrs_core::Model) -> Vec<String> {
@@ -190,6 +190,10 @@ const OTHER_MESSAGE: &[(&str, &str)] = &[
     ("mj_user_malformed_flex_nofaces", "flexcomp is refused as unsupported"),
     ("mjt_reader_IncludeSameFileTest", "MuJoCo reports line 0 for elements of an included file"),
     (
+        "mjrs_replicate_repeated_numeric",
+        "MuJoCo 3.1.6 lets the error escape its reader: \"Caught an unknown exception!\"",
+    ),
+    (
         "mjt_mesh_NaNConvexHullDisallowed",
         "attributes without whitespace between them: tinyxml2 reads them, roxmltree rejects the XML",
     ),
@@ -338,7 +342,7 @@ fn compiled_models_step_like_mujoco() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Models that need what mjrs does not support (plugins, composites, flexes, replicate) are
+/// Models that need what mjrs does not support (plugins, composites, flexes) are
 /// refused with an error that names the feature, never compiled wrongly.
 #[test]
 fn unsupported_models_are_refused_by_name() {

@@ -167,6 +167,49 @@ fn invalid_values() {
 }
 
 #[test]
+fn bad_replicates() {
+    fails_with(
+        "<mujoco><worldbody>\n<replicate><geom size='1'/></replicate></worldbody></mujoco>",
+        &[
+            "required attribute missing: 'count'",
+            "Element 'replicate', line 2",
+        ],
+    );
+    fails_with(
+        "<mujoco><worldbody><replicate count='two'><geom size='1'/></replicate></worldbody></mujoco>",
+        &["problem reading attribute 'count'", "Element 'replicate'"],
+    );
+    fails_with(
+        "<mujoco><worldbody><replicate count='2' offset='1 0'><geom size='1'/></replicate>\
+         </worldbody></mujoco>",
+        &["attribute 'offset' does not have enough data"],
+    );
+    fails_with(
+        "<mujoco><worldbody><replicate count='2' childclass='x'><geom size='1'/></replicate>\
+         </worldbody></mujoco>",
+        &["unknown default childclass", "Element 'replicate'"],
+    );
+    fails_with(
+        "<mujoco><worldbody><replicate count='2'><bodyy/></replicate></worldbody></mujoco>",
+        &["unrecognized model element 'bodyy'"],
+    );
+    // every replica doubles the numerics: 2^40 is refused, not attempted
+    fails_with(
+        "<mujoco><custom><numeric name='n' data='1'/></custom><worldbody>\
+         <replicate count='40'><geom size='1'/></replicate></worldbody></mujoco>",
+        &[
+            "replicate makes more than 262144 copies",
+            "Element 'replicate'",
+        ],
+    );
+    fails_with(
+        "<mujoco><worldbody><replicate count='1000'><replicate count='1000'>\
+         <geom size='1'/></replicate></replicate></worldbody></mujoco>",
+        &["replicate makes more than 262144 copies"],
+    );
+}
+
+#[test]
 fn good_model_compiles() {
     let c = compile(
         "<mujoco><worldbody><light pos='0 0 3'/><geom type='plane' size='1 1 1'/>\

@@ -542,7 +542,7 @@ impl Reader<'_> {
                 "plugin" => return Err(e.unsupported("plugins (passive force plugins on bodies)")),
                 "composite" => return Err(e.unsupported("composite objects")),
                 "flexcomp" => return Err(e.unsupported("flexcomp (deformable objects)")),
-                "replicate" => return Err(e.unsupported("replicate")),
+                "replicate" => self.replicate(e, body, frame, def)?,
                 "frame" => self.frame(e, body, frame, def)?,
                 "body" => self.child_body(e, body, frame, def)?,
                 other => return Err(e.error(format!("unrecognized model element '{other}'"))),

@@ -9,6 +9,8 @@ mod actuator;
 pub mod attr;
 mod body;
 pub mod dom;
+mod namespace;
+mod replicate;
 mod schema;
 mod sections;
 mod sensor;
@@ -37,6 +39,10 @@ pub(crate) struct Reader<'a> {
     pub texturedir: String,
     /// Reading the `default` section (pairs and equalities then skip their names).
     pub readingdefaults: bool,
+    /// A `replicate` left temporary bodies to prune.
+    pub replicated: bool,
+    /// Objects copied by replicates so far.
+    pub copies: usize,
 }
 
 /// Reads an MJCF document into a spec. `file` names it in messages; `modeldir` is its
@@ -72,6 +78,8 @@ pub fn read_document(
         meshdir: String::new(),
         texturedir: String::new(),
         readingdefaults: false,
+        replicated: false,
+        copies: 0,
     };
     r.spec.modelfiledir = modeldir.to_string();
     r.capture_dirs(root);
@@ -222,6 +230,9 @@ impl Reader<'_> {
         }
         for s in root.children_named("worldbody") {
             self.body(s, 0, None)?;
+        }
+        if self.replicated {
+            self.spec.prune_detached();
         }
         Ok(())
     }

@@ -73,6 +73,8 @@ pub fn read_urdf(
             meshdir: String::new(),
             texturedir: String::new(),
             readingdefaults: false,
+            replicated: false,
+            copies: 0,
         },
         links: Vec::new(),
         parent: Vec::new(),

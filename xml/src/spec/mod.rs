@@ -13,6 +13,8 @@
 use mjrs_core::model::{Options, Visual};
 use mjrs_core::types::*;
 
+mod prune;
+
 /// Solver reference defaults (`mj_defaultSolRefImp`).
 pub const SOLREF_DEFAULT: [f64; NREF] = [0.02, 1.0];
 /// Solver impedance defaults (`mj_defaultSolRefImp`).

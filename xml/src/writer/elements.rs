@@ -323,8 +323,14 @@ fn actuator_common(
             })?;
         n.set(attr, a.target.as_str());
     }
-    n.text("slidersite", &a.slidersite, &d.slidersite);
-    n.text("refsite", &a.refsite, &d.refsite);
+    // like MuJoCo, only the transmission that uses them writes them (a replicated actuator
+    // carries suffixed ones it never uses)
+    if a.trntype == TRN_SLIDERCRANK {
+        n.text("slidersite", &a.slidersite, &d.slidersite);
+    }
+    if a.trntype == TRN_SITE {
+        n.text("refsite", &a.refsite, &d.refsite);
+    }
     n.int("group", a.group, d.group);
     n.limited("ctrllimited", a.ctrllimited, d.ctrllimited);
     n.nums("ctrlrange", &a.ctrlrange, &d.ctrlrange);
@@ -425,6 +431,7 @@ pub fn actuator(a: &Actuator, d: &Actuator) -> Result<Node, XmlError> {
     predicted.classname.clone_from(&a.classname);
     predicted.trntype = a.trntype;
     predicted.target.clone_from(&a.target);
+    // written only for their transmission, unused otherwise
     predicted.slidersite.clone_from(&a.slidersite);
     predicted.refsite.clone_from(&a.refsite);
     predicted.group = a.group;
