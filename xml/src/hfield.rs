@@ -8,7 +8,7 @@
 use crate::asset::AssetFile;
 use crate::error::XmlError;
 use crate::spec::HField;
-use crate::texture::png::{load_png, Want};
+use crate::texture::png::{load_png_cached, Want};
 use crate::util;
 
 /// A compiled height field: the `hfield_*` fields of one height field.
@@ -138,7 +138,7 @@ type Elevation = (i32, i32, Vec<f32>);
 
 /// `mjCHField::LoadPNG`: grey levels 0-255, the image's bottom row first.
 fn load_png_hfield(file: &AssetFile) -> Result<Elevation, String> {
-    let image = load_png(&file.bytes, &file.path, Want::Grey)?;
+    let image = load_png_cached(file, Want::Grey)?;
     let (w, h) = (image.width as usize, image.height as usize);
     let too_big = || "could not allocate buffers in hfield".to_string();
     let nrow = i32::try_from(image.height).map_err(|_| too_big())?;

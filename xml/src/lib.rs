@@ -15,6 +15,7 @@
 
 pub mod asset;
 pub mod bvh;
+pub mod cache;
 pub mod compiler;
 pub mod cxx;
 pub mod error;

@@ -29,6 +29,7 @@ pub use skin::{compile_skin, CompiledSkin};
 
 use crate::asset::AssetFile;
 use crate::bvh::{self, Bvh};
+use crate::cache;
 use crate::error::XmlError;
 use crate::spec::{Info, Mesh};
 use crate::util;
@@ -375,7 +376,7 @@ fn min(a: f64, b: f64) -> f64 {
 }
 
 /// The mesh data while it is being compiled (`mjCMesh`'s working vectors).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct MeshData {
     vert: Vec<f32>,
     normal: Vec<f32>,
@@ -393,6 +394,40 @@ impl MeshData {
     fn nface(&self) -> usize {
         self.face.len() / 3
     }
+}
+
+impl MeshData {
+    /// Bytes held, for the asset cache.
+    fn bytes(&self) -> usize {
+        4 * (self.vert.len() + self.normal.len() + self.texcoord.len())
+            + 4 * (self.face.len() + self.facenormal.len() + self.facetexcoord.len())
+    }
+
+    /// The faces with the other orientation: their second and third corners swapped.
+    fn flip_faces(&mut self) {
+        for ids in [&mut self.face, &mut self.facenormal, &mut self.facetexcoord] {
+            for tri in ids.chunks_exact_mut(3) {
+                tri.swap(1, 2);
+            }
+        }
+    }
+}
+
+/// `obj::load` through the asset cache, which keeps the right-handed decoding (MuJoCo's
+/// `LoadOBJ` caches too).
+fn load_obj_cached(file: &AssetFile, righthand: bool) -> Result<MeshData, LoadError> {
+    let decode = || obj::load(&file.bytes, &file.path, true);
+    let mut data = cache::decoded(
+        cache::Kind::Obj,
+        &file.path,
+        &file.bytes,
+        decode,
+        MeshData::bytes,
+    )?;
+    if !righthand {
+        data.flip_faces();
+    }
+    Ok(data)
 }
 
 /// What a file decoder reports as failure: the message, formatted by the caller into an
@@ -443,7 +478,7 @@ pub fn compile(
         let righthand = spec.scale[0] * spec.scale[1] * spec.scale[2] > 0.0;
         let loaded = match asset_type.as_str() {
             "model/stl" => stl::load(&file.bytes, &file.path, righthand),
-            "model/obj" => obj::load(&file.bytes, &file.path, righthand),
+            "model/obj" => load_obj_cached(file, righthand),
             _ => msh::load(&file.bytes, &file.path, righthand),
         };
         data = loaded.map_err(error)?;
@@ -641,4 +676,23 @@ fn face_bvh(data: &MeshData, center: &[f64]) -> Bvh {
         })
         .collect();
     bvh::build(&leaves, &[0.0; 3], &[1.0, 0.0, 0.0, 0.0])
+}
+
+#[cfg(test)]
+mod cache_tests {
+    use super::*;
+
+    #[test]
+    fn cached_obj_decoding_is_the_decoding_in_either_orientation() {
+        let text = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvn 0 0 1\nvt 0 0\nvt 1 0\n\
+                    f 1/1/1 2/2/1 3/1/1 4/2/1\n";
+        let file = AssetFile {
+            path: "mesh_cache_test_quad.obj".into(),
+            bytes: text.as_bytes().to_vec(),
+        };
+        for righthand in [false, true, false, true] {
+            let direct = obj::load(&file.bytes, &file.path, righthand).unwrap();
+            assert_eq!(load_obj_cached(&file, righthand).unwrap(), direct);
+        }
+    }
 }

@@ -19,7 +19,7 @@ use crate::util;
 use mjrs_core::types::TEXTURE_2D;
 
 use self::builtin::{builtin_2d, builtin_cube, color_bytes};
-use self::png::{load_png, Image, Want};
+use self::png::{load_png_cached, Image, Want};
 
 /// A compiled texture: the `tex_*` fields of one texture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,7 +167,7 @@ impl Ctx<'_> {
             ))
         })?;
         let mut image = if ty == "image/png" {
-            load_png(&file.bytes, &file.path, Want::Rgb).map_err(|m| self.error(m))?
+            load_png_cached(file, Want::Rgb).map_err(|m| self.error(m))?
         } else {
             self.load_custom(file)?
         };

@@ -15,6 +15,9 @@
 
 use std::io::Cursor;
 
+use crate::asset::AssetFile;
+use crate::cache::{self, Kind};
+
 /// The 8-bit format MuJoCo asks lodepng for (`LodePNGColorType`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Want {
@@ -57,6 +60,16 @@ pub(crate) fn load_png(bytes: &[u8], name: &str, want: Want) -> Result<Image, St
     decode(bytes, want).map_err(|e| format!("error decoding PNG file '{name}': {e}"))
 }
 
+/// [`load_png`] through the asset cache (MuJoCo's `LoadPNG` caches too).
+pub(crate) fn load_png_cached(file: &AssetFile, want: Want) -> Result<Image, String> {
+    let kind = match want {
+        Want::Grey => Kind::PngGrey,
+        Want::Rgb => Kind::PngRgb,
+    };
+    let decode = || load_png(&file.bytes, &file.path, want);
+    cache::decoded(kind, &file.path, &file.bytes, decode, |i| i.data.len())
+}
+
 /// `lodepng::decode(image, w, h, buffer, size, want, 8)`.
 pub(crate) fn decode(bytes: &[u8], want: Want) -> Result<Image, String> {
     let (width, height) = inspect(bytes)?;
@@ -97,13 +110,14 @@ pub(crate) fn decode(bytes: &[u8], want: Want) -> Result<Image, String> {
     reader.next_frame(&mut raw).map_err(|e| e.to_string())?;
     reader.finish().map_err(|e| e.to_string())?;
 
-    let mut data = Vec::with_capacity(out_size);
-    for row in raw.chunks_exact(stride).take(height as usize) {
-        for x in 0..width as usize {
-            let [r, g, b] = pixel_rgb(row, x, color, depth, bits, &palette);
-            match want {
-                Want::Grey => data.push(r),
-                Want::Rgb => data.extend_from_slice(&[r, g, b]),
+    let mut data = vec![0u8; out_size];
+    let out_stride = width as usize * want.channels();
+    let rows = raw.chunks_exact(stride).take(height as usize);
+    for (row, out) in rows.zip(data.chunks_exact_mut(out_stride)) {
+        if !convert_8bit_row(row, out, color, depth, want) {
+            for (x, px) in out.chunks_exact_mut(want.channels()).enumerate() {
+                let rgb = pixel_rgb(row, x, color, depth, bits, &palette);
+                px.copy_from_slice(&rgb[..px.len()]);
             }
         }
     }
@@ -202,6 +216,42 @@ fn pixel_rgb(
             [row[at], row[at + step], row[at + 2 * step]]
         }
     }
+}
+
+/// The common 8-bit direct-color rows converted a whole row at a time (a large texture is
+/// millions of pixels); false for the formats left to the per-pixel `pixel_rgb`.
+fn convert_8bit_row(
+    row: &[u8],
+    out: &mut [u8],
+    color: png::ColorType,
+    depth: png::BitDepth,
+    want: Want,
+) -> bool {
+    use png::ColorType as C;
+    if depth != png::BitDepth::Eight {
+        return false;
+    }
+    let samples = color.samples();
+    match (color, want) {
+        (C::Rgb, Want::Rgb) => out.copy_from_slice(&row[..out.len()]),
+        (C::Rgba | C::Rgb | C::Grayscale | C::GrayscaleAlpha, Want::Grey) => {
+            for (o, px) in out.iter_mut().zip(row.chunks_exact(samples)) {
+                *o = px[0];
+            }
+        }
+        (C::Rgba, Want::Rgb) => {
+            for (o, px) in out.chunks_exact_mut(3).zip(row.chunks_exact(4)) {
+                o.copy_from_slice(&px[..3]);
+            }
+        }
+        (C::Grayscale | C::GrayscaleAlpha, Want::Rgb) => {
+            for (o, px) in out.chunks_exact_mut(3).zip(row.chunks_exact(samples)) {
+                o.fill(px[0]);
+            }
+        }
+        (C::Indexed, _) => return false,
+    }
+    true
 }
 
 /// Sample `x` of a row of `n`-bit samples, most significant bits first.
