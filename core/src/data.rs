@@ -319,6 +319,11 @@ macro_rules! gen_data {
                         $( self.$name.fill(Default::default()); )*
                     }
 
+                    /// Sets every byte of every fixed-size array to `value`.
+                    pub(crate) fn fill_array_bytes(&mut self, value: u8) {
+                        $( crate::pod::as_bytes_mut(&mut *self.$name).fill(value); )*
+                    }
+
                     /// Calls the visitor with every fixed-size array, in table order.
                     pub fn visit<V: ArrayVisitor>(&self, v: &mut V) {
                         let s = &self.sizes;

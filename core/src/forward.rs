@@ -48,6 +48,9 @@ impl core::fmt::Display for StepError {
     }
 }
 
+/// `mjcb_contactfilter`'s type: model, data, the two geoms; true leaves the pair out.
+pub type ContactFilter = fn(&Model, &mut Data, usize, usize) -> bool;
+
 /// User hooks, MuJoCo's `mjcb_*` callbacks, kept per `Data` (MuJoCo's are global).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Callbacks {
@@ -66,6 +69,10 @@ pub struct Callbacks {
     pub act_bias: Option<fn(&Model, &Data, usize) -> Real>,
     /// `mjcb_time`: a clock for the timers in `d.timer`; without it nothing is timed.
     pub time: Option<fn() -> Real>,
+    /// `mjcb_contactfilter`: called for each pair of geoms the broad phase finds (not for
+    /// explicit `<pair>`s) in place of the contype/conaffinity test; true leaves the pair out.
+    /// During collision the arena (with the contacts found so far) is not part of `d`.
+    pub contactfilter: Option<ContactFilter>,
 }
 
 /// Starts a timer: the clock reading, if there is a clock.

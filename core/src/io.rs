@@ -4,6 +4,7 @@
 use crate::arena::ArenaError;
 use crate::data::Data;
 use crate::model::{Model, SizeMismatch};
+use crate::real::Real;
 
 impl<'a> Data<'a> {
     /// A `Data` for model `m` over `buf` (`mj_makeData`): carved and reset. `buf` needs
@@ -19,12 +20,29 @@ impl<'a> Data<'a> {
 /// model pose, equality constraints at `eq_active0`, everything else zero, diagnostics and
 /// arena cleared, and the sparsity structures `D_*` and `B_*` rebuilt.
 pub fn reset_data(m: &Model, d: &mut Data) {
+    reset(m, d, None);
+}
+
+/// [`reset_data`], except that the arrays the forward pass computes are filled with bytes of
+/// `debug_value` instead of zeros (`mj_resetDataDebug`): with 0xFF every real is NaN, so a
+/// value read before it is computed shows. The state, controls, applied forces, warm start,
+/// user data, sensor data, mocap poses and `actuator_moment` are set as [`reset_data`] sets them.
+pub fn reset_data_debug(m: &Model, d: &mut Data, debug_value: u8) {
+    reset(m, d, Some(debug_value));
+}
+
+/// `_resetData`: the common part of [`reset_data`] and [`reset_data_debug`].
+fn reset(m: &Model, d: &mut Data, debug_value: Option<u8>) {
     d.reset_scalars();
     d.nplugin = m.nplugin;
     d.solver.fill(Default::default());
     d.maxuse_threadstack.fill(0);
     d.arena.reset();
     d.zero_arrays();
+    if let Some(value) = debug_value.filter(|&v| v != 0) {
+        d.fill_array_bytes(value);
+        zero_inputs(d);
+    }
 
     d.qpos.copy_from_slice(m.qpos0);
     for (active, &active0) in d.eq_active.iter_mut().zip(m.eq_active0.iter()) {
@@ -38,6 +56,30 @@ pub fn reset_data(m: &Model, d: &mut Data) {
     }
     make_d_sparse(m, d);
     make_b_sparse(m, d);
+}
+
+/// The arrays that a debug reset zeros, as MuJoCo does: those the forward pass reads but does
+/// not compute, and `actuator_moment`, which transmission writes only in part.
+fn zero_inputs(d: &mut Data) {
+    let zero: Real = 0.0;
+    for a in [
+        &mut *d.qpos,
+        &mut *d.qvel,
+        &mut *d.act,
+        &mut *d.ctrl,
+        &mut *d.qfrc_applied,
+        &mut *d.xfrc_applied,
+        &mut *d.qacc,
+        &mut *d.qacc_warmstart,
+        &mut *d.act_dot,
+        &mut *d.userdata,
+        &mut *d.sensordata,
+        &mut *d.mocap_pos,
+        &mut *d.mocap_quat,
+        &mut *d.actuator_moment,
+    ] {
+        a.fill(zero);
+    }
 }
 
 /// [`reset_data`], then, when `0 <= key < nkey`, time, qpos, qvel, act, mocap and ctrl from

@@ -33,6 +33,7 @@ pub mod io;
 pub mod math;
 pub mod mjb;
 pub mod model;
+pub mod name;
 pub mod passive;
 mod pod;
 pub mod real;

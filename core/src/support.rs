@@ -3,10 +3,10 @@
 
 use crate::arena::{ArenaError, Stack};
 use crate::data::Data;
-use crate::math::mat::{mul_mat_t_vec, rot_vec_mat};
+use crate::math::mat::{mul_mat_mat, mul_mat_mat3, mul_mat_mat_t3, mul_mat_t_vec, rot_vec_mat};
 use crate::math::quat::{mul_quat, quat2mat, quat_integrate, sub_quat};
 use crate::math::spatial::transform_spatial;
-use crate::math::vec::{add_to3, cross, normalize4, scl3, sub, sub3};
+use crate::math::vec::{add_to, add_to3, cross, normalize4, scl3, scl_in_place, sub, sub3};
 use crate::model::Model;
 use crate::real::Real;
 use crate::types::*;
@@ -779,4 +779,102 @@ pub fn contact_force(m: &Model, d: &Data, id: usize) -> [Real; 6] {
         result[..dim].copy_from_slice(force);
     }
     result
+}
+
+/// `mj_version`: the MuJoCo release whose models and numbers mjrs reproduces, as
+/// `100 * major + 10 * minor + patch`.
+pub const fn version() -> i32 {
+    316
+}
+
+/// `mj_versionString`: the MuJoCo release mjrs reproduces, as text.
+pub const fn version_string() -> &'static str {
+    "3.1.6"
+}
+
+/// `mj_angmomMat`: the 3 × nv matrix (row-major, into `mat`) that maps `qvel` to the angular
+/// momentum of `body`'s subtree about its center of mass (`subtree_com`), in world axes. Needs
+/// the positions computed (`kinematics` and `com_pos`); scratch of `12 nv` reals from the arena.
+///
+/// Per body `b` of the subtree: `R I Rᵀ jacr` (its spin) plus `m [c]ₓ jacp` (the moment of its
+/// linear momentum, `c` its center relative to the subtree's), Jacobians at its center of mass.
+pub fn angmom_mat(
+    m: &Model,
+    d: &mut Data,
+    mat: &mut [Real],
+    body: usize,
+) -> Result<(), ArenaError> {
+    let nv = m.nv;
+    d.with_stack(|d, stack| {
+        let jacp = stack.alloc::<Real>(3 * nv)?;
+        let jacr = stack.alloc::<Real>(3 * nv)?;
+        let term1 = stack.alloc::<Real>(3 * nv)?;
+        let term2 = stack.alloc::<Real>(3 * nv)?;
+        let mat = &mut mat[..3 * nv];
+        mat.fill(0.0);
+        let subtree_com = v3(d.subtree_com)[body];
+        for b in body..m.nbody {
+            if b > body && (m.body_parentid[b] as usize) < body {
+                break;
+            }
+            jac_body_com(m, d, Some(&mut *jacp), Some(&mut *jacr), b);
+
+            let ximat = v9(d.ximat)[b];
+            let i = &m.body_inertia[3 * b..3 * b + 3];
+            let inertia = [i[0], 0.0, 0.0, 0.0, i[1], 0.0, 0.0, 0.0, i[2]];
+            let world_inertia = mul_mat_mat_t3(&mul_mat_mat3(&ximat, &inertia), &ximat);
+            mul_mat_mat(term1, &world_inertia, jacr, 3, 3, nv);
+
+            let c = sub3(&v3(d.xipos)[b], &subtree_com);
+            let skew = [0.0, -c[2], c[1], c[2], 0.0, -c[0], -c[1], c[0], 0.0];
+            mul_mat_mat(term2, &skew, jacp, 3, 3, nv);
+            scl_in_place(term2, m.body_mass[b]);
+
+            add_to(mat, term1);
+            add_to(mat, term2);
+        }
+        Ok(())
+    })
+}
+
+/// A sparse matrix in MuJoCo's row format for [`add_m`]: row `i` holds `rownnz[i]` entries
+/// from `rowadr[i]` (room for `nv` per row), with their columns in `colind`.
+pub struct SparseRows<'s> {
+    /// Entries per row (updated).
+    pub rownnz: &'s mut [i32],
+    /// First entry of each row.
+    pub rowadr: &'s [i32],
+    /// Column of each entry (updated).
+    pub colind: &'s mut [i32],
+}
+
+/// `mj_addM`: adds the mass matrix to `dst`, either the sparse matrix described by `sparse`
+/// (merging its pattern with the mass matrix's; scratch from the arena) or, without it, a dense
+/// `nv × nv` matrix. Needs `qM` (`crb` and `factor_m`, or a forward pass).
+pub fn add_m(
+    m: &Model,
+    d: &mut Data,
+    dst: &mut [Real],
+    sparse: Option<SparseRows>,
+) -> Result<(), crate::forward::StepError> {
+    use crate::solver::sparse::{add_m_dense, add_m_sparse, make_m_sparse};
+    let Some(rows) = sparse else {
+        add_m_dense(m, d, dst);
+        return Ok(());
+    };
+    d.with_stack(|d, stack| {
+        let mut frame = stack.frame();
+        let m_rownnz = frame.alloc::<i32>(m.nv)?;
+        let m_colind = frame.alloc::<i32>(m.nD)?;
+        let mat = frame.alloc::<Real>(m.nD)?;
+        make_m_sparse(m, d, mat, m_rownnz, m_colind);
+        let SparseRows {
+            rownnz,
+            rowadr,
+            colind,
+        } = rows;
+        add_m_sparse(
+            m, d, dst, rownnz, rowadr, colind, mat, m_rownnz, m_colind, &mut frame,
+        )
+    })
 }

@@ -1,6 +1,8 @@
 //! The user hooks (`mjcb_control`, `mjcb_act_dyn`, `mjcb_act_gain`, `mjcb_act_bias`,
-//! `mjcb_time`) are called where MuJoCo calls them. A user actuator whose callbacks implement a
-//! filter with gain 2 and bias 0.5 must move exactly like its built-in twin.
+//! `mjcb_time`, `mjcb_contactfilter`) are called where MuJoCo calls them. A user actuator whose
+//! callbacks implement a filter with gain 2 and bias 0.5 must move exactly like its built-in
+//! twin; a contact filter sees and drops the pairs MuJoCo's sees and drops
+//! (`generate-contactfilter.py`).
 
 use mjrs_core::types::{TIMER_FORWARD, TIMER_STEP};
 use mjrs_core::{mjb, Callbacks, Data, Model, Real};
@@ -127,4 +129,53 @@ fn control_callback_is_skipped_when_actuation_is_disabled() {
     d.time = 0.5;
     mjrs_core::forward(&m, &mut d).unwrap();
     assert_eq!(d.ctrl[1], 0.0);
+}
+
+/// Geom pairs the contact filter saw in the current step.
+static SEEN: std::sync::Mutex<Vec<(usize, usize)>> = std::sync::Mutex::new(Vec::new());
+
+/// The filter of `generate-contactfilter.py`: leaves out pairs with (g1 + 2 g2) % 3 == 0.
+fn reject(_: &Model, _: &mut Data, g1: usize, g2: usize) -> bool {
+    SEEN.lock().unwrap().push((g1, g2));
+    (g1 + 2 * g2).is_multiple_of(3)
+}
+
+#[test]
+fn contact_filter_sees_and_drops_the_pairs_mujocos_does() {
+    let reference = mjrs_tests::read_json(&fixtures().join("misc/contactfilter.json"));
+    let blob = std::fs::read(fixtures().join(reference["model"].as_str().unwrap())).unwrap();
+    let mut mbuf = vec![0u8; mjb::read_header(&blob).unwrap().model_bytes().unwrap()];
+    let m = mjb::load(&blob, &mut mbuf).unwrap();
+    let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+    let mut d = Data::new(&m, &mut dbuf).unwrap();
+    d.callbacks.contactfilter = Some(reject);
+    for _ in 0..reference["steps"].as_u64().unwrap() {
+        SEEN.lock().unwrap().clear();
+        mjrs_core::step(&m, &mut d).unwrap();
+    }
+    let pairs = |v: &serde_json::Value| -> Vec<(usize, usize)> {
+        let rows = v.as_array().unwrap().iter();
+        rows.map(|p| {
+            (
+                p[0].as_u64().unwrap() as usize,
+                p[1].as_u64().unwrap() as usize,
+            )
+        })
+        .collect()
+    };
+    assert_eq!(*SEEN.lock().unwrap(), pairs(&reference["seen"]));
+    let contacts: Vec<(usize, usize)> = d.arena.arrays().contact[..d.ncon]
+        .iter()
+        .map(|c| (c.geom[0] as usize, c.geom[1] as usize))
+        .collect();
+    assert_eq!(contacts, pairs(&reference["contact_geom"]));
+    let reals = |v: &serde_json::Value| -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    assert_eq!(d.qpos.to_vec(), reals(&reference["qpos"]));
+    assert_eq!(d.qvel.to_vec(), reals(&reference["qvel"]));
 }

@@ -1,7 +1,7 @@
 //! `reset_data`, `reset_data_keyframe`, `copy_data` and `copy_model` behave as MuJoCo's
 //! `mj_resetData`, `mj_resetDataKeyframe`, `mj_copyData`, `mj_copyModel`.
 
-use mjrs_core::io::{copy_data, copy_model, reset_data, reset_data_keyframe};
+use mjrs_core::io::{copy_data, copy_model, reset_data, reset_data_debug, reset_data_keyframe};
 use mjrs_core::{mjb, Data, Model};
 use mjrs_tests::{compare, fixtures};
 
@@ -89,4 +89,42 @@ fn copy_model_requires_equal_sizes() {
     let mut c = vec![0u8; mjb::read_header(&other).unwrap().model_bytes().unwrap()];
     let hopper = mjb::load(&other, &mut c).unwrap();
     assert!(copy_model(&mut dst, &hopper).is_err());
+}
+
+#[test]
+fn debug_reset_poisons_computed_arrays_only() {
+    let blob = blob();
+    let mut mbuf = vec![0u8; mjb::read_header(&blob).unwrap().model_bytes().unwrap()];
+    let m = mjb::load(&blob, &mut mbuf).unwrap();
+    let n = Data::bytes_needed(m.sizes()).unwrap();
+    let (mut a, mut b) = (vec![0u8; n], vec![0u8; n]);
+    let mut clean = Data::new(&m, &mut a).unwrap();
+    let mut poisoned = Data::new(&m, &mut b).unwrap();
+    reset_data_debug(&m, &mut poisoned, 0xFF);
+    // computed arrays hold the pattern (NaN for reals), inputs are reset as usual
+    assert!(poisoned.xpos.iter().all(|x| x.is_nan()));
+    assert!(poisoned.qM.iter().all(|x| x.is_nan()));
+    assert_eq!(poisoned.qpos, clean.qpos);
+    assert!(poisoned
+        .qvel
+        .iter()
+        .chain(poisoned.ctrl.iter())
+        .all(|&x| x == 0.0));
+    assert_eq!(poisoned.D_rownnz, clean.D_rownnz);
+    // the forward pass writes everything it reads: the poison does not leak into the results
+    for d in [&mut clean, &mut poisoned] {
+        mjrs::control::sine(&m, d);
+        mjrs_core::forward(&m, d).unwrap();
+    }
+    for field in ["qacc", "xpos", "qfrc_bias", "efc_force", "sensordata"] {
+        assert_eq!(
+            json(&m, &poisoned)[field],
+            json(&m, &clean)[field],
+            "{field}"
+        );
+    }
+    // value 0 is the plain reset
+    reset_data_debug(&m, &mut poisoned, 0);
+    reset_data(&m, &mut clean);
+    assert_eq!(json(&m, &poisoned), json(&m, &clean));
 }

@@ -1,9 +1,12 @@
 //! Consistency of the mass-matrix and Jacobian support functions on a real model: `solve_m`
 //! inverts `mul_m`, `solve_m2` and `mul_m2` are the two halves, `full_m` agrees with `mul_m`,
-//! and Jacobians map `qvel` to the velocities `object_velocity` reports.
+//! `add_m` adds what `full_m` expands, Jacobians map `qvel` to the velocities
+//! `object_velocity` reports; `angmom_mat` is MuJoCo's (`generate-angmom.py`).
 
 use mjrs_core::smooth::{solve_m, solve_m2};
-use mjrs_core::support::{full_m, jac_body, jac_site, mul_m, mul_m2, object_velocity};
+use mjrs_core::support::{
+    add_m, angmom_mat, full_m, jac_body, jac_site, mul_m, mul_m2, object_velocity, SparseRows,
+};
 use mjrs_core::types::{OBJ_SITE, OBJ_XBODY};
 use mjrs_core::{mjb, Data, Model};
 use mjrs_tests::fixtures;
@@ -137,5 +140,88 @@ fn jacobians_map_qvel_to_object_velocities() {
                 );
             }
         }
+    });
+}
+
+#[test]
+fn angmom_mat_is_mujocos() {
+    let reference = mjrs_tests::read_json(&fixtures().join("misc/angmom.json"));
+    let blob = std::fs::read(fixtures().join(reference["model"].as_str().unwrap())).unwrap();
+    let mut mbuf = vec![0u8; mjb::read_header(&blob).unwrap().model_bytes().unwrap()];
+    let m = mjb::load(&blob, &mut mbuf).unwrap();
+    let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+    let mut d = Data::new(&m, &mut dbuf).unwrap();
+    for _ in 0..reference["steps"].as_u64().unwrap() {
+        mjrs_core::step(&m, &mut d).unwrap();
+    }
+    mjrs_core::forward(&m, &mut d).unwrap();
+    let reals = |v: &serde_json::Value| -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    assert_eq!(d.qvel.to_vec(), reals(&reference["qvel"]));
+    let bodies = reference["bodies"].as_array().unwrap();
+    for (b, expected) in bodies.iter().zip(reference["mat"].as_array().unwrap()) {
+        let mut mat = vec![f64::NAN; 3 * m.nv];
+        angmom_mat(&m, &mut d, &mut mat, b.as_u64().unwrap() as usize).unwrap();
+        assert_eq!(mat, reals(expected), "body {b}");
+    }
+    // the subtree's angular momentum about its center of mass, as subtree_angmom has it
+    let mut mat = vec![0.0; 3 * m.nv];
+    angmom_mat(&m, &mut d, &mut mat, 1).unwrap();
+    mjrs_core::smooth::subtree_vel(&m, &mut d).unwrap();
+    for k in 0..3 {
+        let l = dot(&mat[k * m.nv..(k + 1) * m.nv], d.qvel);
+        assert!(
+            close(l, d.subtree_angmom[3 + k]),
+            "{l} vs {}",
+            d.subtree_angmom[3 + k]
+        );
+    }
+}
+
+#[test]
+fn add_m_adds_the_mass_matrix_dense_and_sparse() {
+    with_model("humanoid", |m, d| {
+        let nv = m.nv;
+        // dense: identity + M
+        let mut dense = vec![0.0; nv * nv];
+        for i in 0..nv {
+            dense[i * nv + i] = 1.0;
+        }
+        add_m(m, d, &mut dense, None).unwrap();
+        let mut full = vec![0.0; nv * nv];
+        full_m(m, &mut full, d.qM);
+        for i in 0..nv {
+            full[i * nv + i] += 1.0;
+        }
+        assert_eq!(dense, full);
+        // sparse: the identity in MuJoCo's row format, room for nv entries per row
+        let mut values = vec![0.0; nv * nv];
+        let mut rownnz = vec![1; nv];
+        let rowadr: Vec<i32> = (0..nv).map(|i| (i * nv) as i32).collect();
+        let mut colind = vec![0; nv * nv];
+        for i in 0..nv {
+            values[i * nv] = 1.0;
+            colind[i * nv] = i as i32;
+        }
+        let rows = SparseRows {
+            rownnz: &mut rownnz,
+            rowadr: &rowadr,
+            colind: &mut colind,
+        };
+        add_m(m, d, &mut values, Some(rows)).unwrap();
+        let mut expanded = vec![0.0; nv * nv];
+        for i in 0..nv {
+            for k in 0..rownnz[i] as usize {
+                let a = rowadr[i] as usize + k;
+                expanded[i * nv + colind[a] as usize] = values[a];
+            }
+        }
+        assert_eq!(expanded, full);
+        assert!(rownnz.iter().any(|&n| n > 1));
     });
 }

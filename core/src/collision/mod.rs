@@ -10,9 +10,10 @@
 //!   [`COLLISION_FUNC`]; [`primitive`] and [`boxes`] hold the analytic pairs, [`convex`] the
 //!   general convex ones (MPR), planes against meshes and height fields.
 //!
-//! Not supported: flex objects (the pipeline refuses them before collision) and the user contact
-//! filter `mjcb_contactfilter` (mjrs's [`Callbacks`](crate::Callbacks) has no such hook, so the
-//! contype/conaffinity filter always applies).
+//! Geom pairs found by the broad phase (not explicit `<pair>`s) pass the user's contact filter
+//! (`Callbacks::contactfilter`, MuJoCo's `mjcb_contactfilter`) instead of the contype/conaffinity
+//! test when one is set. Not supported: flex objects (the pipeline refuses them before
+//! collision).
 
 pub mod boxes;
 pub mod convex;
@@ -1115,6 +1116,20 @@ enum Candidate {
     Pair(usize),
 }
 
+/// Whether the pair of geoms (not an explicit pair) is left out: by the user's contact filter
+/// when there is one, otherwise by contype/conaffinity.
+fn filtered(m: &Model, d: &mut Data, g1: usize, g2: usize) -> bool {
+    match d.callbacks.contactfilter {
+        Some(filter) => filter(m, d, g1, g2),
+        None => filter_bitmask(
+            m.geom_contype[g1],
+            m.geom_conaffinity[g1],
+            m.geom_contype[g2],
+            m.geom_conaffinity[g2],
+        ),
+    }
+}
+
 /// Tests two geoms (or an explicit pair) and adds their contacts (`mj_collideGeoms`): orders
 /// the geoms by type, applies the contype/conaffinity filter (not to explicit pairs) and the
 /// bounding-sphere filter, reserves [`MAXCONPAIR`] contacts at the end of the contact array
@@ -1144,14 +1159,7 @@ fn collide_geoms(
     else {
         return Ok(());
     };
-    if ipair.is_none()
-        && filter_bitmask(
-            m.geom_contype[g1],
-            m.geom_conaffinity[g1],
-            m.geom_contype[g2],
-            m.geom_conaffinity[g2],
-        )
-    {
+    if ipair.is_none() && filtered(m, d, g1, g2) {
         return Ok(());
     }
     let margin = match ipair {

@@ -3,15 +3,13 @@
 
 use mjrs_alloc::OwnedModel;
 use mjrs_core::model::Model;
+use mjrs_core::name::{hash_string, LOAD_MULTIPLE};
 use mjrs_core::types::*;
 use mjrs_core::ModelSizes;
 
 use super::{npos_nvel, Compiler};
 use crate::error::XmlError;
 use crate::util::{c_max, mju_max, strippath, EPS};
-
-/// `mjLOAD_MULTIPLE`: name hash table slots per object.
-const LOAD_MULTIPLE: usize = 2;
 
 /// The name lists of the model, in `names` order, with their `name_*adr` field.
 type NameList = (Vec<String>, for<'m> fn(&'m mut Model<'_>) -> &'m mut [i32]);
@@ -25,15 +23,6 @@ fn set3<T: Copy>(dst: &mut [T], i: usize, v: &[T]) {
 fn null_pose(pos: Option<&[f64]>, quat: Option<&[f64]>) -> bool {
     pos.is_none_or(|p| p.iter().all(|&x| x == 0.0))
         && quat.is_none_or(|q| q[0] == 1.0 && q[1] == 0.0 && q[2] == 0.0 && q[3] == 0.0)
-}
-
-/// `mj_hashString`: djb2 with xor, modulo `n`.
-fn hash_string(s: &str, n: u64) -> u64 {
-    let mut h: u64 = 5381;
-    for &c in s.as_bytes() {
-        h = (h << 5).wrapping_add(h) ^ u64::from(c);
-    }
-    h % n
 }
 
 impl Compiler<'_> {
@@ -386,7 +375,7 @@ impl Compiler<'_> {
                 if n.is_empty() {
                     continue;
                 }
-                let mut j = hash_string(n, map_size as u64) as usize;
+                let mut j = hash_string(n.as_bytes(), map_size as u64) as usize;
                 while m.names_map[map_adr + j] != -1 {
                     j = (j + 1) % map_size;
                 }
