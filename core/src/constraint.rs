@@ -27,8 +27,8 @@ use crate::smooth::solve_m2;
 use crate::solver::sparse::sqr_mat_td_sparse;
 use crate::solver::Jacobian;
 use crate::support::{
-    disabled, enabled, is_sparse, jac, jac_dif_pair, merge_chain, merge_chain_simple, v3, v4, v6,
-    v9, warning,
+    disabled, is_sparse, jac, jac_dif_pair, merge_chain, merge_chain_simple, v3, v4, v6, v9,
+    warning,
 };
 use crate::types::*;
 
@@ -212,9 +212,6 @@ pub fn make_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
     d.maxuse_efc = d.maxuse_efc.max(d.nefc);
     if d.nefc == 0 {
         return Ok(());
-    }
-    if enabled(m, ENBL_ISLAND) {
-        return Err(StepError::Unsupported("constraint islands (island flag)"));
     }
     if sparse {
         transpose_rows(m, d);

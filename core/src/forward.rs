@@ -11,7 +11,7 @@ use crate::real::{Real, MAXVAL};
 use crate::support::{disabled, enabled, warning, xfrc_accumulate};
 use crate::types::*;
 use crate::{
-    actuation, collision, constraint, integrate, passive, sensor, smooth, solver, tendon,
+    actuation, collision, constraint, integrate, island, passive, sensor, smooth, solver, tendon,
     transmission,
 };
 
@@ -153,6 +153,9 @@ pub fn fwd_position(m: &Model, d: &mut Data) -> Result<(), StepError> {
     smooth::factor_m(m, d);
     collision::collision(m, d)?;
     constraint::make_constraint(m, d)?;
+    if enabled(m, ENBL_ISLAND) {
+        island::island(m, d)?;
+    }
     transmission::transmission(m, d)?;
     constraint::project_constraint(m, d)?;
     toc(d, TIMER_POSITION, t);

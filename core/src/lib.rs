@@ -30,6 +30,7 @@ pub mod fluid;
 pub mod forward;
 pub mod integrate;
 pub mod io;
+pub mod island;
 pub mod math;
 pub mod mjb;
 pub mod model;

@@ -6,8 +6,8 @@
 //! * over 1000 steps, qpos, qvel and act agree to 1e-9, sensordata to 1e-8;
 //! * the f32 build stays within 1e-3 of the reference over 100 steps.
 //!
-//! Left out of the comparison: memory-use bookkeeping, island arrays (islands are off by
-//! default), without PGS or noslip `efc_AR*` (MuJoCo allocates them only for the dual
+//! Left out of the comparison: memory-use bookkeeping, island arrays unless the model enables
+//! islands (`constraint-models-island.txt`; otherwise MuJoCo leaves them unwritten), without PGS or noslip `efc_AR*` (MuJoCo allocates them only for the dual
 //! problem, so the reference dump shows uninitialized memory there), and for dense Jacobians
 //! the sparse structure `efc_J_rownnz/rowadr/rowsuper/colind` and the transpose `efc_JT*`
 //! (allocated but never written by MuJoCo when the Jacobian is dense).
@@ -20,9 +20,9 @@ const CONSTRAINT: Suite = Suite {
     dir: "constraint",
 };
 
-/// Whether each case has the dual matrix `efc_AR` (PGS or noslip) and a sparse Jacobian, from
-/// its MJB.
-fn solver_kinds() -> BTreeMap<String, (bool, bool)> {
+/// Whether each case has the dual matrix `efc_AR` (PGS or noslip), a sparse Jacobian and
+/// islands, from its MJB.
+fn solver_kinds() -> BTreeMap<String, (bool, bool, bool)> {
     CONSTRAINT
         .cases()
         .into_iter()
@@ -37,7 +37,11 @@ fn solver_kinds() -> BTreeMap<String, (bool, bool)> {
             ];
             let m = mjrs_core::mjb::load(&blob, &mut buf).unwrap();
             let dual = mjrs_core::constraint::is_dual(&m);
-            (case.name, (dual, mjrs_core::support::is_sparse(&m)))
+            let islands = mjrs_core::support::enabled(&m, mjrs_core::types::ENBL_ISLAND);
+            (
+                case.name,
+                (dual, mjrs_core::support::is_sparse(&m), islands),
+            )
         })
         .collect()
 }
@@ -46,19 +50,16 @@ fn solver_kinds() -> BTreeMap<String, (bool, bool)> {
 fn data_after_steps_matches_reference() {
     let kinds = solver_kinds();
     let keep = |name: &str, case: &Case| {
-        const SKIP_PREFIX: &[&str] = &["island_", "maxuse_", "solver"];
-        const SKIP: &[&str] = &[
-            "dof_island",
-            "dof_islandind",
-            "efc_island",
-            "parena",
-            "pstack",
-            "pbase",
-        ];
-        let (dual, sparse) = kinds[&case.name];
+        const SKIP_PREFIX: &[&str] = &["maxuse_", "solver"];
+        const SKIP: &[&str] = &["parena", "pstack", "pbase"];
+        const ISLAND: &[&str] = &["dof_island", "dof_islandind", "efc_island"];
+        let (dual, sparse, islands) = kinds[&case.name];
         let dual_only = name.starts_with("efc_AR") && !dual;
-        let sparse_only = name.starts_with("efc_J_") || name.starts_with("efc_JT");
-        let unwritten = dual_only || (sparse_only && !sparse);
+        let sparse_only = name.starts_with("efc_J_")
+            || name.starts_with("efc_JT")
+            || ["efc_AR_rownnz", "efc_AR_rowadr", "efc_AR_colind"].contains(&name);
+        let island_only = name.starts_with("island_") || ISLAND.contains(&name);
+        let unwritten = dual_only || (sparse_only && !sparse) || (island_only && !islands);
         !unwritten && !SKIP.contains(&name) && !SKIP_PREFIX.iter().any(|p| name.starts_with(p))
     };
     let failures = CONSTRAINT.data_failures(keep, 1e-10);

@@ -363,11 +363,15 @@ fn stat_scale(m: &Model) -> Real {
 /// `qacc`, `qacc_warmstart`, the solver statistics and, for elliptic cones with Newton, the
 /// contacts' cone Hessians. Needs `nefc > 0` rows made by the constraint stages.
 pub fn fwd_constraint_solve(m: &Model, d: &mut Data) -> Result<(), StepError> {
-    if enabled(m, ENBL_ISLAND) {
-        // mjrs does not compute islands (mj_island), so MuJoCo's island solver cannot be
-        // reproduced
+    // MuJoCo solves island by island only with CG and without noslip; the other solvers
+    // see all rows at once, islands or not
+    if enabled(m, ENBL_ISLAND)
+        && d.nisland > 0
+        && m.opt.solver == SOL_CG
+        && m.opt.noslip_iterations == 0
+    {
         return Err(StepError::Unsupported(
-            "constraint islands (island enable flag)",
+            "the CG solver island by island (island flag with solver CG)",
         ));
     }
     let fields = d.arena.fields;
