@@ -27,8 +27,8 @@ use crate::smooth::solve_m2;
 use crate::solver::sparse::sqr_mat_td_sparse;
 use crate::solver::Jacobian;
 use crate::support::{
-    disabled, is_sparse, jac, jac_dif_pair, merge_chain, merge_chain_simple, v3, v4, v6, v9,
-    warning,
+    disabled, enabled, is_sparse, jac, jac_dif_pair, merge_chain, merge_chain_simple, v3, v4, v6,
+    v9, warning,
 };
 use crate::types::*;
 
@@ -215,6 +215,11 @@ pub fn make_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
     }
     if sparse {
         transpose_rows(m, d);
+    } else if enabled(m, ENBL_ISLAND) {
+        // the island solver reads the dense transpose too
+        let (nefc, nv) = (d.nefc, m.nv);
+        let a = d.arena.arrays_mut();
+        transpose(a.efc_JT, a.efc_J, nefc, nv);
     }
     diag_approx(m, d)?;
     make_impedance(m, d);

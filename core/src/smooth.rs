@@ -430,6 +430,45 @@ pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[R
     }
 }
 
+/// `x = inv(M) x` on the dofs `dofind` of one island, `x` compressed to them
+/// (`mj_solveM_island`); `islandind` maps a dof to its place in the island.
+pub fn solve_m_island(m: &Model, d: &Data, x: &mut [Real], dofind: &[i32], islandind: &[i32]) {
+    let (qld, diag_inv) = (&*d.qLD, &*d.qLDiagInv);
+    let n = dofind.len();
+    // x <- inv(L') x, skipping zeros of x
+    for k in (0..n).rev() {
+        let i = dofind[k] as usize;
+        if m.dof_simplenum[i] != 0 || x[k] == 0.0 {
+            continue;
+        }
+        let xk = x[k];
+        let mut adr = m.dof_Madr[i] as usize + 1;
+        let mut j = m.dof_parentid[i];
+        while j >= 0 {
+            x[islandind[j as usize] as usize] -= qld[adr] * xk;
+            adr += 1;
+            j = m.dof_parentid[j as usize];
+        }
+    }
+    for k in 0..n {
+        x[k] *= diag_inv[dofind[k] as usize];
+    }
+    // x <- inv(L) x
+    for k in 0..n {
+        let i = dofind[k] as usize;
+        if m.dof_simplenum[i] != 0 {
+            continue;
+        }
+        let mut adr = m.dof_Madr[i] as usize + 1;
+        let mut j = m.dof_parentid[i];
+        while j >= 0 {
+            x[k] -= qld[adr] * x[islandind[j as usize] as usize];
+            adr += 1;
+            j = m.dof_parentid[j as usize];
+        }
+    }
+}
+
 /// `x = inv(M) y` for `n` vectors with the factorization in `d` (`mj_solveM`).
 pub fn solve_m(m: &Model, d: &Data, x: &mut [Real], y: &[Real], n: usize) {
     let len = n * m.nv;

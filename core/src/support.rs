@@ -878,3 +878,39 @@ pub fn add_m(
         )
     })
 }
+
+/// `res = M vec` on the dofs `dofind` of one island (`mj_mulM_island`): `res` compressed to
+/// them, `vec` compressed too unless `vec_unc`; `islandind` maps a dof to its place in the
+/// island. An island holds whole trees, so every ancestor of its dofs is in it.
+pub fn mul_m_island(
+    m: &Model,
+    d: &Data,
+    res: &mut [Real],
+    vec: &[Real],
+    vec_unc: bool,
+    dofind: &[i32],
+    islandind: &[i32],
+) {
+    let qm = &*d.qM;
+    let n = dofind.len();
+    res[..n].fill(0.0);
+    for k in 0..n {
+        let i = dofind[k] as usize;
+        let mut adr = m.dof_Madr[i] as usize;
+        let vi = if vec_unc { vec[i] } else { vec[k] };
+        res[k] = qm[adr] * vi;
+        if m.dof_simplenum[i] != 0 {
+            continue;
+        }
+        let mut j = m.dof_parentid[i];
+        while j >= 0 {
+            adr += 1;
+            let ju = j as usize;
+            let l = islandind[ju] as usize;
+            let vj = if vec_unc { vec[ju] } else { vec[l] };
+            res[k] += qm[adr] * vj;
+            res[l] += qm[adr] * vi;
+            j = m.dof_parentid[ju];
+        }
+    }
+}

@@ -347,7 +347,7 @@ fn full_arena_warns_and_leaves_no_rows() {
 }
 
 #[test]
-fn islands_need_rows_and_cg_island_solves_are_refused() {
+fn islands_need_rows_and_cg_solves_them_one_by_one() {
     with_case("limits_beyond", |m, d| {
         m.opt.enableflags |= ENBL_ISLAND;
         // without rows there are no islands to make
@@ -357,11 +357,13 @@ fn islands_need_rows_and_cg_island_solves_are_refused() {
         m.opt.disableflags &= !DSBL_LIMIT;
         forward::fwd_position(m, d).unwrap();
         assert!(d.nisland > 0);
-        // MuJoCo's CG solves island by island, which mjrs does not do yet
-        m.opt.solver = SOL_CG;
+        // CG without noslip solves island by island, the other solvers all rows at once
         m.opt.noslip_iterations = 0;
-        let err = mjrs_core::forward(m, d).unwrap_err();
-        assert!(matches!(err, mjrs_core::StepError::Unsupported(w) if w.contains("island")));
+        for (solver, solved) in [(SOL_CG, d.nisland), (SOL_NEWTON, 1), (SOL_PGS, 1)] {
+            m.opt.solver = solver;
+            mjrs_core::forward(m, d).unwrap();
+            assert_eq!(d.solver_nisland, solved, "solver {solver}");
+        }
     });
 }
 

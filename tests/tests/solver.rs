@@ -731,14 +731,17 @@ fn incomplete_rows_and_islands_are_errors() {
     load_input(&mut d, &fixture["snapshots"][0]["input"]);
     m.opt.solver = mjrs_core::types::SOL_PGS;
     assert!(mjrs_core::solver::fwd_constraint_solve(&m, &mut d).is_err());
-    m.opt.solver = mjrs_core::types::SOL_NEWTON;
+    // CG island by island, with islands announced but never made
+    m.opt.solver = mjrs_core::types::SOL_CG;
     m.opt.enableflags |= mjrs_core::types::ENBL_ISLAND;
+    d.nisland = 2;
     let err = mjrs_core::solver::fwd_constraint_solve(&m, &mut d).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "not supported by mjrs yet: constraint islands (island enable flag)"
+        "not supported by mjrs yet: island arrays that do not match the constraint rows"
     );
     m.opt.enableflags = 0;
+    m.opt.solver = mjrs_core::types::SOL_NEWTON;
     mjrs_core::solver::fwd_constraint_solve(&m, &mut d).unwrap();
 
     // elliptic rows whose contact has a bad dimension: an error, not an endless walk

@@ -6,21 +6,25 @@
 
 use super::hessian::{hessian_direct, hessian_incremental, Hessian};
 use super::sparse::chol_solve_sparse;
-use super::{constraint_update, count_changes, save_stats, stat_scale, Efc};
+use super::update::constraint_update_subset;
+use super::{save_stats, stat_scale, Efc, Subset};
 use crate::arena::Stack;
 use crate::data::{Data, SolverStat};
 use crate::forward::StepError;
 use crate::math::chol::chol_solve;
 use crate::math::scalar::sqrt;
-use crate::math::vec::{add_to_scl, dot, norm, sub};
+use crate::math::vec::{add_to_scl, dot, norm, sub as sub_vec};
 use crate::model::Model;
 use crate::real::{Real, MINVAL};
-use crate::smooth::solve_ld;
-use crate::support::{is_sparse, mul_m};
+use crate::smooth::{solve_ld, solve_m_island};
+use crate::support::{is_sparse, mul_m, mul_m_island};
 use crate::types::*;
 
-/// The state of a CG or Newton solve (`mjCGContext`).
-pub(super) struct Context<'s> {
+/// The state of a CG or Newton solve (`mjCGContext`). On one island, the vectors are
+/// compressed to its dofs and rows (see [`Subset`]).
+pub(super) struct Context<'s, 'i> {
+    /// The dofs and rows solved for.
+    pub sub: Subset<'i>,
     /// `J qacc - aref` (nefc).
     pub jaref: &'s mut [Real],
     /// `J search` (nefc).
@@ -74,7 +78,20 @@ pub(super) fn sol_cg(
     stack: &mut Stack,
     maxiter: usize,
 ) -> Result<(), StepError> {
-    sol_cg_newton(m, d, efc, stack, maxiter, false)
+    sol_cg_newton(m, d, efc, stack, maxiter, false, Subset::ALL)
+}
+
+/// CG on the rows and dofs of one island (`mj_solCG_island`).
+pub(super) fn sol_cg_island(
+    m: &Model,
+    d: &mut Data,
+    efc: &mut Efc,
+    stack: &mut Stack,
+    maxiter: usize,
+    island: usize,
+) -> Result<(), StepError> {
+    let sub = efc.islands.subset(island);
+    sol_cg_newton(m, d, efc, stack, maxiter, false, sub)
 }
 
 /// Newton solver (`mj_solNewton`), at most `maxiter` iterations from `qacc`.
@@ -85,16 +102,17 @@ pub(super) fn sol_newton(
     stack: &mut Stack,
     maxiter: usize,
 ) -> Result<(), StepError> {
-    sol_cg_newton(m, d, efc, stack, maxiter, true)
+    sol_cg_newton(m, d, efc, stack, maxiter, true, Subset::ALL)
 }
 
 /// The scratch of a solve (`CGallocate`).
-fn allocate<'s>(
+fn allocate<'s, 'i>(
     nv: usize,
     nefc: usize,
     stack: &mut Stack<'s>,
     newton: bool,
-) -> Result<Context<'s>, StepError> {
+    sub: Subset<'i>,
+) -> Result<Context<'s, 'i>, StepError> {
     let jaref = stack.alloc::<Real>(nefc)?;
     let jv = stack.alloc::<Real>(nefc)?;
     let ma = stack.alloc::<Real>(nv)?;
@@ -116,6 +134,7 @@ fn allocate<'s>(
         None
     };
     Ok(Context {
+        sub,
         jaref,
         jv,
         ma,
@@ -136,7 +155,8 @@ fn allocate<'s>(
     })
 }
 
-/// The CG and Newton driver (`mj_solCGNewton`, monolithic: no islands).
+/// The CG and Newton driver (`mj_solCGNewton`) on the dofs and rows of `sub` (Newton: all).
+#[allow(clippy::too_many_arguments)]
 fn sol_cg_newton(
     m: &Model,
     d: &mut Data,
@@ -144,10 +164,11 @@ fn sol_cg_newton(
     stack: &mut Stack,
     maxiter: usize,
     newton: bool,
+    sub: Subset,
 ) -> Result<(), StepError> {
-    let (nv, nefc) = (m.nv, efc.nefc);
+    let (nv, nefc) = (sub.nv(m.nv), sub.nefc(efc.nefc));
     let mut frame = stack.frame();
-    let mut ctx = allocate(nv, nefc, &mut frame, newton)?;
+    let mut ctx = allocate(nv, nefc, &mut frame, newton, sub)?;
     let (gradold, mgradold, mgraddif): (&mut [Real], &mut [Real], &mut [Real]) = if newton {
         (&mut [], &mut [], &mut [])
     } else {
@@ -159,10 +180,10 @@ fn sol_cg_newton(
     };
     let oldstate = frame.alloc::<i32>(nefc)?;
 
-    mul_m(m, d, ctx.ma, d.qacc);
-    efc.jac.mul_vec(ctx.jaref, d.qacc);
-    for (x, a) in ctx.jaref.iter_mut().zip(efc.aref.iter()) {
-        *x -= *a;
+    mul_m_subset(m, d, ctx.ma, d.qacc, true, &sub);
+    efc.jac.mul_vec_subset(ctx.jaref, d.qacc, true, &sub);
+    for (c, x) in ctx.jaref.iter_mut().enumerate() {
+        *x -= efc.aref[sub.efc(c)];
     }
 
     update_constraint(m, d, efc, &mut ctx);
@@ -175,7 +196,13 @@ fn sol_cg_newton(
     for (s, g) in ctx.search.iter_mut().zip(ctx.mgrad.iter()) {
         *s = *g * -1.0;
     }
-    let scale = stat_scale(m);
+    let scale = match sub.island {
+        None => stat_scale(m),
+        Some(_) => {
+            let inertia: Real = (0..nv).map(|c| d.qM[m.dof_Madr[sub.dof(c)] as usize]).sum();
+            1.0 / inertia
+        }
+    };
     ctx.scale = scale;
 
     let mut iter = 0;
@@ -186,7 +213,13 @@ fn sol_cg_newton(
         }
 
         // move to the new point
-        add_to_scl(d.qacc, ctx.search, alpha);
+        if sub.island.is_none() {
+            add_to_scl(d.qacc, ctx.search, alpha);
+        } else {
+            for (c, s) in ctx.search.iter().enumerate() {
+                d.qacc[sub.dof(c)] += alpha * *s;
+            }
+        }
         add_to_scl(ctx.ma, ctx.mv, alpha);
         add_to_scl(ctx.jaref, ctx.jv, alpha);
 
@@ -194,7 +227,9 @@ fn sol_cg_newton(
             gradold.copy_from_slice(ctx.grad);
             mgradold.copy_from_slice(ctx.mgrad);
         }
-        oldstate.copy_from_slice(efc.state);
+        for (c, old) in oldstate.iter_mut().enumerate() {
+            *old = efc.state[sub.efc(c)];
+        }
         let oldcost = ctx.cost;
 
         update_constraint(m, d, efc, &mut ctx);
@@ -203,7 +238,9 @@ fn sol_cg_newton(
         }
         update_gradient(m, d, &mut ctx);
 
-        let nchange = count_changes(oldstate, efc.state);
+        let nchange = (0..nefc)
+            .filter(|&c| efc.state[sub.efc(c)] != oldstate[c])
+            .count() as i32;
         let improvement = scale * (oldcost - ctx.cost);
         let gradient = scale * norm(ctx.grad);
         let stat = SolverStat {
@@ -215,7 +252,10 @@ fn sol_cg_newton(
             neval: ctx.ls_iter,
             nupdate: ctx.nupdate,
         };
-        save_stats(d.solver, iter, stat);
+        let island = sub.island.unwrap_or(0);
+        if island < NISLAND {
+            save_stats(&mut d.solver[island * NSOLVER..], iter, stat);
+        }
         iter += 1;
 
         if improvement < m.opt.tolerance || gradient < m.opt.tolerance {
@@ -228,7 +268,7 @@ fn sol_cg_newton(
             }
         } else {
             // Polak-Ribière, reset when negative
-            sub(mgraddif, ctx.mgrad, mgradold);
+            sub_vec(mgraddif, ctx.mgrad, mgradold);
             let beta = dot(ctx.grad, mgraddif) / dot(gradold, mgradold).max(MINVAL);
             let beta = if beta < 0.0 { 0.0 } else { beta };
             for (s, g) in ctx.search.iter_mut().zip(ctx.mgrad.iter()) {
@@ -237,29 +277,35 @@ fn sol_cg_newton(
         }
     }
 
-    d.solver_niter[0] += iter as i32;
-    d.solver_nnz[0] = match &ctx.hessian {
-        Some(h) if efc.jac.sparse => (2 * h.nnz - nv) as i32,
-        Some(_) => (nv * nv) as i32,
-        None => 0,
-    };
+    let island = sub.island.unwrap_or(0);
+    if island < NISLAND {
+        d.solver_niter[island] += iter as i32;
+        d.solver_nnz[island] = match &ctx.hessian {
+            Some(h) if efc.jac.sparse => (2 * h.nnz - nv) as i32,
+            Some(_) => (nv * nv) as i32,
+            None => 0,
+        };
+    }
     Ok(())
 }
 
 /// Constraint forces, states and cost at the current point, plus the Gauss cost
 /// (`CGupdateConstraint`); Newton asks for the cone Hessians.
 fn update_constraint(m: &Model, d: &mut Data, efc: &mut Efc, ctx: &mut Context) {
-    ctx.cost = constraint_update(m, d.qfrc_constraint, efc, ctx.jaref, ctx.hessian.is_some());
-    ctx.nactive = efc
-        .state
-        .iter()
-        .filter(|&&s| s != CNSTRSTATE_SATISFIED)
+    let sub = ctx.sub;
+    let cone_hessian = ctx.hessian.is_some();
+    ctx.cost = constraint_update_subset(m, d.qfrc_constraint, efc, ctx.jaref, cone_hessian, &sub);
+    let nefc = sub.nefc(efc.nefc);
+    let state = |c: usize| efc.state[sub.efc(c)];
+    ctx.nactive = (0..nefc)
+        .filter(|&c| state(c) != CNSTRSTATE_SATISFIED)
         .count() as i32;
-    ctx.ncone = efc.state.iter().filter(|&&s| s == CNSTRSTATE_CONE).count() as i32;
+    ctx.ncone = (0..nefc).filter(|&c| state(c) == CNSTRSTATE_CONE).count() as i32;
 
     let mut gauss = 0.0;
-    for i in 0..m.nv {
-        gauss += 0.5 * (ctx.ma[i] - d.qfrc_smooth[i]) * (d.qacc[i] - d.qacc_smooth[i]);
+    for c in 0..sub.nv(m.nv) {
+        let i = sub.dof(c);
+        gauss += 0.5 * (ctx.ma[c] - d.qfrc_smooth[i]) * (d.qacc[i] - d.qacc_smooth[i]);
     }
     ctx.quad_gauss[0] = gauss;
     ctx.cost += gauss;
@@ -269,9 +315,11 @@ fn update_constraint(m: &Model, d: &mut Data, efc: &mut Efc, ctx: &mut Context) 
 /// (`CGupdateGradient`): `H⁻¹ grad` with the Hessian factor (with cones if any) for Newton,
 /// `M⁻¹ grad` for CG.
 fn update_gradient(m: &Model, d: &Data, ctx: &mut Context) {
-    let nv = m.nv;
-    for i in 0..nv {
-        ctx.grad[i] = ctx.ma[i] - d.qfrc_smooth[i] - d.qfrc_constraint[i];
+    let sub = ctx.sub;
+    let nv = sub.nv(m.nv);
+    for c in 0..nv {
+        let i = sub.dof(c);
+        ctx.grad[c] = ctx.ma[c] - d.qfrc_smooth[i] - d.qfrc_constraint[i];
     }
     match &ctx.hessian {
         Some(h) => {
@@ -286,7 +334,10 @@ fn update_gradient(m: &Model, d: &Data, ctx: &mut Context) {
         }
         None => {
             ctx.mgrad.copy_from_slice(ctx.grad);
-            solve_ld(m, ctx.mgrad, 1, d.qLD, d.qLDiagInv);
+            match sub.island {
+                None => solve_ld(m, ctx.mgrad, 1, d.qLD, d.qLDiagInv),
+                Some(_) => solve_m_island(m, d, ctx.mgrad, sub.dofind, sub.dof_islandind),
+            }
         }
     }
 }
@@ -294,16 +345,28 @@ fn update_gradient(m: &Model, d: &Data, ctx: &mut Context) {
 /// The cost along the search line as quadratic polynomials in the step, per row and for the
 /// Gauss term, plus the cone quantities of elliptic contacts (`CGprepare`).
 fn prepare(d: &Data, efc: &Efc, ctx: &mut Context) {
+    let sub = ctx.sub;
     let v = &*ctx.search;
-    let v_dot_smooth = dot(d.qfrc_smooth, v);
+    let v_dot_smooth = match sub.island {
+        None => dot(d.qfrc_smooth, v),
+        Some(_) => {
+            // a plain left-to-right sum, as MuJoCo gathers the island's entries
+            let mut sum = 0.0;
+            for (c, x) in v.iter().enumerate() {
+                sum += d.qfrc_smooth[sub.dof(c)] * *x;
+            }
+            sum
+        }
+    };
     ctx.quad_gauss[1] = dot(v, ctx.ma) - v_dot_smooth;
     ctx.quad_gauss[2] = 0.5 * dot(v, ctx.mv);
 
-    let nefc = efc.nefc;
-    let mut i = 0;
-    while i < nefc {
-        let (jv, jaref, dd) = (&ctx.jv[i..], &ctx.jaref[i..], &efc.D[i..]);
-        let quad = &mut ctx.quad[3 * i..];
+    let nefc = sub.nefc(efc.nefc);
+    let mut c = 0;
+    while c < nefc {
+        let i = sub.efc(c);
+        let (jv, jaref, dd) = (&ctx.jv[c..], &ctx.jaref[c..], &efc.D[i..]);
+        let quad = &mut ctx.quad[3 * c..];
 
         let dj0 = dd[0] * jaref[0];
         quad[0] = jaref[0] * dj0;
@@ -350,7 +413,7 @@ fn prepare(d: &Data, efc: &Efc, ctx: &mut Context) {
 
         quad[0] *= 0.5;
         quad[2] *= 0.5;
-        i += dim;
+        c += dim;
     }
 }
 
@@ -363,23 +426,25 @@ fn add_quad(total: &mut [Real; 3], q: &[Real]) {
 
 /// Cost and its first two derivatives at step `p.alpha` along the search line (`CGeval`).
 fn eval(efc: &Efc, ctx: &mut Context, p: &mut Point) {
-    let (ne, nf, nefc) = (efc.ne, efc.nf, efc.nefc);
+    let sub = ctx.sub;
+    let (ne, nf, nefc) = (efc.ne, efc.nf, sub.nefc(efc.nefc));
     let alpha = p.alpha;
     let mut cost = 0.0;
     let mut deriv = [0.0; 2];
     let mut total = ctx.quad_gauss;
 
-    let mut i = 0;
-    while i < nefc {
-        let quad = &ctx.quad[3 * i..];
+    let mut c = 0;
+    while c < nefc {
+        let i = sub.efc(c);
+        let quad = &ctx.quad[3 * c..];
         if i < ne {
             add_quad(&mut total, quad);
-            i += 1;
+            c += 1;
             continue;
         }
         if i < ne + nf {
             // quadratic within ±R floss, linear beyond
-            let (start, dir) = (ctx.jaref[i], ctx.jv[i]);
+            let (start, dir) = (ctx.jaref[c], ctx.jv[c]);
             let x = start + alpha * dir;
             let f = efc.frictionloss[i];
             let rf = efc.R[i] * f;
@@ -390,14 +455,14 @@ fn eval(efc: &Efc, ctx: &mut Context, p: &mut Point) {
             } else {
                 add_quad(&mut total, &[f * (-0.5 * rf + start), f * dir, 0.0]);
             }
-            i += 1;
+            c += 1;
             continue;
         }
         if efc.efc_type[i] != CNSTR_CONTACT_ELLIPTIC {
-            if ctx.jaref[i] + alpha * ctx.jv[i] < 0.0 {
+            if ctx.jaref[c] + alpha * ctx.jv[c] < 0.0 {
                 add_quad(&mut total, quad);
             }
-            i += 1;
+            c += 1;
             continue;
         }
 
@@ -427,7 +492,7 @@ fn eval(efc: &Efc, ctx: &mut Context, p: &mut Point) {
                 deriv[1] += dm * ((n1 - mu * t1) * (n1 - mu * t1) + (n - mu * t) * (-mu * t2));
             }
         }
-        i += dim;
+        c += dim;
     }
 
     cost += alpha * alpha * total[2] + alpha * total[1] + total[0];
@@ -442,6 +507,14 @@ fn eval(efc: &Efc, ctx: &mut Context, p: &mut Point) {
     p.cost = cost;
     p.deriv = deriv;
     ctx.ls_iter += 1;
+}
+
+/// `res = M vec` on the dofs of `sub`, `res` compressed, `vec` compressed unless `vec_unc`.
+fn mul_m_subset(m: &Model, d: &Data, res: &mut [Real], vec: &[Real], vec_unc: bool, sub: &Subset) {
+    match sub.island {
+        None => mul_m(m, d, res, vec),
+        Some(_) => mul_m_island(m, d, res, vec, vec_unc, sub.dofind, sub.dof_islandind),
+    }
 }
 
 /// Evaluates at `alpha`.
@@ -493,8 +566,9 @@ fn line_search(m: &Model, d: &Data, efc: &Efc, ctx: &mut Context) -> Real {
     let slopescl = ctx.scale / snorm;
     let ls_iterations = m.opt.ls_iterations;
 
-    mul_m(m, d, ctx.mv, ctx.search);
-    efc.jac.mul_vec(ctx.jv, ctx.search);
+    let sub = ctx.sub;
+    mul_m_subset(m, d, ctx.mv, ctx.search, false, &sub);
+    efc.jac.mul_vec_subset(ctx.jv, ctx.search, false, &sub);
     prepare(d, efc, ctx);
 
     let p0 = eval_at(efc, ctx, 0.0);

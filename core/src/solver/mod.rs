@@ -26,7 +26,7 @@ use crate::arena::{ArenaArraysMut, Stack};
 use crate::data::{Contact, Data, SolverStat};
 use crate::forward::StepError;
 use crate::math::mat::{mul_mat_t_vec, mul_mat_vec};
-use crate::math::sparse::mul_mat_vec_sparse;
+use crate::math::sparse::{dot_sparse, dot_sparse2, mul_mat_vec_sparse};
 use crate::math::vec::{dot, sub_from};
 use crate::model::Model;
 use crate::real::Real;
@@ -103,6 +103,65 @@ impl Jacobian<'_> {
             );
         } else {
             mul_mat_t_vec(res, self.J, vec, self.nefc, self.nv);
+        }
+    }
+}
+
+impl Jacobian<'_> {
+    /// `res = J vec` on the rows and dofs of `sub` (`mj_mulJacVec_island`): `res` compressed,
+    /// `vec` compressed too unless `vec_unc`.
+    pub fn mul_vec_subset(&self, res: &mut [Real], vec: &[Real], vec_unc: bool, sub: &Subset) {
+        if sub.island.is_none() {
+            self.mul_vec(res, vec);
+            return;
+        }
+        for (r, &row) in res.iter_mut().zip(sub.efcind) {
+            let row = row as usize;
+            *r = if self.sparse {
+                let adr = self.rowadr[row] as usize;
+                let end = adr + self.rownnz[row] as usize;
+                dot_sparse2(
+                    &self.J[adr..end],
+                    &self.colind[adr..end],
+                    vec,
+                    sub.dofind,
+                    vec_unc,
+                )
+            } else {
+                let nv = self.nv;
+                dot_sparse(vec, &self.J[row * nv..(row + 1) * nv], sub.dofind, vec_unc)
+            };
+        }
+    }
+
+    /// `res = J' vec` on the dofs and rows of `sub`, both uncompressed
+    /// (`mj_mulJacTVec_island`); only the island's dofs of `res` are written.
+    pub fn mul_t_vec_subset(&self, res: &mut [Real], vec: &[Real], sub: &Subset) {
+        if sub.island.is_none() {
+            self.mul_t_vec(res, vec);
+            return;
+        }
+        for &row in sub.dofind {
+            let row = row as usize;
+            res[row] = if self.sparse {
+                let adr = self.JT_rowadr[row] as usize;
+                let end = adr + self.JT_rownnz[row] as usize;
+                dot_sparse2(
+                    &self.JT[adr..end],
+                    &self.JT_colind[adr..end],
+                    vec,
+                    sub.efcind,
+                    true,
+                )
+            } else {
+                let nefc = self.nefc;
+                dot_sparse(
+                    vec,
+                    &self.JT[row * nefc..(row + 1) * nefc],
+                    sub.efcind,
+                    true,
+                )
+            };
         }
     }
 }
@@ -198,6 +257,135 @@ pub struct Efc<'a> {
     pub state: &'a mut [i32],
     /// The contacts (`mu`, `friction`, `dim` are read; the cone Hessian `H` is written).
     pub contact: &'a mut [Contact],
+    /// The constraint islands (`nisland` of them; empty without the island flag).
+    pub islands: Islands<'a>,
+}
+
+/// The island arrays of `mj_island` the island solver reads.
+pub struct Islands<'a> {
+    /// Number of islands.
+    pub nisland: usize,
+    /// Dofs per island.
+    pub dofnum: &'a [i32],
+    /// First entry of each island in `dofind`.
+    pub dofadr: &'a [i32],
+    /// Dofs, island by island.
+    pub dofind: &'a [i32],
+    /// Position of each dof within its island's dofs.
+    pub dof_islandind: &'a [i32],
+    /// Rows per island.
+    pub efcnum: &'a [i32],
+    /// First entry of each island in `efcind`.
+    pub efcadr: &'a [i32],
+    /// Rows, island by island.
+    pub efcind: &'a [i32],
+}
+
+impl<'a> Islands<'a> {
+    /// Whether the arrays hold `nisland` islands over `nv` dofs and `nefc` rows, with every
+    /// index in range.
+    fn valid(&self, nv: usize, nefc: usize) -> bool {
+        let n = self.nisland;
+        let sized = has(self.dofnum, n)
+            && has(self.dofadr, n)
+            && has(self.efcnum, n)
+            && has(self.efcadr, n)
+            && has(self.dofind, nv)
+            && has(self.dof_islandind, nv)
+            && has(self.efcind, nefc);
+        let within = |adr: &[i32], num: &[i32], len: usize, ind: &[i32], bound: usize| {
+            (0..n).all(|k| {
+                let (a, c) = (adr[k], num[k]);
+                a >= 0
+                    && c >= 0
+                    && (a + c) as usize <= len
+                    && ind[a as usize..(a + c) as usize]
+                        .iter()
+                        .all(|&x| x >= 0 && (x as usize) < bound)
+            })
+        };
+        sized
+            && within(self.dofadr, self.dofnum, nv, self.dofind, nv)
+            && within(self.efcadr, self.efcnum, nefc, self.efcind, nefc)
+            && self.dof_islandind[..nv].iter().all(|&x| x < nv as i32)
+    }
+
+    /// The dofs and rows of island `k`.
+    pub fn subset(&self, k: usize) -> Subset<'a> {
+        let range = |adr: &[i32], num: &[i32]| {
+            let a = adr[k] as usize;
+            a..a + num[k] as usize
+        };
+        Subset {
+            island: Some(k),
+            dofind: &self.dofind[range(self.dofadr, self.dofnum)],
+            efcind: &self.efcind[range(self.efcadr, self.efcnum)],
+            dof_islandind: self.dof_islandind,
+        }
+    }
+}
+
+/// The dofs and rows one solve works on: all of them, or one island's. An island's vectors
+/// are compressed: entry `c` of a dof vector is dof `dofind[c]`, of a row vector row
+/// `efcind[c]`.
+#[derive(Clone, Copy)]
+pub struct Subset<'a> {
+    /// The island, `None` for all dofs and rows.
+    pub island: Option<usize>,
+    /// The island's dofs, in increasing order (empty for all).
+    pub dofind: &'a [i32],
+    /// The island's rows, in increasing order (empty for all).
+    pub efcind: &'a [i32],
+    /// Position of each dof within its island.
+    pub dof_islandind: &'a [i32],
+}
+
+impl Subset<'_> {
+    /// Every dof and row.
+    pub const ALL: Subset<'static> = Subset {
+        island: None,
+        dofind: &[],
+        efcind: &[],
+        dof_islandind: &[],
+    };
+
+    /// The dof of entry `c`.
+    #[inline]
+    pub fn dof(&self, c: usize) -> usize {
+        if self.island.is_some() {
+            self.dofind[c] as usize
+        } else {
+            c
+        }
+    }
+
+    /// The row of entry `c`.
+    #[inline]
+    pub fn efc(&self, c: usize) -> usize {
+        if self.island.is_some() {
+            self.efcind[c] as usize
+        } else {
+            c
+        }
+    }
+
+    /// Number of dofs (`nv` for all).
+    pub fn nv(&self, nv: usize) -> usize {
+        if self.island.is_some() {
+            self.dofind.len()
+        } else {
+            nv
+        }
+    }
+
+    /// Number of rows (`nefc` for all).
+    pub fn nefc(&self, nefc: usize) -> usize {
+        if self.island.is_some() {
+            self.efcind.len()
+        } else {
+            nefc
+        }
+    }
 }
 
 /// Whether `a` has at least `n` elements.
@@ -282,6 +470,16 @@ impl<'a> Efc<'a> {
             force: &mut a.efc_force[..nefc],
             state: &mut a.efc_state[..nefc],
             contact: &mut a.contact[..d.ncon],
+            islands: Islands {
+                nisland: d.nisland,
+                dofnum: a.island_dofnum,
+                dofadr: a.island_dofadr,
+                dofind: a.island_dofind,
+                dof_islandind: a.dof_islandind,
+                efcnum: a.island_efcnum,
+                efcadr: a.island_efcadr,
+                efcind: a.island_efcind,
+            },
         })
     }
 
@@ -363,17 +561,6 @@ fn stat_scale(m: &Model) -> Real {
 /// `qacc`, `qacc_warmstart`, the solver statistics and, for elliptic cones with Newton, the
 /// contacts' cone Hessians. Needs `nefc > 0` rows made by the constraint stages.
 pub fn fwd_constraint_solve(m: &Model, d: &mut Data) -> Result<(), StepError> {
-    // MuJoCo solves island by island only with CG and without noslip; the other solvers
-    // see all rows at once, islands or not
-    if enabled(m, ENBL_ISLAND)
-        && d.nisland > 0
-        && m.opt.solver == SOL_CG
-        && m.opt.noslip_iterations == 0
-    {
-        return Err(StepError::Unsupported(
-            "the CG solver island by island (island flag with solver CG)",
-        ));
-    }
     let fields = d.arena.fields;
     let mut detached = d.arena.detach();
     let result = {
@@ -401,13 +588,33 @@ fn solve(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Result<()
     d.solver_niter = [0; NISLAND];
 
     let maxiter = m.opt.iterations.max(0) as usize;
-    match m.opt.solver {
-        SOL_PGS => pgs::sol_pgs(m, d, efc, stack, maxiter)?,
-        SOL_CG => cg_newton::sol_cg(m, d, efc, stack, maxiter)?,
-        SOL_NEWTON => cg_newton::sol_newton(m, d, efc, stack, maxiter)?,
-        _ => return Err(StepError::Numerical("unknown solver type")),
+    // MuJoCo solves island by island only with CG and without noslip; the other solvers see
+    // all rows at once, islands or not
+    let by_island = enabled(m, ENBL_ISLAND)
+        && d.nisland > 0
+        && m.opt.solver == SOL_CG
+        && m.opt.noslip_iterations == 0;
+    if by_island {
+        let (nv, nefc) = (m.nv, efc.nefc);
+        let transposed = efc.jac.sparse || has(efc.jac.JT, nefc * nv);
+        if !transposed || !efc.islands.valid(nv, nefc) {
+            return Err(StepError::Unsupported(
+                "island arrays that do not match the constraint rows",
+            ));
+        }
+        for island in 0..d.nisland {
+            cg_newton::sol_cg_island(m, d, efc, stack, maxiter, island)?;
+        }
+        d.solver_nisland = d.nisland;
+    } else {
+        match m.opt.solver {
+            SOL_PGS => pgs::sol_pgs(m, d, efc, stack, maxiter)?,
+            SOL_CG => cg_newton::sol_cg(m, d, efc, stack, maxiter)?,
+            SOL_NEWTON => cg_newton::sol_newton(m, d, efc, stack, maxiter)?,
+            _ => return Err(StepError::Numerical("unknown solver type")),
+        }
+        d.solver_nisland = 1;
     }
-    d.solver_nisland = 1;
 
     d.qacc_warmstart.copy_from_slice(d.qacc);
 

@@ -2,7 +2,7 @@
 //! `engine_core_constraint.c`): at an acceleration `qacc` with `jar = J qacc - aref`, each row's
 //! state, force and cost ("Computation › Constraint solver › Primal problem").
 
-use super::Efc;
+use super::{Efc, Subset};
 use crate::math::vec::norm;
 use crate::model::Model;
 use crate::real::Real;
@@ -19,50 +19,67 @@ pub fn constraint_update(
     jar: &[Real],
     cone_hessian: bool,
 ) -> Real {
-    let nefc = efc.nefc;
+    constraint_update_subset(m, qfrc_constraint, efc, jar, cone_hessian, &Subset::ALL)
+}
+
+/// [`constraint_update`] on the rows of `sub` (`mj_constraintUpdate_island`): `jar` is
+/// compressed to them, and only the subset's dofs of `qfrc_constraint` are written.
+pub fn constraint_update_subset(
+    m: &Model,
+    qfrc_constraint: &mut [Real],
+    efc: &mut Efc,
+    jar: &[Real],
+    cone_hessian: bool,
+    sub: &Subset,
+) -> Real {
+    let nefc = sub.nefc(efc.nefc);
     if nefc == 0 {
         qfrc_constraint[..m.nv].fill(0.0);
         return 0.0;
     }
 
     // unconstrained forces; the branches below override them where a row is not quadratic
-    for i in 0..nefc {
-        efc.force[i] = -efc.D[i] * jar[i];
+    for (c, &x) in jar.iter().enumerate().take(nefc) {
+        let i = sub.efc(c);
+        efc.force[i] = -efc.D[i] * x;
     }
 
-    // the cost is accumulated row by row, in row order
+    // the cost is accumulated row by row, in row order; a cone's rows are consecutive
     let mut cost = 0.0;
-    let mut i = 0;
-    while i < nefc {
+    let mut c = 0;
+    while c < nefc {
+        let (i, jar) = (sub.efc(c), &jar[c..]);
         if i < efc.ne {
             quadratic(efc, jar, i, &mut cost);
-            i += 1;
+            c += 1;
         } else if i < efc.ne + efc.nf {
             friction(efc, jar, i, &mut cost);
-            i += 1;
+            c += 1;
         } else if efc.efc_type[i] != CNSTR_CONTACT_ELLIPTIC {
             inequality(efc, jar, i, &mut cost);
-            i += 1;
+            c += 1;
         } else {
             let dim = efc.cone(i).dim as usize;
             elliptic(efc, jar, i, cone_hessian, &mut cost);
-            i += dim;
+            c += dim;
         }
     }
 
-    efc.jac.mul_t_vec(qfrc_constraint, efc.force);
+    efc.jac.mul_t_vec_subset(qfrc_constraint, efc.force, sub);
     cost
 }
+
+// The row helpers below read the residual of row `i` (and a cone's next rows) from `jar[0..]`.
 
 /// Equality row: always quadratic.
 fn quadratic(efc: &mut Efc, jar: &[Real], i: usize, cost: &mut Real) {
     efc.state[i] = CNSTRSTATE_QUADRATIC;
-    *cost += 0.5 * efc.D[i] * jar[i] * jar[i];
+    *cost += 0.5 * efc.D[i] * jar[0] * jar[0];
 }
 
 /// Friction-loss row: linear beyond `±R floss` (force saturated at `∓floss`), quadratic within.
 fn friction(efc: &mut Efc, jar: &[Real], i: usize, cost: &mut Real) {
-    let (r, floss, x) = (efc.R[i], efc.frictionloss[i], jar[i]);
+    let (r, floss, x) = (efc.R[i], efc.frictionloss[i], jar[0]);
     if x <= -r * floss {
         efc.force[i] = floss;
         efc.state[i] = CNSTRSTATE_LINEARNEG;
@@ -78,7 +95,7 @@ fn friction(efc: &mut Efc, jar: &[Real], i: usize, cost: &mut Real) {
 
 /// Limit, frictionless or pyramidal contact row: satisfied (no force) when `jar >= 0`.
 fn inequality(efc: &mut Efc, jar: &[Real], i: usize, cost: &mut Real) {
-    if jar[i] >= 0.0 {
+    if jar[0] >= 0.0 {
         efc.force[i] = 0.0;
         efc.state[i] = CNSTRSTATE_SATISFIED;
     } else {
@@ -95,9 +112,9 @@ fn elliptic(efc: &mut Efc, jar: &[Real], i: usize, cone_hessian: bool, cost: &mu
 
     // map to the regular dual cone, split into normal and tangent parts
     let mut u = [0.0; 6];
-    u[0] = jar[i] * mu;
+    u[0] = jar[0] * mu;
     for j in 1..dim {
-        u[j] = jar[i + j] * friction[j - 1];
+        u[j] = jar[j] * friction[j - 1];
     }
     let n = u[0];
     let t = norm(&u[1..dim]);
@@ -114,8 +131,8 @@ fn elliptic(efc: &mut Efc, jar: &[Real], i: usize, cone_hessian: bool, cost: &mu
 
     match state {
         CNSTRSTATE_QUADRATIC => {
-            for j in i..i + dim {
-                *cost += 0.5 * efc.D[j] * jar[j] * jar[j];
+            for j in 0..dim {
+                *cost += 0.5 * efc.D[i + j] * jar[j] * jar[j];
             }
         }
         CNSTRSTATE_CONE => {
