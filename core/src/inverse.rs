@@ -64,7 +64,8 @@ fn discrete_acc(m: &Model, d: &mut Data) -> Result<(), StepError> {
             ))
         }
         INT_EULER => {
-            let damped = !disabled(m, DSBL_EULERDAMP) && m.dof_damping[..nv].iter().any(|&b| b > 0.0);
+            let damped =
+                !disabled(m, DSBL_EULERDAMP) && m.dof_damping[..nv].iter().any(|&b| b > 0.0);
             if !damped {
                 return Ok(());
             }
@@ -189,7 +190,9 @@ pub fn inverse_skip(
 
     // keep the discrete-time qacc above the stack that the stages below use
     let saved = d.arena.reserve::<Real>(m.nv)?;
-    d.arena.reserved::<Real>(&saved, m.nv).copy_from_slice(d.qacc);
+    d.arena
+        .reserved::<Real>(&saved, m.nv)
+        .copy_from_slice(d.qacc);
     let result = discrete_acc(m, d).and_then(|()| inverse_acc(m, d, skipsensor));
     let Data { arena, qacc, .. } = d;
     qacc.copy_from_slice(arena.reserved::<Real>(&saved, m.nv));
@@ -245,7 +248,12 @@ pub fn compare_fwd_inv(m: &Model, d: &mut Data) -> Result<(), StepError> {
 }
 
 /// Copies `qfrc_constraint` and `efc_force` into the reservation `saved`.
-fn save_forward(d: &mut Data, saved: &Reservation, nv: usize, nefc: usize) -> Result<(), StepError> {
+fn save_forward(
+    d: &mut Data,
+    saved: &Reservation,
+    nv: usize,
+    nefc: usize,
+) -> Result<(), StepError> {
     let Data {
         arena,
         qfrc_constraint,
