@@ -353,3 +353,30 @@ fn short_arenas_are_errors_never_panics() {
     }
     assert!(ok > 0 && short > 0, "{ok} ok, {short} short");
 }
+
+#[test]
+fn split_step_runs_fwdinv_like_step() {
+    // step1 + step2 with Euler is step: same state and the same fwdinv statistics
+    let run = |split: bool| {
+        let (mut buf, header) = load(&blob("inverse_robot_fwdinv"));
+        let m = mjrs_core::Model::view(&header, &mut buf).unwrap();
+        let mut dbuf = vec![0u8; mjrs_core::Data::bytes_needed(m.sizes()).unwrap()];
+        let mut d = mjrs_core::Data::new(&m, &mut dbuf).unwrap();
+        mjrs_core::io::reset_data_keyframe(&m, &mut d, 0);
+        let mut fwdinv = Vec::new();
+        for _ in 0..20 {
+            mjrs::control::sine(&m, &mut d);
+            if split {
+                mjrs_core::step1(&m, &mut d).unwrap();
+                mjrs_core::step2(&m, &mut d).unwrap();
+            } else {
+                mjrs_core::step(&m, &mut d).unwrap();
+            }
+            fwdinv.push(d.solver_fwdinv);
+        }
+        (fwdinv, d.qpos.to_vec(), d.qvel.to_vec())
+    };
+    let (whole, split) = (run(false), run(true));
+    assert!(whole.0.iter().all(|f| f[0] > 0.0 && f[1] > 0.0));
+    assert_eq!(whole, split);
+}
