@@ -153,6 +153,26 @@ impl ArrayVisitor for ArraysToJson<'_> {
 /// `names` is written separately, as a string.
 const MODEL_SKIP: &[&str] = &["text_data", "paths", "names"];
 
+/// The results of inverse dynamics as JSON, in the shape of `mjref inverse`: `qfrc_inverse`,
+/// `efc_force`, `sensordata`, `cacc`, `cfrc_int`, `cfrc_ext`.
+pub fn inverse_json(m: &Model, d: &Data) -> String {
+    let mut obj = JsonObject::default();
+    let reals = |v: &[mjrs_core::Real]| v.iter().map(|&x| x.to_scalar()).collect::<Vec<_>>();
+    let efc_force = d.arena.arrays().efc_force;
+    let efc_force = &efc_force[..d.nefc.min(efc_force.len())];
+    for (name, values, shape) in [
+        ("qfrc_inverse", reals(d.qfrc_inverse), vec![m.nv]),
+        ("efc_force", reals(efc_force), vec![efc_force.len()]),
+        ("sensordata", reals(d.sensordata), vec![m.nsensordata]),
+        ("cacc", reals(d.cacc), vec![m.nbody, 6]),
+        ("cfrc_int", reals(d.cfrc_int), vec![m.nbody, 6]),
+        ("cfrc_ext", reals(d.cfrc_ext), vec![m.nbody, 6]),
+    ] {
+        obj.list(name, values.into_iter(), &shape);
+    }
+    obj.finish()
+}
+
 /// Every `Model` field as JSON, in the shape of `mjref model`.
 pub fn model_json(m: &Model) -> String {
     let mut obj = JsonObject::default();

@@ -65,6 +65,22 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Inverse dynamics on the state after N steps of the control law and a forward pass, as
+    /// JSON in the shape of `mjref inverse` (qfrc_inverse, efc_force, sensordata, cacc,
+    /// cfrc_int, cfrc_ext).
+    Inverse {
+        /// Model file (.xml or .mjb).
+        model: PathBuf,
+        /// Start from this keyframe.
+        #[arg(long)]
+        key: Option<i32>,
+        /// Steps of the control law before the forward and inverse passes.
+        #[arg(long, default_value_t = 0)]
+        steps: usize,
+        /// Write to this file instead of stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Print a trajectory under the control law as JSON, the shape of `mjref traj`.
     Traj {
         /// Model file (.xml or .mjb).
@@ -230,6 +246,24 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             mjrs_core::forward(&m, &mut d).map_err(|e| e.to_string())?;
             write_output(output.as_deref(), &mjrs::dump::data_json(&m, &d))
+        }
+        Command::Inverse {
+            model,
+            key,
+            steps,
+            output,
+        } => {
+            let mut owned = load(&model)?;
+            let m = owned.view();
+            let mut data = start(&m, key)?;
+            let mut d = data.view();
+            for _ in 0..steps {
+                mjrs::control::sine(&m, &mut d);
+                step(&m, &mut d)?;
+            }
+            mjrs_core::forward(&m, &mut d).map_err(|e| e.to_string())?;
+            mjrs_core::inverse(&m, &mut d).map_err(|e| e.to_string())?;
+            write_output(output.as_deref(), &mjrs::dump::inverse_json(&m, &d))
         }
         Command::Traj {
             model,

@@ -530,6 +530,27 @@ impl<'a> Arena<'a> {
         }
     }
 
+    /// The `n` elements of `T` reserved by `r` and the arena arrays, both writable, for a
+    /// caller that saves arena arrays in its reservation and restores them later.
+    pub fn reserved_and_arrays<T: Pod>(
+        &mut self,
+        r: &Reservation,
+        n: usize,
+    ) -> (&mut [T], ArenaArraysMut<'_>) {
+        let used = self.state.parena.min(self.buf.len());
+        let (arrays, free) = self.buf.split_at_mut(used);
+        let block = r
+            .offset
+            .checked_sub(used)
+            .zip(bytes_of::<T>(n))
+            .and_then(|(start, bytes)| free.get_mut(start..start.checked_add(bytes)?))
+            .and_then(|bytes| cast_mut::<T>(bytes));
+        (
+            block.unwrap_or(&mut []),
+            ArenaArraysMut::within(arrays, &self.fields),
+        )
+    }
+
     /// Releases reservation `r` and every later one.
     pub fn release(&mut self, r: Reservation) {
         self.state.pstack = r.previous.min(self.state.pstack);

@@ -11,8 +11,8 @@ use crate::real::{Real, MAXVAL};
 use crate::support::{disabled, enabled, warning, xfrc_accumulate};
 use crate::types::*;
 use crate::{
-    actuation, collision, constraint, integrate, island, passive, sensor, smooth, solver, tendon,
-    transmission,
+    actuation, collision, constraint, integrate, inverse, island, passive, sensor, smooth, solver,
+    tendon, transmission,
 };
 
 /// Why a step or forward pass could not run.
@@ -27,6 +27,9 @@ pub enum StepError {
     ModelMismatch,
     /// A numerical failure MuJoCo treats as fatal (`mjERROR`); the text says which.
     Numerical(&'static str),
+    /// A request MuJoCo itself refuses as fatal (`mjERROR`), such as discrete-time inverse
+    /// dynamics with RK4; the text is MuJoCo's.
+    Rejected(&'static str),
 }
 
 impl From<ArenaError> for StepError {
@@ -44,6 +47,7 @@ impl core::fmt::Display for StepError {
             StepError::Unsupported(what) => write!(f, "not supported by mjrs yet: {what}"),
             StepError::ModelMismatch => f.write_str("data was made for a model of different sizes"),
             StepError::Numerical(what) => write!(f, "numerical failure: {what}"),
+            StepError::Rejected(what) => f.write_str(what),
         }
     }
 }
@@ -76,12 +80,12 @@ pub struct Callbacks {
 }
 
 /// Starts a timer: the clock reading, if there is a clock.
-fn tic(d: &Data) -> Option<Real> {
+pub(crate) fn tic(d: &Data) -> Option<Real> {
     d.callbacks.time.map(|t| t())
 }
 
 /// Adds the time since `start` to timer `id`.
-fn toc(d: &mut Data, id: i32, start: Option<Real>) {
+pub(crate) fn toc(d: &mut Data, id: i32, start: Option<Real>) {
     if let (Some(start), Some(clock)) = (start, d.callbacks.time) {
         let t = &mut d.timer[id as usize];
         t.duration += clock() - start;
@@ -130,7 +134,7 @@ pub fn check_acc(m: &Model, d: &mut Data) -> Result<(), StepError> {
 }
 
 /// Rejects a data made for another model before any stage indexes it.
-fn check_sizes(m: &Model, d: &Data) -> Result<(), StepError> {
+pub(crate) fn check_sizes(m: &Model, d: &Data) -> Result<(), StepError> {
     if d.sizes() == m.sizes() {
         Ok(())
     } else {
@@ -296,9 +300,7 @@ pub fn step(m: &Model, d: &mut Data) -> Result<(), StepError> {
     forward_stages(m, d, STAGE_NONE, false)?;
     check_acc(m, d)?;
     if enabled(m, ENBL_FWDINV) {
-        return Err(StepError::Unsupported(
-            "forward-inverse comparison (fwdinv flag)",
-        ));
+        inverse::compare_fwd_inv(m, d)?;
     }
     match m.opt.integrator {
         INT_RK4 => integrate::runge_kutta(m, d, 4)?,
@@ -342,9 +344,7 @@ pub fn step2(m: &Model, d: &mut Data) -> Result<(), StepError> {
     sensor::sensor_acc(m, d)?;
     check_acc(m, d)?;
     if enabled(m, ENBL_FWDINV) {
-        return Err(StepError::Unsupported(
-            "forward-inverse comparison (fwdinv flag)",
-        ));
+        inverse::compare_fwd_inv(m, d)?;
     }
     match m.opt.integrator {
         INT_IMPLICIT | INT_IMPLICITFAST => integrate::implicit(m, d)?,

@@ -82,3 +82,36 @@ fn step_does_not_allocate() {
         );
     }
 }
+
+#[test]
+fn inverse_does_not_allocate() {
+    // the inverse-dynamics models: every cone, integrator, invdiscrete and the fwdinv step
+    let dir = mjrs_tests::fixtures().join("inverse");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "mjb"))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    for path in names {
+        let blob = std::fs::read(&path).unwrap();
+        let header = mjrs_core::mjb::read_header(&blob).unwrap();
+        let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+        let m = mjrs_core::mjb::load(&blob, &mut mbuf).unwrap();
+        let mut dbuf = vec![0u8; mjrs_core::Data::bytes_needed(m.sizes()).unwrap()];
+        let mut d = mjrs_core::Data::new(&m, &mut dbuf).unwrap();
+        let mut result = Ok(());
+        let n = allocations(|| {
+            for _ in 0..10 {
+                mjrs::control::sine(&m, &mut d);
+                result = result
+                    .and(mjrs_core::step(&m, &mut d))
+                    .and(mjrs_core::inverse(&m, &mut d))
+                    .and(mjrs_core::compare_fwd_inv(&m, &mut d));
+            }
+        });
+        assert!(result.is_ok(), "{}: {result:?}", path.display());
+        assert_eq!(n, 0, "{}: {n} allocations", path.display());
+    }
+}
