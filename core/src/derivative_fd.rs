@@ -55,7 +55,11 @@ impl core::fmt::Display for FdError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             FdError::Step(e) => write!(f, "{e}"),
-            FdError::OutputSize { matrix, needed, got } => {
+            FdError::OutputSize {
+                matrix,
+                needed,
+                got,
+            } => {
                 write!(f, "matrix {matrix} has {got} elements, needs {needed}")
             }
         }
@@ -183,6 +187,9 @@ fn state_diff(m: &Model, ds: &mut [Real], s1: &[Real], s2: &[Real], h: Real) {
 struct Nudges {
     forward: bool,
     backward: bool,
+    /// A control: centered sensor differences take MuJoCo 3.1.6's reversed sign (see
+    /// [`clamped_diff`]).
+    control: bool,
 }
 
 impl Nudges {
@@ -191,12 +198,18 @@ impl Nudges {
         Nudges {
             forward: true,
             backward: centered,
+            control: false,
         }
     }
 }
 
 /// Forward, backward or centered difference of the outputs of the nudges made (zeros when
-/// none could be made); `n` is the nominal output.
+/// none could be made); `n` is the nominal output, `state` the model when the outputs are
+/// states (differenced in the tangent space).
+///
+/// MuJoCo 3.1.6 quirk, kept for identical numbers: the centered difference of the sensors
+/// for a control (the matrix `D`) is `(minus - plus) / 2h`, the negative of the derivative;
+/// states (`B`) and the sensor columns of the other inputs (`C`) have the right sign.
 fn clamped_diff(
     dx: &mut [Real],
     n: &[Real],
@@ -209,6 +222,7 @@ fn clamped_diff(
     let (x1, x2, h) = match (nudges.forward, nudges.backward) {
         (true, false) => (n, plus, h),
         (false, true) => (minus, n, h),
+        (true, true) if nudges.control && state.is_none() => (plus, minus, 2.0 * h),
         (true, true) => (minus, plus, 2.0 * h),
         (false, false) => {
             dx.fill(0.0);
@@ -446,8 +460,20 @@ fn nudge_all(
             if backward {
                 run.nudged_step(d, STAGE_VEL, false, |d, _| d.ctrl[i] -= eps)?;
             }
-            let nudges = Nudges { forward, backward };
-            run.write_columns(d, nudges, eps, i, nu, out.b.as_deref_mut(), out.d.as_deref_mut());
+            let nudges = Nudges {
+                forward,
+                backward,
+                control: true,
+            };
+            run.write_columns(
+                d,
+                nudges,
+                eps,
+                i,
+                nu,
+                out.b.as_deref_mut(),
+                out.d.as_deref_mut(),
+            );
         }
     }
 
@@ -459,7 +485,15 @@ fn nudge_all(
                 run.nudged_step(d, STAGE_VEL, false, |d, _| d.act[i] -= eps)?;
             }
             let (col, nudges) = (2 * nv + i, Nudges::both_if(centered));
-            run.write_columns(d, nudges, eps, col, ndx, out.a.as_deref_mut(), out.c.as_deref_mut());
+            run.write_columns(
+                d,
+                nudges,
+                eps,
+                col,
+                ndx,
+                out.a.as_deref_mut(),
+                out.c.as_deref_mut(),
+            );
         }
     }
 
@@ -471,7 +505,15 @@ fn nudge_all(
                 run.nudged_step(d, STAGE_POS, false, |d, _| d.qvel[i] -= eps)?;
             }
             let (col, nudges) = (nv + i, Nudges::both_if(centered));
-            run.write_columns(d, nudges, eps, col, ndx, out.a.as_deref_mut(), out.c.as_deref_mut());
+            run.write_columns(
+                d,
+                nudges,
+                eps,
+                col,
+                ndx,
+                out.a.as_deref_mut(),
+                out.c.as_deref_mut(),
+            );
         }
     }
 
@@ -489,7 +531,15 @@ fn nudge_all(
                 })?;
             }
             let nudges = Nudges::both_if(centered);
-            run.write_columns(d, nudges, eps, i, ndx, out.a.as_deref_mut(), out.c.as_deref_mut());
+            run.write_columns(
+                d,
+                nudges,
+                eps,
+                i,
+                ndx,
+                out.a.as_deref_mut(),
+                out.c.as_deref_mut(),
+            );
         }
     }
     Ok(())

@@ -54,5 +54,5 @@ pub use derivative_fd::{transition_fd, FdError};
 pub use forward::{forward, step, step1, step2, step_skip, Callbacks, StepError};
 pub use model::{Model, ModelHeader, ModelSizes, Options, Statistic, Visual};
 pub use real::Real;
-pub use state::{get_state, set_state, state_size, StateError};
 pub use setconst::{set_const, set_length_range, set_total_mass};
+pub use state::{get_state, set_state, state_size, StateError};
