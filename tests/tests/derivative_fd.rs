@@ -172,7 +172,8 @@ fn transition_fd_f32_is_close_to_f64() {
 /// A model and data from an MJB fixture, after `steps` of the control law from `key`.
 macro_rules! with_data {
     ($name:expr, $key:expr, $steps:expr, |$m:ident, $d:ident| $body:expr) => {{
-        let (_, out) = mjrs_tests::simulate!(mjrs_core, blob($name), $key, $steps, |$m, $d| $body);
+        let steps: usize = $steps;
+        let (_, out) = mjrs_tests::simulate!(mjrs_core, blob($name), $key, steps, |$m, $d| $body);
         out
     }};
 }
