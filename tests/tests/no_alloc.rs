@@ -82,3 +82,37 @@ fn step_does_not_allocate() {
         );
     }
 }
+
+#[test]
+fn transition_fd_does_not_allocate() {
+    let dir = mjrs_tests::fixtures().join("deriv");
+    for name in ["deriv_free_ball", "kitchen_sink", "humanoid"] {
+        let blob = std::fs::read(dir.join(format!("{name}.mjb"))).unwrap();
+        let header = mjrs_core::mjb::read_header(&blob).unwrap();
+        let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+        let m = mjrs_core::mjb::load(&blob, &mut mbuf).unwrap();
+        let mut dbuf = vec![0u8; mjrs_core::Data::bytes_needed(m.sizes()).unwrap()];
+        let mut d = mjrs_core::Data::new(&m, &mut dbuf).unwrap();
+        let (nx, nu, ns) = (2 * m.nv + m.na, m.nu, m.nsensordata);
+        let (mut a, mut b) = (vec![0.0; nx * nx], vec![0.0; nx * nu]);
+        let (mut c, mut dd) = (vec![0.0; ns * nx], vec![0.0; ns * nu]);
+        let mut result = Ok(());
+        let n = allocations(|| {
+            result = mjrs_core::transition_fd(
+                &m,
+                &mut d,
+                1e-6,
+                true,
+                Some(&mut a),
+                Some(&mut b),
+                Some(&mut c),
+                Some(&mut dd),
+            );
+        });
+        assert_eq!(
+            n, 0,
+            "{name}: {n} allocations in transition_fd ({result:?})"
+        );
+        result.unwrap();
+    }
+}
