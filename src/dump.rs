@@ -398,3 +398,37 @@ impl Trajectory {
         out
     }
 }
+
+/// The finite-difference transition matrices of one step at the current state (`A`, `B`,
+/// and `C`, `D` when the model has sensors) as JSON, in the shape of `mjref deriv`.
+pub fn deriv_json(
+    m: &Model,
+    d: &mut Data,
+    eps: f64,
+    centered: bool,
+) -> Result<String, mjrs_core::FdError> {
+    let (nx, nu, ns) = (2 * m.nv + m.na, m.nu, m.nsensordata);
+    let mut a = vec![0.0; nx * nx];
+    let mut b = vec![0.0; nx * nu];
+    let (mut c, mut dd) = (vec![0.0; ns * nx], vec![0.0; ns * nu]);
+    let sensors = ns > 0;
+    mjrs_core::transition_fd(
+        m,
+        d,
+        eps,
+        centered,
+        Some(&mut a),
+        Some(&mut b),
+        sensors.then_some(&mut c[..]),
+        sensors.then_some(&mut dd[..]),
+    )?;
+    let mut obj = JsonObject::default();
+    let reals = |v: &[f64]| v.iter().map(|&x| Scalar::Real(x)).collect::<Vec<_>>();
+    obj.list("A", reals(&a).into_iter(), &[nx, nx]);
+    obj.list("B", reals(&b).into_iter(), &[nx, nu]);
+    if sensors {
+        obj.list("C", reals(&c).into_iter(), &[ns, nx]);
+        obj.list("D", reals(&dd).into_iter(), &[ns, nu]);
+    }
+    Ok(obj.finish())
+}

@@ -101,6 +101,28 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Print the finite-difference transition matrices of one step (mjd_transitionFD) at the
+    /// state after N steps of the control law as JSON, the shape of `mjref deriv`: A, B, and
+    /// C, D when the model has sensors.
+    Deriv {
+        /// Model file (.xml or .mjb).
+        model: PathBuf,
+        /// Start from this keyframe.
+        #[arg(long)]
+        key: Option<i32>,
+        /// Steps of the control law before differencing (no forward pass follows them).
+        #[arg(long, default_value_t = 0)]
+        steps: usize,
+        /// Finite-difference perturbation.
+        #[arg(long, default_value_t = 1e-6)]
+        eps: f64,
+        /// Centered instead of forward differences.
+        #[arg(long)]
+        centered: bool,
+        /// Write to this file instead of stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Compile an MJCF (or URDF) model to an MJB file (MuJoCo 3.1.6's binary model format),
     /// optionally with a 4-byte mjtNum for f32 builds.
     Compile {
@@ -192,6 +214,15 @@ fn step(m: &Model, d: &mut mjrs_core::Data) -> Result<(), String> {
     mjrs_core::step(m, d).map_err(|e| format!("at time {}: {e}", d.time))
 }
 
+/// `steps` steps of the sine control law (`mjref`'s), as the commands that report a state do.
+fn run_control(m: &Model, d: &mut mjrs_core::Data, steps: usize) -> Result<(), String> {
+    for _ in 0..steps {
+        mjrs::control::sine(m, d);
+        step(m, d)?;
+    }
+    Ok(())
+}
+
 fn write_output(output: Option<&Path>, text: &str) -> Result<(), String> {
     match output {
         Some(p) => {
@@ -257,13 +288,27 @@ fn run(cli: Cli) -> Result<(), String> {
             let m = owned.view();
             let mut data = start(&m, key)?;
             let mut d = data.view();
-            for _ in 0..steps {
-                mjrs::control::sine(&m, &mut d);
-                step(&m, &mut d)?;
-            }
+            run_control(&m, &mut d, steps)?;
             mjrs_core::forward(&m, &mut d).map_err(|e| e.to_string())?;
             mjrs_core::inverse(&m, &mut d).map_err(|e| e.to_string())?;
             write_output(output.as_deref(), &mjrs::dump::inverse_json(&m, &d))
+        }
+        Command::Deriv {
+            model,
+            key,
+            steps,
+            eps,
+            centered,
+            output,
+        } => {
+            let mut owned = load(&model)?;
+            let m = owned.view();
+            let mut data = start(&m, key)?;
+            let mut d = data.view();
+            run_control(&m, &mut d, steps)?;
+            let json = mjrs::dump::deriv_json(&m, &mut d, eps, centered)
+                .map_err(|e| format!("at time {}: {e}", d.time))?;
+            write_output(output.as_deref(), &json)
         }
         Command::Traj {
             model,

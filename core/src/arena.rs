@@ -345,6 +345,17 @@ fn field_in<T: Pod>(buf: &[u8], (off, n): (usize, usize)) -> &[T] {
         .unwrap_or(&[])
 }
 
+/// The `n` elements of `T` of reservation `r` in the arena bytes `buf`; empty when that is out
+/// of `buf` or misaligned.
+fn reserved_in<'b, T: Pod>(buf: &'b mut [u8], r: &Reservation, n: usize) -> &'b mut [T] {
+    let offset = r.offset;
+    let end = bytes_of::<T>(n).and_then(|b| offset.checked_add(b));
+    match end.and_then(|e| buf.get_mut(offset..e)) {
+        Some(bytes) => cast_mut::<T>(bytes).unwrap_or(&mut []),
+        None => &mut [],
+    }
+}
+
 /// The arena of a `Data`: bottom-pushed arena arrays plus a top-down scratch stack.
 pub struct Arena<'a> {
     buf: &'a mut [u8],
@@ -375,6 +386,11 @@ impl Detached<'_> {
             state: &mut self.state,
             fields: None,
         }
+    }
+
+    /// The `n` elements of `T` reserved by `r` ([`Arena::reserve`]), while detached.
+    pub fn reserved<T: Pod>(&mut self, r: &Reservation, n: usize) -> &mut [T] {
+        reserved_in(self.buf, r, n)
     }
 
     /// The arena arrays recorded in `fields`, writable, and a scratch frame, together: for the
@@ -522,12 +538,7 @@ impl<'a> Arena<'a> {
 
     /// The `n` elements of `T` reserved by `r` ([`Arena::reserve`]).
     pub fn reserved<T: Pod>(&mut self, r: &Reservation, n: usize) -> &mut [T] {
-        let offset = r.offset;
-        let end = bytes_of::<T>(n).and_then(|b| offset.checked_add(b));
-        match end.and_then(|e| self.buf.get_mut(offset..e)) {
-            Some(bytes) => cast_mut::<T>(bytes).unwrap_or(&mut []),
-            None => &mut [],
-        }
+        reserved_in(self.buf, r, n)
     }
 
     /// The `n` elements of `T` reserved by `r` and the arena arrays, both writable, for a

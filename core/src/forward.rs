@@ -293,19 +293,33 @@ pub fn forward(m: &Model, d: &mut Data) -> Result<(), StepError> {
 /// Advances the simulation by one timestep (`mj_step`): checks the state, runs `forward`, then
 /// the integrator of `opt.integrator`.
 pub fn step(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    step_skip(m, d, STAGE_NONE, false)
+}
+
+/// [`step`] whose forward pass skips the stages before `skipstage` and the sensors if
+/// `skipsensor` ([`forward_skip`]), as finite differencing uses it (`mj_stepSkip`). The
+/// integrator then reuses the factorizations the skipped stages left: Euler's damped mass
+/// matrix when positions are current, the implicit matrix when velocities are too; RK4
+/// ignores the skip.
+pub fn step_skip(
+    m: &Model,
+    d: &mut Data,
+    skipstage: i32,
+    skipsensor: bool,
+) -> Result<(), StepError> {
     check_sizes(m, d)?;
     let t = tic(d);
     check_pos(m, d);
     check_vel(m, d);
-    forward_stages(m, d, STAGE_NONE, false)?;
+    forward_stages(m, d, skipstage, skipsensor)?;
     check_acc(m, d)?;
     if enabled(m, ENBL_FWDINV) {
         inverse::compare_fwd_inv(m, d)?;
     }
     match m.opt.integrator {
         INT_RK4 => integrate::runge_kutta(m, d, 4)?,
-        INT_IMPLICIT | INT_IMPLICITFAST => integrate::implicit(m, d)?,
-        _ => integrate::euler(m, d)?,
+        INT_IMPLICIT | INT_IMPLICITFAST => integrate::implicit_skip(m, d, skipstage >= STAGE_VEL)?,
+        _ => integrate::euler_skip(m, d, skipstage >= STAGE_POS)?,
     }
     toc(d, TIMER_STEP, t);
     Ok(())

@@ -64,16 +64,24 @@ fn advance(m: &Model, s: State, act_dot: &[Real], qacc: &[Real], qvel: Option<&[
 /// Semi-implicit Euler (`mj_Euler`). With joint damping (and the eulerdamp flag not disabled)
 /// the damping is integrated implicitly: `(M + h diag(B)) qacc = qfrc_smooth + qfrc_constraint`.
 pub fn euler(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    euler_skip(m, d, false)
+}
+
+/// [`euler`] that, if `skipfactor`, reuses the factorization of `M + h diag(B)` already in
+/// `qH`, `qHDiagInv` (`mj_EulerSkip`; it depends on positions only).
+pub fn euler_skip(m: &Model, d: &mut Data, skipfactor: bool) -> Result<(), StepError> {
     let damped = !disabled(m, DSBL_EULERDAMP) && m.dof_damping.iter().any(|&b| b > 0.0);
     d.with_stack(|d, stack| -> Result<(), ArenaError> {
         let qacc = stack.alloc::<Real>(m.nv)?;
         if damped {
-            let mhb = stack.alloc::<Real>(m.nM)?;
-            mhb.copy_from_slice(d.qM);
-            for i in 0..m.nv {
-                mhb[m.dof_Madr[i] as usize] += m.opt.timestep * m.dof_damping[i];
+            if !skipfactor {
+                let mhb = stack.alloc::<Real>(m.nM)?;
+                mhb.copy_from_slice(d.qM);
+                for i in 0..m.nv {
+                    mhb[m.dof_Madr[i] as usize] += m.opt.timestep * m.dof_damping[i];
+                }
+                factor_i(m, &mut d.warning, mhb, d.qH, d.qHDiagInv, None);
             }
-            factor_i(m, &mut d.warning, mhb, d.qH, d.qHDiagInv, None);
             add(qacc, d.qfrc_smooth, d.qfrc_constraint);
             solve_ld(m, qacc, 1, d.qH, d.qHDiagInv);
         } else {
@@ -240,6 +248,13 @@ fn weighted_sum(
 /// factored by sparse LU; `implicitfast` drops the bias term and keeps the lower triangle, which
 /// is factored like the mass matrix into `qH`, `qHDiagInv`.
 pub fn implicit(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    implicit_skip(m, d, false)
+}
+
+/// [`implicit`] that, if `skipfactor`, reuses `qDeriv` and the factorization already in `qLU`
+/// (`implicit`) or `qH`, `qHDiagInv` (`implicitfast`) instead of recomputing them
+/// (`mj_implicitSkip`; they depend on positions and velocities).
+pub fn implicit_skip(m: &Model, d: &mut Data, skipfactor: bool) -> Result<(), StepError> {
     let fast = match m.opt.integrator {
         INT_IMPLICIT => false,
         INT_IMPLICITFAST => true,
@@ -249,14 +264,17 @@ pub fn implicit(m: &Model, d: &mut Data) -> Result<(), StepError> {
             ))
         }
     };
-    smooth_vel(m, d, !fast)?;
+    if !skipfactor {
+        smooth_vel(m, d, !fast)?;
+    }
     d.with_stack(|d, stack| -> Result<(), StepError> {
         let qacc = stack.alloc::<Real>(m.nv)?;
         add(qacc, d.qfrc_smooth, d.qfrc_constraint);
-        if fast {
-            implicitfast_solve(m, d, qacc, stack)?;
-        } else {
-            implicit_solve(m, d, qacc, stack)?;
+        match (fast, skipfactor) {
+            (true, false) => implicitfast_solve(m, d, qacc, stack)?,
+            (false, false) => implicit_solve(m, d, qacc, stack)?,
+            (true, true) => solve_ld(m, qacc, 1, d.qH, d.qHDiagInv),
+            (false, true) => solve_lu(m, d, qacc, stack)?,
         }
         let act_dot = stack.alloc::<Real>(m.na)?;
         act_dot.copy_from_slice(d.act_dot);
@@ -278,6 +296,12 @@ fn implicit_solve(
     add_to_scl(d.qLU, d.qDeriv, -m.opt.timestep);
     factor_lu_sparse(d.qLU, m.nv, scratch, d.D_rownnz, d.D_rowadr, d.D_colind)
         .map_err(|_| StepError::Numerical("singular implicit matrix qM - h qDeriv"))?;
+    solve_lu(m, d, qacc, &mut frame)
+}
+
+/// `qacc = qLU \ qacc` with the factorization in `qLU`.
+fn solve_lu(m: &Model, d: &Data, qacc: &mut [Real], stack: &mut Stack) -> Result<(), StepError> {
+    let mut frame = stack.frame();
     let qfrc = frame.alloc::<Real>(m.nv)?;
     qfrc.copy_from_slice(qacc);
     solve_lu_sparse(qacc, d.qLU, qfrc, m.nv, d.D_rownnz, d.D_rowadr, d.D_colind);

@@ -514,9 +514,14 @@ pub const STATE_USERDATA: i32 = 2048;
 pub const STATE_PLUGIN: i32 = 4096;
 /// Number of state elements.
 pub const NSTATE: i32 = 13;
+/// qpos, qvel, act.
 pub const STATE_PHYSICS: i32 = 14;
+/// [`STATE_PHYSICS`], time and plugin state.
 pub const STATE_FULLPHYSICS: i32 = 4111;
+/// Everything the user sets: ctrl, applied forces, eq_active, mocap poses, userdata.
 pub const STATE_USER: i32 = 4064;
+/// Everything that determines the next step: [`STATE_FULLPHYSICS`], [`STATE_USER`] and the
+/// warm start.
 pub const STATE_INTEGRATION: i32 = 8191;
 
 // mjtWarning: warning types

@@ -83,6 +83,17 @@ fn step_does_not_allocate() {
     }
 }
 
+/// A model of a fixture directory on fresh data: `f(m, d)`.
+fn with_fixture(path: &std::path::Path, f: impl FnOnce(&mjrs_core::Model, &mut mjrs_core::Data)) {
+    let blob = std::fs::read(path).unwrap();
+    let header = mjrs_core::mjb::read_header(&blob).unwrap();
+    let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+    let m = mjrs_core::mjb::load(&blob, &mut mbuf).unwrap();
+    let mut dbuf = vec![0u8; mjrs_core::Data::bytes_needed(m.sizes()).unwrap()];
+    let mut d = mjrs_core::Data::new(&m, &mut dbuf).unwrap();
+    f(&m, &mut d);
+}
+
 #[test]
 fn inverse_does_not_allocate() {
     // the inverse-dynamics models: every cone, integrator, invdiscrete and the fwdinv step
@@ -95,23 +106,49 @@ fn inverse_does_not_allocate() {
     names.sort();
     assert!(!names.is_empty());
     for path in names {
-        let blob = std::fs::read(&path).unwrap();
-        let header = mjrs_core::mjb::read_header(&blob).unwrap();
-        let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
-        let m = mjrs_core::mjb::load(&blob, &mut mbuf).unwrap();
-        let mut dbuf = vec![0u8; mjrs_core::Data::bytes_needed(m.sizes()).unwrap()];
-        let mut d = mjrs_core::Data::new(&m, &mut dbuf).unwrap();
-        let mut result = Ok(());
-        let n = allocations(|| {
-            for _ in 0..10 {
-                mjrs::control::sine(&m, &mut d);
-                result = result
-                    .and(mjrs_core::step(&m, &mut d))
-                    .and(mjrs_core::inverse(&m, &mut d))
-                    .and(mjrs_core::compare_fwd_inv(&m, &mut d));
-            }
+        with_fixture(&path, |m, d| {
+            let mut result = Ok(());
+            let n = allocations(|| {
+                for _ in 0..10 {
+                    mjrs::control::sine(m, d);
+                    result = result
+                        .and(mjrs_core::step(m, d))
+                        .and(mjrs_core::inverse(m, d))
+                        .and(mjrs_core::compare_fwd_inv(m, d));
+                }
+            });
+            assert!(result.is_ok(), "{}: {result:?}", path.display());
+            assert_eq!(n, 0, "{}: {n} allocations", path.display());
         });
-        assert!(result.is_ok(), "{}: {result:?}", path.display());
-        assert_eq!(n, 0, "{}: {n} allocations", path.display());
+    }
+}
+
+#[test]
+fn transition_fd_does_not_allocate() {
+    let dir = mjrs_tests::fixtures().join("deriv");
+    for name in ["deriv_free_ball", "kitchen_sink", "humanoid"] {
+        with_fixture(&dir.join(format!("{name}.mjb")), |m, d| {
+            let (nx, nu, ns) = (2 * m.nv + m.na, m.nu, m.nsensordata);
+            let (mut a, mut b) = (vec![0.0; nx * nx], vec![0.0; nx * nu]);
+            let (mut c, mut dd) = (vec![0.0; ns * nx], vec![0.0; ns * nu]);
+            let mut result = Ok(());
+            let n = allocations(|| {
+                result = mjrs_core::transition_fd(
+                    m,
+                    d,
+                    1e-6,
+                    true,
+                    Some(&mut a),
+                    Some(&mut b),
+                    Some(&mut c),
+                    Some(&mut dd),
+                );
+            });
+            assert_eq!(
+                n, 0,
+                "{name}: {n} allocations in transition_fd ({result:?})"
+            );
+            result.unwrap();
+        });
     }
 }
