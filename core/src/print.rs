@@ -88,7 +88,10 @@ pub fn print_formatted_model<W: Write + ?Sized>(
     w: &mut W,
     float_format: &FloatFormat,
 ) -> fmt::Result {
-    let mut p = Printer { w, f: *float_format };
+    let mut p = Printer {
+        w,
+        f: *float_format,
+    };
     writeln!(p.w, "MuJoCo version {MUJOCO_VERSION}")?;
     writeln!(p.w, "model name     {}\n", m.name_at(0))?;
 
@@ -148,7 +151,10 @@ pub fn print_formatted_data<W: Write + ?Sized>(
     w: &mut W,
     float_format: &FloatFormat,
 ) -> fmt::Result {
-    let mut p = Printer { w, f: *float_format };
+    let mut p = Printer {
+        w,
+        f: *float_format,
+    };
     p.data_sizes(m, d)?;
     p.diagnostics(d)?;
     p.vector("ENERGY = ", &d.energy)?;
@@ -368,7 +374,12 @@ impl<W: Write + ?Sized> Printer<'_, W> {
             ("FLEX", "nflex", s.nflex, Some(&*m.name_flexadr)),
             ("MESH", "nmesh", s.nmesh, Some(&*m.name_meshadr)),
             ("SKIN", "nskin", s.nskin, Some(&*m.name_skinadr)),
-            ("HEIGHTFIELD", "nhfield", s.nhfield, Some(&*m.name_hfieldadr)),
+            (
+                "HEIGHTFIELD",
+                "nhfield",
+                s.nhfield,
+                Some(&*m.name_hfieldadr),
+            ),
             ("TEXTURE", "ntex", s.ntex, Some(&*m.name_texadr)),
             ("MATERIAL", "nmat", s.nmat, Some(&*m.name_matadr)),
             ("PAIR", "npair", s.npair, Some(&*m.name_pairadr)),
@@ -412,7 +423,11 @@ impl<W: Write + ?Sized> Printer<'_, W> {
 
     /// Face and vertex counts of mesh `i`'s convex hull, when it has one.
     fn qhull(&mut self, m: &Model, i: usize) -> fmt::Result {
-        let Some(adr) = m.mesh_graphadr.get(i).and_then(|&a| usize::try_from(a).ok()) else {
+        let Some(adr) = m
+            .mesh_graphadr
+            .get(i)
+            .and_then(|&a| usize::try_from(a).ok())
+        else {
             return Ok(());
         };
         let at = |k: usize| m.mesh_graph.get(adr + k).copied().unwrap_or(0);
@@ -447,11 +462,15 @@ impl<W: Write + ?Sized> Printer<'_, W> {
         for i in 0..m.nnumeric {
             write!(self.w, "\nNUMERIC {i}:\n")?;
             let size = m.numeric_size.get(i).copied().unwrap_or(0);
-            writeln!(self.w, "  name         {}", name_of(m, &m.name_numericadr, i))?;
+            writeln!(
+                self.w,
+                "  name         {}",
+                name_of(m, m.name_numericadr, i)
+            )?;
             writeln!(self.w, "  size         {size}")?;
             self.w.write_str("  value       ")?;
             let adr = m.numeric_adr.get(i).copied().unwrap_or(0);
-            for &x in slice_at(&m.numeric_data, adr, size) {
+            for &x in slice_at(m.numeric_data, adr, size) {
                 self.float(x)?;
             }
             self.w.write_char('\n')?;
@@ -461,10 +480,14 @@ impl<W: Write + ?Sized> Printer<'_, W> {
         }
         for i in 0..m.ntext {
             write!(self.w, "\nTEXT {i}:\n")?;
-            writeln!(self.w, "  name         {}", name_of(m, &m.name_textadr, i))?;
-            writeln!(self.w, "  size         {}", m.text_size.get(i).copied().unwrap_or(0))?;
+            writeln!(self.w, "  name         {}", name_of(m, m.name_textadr, i))?;
+            writeln!(
+                self.w,
+                "  size         {}",
+                m.text_size.get(i).copied().unwrap_or(0)
+            )?;
             let adr = m.text_adr.get(i).copied().unwrap_or(-1);
-            writeln!(self.w, "  value        {}", c_str(&m.text_data, adr))?;
+            writeln!(self.w, "  value        {}", c_str(m.text_data, adr))?;
         }
         if m.ntext > 0 {
             self.w.write_char('\n')?;
@@ -472,13 +495,13 @@ impl<W: Write + ?Sized> Printer<'_, W> {
         for i in 0..m.ntuple {
             write!(self.w, "\nTUPLE {i}:\n")?;
             let size = m.tuple_size.get(i).copied().unwrap_or(0);
-            writeln!(self.w, "  name         {}", name_of(m, &m.name_tupleadr, i))?;
+            writeln!(self.w, "  name         {}", name_of(m, m.name_tupleadr, i))?;
             writeln!(self.w, "  size         {size}")?;
             self.w.write_str("  elements\n")?;
             let adr = m.tuple_adr.get(i).copied().unwrap_or(0);
-            let objtype = slice_at(&m.tuple_objtype, adr, size);
-            let objid = slice_at(&m.tuple_objid, adr, size);
-            let prm = slice_at(&m.tuple_objprm, adr, size);
+            let objtype = slice_at(m.tuple_objtype, adr, size);
+            let objid = slice_at(m.tuple_objid, adr, size);
+            let prm = slice_at(m.tuple_objprm, adr, size);
             for ((&t, &id), &x) in objtype.iter().zip(objid).zip(prm) {
                 write!(self.w, "       {} {id}, prm = ", type_name(t))?;
                 self.float(x)?;
@@ -495,7 +518,7 @@ impl<W: Write + ?Sized> Printer<'_, W> {
     fn keyframes(&mut self, m: &Model) -> fmt::Result {
         let (nq, nv, na, nu, nmocap) = (m.nq, m.nv, m.na, m.nu, m.nmocap);
         for i in 0..m.nkey {
-            let name = name_of(m, &m.name_keyadr, i);
+            let name = name_of(m, m.name_keyadr, i);
             if !name.is_empty() {
                 writeln!(self.w, "key_name{i}    {name}")?;
             }
@@ -509,15 +532,18 @@ impl<W: Write + ?Sized> Printer<'_, W> {
                 .write(self.w, to_f64(time))?;
                 self.w.write_char('\n')?;
             }
-            let qpos = row(&m.key_qpos, i, nq);
-            let qvel = row(&m.key_qvel, i, nv);
-            let act = row(&m.key_act, i, na);
-            let mpos = row(&m.key_mpos, i, 3 * nmocap);
-            let mquat = row(&m.key_mquat, i, 4 * nmocap);
-            let ctrl = row(&m.key_ctrl, i, nu);
+            let qpos = row(m.key_qpos, i, nq);
+            let qvel = row(m.key_qvel, i, nv);
+            let act = row(m.key_act, i, na);
+            let mpos = row(m.key_mpos, i, 3 * nmocap);
+            let mquat = row(m.key_mquat, i, 4 * nmocap);
+            let ctrl = row(m.key_ctrl, i, nu);
             let mocap_differs = |k: usize, body: &[Real], key: &[Real]| {
                 (0..m.nbody).any(|j| {
-                    let Some(id) = m.body_mocapid.get(j).and_then(|&id| usize::try_from(id).ok())
+                    let Some(id) = m
+                        .body_mocapid
+                        .get(j)
+                        .and_then(|&id| usize::try_from(id).ok())
                     else {
                         return false;
                     };
@@ -525,11 +551,23 @@ impl<W: Write + ?Sized> Printer<'_, W> {
                 })
             };
             let sections: [(&str, &[Real], bool); 6] = [
-                ("qpos", qpos, qpos.iter().zip(m.qpos0.iter()).any(|(a, b)| a != b)),
+                (
+                    "qpos",
+                    qpos,
+                    qpos.iter().zip(m.qpos0.iter()).any(|(a, b)| a != b),
+                ),
                 ("qvel", qvel, qvel.iter().any(|&x| x != 0.0)),
                 ("act", act, act.iter().any(|&x| x != 0.0)),
-                ("mpos", mpos, nmocap > 0 && mocap_differs(3, &m.body_pos, mpos)),
-                ("mquat", mquat, nmocap > 0 && mocap_differs(4, &m.body_quat, mquat)),
+                (
+                    "mpos",
+                    mpos,
+                    nmocap > 0 && mocap_differs(3, m.body_pos, mpos),
+                ),
+                (
+                    "mquat",
+                    mquat,
+                    nmocap > 0 && mocap_differs(4, m.body_quat, mquat),
+                ),
                 ("ctrl", ctrl, ctrl.iter().any(|&x| x != 0.0)),
             ];
             let mut any = false;
@@ -555,17 +593,17 @@ impl<W: Write + ?Sized> Printer<'_, W> {
         self.w.write_str("BVH:\n")?;
         writeln!(
             self.w,
-            "  {:<8}{:<8}{:<8}{:<10}{}",
-            "id", "depth", "nodeid", "child[0]", "child[1]"
+            "  {:<8}{:<8}{:<8}{:<10}child[1]",
+            "id", "depth", "nodeid", "child[0]"
         )?;
         for i in 0..m.nbvh {
             let at = |v: &[i32], k: usize| v.get(k).copied().unwrap_or(0);
             self.w.write_str("  ")?;
             self.int_left(i32::try_from(i).unwrap_or(i32::MAX), 8, false)?;
-            self.int_left(at(&m.bvh_depth, i), 8, false)?;
-            self.int_left(at(&m.bvh_nodeid, i), 8, true)?;
-            self.int_left(at(&m.bvh_child, 2 * i), 10, true)?;
-            self.int_left(at(&m.bvh_child, 2 * i + 1), 0, true)?;
+            self.int_left(at(m.bvh_depth, i), 8, false)?;
+            self.int_left(at(m.bvh_nodeid, i), 8, true)?;
+            self.int_left(at(m.bvh_child, 2 * i), 10, true)?;
+            self.int_left(at(m.bvh_child, 2 * i + 1), 0, true)?;
             self.w.write_char('\n')?;
         }
         self.w.write_char('\n')
@@ -608,7 +646,11 @@ impl<W: Write + ?Sized> Printer<'_, W> {
         if d.warning.iter().map(|w| i64::from(w.number)).sum::<i64>() != 0 {
             self.w.write_str("WARNING\n")?;
             for (i, w) in d.warning.iter().enumerate().filter(|(_, w)| w.number != 0) {
-                writeln!(self.w, "    {i}:  lastinfo = {}   number = {}", w.lastinfo, w.number)?;
+                writeln!(
+                    self.w,
+                    "    {i}:  lastinfo = {}   number = {}",
+                    w.lastinfo, w.number
+                )?;
             }
             self.w.write_char('\n')?;
         }
@@ -690,7 +732,7 @@ impl<W: Write + ?Sized> Printer<'_, W> {
         let nv = m.nv;
         self.array_of(header, nv, nv, |p, k| {
             let (r, c) = (k / nv, k % nv);
-            let value = sparse_row(mat, &d.D_rownnz, &d.D_rowadr, &d.D_colind, r)
+            let value = sparse_row(mat, d.D_rownnz, d.D_rowadr, d.D_colind, r)
                 .filter(|&(_, col)| usize::try_from(col).is_ok_and(|col| col == c))
                 .last()
                 .map_or(0.0, |(x, _)| x);
@@ -707,7 +749,7 @@ impl<W: Write + ?Sized> Printer<'_, W> {
             if g1 > -1 && g2 > -1 {
                 self.w.write_str("     geoms         ")?;
                 for (g, end) in [(g1, " : "), (g2, "\n")] {
-                    let name = name_of(m, &m.name_geomadr, g as usize);
+                    let name = name_of(m, m.name_geomadr, g as usize);
                     if name.is_empty() {
                         write!(self.w, "{g}{end}")?;
                     } else {
@@ -718,7 +760,13 @@ impl<W: Write + ?Sized> Printer<'_, W> {
                 writeln!(
                     self.w,
                     "     gfev          {} {} {} {} : {} {} {} {}",
-                    c.geom[0], c.flex[0], c.elem[0], c.vert[0], c.geom[1], c.flex[1], c.elem[1],
+                    c.geom[0],
+                    c.flex[0],
+                    c.elem[0],
+                    c.vert[0],
+                    c.geom[1],
+                    c.flex[1],
+                    c.elem[1],
                     c.vert[1]
                 )?;
             }
@@ -952,53 +1000,52 @@ impl<W: Write + ?Sized> DataArrays<'_, '_, '_, W> {
             "plugin_state" | "plugin" | "plugin_data" | "bvh_aabb_dyn" | "bvh_active" | "qH"
             | "qHDiagInv" | "flexedge_J_colind" | "ten_wrapadr" | "ten_wrapnum"
             | "ten_J_rownnz" | "ten_J_rowadr" | "ten_J_colind" | "wrap_xpos" | "D_rownnz"
-            | "D_rowadr" | "D_colind" | "B_rownnz" | "B_rowadr" | "B_colind" | "qDeriv"
-            | "qLU" => Ok(()),
+            | "D_rowadr" | "D_colind" | "B_rownnz" | "B_rowadr" | "B_colind" | "qDeriv" | "qLU" => {
+                Ok(())
+            }
             "eq_active" if m.neq > 0 => {
                 p.int_line("EQ_ACTIVE", d.eq_active.iter().map(|&x| i64::from(x)))
             }
             "eq_active" => Ok(()),
-            "sensordata" => p.array("SENSOR", info.rows, info.cols, &d.sensordata),
-            "flexedge_J_rownnz" | "flexedge_J_rowadr" if sparse => {
-                p.upper_array(info, data)
-            }
+            "sensordata" => p.array("SENSOR", info.rows, info.cols, d.sensordata),
+            "flexedge_J_rownnz" | "flexedge_J_rowadr" if sparse => p.upper_array(info, data),
             "flexedge_J_rownnz" | "flexedge_J_rowadr" => Ok(()),
             "flexedge_J" if sparse => p.sparse(
                 "FLEXEDGE_J",
-                &d.flexedge_J,
+                d.flexedge_J,
                 m.nflexedge,
-                &d.flexedge_J_rownnz,
-                &d.flexedge_J_rowadr,
-                &d.flexedge_J_colind,
+                d.flexedge_J_rownnz,
+                d.flexedge_J_rowadr,
+                d.flexedge_J_colind,
             ),
             "ten_J" if sparse => {
-                p.array_int("TEN_J_ROWNNZ", m.ntendon, &d.ten_J_rownnz)?;
-                p.array_int("TEN_J_ROWADR", m.ntendon, &d.ten_J_rowadr)?;
+                p.array_int("TEN_J_ROWNNZ", m.ntendon, d.ten_J_rownnz)?;
+                p.array_int("TEN_J_ROWADR", m.ntendon, d.ten_J_rowadr)?;
                 p.sparse(
                     "TEN_J",
-                    &d.ten_J,
+                    d.ten_J,
                     m.ntendon,
-                    &d.ten_J_rownnz,
-                    &d.ten_J_rowadr,
-                    &d.ten_J_colind,
+                    d.ten_J_rownnz,
+                    d.ten_J_rowadr,
+                    d.ten_J_colind,
                 )
             }
-            "ten_J" => p.array("TEN_MOMENT", info.rows, info.cols, &d.ten_J),
+            "ten_J" => p.array("TEN_MOMENT", info.rows, info.cols, d.ten_J),
             "wrap_obj" => p.wraps(m, d),
-            "qM" => p.full_m(m, "QM", &d.qM),
-            "qLD" => p.full_m(m, "QLD", &d.qLD),
+            "qM" => p.full_m(m, "QM", d.qM),
+            "qLD" => p.full_m(m, "QLD", d.qLD),
             "qLDiagSqrtInv" => {
-                p.array("QLDIAGSQRTINV", info.rows, info.cols, &d.qLDiagSqrtInv)?;
+                p.array("QLDIAGSQRTINV", info.rows, info.cols, d.qLDiagSqrtInv)?;
                 p.second_order(m, d)
             }
             "qfrc_passive" => {
-                p.array("QFRC_PASSIVE", info.rows, info.cols, &d.qfrc_passive)?;
+                p.array("QFRC_PASSIVE", info.rows, info.cols, d.qfrc_passive)?;
                 let a = d.arena.arrays();
                 p.array("EFC_VEL", d.nefc, 1, a.efc_vel)?;
                 p.array("EFC_AREF", d.nefc, 1, a.efc_aref)
             }
             "qacc_smooth" => {
-                p.array("QACC_SMOOTH", info.rows, info.cols, &d.qacc_smooth)?;
+                p.array("QACC_SMOOTH", info.rows, info.cols, d.qacc_smooth)?;
                 let a = d.arena.arrays();
                 p.array("EFC_B", d.nefc, 1, a.efc_b)?;
                 p.array("EFC_FORCE", d.nefc, 1, a.efc_force)?;
@@ -1045,14 +1092,14 @@ impl<W: Write + ?Sized> Printer<'_, W> {
     /// body-dof matrix, `qDeriv` and `qLU` as dense matrices, the contacts and the constraint
     /// rows.
     fn second_order(&mut self, m: &Model, d: &Data) -> fmt::Result {
-        self.int_line("D_rownnz", ints(&d.D_rownnz, m.nv))?;
-        self.int_line("D_rowadr", ints(&d.D_rowadr, m.nv))?;
-        self.int_line("D_colind", ints(&d.D_colind, m.nD))?;
-        self.int_line("B_rownnz", ints(&d.B_rownnz, m.nbody))?;
-        self.int_line("B_rowadr", ints(&d.B_rowadr, m.nbody))?;
-        self.int_line("B_colind", ints(&d.B_colind, m.nB))?;
-        self.dense_d(m, d, "QDERIV", &d.qDeriv)?;
-        self.dense_d(m, d, "QLU", &d.qLU)?;
+        self.int_line("D_rownnz", ints(d.D_rownnz, m.nv))?;
+        self.int_line("D_rowadr", ints(d.D_rowadr, m.nv))?;
+        self.int_line("D_colind", ints(d.D_colind, m.nD))?;
+        self.int_line("B_rownnz", ints(d.B_rownnz, m.nbody))?;
+        self.int_line("B_rowadr", ints(d.B_rowadr, m.nbody))?;
+        self.int_line("B_colind", ints(d.B_colind, m.nB))?;
+        self.dense_d(m, d, "QDERIV", d.qDeriv)?;
+        self.dense_d(m, d, "QLU", d.qLU)?;
         let arrays = d.arena.arrays();
         let contacts = arrays.contact.get(..d.ncon).unwrap_or(arrays.contact);
         self.contacts(m, contacts)?;

@@ -232,6 +232,10 @@ impl FloatFormat {
                 let x = exponent_of(probe.as_str());
                 if x < p as i32 && x >= -4 {
                     fixed(out, a, (p as i32 - 1 - x) as usize, self.alt)?;
+                } else if self.alt && x == p as i32 && exponent_unrounded(a) == x - 1 {
+                    // glibc: rounding carried into a new digit after fixed notation was chosen
+                    // with no fraction digits (`%#g` of 999999.5 is "1.e+06")
+                    exp(out, a, 0, true, upper)?;
                 } else {
                     exp(out, a, p - 1, self.alt, upper)?;
                 }
@@ -274,6 +278,16 @@ fn exponent_of(s: &str) -> i32 {
     s.find('e')
         .and_then(|e| s[e + 1..].parse().ok())
         .unwrap_or(0)
+}
+
+/// The decimal exponent of `a` itself, before any rounding (that of its shortest
+/// representation, which never rounds up to the next power of ten).
+fn exponent_unrounded(a: f64) -> i32 {
+    let mut b = Buf::new();
+    match write!(b, "{a:e}") {
+        Ok(()) => exponent_of(b.as_str()),
+        Err(_) => 0,
+    }
 }
 
 /// A decimal number at `b[i..]`: (value, or `None` above [`MAX_WIDTH`]; index after it).
@@ -320,7 +334,10 @@ impl Buf {
         let Some(point) = s.iter().position(|&c| c == b'.') else {
             return;
         };
-        let end = s.iter().position(|&c| c == b'e' || c == b'E').unwrap_or(s.len());
+        let end = s
+            .iter()
+            .position(|&c| c == b'e' || c == b'E')
+            .unwrap_or(s.len());
         let mut keep = end;
         while keep > point + 1 && s[keep - 1] == b'0' {
             keep -= 1;
@@ -399,7 +416,10 @@ mod tests {
         assert_eq!(fmt("%#g", 1.0), "1.00000");
         assert_eq!(fmt("%#.0f", 3.0), "3.");
         assert_eq!(fmt("%#.0e", 3.0), "3.e+00");
-        assert_eq!(fmt("%010.3f", -3.14159), "-00003.142");
+        assert_eq!(fmt("%#g", 999999.5), "1.e+06");
+        assert_eq!(fmt("%#.3g", 99.99), "100.");
+        assert_eq!(fmt("%#.2g", 995.0), "1.0e+03");
+        assert_eq!(fmt("%010.3f", -3.25159), "-00003.252");
         assert_eq!(fmt("%-+8.1f", 2.25), "+2.2    ");
         assert_eq!(fmt("%08g", f64::INFINITY), "     inf");
         assert_eq!(fmt("%.0g", 0.5), "0.5");
@@ -412,9 +432,12 @@ mod tests {
         assert_eq!(FloatFormat::parse("%--g"), Err(FormatError::RepeatedFlag));
         assert_eq!(FloatFormat::parse("%d"), Err(FormatError::BadConversion));
         assert_eq!(FloatFormat::parse("%*g"), Err(FormatError::BadConversion));
-        assert_eq!(FloatFormat::parse("%g "), Err(FormatError::TrailingCharacters));
         assert_eq!(
-            FloatFormat::parse("%123456789012345678g"),
+            FloatFormat::parse("%g "),
+            Err(FormatError::TrailingCharacters)
+        );
+        assert_eq!(
+            FloatFormat::parse("%12345678901234567890g"),
             Err(FormatError::TooLong)
         );
         assert_eq!(FloatFormat::parse("%.99g"), Err(FormatError::TooLarge));
