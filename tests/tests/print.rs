@@ -7,6 +7,8 @@
 //!   sections are compared as they come: the WARNING section (present in the `print_warning`
 //!   model, absent elsewhere) must match, and TIMER is absent on both sides because neither
 //!   has a clock; a separate test gives mjrs a clock and checks that the section appears;
+//! * with custom float formats (`%.8g`, `%+.3e`), `print_formatted_model` / `_data` match
+//!   `mj_printFormattedModel` / `_Data` the same way;
 //! * `FloatFormat` writes what glibc's `snprintf` writes for 22 formats and 810 doubles;
 //! * `print_mat` / `print_mat_sparse` write what `mju_printMat` / `mju_printMatSparse` write.
 //!
@@ -108,6 +110,32 @@ fn model_and_data_print_as_mujoco_prints_them() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn formatted_printouts_match_mujoco() {
+    for (name, fmt, tag) in [("kitchen_sink", "%.8g", "g8"), ("humanoid", "%+.3e", "e3")] {
+        let format = FloatFormat::parse(fmt).unwrap();
+        let blob = std::fs::read(dir().join(format!("{name}.mjb"))).unwrap();
+        let header = mjrs_core::mjb::read_header(&blob).unwrap();
+        let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+        let m = mjrs_core::mjb::load(&blob, &mut mbuf).unwrap();
+        let mut dbuf = vec![0u8; mjrs_core::Data::bytes_needed(m.sizes()).unwrap()];
+        let mut d = mjrs_core::Data::new(&m, &mut dbuf).unwrap();
+        mjrs_core::forward(&m, &mut d).unwrap();
+        let (mut model, mut data) = (String::new(), String::new());
+        print::print_formatted_model(&m, &mut model, &format).unwrap();
+        print::print_formatted_data(&m, &d, &mut data, &format).unwrap();
+        for (what, ours, allowed) in [("model", &model, &[][..]), ("data", &data, MAY_DIFFER)] {
+            let reference = reference(name, &format!("{what}.{tag}"));
+            let diffs = differences(&reference, ours, allowed);
+            assert!(
+                diffs.is_empty(),
+                "{name} {what} {fmt}: {:?}",
+                &diffs[..diffs.len().min(5)]
+            );
+        }
+    }
 }
 
 #[test]
