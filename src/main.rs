@@ -81,6 +81,28 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Print the model or the data in MuJoCo's own text format (`mj_printModel` /
+    /// `mj_printData`), the data after N steps of the control law and a forward pass, as
+    /// `mjref print` does.
+    Print {
+        /// What to print.
+        what: PrintWhat,
+        /// Model file (.xml or .mjb).
+        model: PathBuf,
+        /// Start from this keyframe.
+        #[arg(long)]
+        key: Option<i32>,
+        /// Steps of the control law before the final forward pass.
+        #[arg(long, default_value_t = 0)]
+        steps: usize,
+        /// printf format for floats (`mj_printFormattedModel`): %[flags][width][.precision]
+        /// and one of f, g, G, e, E.
+        #[arg(long, default_value = "% -9.2g", allow_hyphen_values = true)]
+        float_format: String,
+        /// Write to this file instead of stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Print a trajectory under the control law as JSON, the shape of `mjref traj`.
     Traj {
         /// Model file (.xml or .mjb).
@@ -156,6 +178,15 @@ enum Command {
         #[arg(long)]
         f32: bool,
     },
+}
+
+/// What `mjrs print` prints.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum PrintWhat {
+    /// The model (`mj_printModel`).
+    Model,
+    /// The data (`mj_printData`).
+    Data,
 }
 
 /// The default model of `mjrs simulate`: Gymnasium's humanoid standing on a floor (MIT
@@ -309,6 +340,39 @@ fn run(cli: Cli) -> Result<(), String> {
             let json = mjrs::dump::deriv_json(&m, &mut d, eps, centered)
                 .map_err(|e| format!("at time {}: {e}", d.time))?;
             write_output(output.as_deref(), &json)
+        }
+        Command::Print {
+            what,
+            model,
+            key,
+            steps,
+            float_format,
+            output,
+        } => {
+            let format = mjrs_core::print::FloatFormat::parse(&float_format)
+                .map_err(|e| format!("--float-format {float_format:?}: {e}"))?;
+            let mut owned = load(&model)?;
+            let m = owned.view();
+            let mut text = String::new();
+            match what {
+                PrintWhat::Model => mjrs_core::print::print_formatted_model(&m, &mut text, &format),
+                PrintWhat::Data => {
+                    let mut data = start(&m, key)?;
+                    let mut d = data.view();
+                    run_control(&m, &mut d, steps)?;
+                    mjrs_core::forward(&m, &mut d).map_err(|e| e.to_string())?;
+                    mjrs_core::print::print_formatted_data(&m, &d, &mut text, &format)
+                }
+            }
+            .map_err(|_| "formatting failed".to_string())?;
+            match output {
+                Some(p) => std::fs::write(&p, text)
+                    .map_err(|e| format!("cannot write {}: {e}", p.display())),
+                None => {
+                    print!("{text}");
+                    Ok(())
+                }
+            }
         }
         Command::Traj {
             model,

@@ -39,6 +39,7 @@ pub mod model;
 pub mod name;
 pub mod passive;
 mod pod;
+pub mod print;
 pub mod real;
 pub mod sensor;
 pub mod setconst;
