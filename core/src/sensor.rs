@@ -5,11 +5,12 @@
 //!
 //! MuJoCo 3.1.6 adds no noise: the engine never reads `sensor_noise`, so neither does mjrs.
 //!
-//! Not supported yet, and refused with [`StepError::Unsupported`] by the stage that would
-//! compute them: rangefinder (ray casting), geomdist, geomnormal and geomfromto (geom
-//! distances), and plugin sensors.
+//! Geomdist, geomnormal and geomfromto use [`geom_distance`] with the sensor's cutoff as the
+//! margin. Not supported yet, and refused with [`StepError::Unsupported`] by the stage that
+//! would compute them: rangefinder (ray casting) and plugin sensors.
 
 use crate::arena::ArenaArrays;
+use crate::collision::geom_distance;
 use crate::data::Data;
 use crate::forward::StepError;
 use crate::math::mat::{mul_mat_t_vec, rot_vec_mat_t};
@@ -43,6 +44,7 @@ pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
     }
     refuse_unsupported(m, STAGE_POS)?;
     let mut has_user = false;
+    let mut last_pair = None;
     for i in stage_sensors(m, STAGE_POS) {
         let id = m.sensor_objid[i] as usize;
         let reading = match m.sensor_type[i] {
@@ -58,6 +60,10 @@ pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
             SENS_FRAMEQUAT => frame_quat(m, d, i)?,
             SENS_SUBTREECOM => v3(d.subtree_com)[id].into(),
             SENS_CLOCK => d.time.into(),
+            SENS_GEOMDIST | SENS_GEOMNORMAL | SENS_GEOMFROMTO => {
+                geom_sensor(m, d, i, &mut last_pair)?;
+                continue;
+            }
             SENS_JOINTLIMITPOS | SENS_TENDONLIMITPOS => {
                 limit_reading(d, m.sensor_type[i], id, |a, j| {
                     a.efc_pos[j] - a.efc_margin[j]
@@ -200,9 +206,6 @@ fn refuse_unsupported(m: &Model, stage: i32) -> Result<(), StepError> {
         }
         let what = match ty {
             SENS_RANGEFINDER => "rangefinder sensor (ray casting)",
-            SENS_GEOMDIST => "geomdist sensor (geom distance)",
-            SENS_GEOMNORMAL => "geomnormal sensor (geom distance)",
-            SENS_GEOMFROMTO => "geomfromto sensor (geom distance)",
             _ => continue,
         };
         return Err(StepError::Unsupported(what));
@@ -238,6 +241,81 @@ fn apply_cutoff(m: &Model, d: &mut Data, stage: i32) {
             _ => {}
         }
     }
+}
+
+/// What a geom-distance sensor measures: its objects and margin, and the result.
+#[derive(Clone, Copy, PartialEq)]
+struct GeomPair {
+    objtype: i32,
+    objid: i32,
+    reftype: i32,
+    refid: i32,
+    margin: Real,
+}
+
+/// The geoms of a geom-distance sensor's object: a body's geoms, or one geom.
+fn sensor_geoms(m: &Model, objtype: i32, id: i32) -> core::ops::Range<usize> {
+    let id = id as usize;
+    if objtype == OBJ_BODY {
+        let adr = m.body_geomadr[id].max(0) as usize;
+        adr..adr + m.body_geomnum[id] as usize
+    } else {
+        id..id + 1
+    }
+}
+
+/// Geomdist, geomnormal and geomfromto sensors: the smallest distance (within the cutoff,
+/// which is the margin) over all pairs of the two objects' geoms, and the segment between the
+/// nearest points. A sensor right after one with the same objects and margin reuses its
+/// result, as MuJoCo does.
+fn geom_sensor(
+    m: &Model,
+    d: &mut Data,
+    i: usize,
+    last: &mut Option<(GeomPair, Real, [Real; 6])>,
+) -> Result<(), StepError> {
+    let pair = GeomPair {
+        objtype: m.sensor_objtype[i],
+        objid: m.sensor_objid[i],
+        reftype: m.sensor_reftype[i],
+        refid: m.sensor_refid[i],
+        margin: m.sensor_cutoff[i],
+    };
+    let (dist, fromto) = match *last {
+        Some((p, dist, fromto)) if p == pair => (dist, fromto),
+        _ => {
+            let (mut dist, mut fromto) = (pair.margin, [0.0; 6]);
+            for g1 in sensor_geoms(m, pair.objtype, pair.objid) {
+                for g2 in sensor_geoms(m, pair.reftype, pair.refid) {
+                    let mut candidate = [0.0; 6];
+                    let dist_new = geom_distance(m, d, g1, g2, pair.margin, Some(&mut candidate))?;
+                    if dist_new < dist {
+                        dist = dist_new;
+                        fromto = candidate;
+                    }
+                }
+            }
+            (dist, fromto)
+        }
+    };
+    *last = Some((pair, dist, fromto));
+    let adr = m.sensor_adr[i] as usize;
+    match m.sensor_type[i] {
+        SENS_GEOMDIST => d.sensordata[adr] = dist,
+        SENS_GEOMNORMAL => {
+            let mut normal = [
+                fromto[3] - fromto[0],
+                fromto[4] - fromto[1],
+                fromto[5] - fromto[2],
+            ];
+            if normal != [0.0; 3] {
+                normalize3(&mut normal);
+            }
+            d.sensordata[adr..adr + 3].copy_from_slice(&normal);
+        }
+        _ => d.sensordata[adr..adr + 6].copy_from_slice(&fromto),
+    }
+    Ok(())
 }
 
 /// One sensor's output (up to a quaternion), computed from `Data` before it is written into

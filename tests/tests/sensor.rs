@@ -1,7 +1,9 @@
 //! Sensor behaviour the MuJoCo fixtures cannot show (`core/src/sensor.rs`): the user-sensor
-//! callback and its stages, and the refusal of sensor types mjrs cannot compute yet. The
-//! numbers themselves are checked against MuJoCo by `smooth.rs` (models `sensor_*`).
+//! callback and its stages, the refusal of sensor types mjrs cannot compute yet, and
+//! `geom_distance` (symmetry, margin, bad ids). The numbers themselves are checked against
+//! MuJoCo by `smooth.rs` (models `sensor_*`).
 
+use mjrs_core::collision::geom_distance;
 use mjrs_core::types::*;
 use mjrs_core::{forward, mjb, sensor, Data, Model, StepError};
 use mjrs_tests::fixtures;
@@ -73,9 +75,6 @@ fn user_sensors_without_callback_keep_their_data() {
 fn unsupported_sensor_types_are_refused_by_their_stage() {
     let cases = [
         (SENS_RANGEFINDER, STAGE_POS, "rangefinder"),
-        (SENS_GEOMDIST, STAGE_POS, "geomdist"),
-        (SENS_GEOMNORMAL, STAGE_POS, "geomnormal"),
-        (SENS_GEOMFROMTO, STAGE_POS, "geomfromto"),
         (SENS_PLUGIN, STAGE_ACC, "plugin"),
     ];
     for (ty, stage, name) in cases {
@@ -141,4 +140,34 @@ fn touch_is_zero_without_contacts() {
         assert_eq!(d.sensordata[m.sensor_adr[touch] as usize], 0.0);
         d.ncon = 0;
     });
+}
+
+#[test]
+fn geom_distance_is_symmetric_and_checks_ids() {
+    let blob = std::fs::read(fixtures().join("smooth/sensor_geomdist.mjb")).unwrap();
+    let header = mjb::read_header(&blob).unwrap();
+    let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+    let m = mjb::load(&blob, &mut mbuf).unwrap();
+    let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+    let mut d = Data::new(&m, &mut dbuf).unwrap();
+    forward(&m, &mut d).unwrap();
+    let id = |name| mjrs_core::name::name2id(&m, OBJ_GEOM, name).unwrap();
+    let (sph, floor, wall) = (id("sph"), id("floor"), id("wall_box"));
+    let (mut ab, mut ba) = ([0.0; 6], [0.0; 6]);
+    let d1 = geom_distance(&m, &mut d, sph, floor, 1.0, Some(&mut ab)).unwrap();
+    let d2 = geom_distance(&m, &mut d, floor, sph, 1.0, Some(&mut ba)).unwrap();
+    assert_eq!(d1, d2);
+    assert!(d1 > 0.0 && d1 < 1.0, "{d1}");
+    // the segment runs from the first geom to the second
+    assert_eq!(
+        (ab[..3].to_vec(), ab[3..].to_vec()),
+        (ba[3..].to_vec(), ba[..3].to_vec())
+    );
+    assert!(ab[5].abs() < 1e-12, "ends on the floor: {}", ab[5]);
+    // beyond the margin: the margin, and no segment
+    let mut none = [1.0; 6];
+    let far = geom_distance(&m, &mut d, sph, wall, 0.01, Some(&mut none)).unwrap();
+    assert_eq!((far, none), (0.01, [0.0; 6]));
+    // bad ids are errors, not panics
+    assert!(geom_distance(&m, &mut d, m.ngeom, sph, 1.0, None).is_err());
 }

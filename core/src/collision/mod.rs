@@ -26,7 +26,7 @@ use crate::math::eig3::eig3;
 use crate::math::misc::{max, min, outside_box};
 use crate::math::scalar::abs;
 use crate::math::spatial::make_frame;
-use crate::math::vec::{add_to3, dot3, norm3, scl3, sub3};
+use crate::math::vec::{add_scl3, add_to3, dot3, norm3, scl3, sub3};
 use crate::model::Model;
 use crate::real::{Real, MAXVAL, MINVAL};
 use crate::support::{disabled, enabled, v3, v9, warning};
@@ -1114,6 +1114,59 @@ fn merge_sort(v: &mut [u32], tmp: &mut [u32], cmp: &impl Fn(u32, u32) -> i32) {
 enum Candidate {
     Geoms(usize, usize),
     Pair(usize),
+}
+
+/// `mj_geomDistance`: the smallest signed distance between geoms `geom1` and `geom2` that their
+/// collision function finds within the margin `distmax`, or `distmax` when nothing is closer (or
+/// the pair has no collision function). With `fromto`, the segment from the nearest point on
+/// `geom1` to the one on `geom2` (zeros when nothing was found). The contacts are scratch from
+/// the arena; ids out of range are an error.
+pub fn geom_distance(
+    m: &Model,
+    d: &mut Data,
+    geom1: usize,
+    geom2: usize,
+    distmax: Real,
+    mut fromto: Option<&mut [Real; 6]>,
+) -> Result<Real, StepError> {
+    if geom1 >= m.ngeom || geom2 >= m.ngeom {
+        return Err(StepError::Rejected("geom id out of range in geom_distance"));
+    }
+    if let Some(f) = fromto.as_deref_mut() {
+        *f = [0.0; 6];
+    }
+    let flip = m.geom_type[geom1] > m.geom_type[geom2];
+    let (g1, g2) = if flip { (geom2, geom1) } else { (geom1, geom2) };
+    let (t1, t2) = (m.geom_type[g1] as usize, m.geom_type[g2] as usize);
+    let Some(collider) = COLLISION_FUNC
+        .get(t1)
+        .and_then(|row| row.get(t2))
+        .copied()
+        .flatten()
+    else {
+        return Ok(distmax);
+    };
+    d.with_stack(|d, stack| {
+        let con = stack.alloc::<Contact>(MAXCONPAIR)?;
+        let num = collider(m, d, con, g1, g2, distmax)?.min(MAXCONPAIR);
+        let mut dist = distmax;
+        let mut smallest = None;
+        for (i, c) in con[..num].iter().enumerate() {
+            if c.dist < dist {
+                dist = c.dist;
+                smallest = Some(i);
+            }
+        }
+        if let (Some(f), Some(i)) = (fromto, smallest) {
+            // the contact's normal points from the first geom of the collider's order
+            let sign: Real = if flip { -1.0 } else { 1.0 };
+            let c = &con[i];
+            let normal = [c.frame[0], c.frame[1], c.frame[2]];
+            f[..3].copy_from_slice(&add_scl3(&c.pos, &normal, -0.5 * sign * dist));
+            f[3..].copy_from_slice(&add_scl3(&c.pos, &normal, 0.5 * sign * dist));
+        }
+        Ok(dist)
+    })
 }
 
 /// Whether the pair of geoms (not an explicit pair) is left out: by the user's contact filter
