@@ -234,11 +234,7 @@ fn write_mjb(m: &Model, output: &Path, f32: bool) -> Result<(), String> {
 
 /// A fresh data for `m`, reset to keyframe `key` if given.
 fn start(m: &Model, key: Option<i32>) -> Result<OwnedData, String> {
-    let mut d = OwnedData::new(m).map_err(|e| e.to_string())?;
-    if let Some(k) = key {
-        d.reset_keyframe(m, k).map_err(|e| e.to_string())?;
-    }
-    Ok(d)
+    mjrs::simulate::new_data(m, key)
 }
 
 fn step(m: &Model, d: &mut mjrs_core::Data) -> Result<(), String> {

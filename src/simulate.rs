@@ -12,12 +12,25 @@ fn with_data<R>(
     key: Option<i32>,
     f: impl FnOnce(&mut Data) -> Result<R, String>,
 ) -> Result<R, String> {
-    let mut owned = mjrs_alloc::OwnedData::new(m).map_err(|e| e.to_string())?;
-    if let Some(k) = key {
-        owned.reset_keyframe(m, k).map_err(|e| e.to_string())?;
-    }
+    let mut owned = new_data(m, key)?;
     let result = f(&mut owned.view());
     result
+}
+
+/// A fresh data for `m`, reset to keyframe `key` if given. MuJoCo resets without a word for a
+/// key the model does not have; on the command line a typo deserves an error.
+pub fn new_data(m: &Model, key: Option<i32>) -> Result<mjrs_alloc::OwnedData, String> {
+    let mut owned = mjrs_alloc::OwnedData::new(m).map_err(|e| e.to_string())?;
+    if let Some(k) = key {
+        if usize::try_from(k).map_or(true, |k| k >= m.nkey) {
+            return Err(format!(
+                "keyframe {k} does not exist (the model has {})",
+                m.nkey
+            ));
+        }
+        owned.reset_keyframe(m, k).map_err(|e| e.to_string())?;
+    }
+    Ok(owned)
 }
 
 /// One step, with the error tagged by the simulation time.

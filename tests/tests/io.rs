@@ -128,3 +128,16 @@ fn debug_reset_poisons_computed_arrays_only() {
     reset_data(&m, &mut clean);
     assert_eq!(json(&m, &poisoned), json(&m, &clean));
 }
+
+#[test]
+fn the_command_line_refuses_keyframes_the_model_lacks() {
+    let blob = blob();
+    let mut mbuf = vec![0u8; mjb::read_header(&blob).unwrap().model_bytes().unwrap()];
+    let m = mjb::load(&blob, &mut mbuf).unwrap();
+    assert!(m.nkey > 0);
+    assert!(mjrs::simulate::new_data(&m, Some(0)).is_ok());
+    for key in [m.nkey as i32, -1] {
+        let err = mjrs::simulate::new_data(&m, Some(key)).unwrap_err();
+        assert!(err.contains("does not exist"), "{err}");
+    }
+}
