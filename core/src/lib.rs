@@ -35,6 +35,7 @@ pub mod mjb;
 pub mod model;
 pub mod passive;
 mod pod;
+pub mod ray;
 pub mod real;
 pub mod sensor;
 pub mod setconst;
