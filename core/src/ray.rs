@@ -968,10 +968,8 @@ fn cuboid(
     const FACE: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
     let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
     let mut x = -1.0;
-    for i in 0..3 {
-        if !(abs(lvec[i]) > MINVAL) {
-            continue;
-        }
+    // axes along which the ray moves (NaN moves along none, as in MuJoCo)
+    for i in (0..3).filter(|&i| abs(lvec[i]) > MINVAL) {
         for (s, side) in [-1.0, 1.0].into_iter().enumerate() {
             let sol = (side * size[i] - lpnt[i]) / lvec[i];
             if sol >= 0.0 {

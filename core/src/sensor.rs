@@ -34,8 +34,8 @@ const NO_FRAME: StepError = StepError::Unsupported("sensor on an object without 
 /// `sensor_needstage` against the type, so a validated model never meets it.
 const WRONG_STAGE: StepError = StepError::Unsupported("sensor type in another stage");
 
-/// Position-dependent sensors (`mj_sensorPos`): magnetometer, rangefinder, camera projection, joint,
-/// tendon and actuator positions, ball joint quaternions, frame positions, orientations and
+/// Position-dependent sensors (`mj_sensorPos`): magnetometer, rangefinder, camera projection,
+/// joint, tendon and actuator positions, ball joint quaternions, frame positions, orientations and
 /// axes, subtree centers of mass, clock, and user sensors of this stage. Writes `sensordata`.
 pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if disabled(m, DSBL_SENSOR) {
