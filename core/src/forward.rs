@@ -7,6 +7,7 @@ use crate::data::Data;
 use crate::io::reset_data;
 use crate::math::vec::{add_to, sub};
 use crate::model::Model;
+use crate::ray::RayError;
 use crate::real::{Real, MAXVAL};
 use crate::support::{disabled, enabled, warning, xfrc_accumulate};
 use crate::types::*;
@@ -35,6 +36,23 @@ pub enum StepError {
 impl From<ArenaError> for StepError {
     fn from(e: ArenaError) -> Self {
         StepError::Arena(e)
+    }
+}
+
+impl From<RayError> for StepError {
+    fn from(e: RayError) -> Self {
+        match e {
+            RayError::Arena(e) => StepError::Arena(e),
+            RayError::Sdf => StepError::Unsupported("ray casting against SDF geoms"),
+            RayError::ShortVector => {
+                StepError::Numerical("ray direction vector length is too small")
+            }
+            RayError::TreeTooDeep { .. } => StepError::Numerical("BVH stack depth exceeded"),
+            RayError::GeomOutOfRange { .. }
+            | RayError::WrongGeomType { .. }
+            | RayError::UnsupportedGeomType(_)
+            | RayError::LengthMismatch => StepError::Numerical("ray query on an invalid geom"),
+        }
     }
 }
 

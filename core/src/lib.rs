@@ -40,6 +40,7 @@ pub mod name;
 pub mod passive;
 mod pod;
 pub mod print;
+pub mod ray;
 pub mod real;
 pub mod sensor;
 pub mod setconst;

@@ -5,9 +5,9 @@
 //!
 //! MuJoCo 3.1.6 adds no noise: the engine never reads `sensor_noise`, so neither does mjrs.
 //!
-//! Geomdist, geomnormal and geomfromto use [`geom_distance`] with the sensor's cutoff as the
-//! margin. Not supported yet, and refused with [`StepError::Unsupported`] by the stage that
-//! would compute them: rangefinder (ray casting) and plugin sensors.
+//! The rangefinder casts a ray ([`ray`](crate::ray::ray)); geomdist, geomnormal and
+//! geomfromto use [`geom_distance`] with the sensor's cutoff as the margin. Plugin sensors are
+//! refused with [`StepError::Unsupported`].
 
 use crate::arena::ArenaArrays;
 use crate::collision::geom_distance;
@@ -16,10 +16,11 @@ use crate::forward::StepError;
 use crate::math::mat::{mul_mat_t_vec, rot_vec_mat_t};
 use crate::math::misc::{clip, max, min};
 use crate::math::quat::{mul_quat, neg_quat, sub_quat};
-use crate::math::scalar::{abs, sqrt, tan};
+use crate::math::scalar::{abs, tan};
 use crate::math::spatial::transform_spatial;
 use crate::math::vec::{cross, dot, dot3, normalize3, scl3, sub3};
 use crate::model::Model;
+use crate::ray::{self, ray_geom};
 use crate::real::{Real, MINVAL, PI};
 use crate::smooth::{rne_post_constraint, subtree_vel};
 use crate::support::{
@@ -35,14 +36,14 @@ const NO_FRAME: StepError = StepError::Unsupported("sensor on an object without 
 /// `sensor_needstage` against the type, so a validated model never meets it.
 const WRONG_STAGE: StepError = StepError::Unsupported("sensor type in another stage");
 
-/// Position-dependent sensors (`mj_sensorPos`): magnetometer, camera projection, joint,
-/// tendon and actuator positions, ball joint quaternions, frame positions, orientations and
+/// Position-dependent sensors (`mj_sensorPos`): magnetometer, rangefinder, camera projection,
+/// joint, tendon and actuator positions, ball joint quaternions, frame positions, orientations and
 /// axes, subtree centers of mass, clock, and user sensors of this stage. Writes `sensordata`.
 pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if disabled(m, DSBL_SENSOR) {
         return Ok(());
     }
-    refuse_unsupported(m, STAGE_POS)?;
+    refuse_unsupported(m)?;
     let mut has_user = false;
     let mut last_pair = None;
     for i in stage_sensors(m, STAGE_POS) {
@@ -50,6 +51,7 @@ pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
         let reading = match m.sensor_type[i] {
             SENS_MAGNETOMETER => magnetometer(m, d, id),
             SENS_CAMPROJECTION => camprojection(m, d, i),
+            SENS_RANGEFINDER => rangefinder(m, d, id)?,
             SENS_JOINTPOS => d.qpos[m.jnt_qposadr[id] as usize].into(),
             SENS_TENDONPOS => d.ten_length[id].into(),
             SENS_ACTUATORPOS => d.actuator_length[id].into(),
@@ -91,7 +93,7 @@ pub fn sensor_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if disabled(m, DSBL_SENSOR) {
         return Ok(());
     }
-    refuse_unsupported(m, STAGE_VEL)?;
+    refuse_unsupported(m)?;
     let needs_subtree = stage_sensors(m, STAGE_VEL).any(|i| {
         matches!(
             m.sensor_type[i],
@@ -140,7 +142,7 @@ pub fn sensor_acc(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if disabled(m, DSBL_SENSOR) {
         return Ok(());
     }
-    refuse_unsupported(m, STAGE_ACC)?;
+    refuse_unsupported(m)?;
     let needs_rne_post = stage_sensors(m, STAGE_ACC).any(|i| {
         matches!(
             m.sensor_type[i],
@@ -193,22 +195,11 @@ fn stage_sensors<'a>(m: &'a Model, stage: i32) -> impl Iterator<Item = usize> + 
     (0..m.nsensor).filter(move |&i| m.sensor_needstage[i] == stage)
 }
 
-/// Refuses the sensors of `stage` that mjrs cannot compute yet, before any is written. Plugin
-/// sensors are refused in every stage, since MuJoCo runs plugins by their own stage.
-fn refuse_unsupported(m: &Model, stage: i32) -> Result<(), StepError> {
-    for i in 0..m.nsensor {
-        let ty = m.sensor_type[i];
-        if ty == SENS_PLUGIN {
-            return Err(StepError::Unsupported("plugin sensor"));
-        }
-        if m.sensor_needstage[i] != stage {
-            continue;
-        }
-        let what = match ty {
-            SENS_RANGEFINDER => "rangefinder sensor (ray casting)",
-            _ => continue,
-        };
-        return Err(StepError::Unsupported(what));
+/// Refuses plugin sensors, in every stage, since MuJoCo runs plugins by their own stage; no
+/// sensor is written before.
+fn refuse_unsupported(m: &Model) -> Result<(), StepError> {
+    if m.sensor_type.contains(&SENS_PLUGIN) {
+        return Err(StepError::Unsupported("plugin sensor"));
     }
     Ok(())
 }
@@ -589,6 +580,17 @@ fn limit_reading(
     found.map_or(0.0, |j| read(&a, j)).into()
 }
 
+/// rangefinder: the distance along the site's z axis from the site to the nearest geom of any
+/// group, static ones included, but not of the site's body (-1 when nothing is hit). Marks
+/// mesh tree nodes in `bvh_active` as [`ray::ray`] does.
+fn rangefinder(m: &Model, d: &mut Data, site: usize) -> Result<Reading, StepError> {
+    let pnt = v3(d.site_xpos)[site];
+    let mat = &v9(d.site_xmat)[site];
+    let zaxis = [mat[2], mat[5], mat[8]];
+    let (dist, _) = ray::ray(m, d, &pnt, &zaxis, None, true, m.site_bodyid[site])?;
+    Ok(dist.into())
+}
+
 /// touch: the sum of the positive normal forces of the contacts of the site's body whose
 /// normal, cast as a ray from the contact point into that body, meets the site's volume.
 fn touch(m: &Model, d: &Data, site: usize) -> Reading {
@@ -614,239 +616,13 @@ fn touch(m: &Model, d: &Data, site: usize) -> Reading {
         if body == conbody[1] {
             ray = scl3(&ray, -1.0);
         }
-        if ray_geom(pos, mat, size, &con.pos, &ray, m.site_type[site]) >= 0.0 {
+        // a site type without a ray test (the validator allows none) touches nothing
+        let hit = ray_geom(pos, mat, size, &con.pos, &ray, m.site_type[site]).unwrap_or(-1.0);
+        if hit >= 0.0 {
             total += normal;
         }
     }
     total.into()
-}
-
-// ray casting against one primitive shape, for touch zones (MuJoCo's engine_ray.c; this
-// belongs to a ray module once mjrs has one)
-
-/// Distance along `vec` from `pnt` to the surface of a primitive of `geomtype` at `pos`/`mat`
-/// with `size`, or -1 when the ray misses (`mju_rayGeom`); -1 for types without a ray test.
-fn ray_geom(
-    pos: &[Real; 3],
-    mat: &[Real; 9],
-    size: &[Real; 3],
-    pnt: &[Real; 3],
-    vec: &[Real; 3],
-    geomtype: i32,
-) -> Real {
-    match geomtype {
-        GEOM_PLANE => ray_plane(pos, mat, size, pnt, vec),
-        GEOM_SPHERE => ray_sphere(pos, size[0] * size[0], pnt, vec),
-        GEOM_CAPSULE => ray_capsule(pos, mat, size, pnt, vec),
-        GEOM_ELLIPSOID => ray_ellipsoid(pos, mat, size, pnt, vec),
-        GEOM_CYLINDER => ray_cylinder(pos, mat, size, pnt, vec),
-        GEOM_BOX => ray_box(pos, mat, size, pnt, vec),
-        _ => -1.0,
-    }
-}
-
-/// The ray in the shape's local frame (`ray_map`).
-fn ray_map(
-    pos: &[Real; 3],
-    mat: &[Real; 9],
-    pnt: &[Real; 3],
-    vec: &[Real; 3],
-) -> ([Real; 3], [Real; 3]) {
-    let dif = [pnt[0] - pos[0], pnt[1] - pos[1], pnt[2] - pos[2]];
-    (rot_vec_mat_t(&dif, mat), rot_vec_mat_t(vec, mat))
-}
-
-/// The smallest non-negative root of `a x^2 + 2 b x + c`, or -1 (`ray_quad`); both roots in
-/// increasing order (-1 each without real roots).
-fn ray_quad(a: Real, b: Real, c: Real) -> (Real, [Real; 2]) {
-    let det = b * b - a * c;
-    if det < MINVAL {
-        return (-1.0, [-1.0, -1.0]);
-    }
-    let det = sqrt(det);
-    let x = [(-b - det) / a, (-b + det) / a];
-    let first = if x[0] >= 0.0 {
-        x[0]
-    } else if x[1] >= 0.0 {
-        x[1]
-    } else {
-        -1.0
-    };
-    (first, x)
-}
-
-/// Keeps the nearer of two non-negative hits (`x` is -1 before the first hit).
-fn nearer(x: Real, sol: Real) -> Real {
-    if x < 0.0 || sol < x {
-        sol
-    } else {
-        x
-    }
-}
-
-/// Plane: its front face, within its size (`ray_plane`).
-fn ray_plane(
-    pos: &[Real; 3],
-    mat: &[Real; 9],
-    size: &[Real; 3],
-    pnt: &[Real; 3],
-    vec: &[Real; 3],
-) -> Real {
-    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
-    if lvec[2] > -MINVAL {
-        return -1.0;
-    }
-    let x = -lpnt[2] / lvec[2];
-    if x < 0.0 {
-        return -1.0;
-    }
-    let p0 = lpnt[0] + x * lvec[0];
-    let p1 = lpnt[1] + x * lvec[1];
-    let inside = |p: Real, s: Real| s <= 0.0 || abs(p) <= s;
-    if inside(p0, size[0]) && inside(p1, size[1]) {
-        x
-    } else {
-        -1.0
-    }
-}
-
-/// Sphere of squared radius `dist_sqr` (`ray_sphere`).
-fn ray_sphere(pos: &[Real; 3], dist_sqr: Real, pnt: &[Real; 3], vec: &[Real; 3]) -> Real {
-    let dif = [pnt[0] - pos[0], pnt[1] - pos[1], pnt[2] - pos[2]];
-    let a = vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2];
-    let b = vec[0] * dif[0] + vec[1] * dif[1] + vec[2] * dif[2];
-    let c = dif[0] * dif[0] + dif[1] * dif[1] + dif[2] * dif[2] - dist_sqr;
-    ray_quad(a, b, c).0
-}
-
-/// Capsule: the round side between the caps, then the outer halves of the two cap spheres
-/// (`ray_capsule`).
-fn ray_capsule(
-    pos: &[Real; 3],
-    mat: &[Real; 9],
-    size: &[Real; 3],
-    pnt: &[Real; 3],
-    vec: &[Real; 3],
-) -> Real {
-    let ssz = size[0] + size[1];
-    if ray_sphere(pos, ssz * ssz, pnt, vec) < 0.0 {
-        return -1.0;
-    }
-    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
-    let mut x = -1.0;
-    let a = lvec[0] * lvec[0] + lvec[1] * lvec[1];
-    let b = lvec[0] * lpnt[0] + lvec[1] * lpnt[1];
-    let c = lpnt[0] * lpnt[0] + lpnt[1] * lpnt[1] - size[0] * size[0];
-    let (sol, _) = ray_quad(a, b, c);
-    if sol >= 0.0 && abs(lpnt[2] + sol * lvec[2]) <= size[1] {
-        x = nearer(x, sol);
-    }
-    let a = lvec[0] * lvec[0] + lvec[1] * lvec[1] + lvec[2] * lvec[2];
-    for side in [1.0, -1.0] {
-        let ldif = [lpnt[0], lpnt[1], lpnt[2] - side * size[1]];
-        let b = lvec[0] * ldif[0] + lvec[1] * ldif[1] + lvec[2] * ldif[2];
-        let c = ldif[0] * ldif[0] + ldif[1] * ldif[1] + ldif[2] * ldif[2] - size[0] * size[0];
-        let (_, xx) = ray_quad(a, b, c);
-        for xi in xx {
-            let z = lpnt[2] + xi * lvec[2];
-            let outer = if side > 0.0 {
-                z >= size[1]
-            } else {
-                z <= -size[1]
-            };
-            if xi >= 0.0 && outer {
-                x = nearer(x, xi);
-            }
-        }
-    }
-    x
-}
-
-/// Ellipsoid (`ray_ellipsoid`).
-fn ray_ellipsoid(
-    pos: &[Real; 3],
-    mat: &[Real; 9],
-    size: &[Real; 3],
-    pnt: &[Real; 3],
-    vec: &[Real; 3],
-) -> Real {
-    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
-    let s = size.map(|r| 1.0 / (r * r));
-    let a = s[0] * lvec[0] * lvec[0] + s[1] * lvec[1] * lvec[1] + s[2] * lvec[2] * lvec[2];
-    let b = s[0] * lvec[0] * lpnt[0] + s[1] * lvec[1] * lpnt[1] + s[2] * lvec[2] * lpnt[2];
-    let c = s[0] * lpnt[0] * lpnt[0] + s[1] * lpnt[1] * lpnt[1] + s[2] * lpnt[2] * lpnt[2] - 1.0;
-    ray_quad(a, b, c).0
-}
-
-/// Cylinder: the flat sides within the radius, then the round side between them
-/// (`ray_cylinder`).
-fn ray_cylinder(
-    pos: &[Real; 3],
-    mat: &[Real; 9],
-    size: &[Real; 3],
-    pnt: &[Real; 3],
-    vec: &[Real; 3],
-) -> Real {
-    let ssz = size[0] * size[0] + size[1] * size[1];
-    if ray_sphere(pos, ssz, pnt, vec) < 0.0 {
-        return -1.0;
-    }
-    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
-    let mut x = -1.0;
-    if abs(lvec[2]) > MINVAL {
-        for side in [-1.0, 1.0] {
-            let sol = (side * size[1] - lpnt[2]) / lvec[2];
-            if sol >= 0.0 {
-                let p0 = lpnt[0] + sol * lvec[0];
-                let p1 = lpnt[1] + sol * lvec[1];
-                if p0 * p0 + p1 * p1 <= size[0] * size[0] {
-                    x = nearer(x, sol);
-                }
-            }
-        }
-    }
-    let a = lvec[0] * lvec[0] + lvec[1] * lvec[1];
-    let b = lvec[0] * lpnt[0] + lvec[1] * lpnt[1];
-    let c = lpnt[0] * lpnt[0] + lpnt[1] * lpnt[1] - size[0] * size[0];
-    let (sol, _) = ray_quad(a, b, c);
-    if sol >= 0.0 && abs(lpnt[2] + sol * lvec[2]) <= size[1] {
-        x = nearer(x, sol);
-    }
-    x
-}
-
-/// Box: each face within its rectangle (`ray_box`).
-fn ray_box(
-    pos: &[Real; 3],
-    mat: &[Real; 9],
-    size: &[Real; 3],
-    pnt: &[Real; 3],
-    vec: &[Real; 3],
-) -> Real {
-    let ssz = size[0] * size[0] + size[1] * size[1] + size[2] * size[2];
-    if ray_sphere(pos, ssz, pnt, vec) < 0.0 {
-        return -1.0;
-    }
-    const FACE: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
-    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
-    let mut x = -1.0;
-    for i in 0..3 {
-        if abs(lvec[i]) <= MINVAL {
-            continue;
-        }
-        for side in [-1.0, 1.0] {
-            let sol = (side * size[i] - lpnt[i]) / lvec[i];
-            if sol >= 0.0 {
-                let [f0, f1] = FACE[i];
-                let p0 = lpnt[f0] + sol * lvec[f0];
-                let p1 = lpnt[f1] + sol * lvec[f1];
-                if abs(p0) <= size[f0] && abs(p1) <= size[f1] {
-                    x = nearer(x, sol);
-                }
-            }
-        }
-    }
-    x
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -1,11 +1,11 @@
 //! Sensor behaviour the MuJoCo fixtures cannot show (`core/src/sensor.rs`): the user-sensor
-//! callback and its stages, the refusal of sensor types mjrs cannot compute yet, and
-//! `geom_distance` (symmetry, margin, bad ids). The numbers themselves are checked against
-//! MuJoCo by `smooth.rs` (models `sensor_*`).
+//! callback and its stages, the refusal of plugin sensors, the rangefinder as a ray along the
+//! site's z axis, and `geom_distance` (symmetry, margin, bad ids). The numbers themselves are
+//! checked against MuJoCo by `smooth.rs` (models `sensor_*`).
 
 use mjrs_core::collision::geom_distance;
 use mjrs_core::types::*;
-use mjrs_core::{forward, mjb, sensor, Data, Model, StepError};
+use mjrs_core::{forward, mjb, ray, sensor, Data, Model, StepError};
 use mjrs_tests::fixtures;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -72,11 +72,8 @@ fn user_sensors_without_callback_keep_their_data() {
 }
 
 #[test]
-fn unsupported_sensor_types_are_refused_by_their_stage() {
-    let cases = [
-        (SENS_RANGEFINDER, STAGE_POS, "rangefinder"),
-        (SENS_PLUGIN, STAGE_ACC, "plugin"),
-    ];
+fn plugin_sensors_are_refused() {
+    let cases = [(SENS_PLUGIN, STAGE_ACC, "plugin")];
     for (ty, stage, name) in cases {
         with_frames_model(|m, d| {
             m.sensor_type[0] = ty;
@@ -170,4 +167,57 @@ fn geom_distance_is_symmetric_and_checks_ids() {
     assert_eq!((far, none), (0.01, [0.0; 6]));
     // bad ids are errors, not panics
     assert!(geom_distance(&m, &mut d, m.ngeom, sph, 1.0, None).is_err());
+}
+
+#[test]
+fn rangefinder_is_the_ray_along_the_site_z_axis_then_cutoff() {
+    with_frames_model(|m, d| {
+        // sensor 0 becomes a rangefinder on fore_site (body "fore", which holds fore_geom)
+        let site = (0..m.nsite)
+            .find(|&s| m.site_bodyid[s] == m.geom_bodyid[1])
+            .unwrap();
+        m.sensor_type[0] = SENS_RANGEFINDER;
+        m.sensor_objtype[0] = OBJ_SITE;
+        m.sensor_objid[0] = site as i32;
+        m.sensor_datatype[0] = DATATYPE_POSITIVE;
+        m.sensor_needstage[0] = STAGE_POS;
+        m.sensor_dim[0] = 1;
+        let adr = m.sensor_adr[0] as usize;
+        let expected = |m: &Model, d: &mut Data| {
+            let pnt: [f64; 3] = d.site_xpos[3 * site..3 * site + 3].try_into().unwrap();
+            let z = [2, 5, 8].map(|k| d.site_xmat[9 * site + k]);
+            ray::ray(m, d, &pnt, &z, None, true, m.site_bodyid[site]).unwrap()
+        };
+        // the site's z axis turned six ways (down, up, and sideways)
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        let quats = [
+            [0.0, 1.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0],
+            [h, 0.0, h, 0.0],
+            [h, 0.0, -h, 0.0],
+            [h, h, 0.0, 0.0],
+            [h, -h, 0.0, 0.0],
+        ];
+        let (mut hits, mut misses) = (0, 0);
+        for quat in quats {
+            m.site_quat[4 * site..4 * site + 4].copy_from_slice(&quat);
+            m.sensor_cutoff[0] = 0.0;
+            forward(m, d).unwrap();
+            let (dist, geom) = expected(m, d);
+            assert_eq!(d.sensordata[adr], dist, "{quat:?}");
+            if geom < 0 {
+                assert_eq!(dist, -1.0);
+                misses += 1;
+                continue;
+            }
+            hits += 1;
+            // never the site's own body (the site is inside fore_geom)
+            assert_ne!(m.geom_bodyid[geom as usize], m.site_bodyid[site]);
+            // positive data is cut off at the sensor's cutoff
+            m.sensor_cutoff[0] = dist / 2.0;
+            forward(m, d).unwrap();
+            assert_eq!(d.sensordata[adr], dist / 2.0);
+        }
+        assert!(hits > 0 && misses > 0, "{hits} hits, {misses} misses");
+    });
 }

@@ -355,7 +355,7 @@ impl Default for Spec {
 }
 
 /// Number of geom groups (`mjNGROUP`).
-pub const NGROUP: usize = 6;
+pub use mjrs_core::types::NGROUP;
 
 /// A default class (`mjsDefault`): the element specs new elements of this class start from.
 #[derive(Clone, Debug)]

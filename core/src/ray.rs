@@ -1,0 +1,989 @@
+//! Ray casting (MuJoCo's `engine_ray.c`; "API Reference › Ray casting"): the distance along a
+//! ray `pnt + x * vec, x >= 0` to the nearest geom surface.
+//!
+//! * [`ray`] (`mj_ray`) tests every geom that the filters keep; [`multi_ray`] (`mj_multiRay`)
+//!   casts many rays from one point, culling geoms by bounding spheres, bounding angles and a
+//!   cutoff distance first.
+//! * [`ray_geom`] (`mju_rayGeom`) tests one primitive shape given by pose and size,
+//!   [`ray_mesh`] (`mj_rayMesh`) one mesh geom through its bounding-volume tree, [`ray_hfield`]
+//!   (`mj_rayHfield`) one height-field geom.
+//!
+//! Distances are in units of `vec`'s length (not normalized), and -1 means no intersection, as
+//! in MuJoCo. Rays starting inside a shape hit its surface from inside, except planes, which
+//! are hit only on their front face, and meshes and height fields, hit on any triangle.
+//!
+//! Where MuJoCo stops the program (`mjERROR`: a direction shorter than `MINVAL`, a geom of the
+//! wrong type, a bounding-volume tree deeper than `MAXTREEDEPTH`), these functions return a
+//! [`RayError`]; a geom id out of range is an error as well. NaN in the input never panics:
+//! like MuJoCo, every comparison with NaN fails and the ray reports no hit.
+
+use crate::arena::ArenaError;
+use crate::data::Data;
+use crate::math::mat::{rot_vec_mat, rot_vec_mat_t};
+use crate::math::misc::{max, min, round};
+use crate::math::scalar::{abs, atan2, ceil, floor, sqrt};
+use crate::math::vec::{add3, add_scl3, cross, dist3, dot3, norm3, normalize3, sub3};
+use crate::model::Model;
+use crate::real::{Real, MAXVAL, MINVAL, PI};
+use crate::support::{v3, v4m, v6, v9};
+use crate::types::{
+    GEOM_BOX, GEOM_CAPSULE, GEOM_CYLINDER, GEOM_ELLIPSOID, GEOM_HFIELD, GEOM_MESH, GEOM_PLANE,
+    GEOM_SDF, GEOM_SPHERE, MAXTREEDEPTH, NGROUP,
+};
+
+/// Why a ray query could not be answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum RayError {
+    /// The direction is shorter than `MINVAL` (MuJoCo: "vector length is too small").
+    ShortVector,
+    /// A geom id outside `0..ngeom`.
+    GeomOutOfRange {
+        /// The id given.
+        id: usize,
+        /// Number of geoms of the model.
+        ngeom: usize,
+    },
+    /// The geom is not of the type the function handles (MuJoCo: "geom with mesh type
+    /// expected", "geom with hfield type expected").
+    WrongGeomType {
+        /// The geom.
+        id: usize,
+        /// The type the function needs (`GEOM_MESH` or `GEOM_HFIELD`).
+        expected: i32,
+    },
+    /// A shape type without a primitive ray test (`mju_rayGeom`: "unexpected geom type").
+    UnsupportedGeomType(i32),
+    /// Signed-distance-field geoms need their plugin, which mjrs does not run.
+    Sdf,
+    /// A mesh's bounding-volume tree needs a deeper traversal stack than `MAXTREEDEPTH`
+    /// (MuJoCo: "BVH stack depth exceeded").
+    TreeTooDeep {
+        /// The mesh geom.
+        geom: usize,
+    },
+    /// `multi_ray`: the directions, distances and geom ids do not describe the same number of
+    /// rays (`vec` holds 3 numbers per ray).
+    LengthMismatch,
+    /// `multi_ray` found no room in the arena for its scratch arrays.
+    Arena(ArenaError),
+}
+
+impl From<ArenaError> for RayError {
+    fn from(e: ArenaError) -> Self {
+        RayError::Arena(e)
+    }
+}
+
+impl core::error::Error for RayError {}
+
+impl core::fmt::Display for RayError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            RayError::ShortVector => f.write_str("ray direction vector length is too small"),
+            RayError::GeomOutOfRange { id, ngeom } => {
+                write!(f, "geom id {id} out of range (ngeom = {ngeom})")
+            }
+            RayError::WrongGeomType { id, expected } => {
+                write!(
+                    f,
+                    "geom {id} does not have the type {expected} the ray test needs"
+                )
+            }
+            RayError::UnsupportedGeomType(t) => write!(f, "no ray test for geom type {t}"),
+            RayError::Sdf => {
+                f.write_str("ray casting against SDF geoms (plugins) is not supported")
+            }
+            RayError::TreeTooDeep { geom } => {
+                write!(
+                    f,
+                    "bounding-volume tree of mesh geom {geom} exceeds the stack depth"
+                )
+            }
+            RayError::LengthMismatch => {
+                f.write_str("multi_ray: vec, dist and geomid hold different numbers of rays")
+            }
+            RayError::Arena(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// entry points
+
+/// The nearest geom hit by the ray `pnt + x * vec, x >= 0` (`mj_ray`): its distance `x` (-1 when
+/// nothing is hit) and geom id (-1 when nothing is hit).
+///
+/// Geoms are skipped when they belong to body `bodyexclude` (-1 excludes none), are invisible
+/// (alpha 0 in `geom_rgba`, or in `mat_rgba` when the geom has a material), are static (welded to
+/// the world) while `flg_static` is false, or, with `geomgroup`, when their group's entry is 0
+/// (groups outside 0..5 count as the nearest of them).
+///
+/// Reads `geom_xpos`, `geom_xmat` (from `kinematics`); marks the visited nodes of mesh trees in
+/// `bvh_active` when `vis.global.bvactive` is set, as MuJoCo does.
+pub fn ray(
+    m: &Model,
+    d: &mut Data,
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+    geomgroup: Option<&[u8; NGROUP]>,
+    flg_static: bool,
+    bodyexclude: i32,
+) -> Result<(Real, i32), RayError> {
+    if norm3(vec) < MINVAL {
+        return Err(RayError::ShortVector);
+    }
+    let (poses, mut active) = split(m, d);
+    let mut nearest = (-1.0, -1);
+    for g in 0..m.ngeom {
+        if eliminated(m, g, geomgroup, flg_static, bodyexclude) {
+            continue;
+        }
+        let x = cast_geom(m, &poses, active.as_deref_mut(), g, pnt, vec)?;
+        if x >= 0.0 && (x < nearest.0 || nearest.0 < 0.0) {
+            nearest = (x, g as i32);
+        }
+    }
+    Ok(nearest)
+}
+
+/// Many rays from one point (`mj_multiRay`): ray `i` has direction `vec[3i..3i+3]`; its distance
+/// goes to `dist[i]` and its geom to `geomid[i]` (-1 both when nothing is hit). The filters are
+/// those of [`ray`]; in addition, geoms of bodies with a bounding-volume tree are skipped when
+/// their bounding sphere lies beyond `cutoff` from `pnt`, when the ray misses their body's
+/// bounding sphere, or when the ray's direction is outside the geom box's spherical angles.
+///
+/// Scratch arrays (bounding angles and filter flags, `5 ngeom` numbers) come from the arena
+/// stack. A direction shorter than `MINVAL` stops the loop with [`RayError::ShortVector`]; the
+/// rays before it are written.
+pub fn multi_ray(
+    m: &Model,
+    d: &mut Data,
+    pnt: &[Real; 3],
+    vec: &[Real],
+    geomgroup: Option<&[u8; NGROUP]>,
+    flg_static: bool,
+    bodyexclude: i32,
+    geomid: &mut [i32],
+    dist: &mut [Real],
+    cutoff: Real,
+) -> Result<(), RayError> {
+    let nray = dist.len();
+    if geomid.len() != nray || vec.len() != 3 * nray {
+        return Err(RayError::LengthMismatch);
+    }
+    d.with_stack(|d, stack| {
+        let bounds = v4m(stack.alloc::<Real>(4 * m.ngeom)?);
+        let skip = stack.alloc::<i32>(m.ngeom)?;
+        let (poses, mut active) = split(m, d);
+        let mut culling = Culling { bounds, skip };
+        prepare_culling(
+            m,
+            &poses,
+            pnt,
+            geomgroup,
+            flg_static,
+            bodyexclude,
+            cutoff,
+            &mut culling,
+        );
+        for (i, (dist, geomid)) in dist.iter_mut().zip(geomid.iter_mut()).enumerate() {
+            let dir = [vec[3 * i], vec[3 * i + 1], vec[3 * i + 2]];
+            (*dist, *geomid) = single_ray(m, &poses, active.as_deref_mut(), pnt, &dir, &culling)?;
+        }
+        Ok(())
+    })
+}
+
+/// The ray against mesh geom `id` (`mj_rayMesh`): its bounding box, then the triangles of its
+/// bounding-volume tree; -1 when it misses. Marks visited tree nodes in `bvh_active` when
+/// `vis.global.bvactive` is set. The geom's filters (group, alpha) are not applied.
+pub fn ray_mesh(
+    m: &Model,
+    d: &mut Data,
+    id: usize,
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Result<Real, RayError> {
+    check_geom(m, id, GEOM_MESH)?;
+    let (poses, active) = split(m, d);
+    mesh(m, &poses, active, id, pnt, vec)
+}
+
+/// The ray against height-field geom `id` (`mj_rayHfield`): its base box, then the triangles
+/// under the part of the ray inside its top box, then the top box's sides; -1 when it misses.
+pub fn ray_hfield(
+    m: &Model,
+    d: &Data,
+    id: usize,
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Result<Real, RayError> {
+    check_geom(m, id, GEOM_HFIELD)?;
+    Ok(hfield(m, &Poses::of(d), id, pnt, vec))
+}
+
+/// The ray against a primitive shape of `geomtype` (plane, sphere, capsule, ellipsoid, cylinder
+/// or box) with pose `pos`/`mat` and `size` (`mju_rayGeom`); -1 when it misses. A plane is hit
+/// only on its front face, within its size (an infinite side when a size is not positive).
+pub fn ray_geom(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    size: &[Real; 3],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+    geomtype: i32,
+) -> Result<Real, RayError> {
+    Ok(match geomtype {
+        GEOM_PLANE => plane(pos, mat, size, pnt, vec),
+        GEOM_SPHERE => sphere(pos, size[0] * size[0], pnt, vec),
+        GEOM_CAPSULE => capsule(pos, mat, size, pnt, vec),
+        GEOM_ELLIPSOID => ellipsoid(pos, mat, size, pnt, vec),
+        GEOM_CYLINDER => cylinder(pos, mat, size, pnt, vec),
+        GEOM_BOX => cuboid(pos, mat, size, pnt, vec, None),
+        _ => return Err(RayError::UnsupportedGeomType(geomtype)),
+    })
+}
+
+// ------------------------------------------------------------------------------------------------
+// geoms of a model
+
+/// What ray tests read from `Data`: geom poses and body centers of mass.
+struct Poses<'a> {
+    geom_xpos: &'a [[Real; 3]],
+    geom_xmat: &'a [[Real; 9]],
+    xipos: &'a [[Real; 3]],
+}
+
+impl<'a> Poses<'a> {
+    fn of(d: &'a Data) -> Self {
+        Poses {
+            geom_xpos: v3(d.geom_xpos),
+            geom_xmat: v9(d.geom_xmat),
+            xipos: v3(d.xipos),
+        }
+    }
+}
+
+/// The poses, and `bvh_active` when the model asks for visited tree nodes to be marked.
+fn split<'d>(m: &Model, d: &'d mut Data) -> (Poses<'d>, Option<&'d mut [u8]>) {
+    let Data {
+        geom_xpos,
+        geom_xmat,
+        xipos,
+        bvh_active,
+        ..
+    } = d;
+    let poses = Poses {
+        geom_xpos: v3(geom_xpos),
+        geom_xmat: v9(geom_xmat),
+        xipos: v3(xipos),
+    };
+    let active = (m.vis.global.bvactive != 0).then_some(&mut **bvh_active);
+    (poses, active)
+}
+
+fn check_geom(m: &Model, id: usize, expected: i32) -> Result<(), RayError> {
+    if id >= m.ngeom {
+        return Err(RayError::GeomOutOfRange { id, ngeom: m.ngeom });
+    }
+    if m.geom_type[id] != expected {
+        return Err(RayError::WrongGeomType { id, expected });
+    }
+    Ok(())
+}
+
+/// Whether the filters of [`ray`] skip geom `g` (`ray_eliminate`).
+fn eliminated(
+    m: &Model,
+    g: usize,
+    geomgroup: Option<&[u8; NGROUP]>,
+    flg_static: bool,
+    bodyexclude: i32,
+) -> bool {
+    let body = m.geom_bodyid[g];
+    if body == bodyexclude {
+        return true;
+    }
+    let invisible = match usize::try_from(m.geom_matid[g]) {
+        Err(_) => m.geom_rgba[4 * g + 3] == 0.0,
+        Ok(mat) => m.mat_rgba[4 * mat + 3] == 0.0,
+    };
+    if invisible || (!flg_static && m.body_weldid[body as usize] == 0) {
+        return true;
+    }
+    geomgroup.is_some_and(|groups| {
+        let group = m.geom_group[g].clamp(0, NGROUP as i32 - 1) as usize;
+        groups[group] == 0
+    })
+}
+
+/// The ray against geom `g` of any type.
+fn cast_geom(
+    m: &Model,
+    poses: &Poses,
+    active: Option<&mut [u8]>,
+    g: usize,
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Result<Real, RayError> {
+    match m.geom_type[g] {
+        GEOM_MESH => mesh(m, poses, active, g, pnt, vec),
+        GEOM_HFIELD => Ok(hfield(m, poses, g, pnt, vec)),
+        GEOM_SDF => Err(RayError::Sdf),
+        ty => ray_geom(
+            &poses.geom_xpos[g],
+            &poses.geom_xmat[g],
+            &v3(m.geom_size)[g],
+            pnt,
+            vec,
+            ty,
+        ),
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// many rays from one point
+
+/// Per-geom culling data of [`multi_ray`]: the spherical angles of the geom's bounding box seen
+/// from the ray origin (azimuth min, elevation min, azimuth max, elevation max), and whether the
+/// geom is skipped.
+struct Culling<'s> {
+    bounds: &'s mut [[Real; 4]],
+    skip: &'s mut [i32],
+}
+
+/// Azimuth of a direction (`longitude`).
+fn longitude(v: &[Real; 3]) -> Real {
+    atan2(v[1], v[0])
+}
+
+/// Angle from the z axis of a direction (`latitude`).
+fn latitude(v: &[Real; 3]) -> Real {
+    atan2(sqrt(v[0] * v[0] + v[1] * v[1]), v[2])
+}
+
+/// Fills the culling data (`mju_multiRayPrepare`): the filters of [`ray`]; then, for geoms of
+/// bodies with a tree, the cutoff test and the bounding angles (the whole sphere when the
+/// origin is inside the geom's box, or when the box's azimuths span more than π).
+fn prepare_culling(
+    m: &Model,
+    poses: &Poses,
+    pnt: &[Real; 3],
+    geomgroup: Option<&[u8; NGROUP]>,
+    flg_static: bool,
+    bodyexclude: i32,
+    cutoff: Real,
+    culling: &mut Culling,
+) {
+    const WHOLE_SPHERE: [Real; 4] = [-PI, 0.0, PI, PI];
+    for g in 0..m.ngeom {
+        culling.skip[g] = i32::from(eliminated(m, g, geomgroup, flg_static, bodyexclude));
+    }
+    for b in (0..m.nbody).filter(|&b| m.body_bvhadr[b] != -1) {
+        for g in body_geoms(m, b) {
+            if culling.skip[g] != 0 {
+                continue;
+            }
+            let (xpos, xmat) = (&poses.geom_xpos[g], &poses.geom_xmat[g]);
+            if dist3(xpos, pnt) > cutoff + m.geom_rbound[g] {
+                culling.skip[g] = 1;
+                continue;
+            }
+            let aabb = &v6(m.geom_aabb)[g];
+            if point_in_box(aabb, xpos, xmat, pnt) {
+                culling.bounds[g] = WHOLE_SPHERE;
+                continue;
+            }
+            let mut angles: [Real; 4] = [MAXVAL, MAXVAL, -MAXVAL, -MAXVAL];
+            for v in 0..8 {
+                let corner: [Real; 3] = core::array::from_fn(|k| {
+                    if v & (1 << k) != 0 {
+                        aabb[k] + aabb[k + 3]
+                    } else {
+                        aabb[k] - aabb[k + 3]
+                    }
+                });
+                let world = add3(&rot_vec_mat(&corner, xmat), xpos);
+                let dir = sub3(&world, pnt);
+                let (azimuth, elevation) = (longitude(&dir), latitude(&dir));
+                angles = [
+                    min(angles[0], azimuth),
+                    min(angles[1], elevation),
+                    max(angles[2], azimuth),
+                    max(angles[3], elevation),
+                ];
+            }
+            // elevations lie in [0, π], so only the azimuth can wrap around
+            culling.bounds[g] = if angles[2] - angles[0] > PI {
+                WHOLE_SPHERE
+            } else {
+                angles
+            };
+        }
+    }
+}
+
+/// Geoms of body `b`.
+fn body_geoms(m: &Model, b: usize) -> core::ops::Range<usize> {
+    let adr = m.body_geomadr[b].max(0) as usize;
+    adr..adr + m.body_geomnum[b].max(0) as usize
+}
+
+/// Whether `pnt` is inside the box `aabb` (center and half sizes in the frame `xpos`/`xmat`)
+/// (`point_in_box`).
+fn point_in_box(aabb: &[Real; 6], xpos: &[Real; 3], xmat: &[Real; 9], pnt: &[Real; 3]) -> bool {
+    let local = rot_vec_mat_t(&sub3(pnt, xpos), xmat);
+    (0..3).all(|j| abs(local[j] - aabb[j]) <= aabb[3 + j])
+}
+
+/// One ray of [`multi_ray`] (`mju_singleRay`).
+fn single_ray(
+    m: &Model,
+    poses: &Poses,
+    mut active: Option<&mut [u8]>,
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+    culling: &Culling,
+) -> Result<(Real, i32), RayError> {
+    if norm3(vec) < MINVAL {
+        return Err(RayError::ShortVector);
+    }
+    let (azimuth, elevation) = (longitude(vec), latitude(vec));
+    let mut nearest = (-1.0, -1);
+    for b in 0..m.nbody {
+        let has_tree = m.body_bvhadr[b] != -1;
+        if has_tree {
+            let aabb = &v6(m.bvh_aabb)[m.body_bvhadr[b] as usize];
+            let center = add3(&[aabb[0], aabb[1], aabb[2]], &poses.xipos[b]);
+            let ssz = aabb[3] * aabb[3] + aabb[4] * aabb[4] + aabb[5] * aabb[5];
+            if sphere(&center, ssz, pnt, vec) < 0.0 {
+                continue;
+            }
+        }
+        for g in body_geoms(m, b) {
+            if culling.skip[g] != 0 {
+                continue;
+            }
+            let ba = &culling.bounds[g];
+            if has_tree
+                && (azimuth < ba[0] || elevation < ba[1] || azimuth > ba[2] || elevation > ba[3])
+            {
+                continue;
+            }
+            let x = cast_geom(m, poses, active.as_deref_mut(), g, pnt, vec)?;
+            if x >= 0.0 && (x < nearest.0 || nearest.0 < 0.0) {
+                nearest = (x, g as i32);
+            }
+        }
+    }
+    Ok(nearest)
+}
+
+// ------------------------------------------------------------------------------------------------
+// meshes and height fields
+
+/// A basis `(b0, b1)` of the plane normal to `lvec`, for projecting triangles.
+fn normal_basis(lvec: &[Real; 3]) -> ([Real; 3], [Real; 3]) {
+    let mut b0 = [1.0; 3];
+    let a = lvec.map(abs);
+    if a[0] >= a[1] && a[0] >= a[2] {
+        b0[0] = 0.0;
+    } else if a[1] >= a[2] {
+        b0[1] = 0.0;
+    } else {
+        b0[2] = 0.0;
+    }
+    let mut b1 = add_scl3(&b0, lvec, -dot3(lvec, &b0) / dot3(lvec, lvec));
+    normalize3(&mut b1);
+    let mut b0 = cross(&b1, lvec);
+    normalize3(&mut b0);
+    (b0, b1)
+}
+
+/// The ray (in the triangle's frame) against triangle `v` (`ray_triangle`): the triangle is
+/// projected on the plane `b0`, `b1` normal to the ray, the ray's foot must be inside it, and
+/// the distance is that to the triangle's plane; -1 when it misses.
+fn triangle(
+    v: &[[Real; 3]; 3],
+    lpnt: &[Real; 3],
+    lvec: &[Real; 3],
+    b0: &[Real; 3],
+    b1: &[Real; 3],
+) -> Real {
+    let planar = v.map(|vi| {
+        let dif = sub3(&vi, lpnt);
+        [dot3(b0, &dif), dot3(b1, &dif)]
+    });
+    for k in 0..2 {
+        if planar.iter().all(|p| p[k] > 0.0) || planar.iter().all(|p| p[k] < 0.0) {
+            return -1.0;
+        }
+    }
+    // solve [p0 - p2, p1 - p2] t = -p2 for the barycentric coordinates of the ray's foot
+    let a = [
+        planar[0][0] - planar[2][0],
+        planar[1][0] - planar[2][0],
+        planar[0][1] - planar[2][1],
+        planar[1][1] - planar[2][1],
+    ];
+    let rhs = [-planar[2][0], -planar[2][1]];
+    let det = a[0] * a[3] - a[1] * a[2];
+    if abs(det) < MINVAL {
+        return -1.0;
+    }
+    let t0 = (a[3] * rhs[0] - a[1] * rhs[1]) / det;
+    let t1 = (-a[2] * rhs[0] + a[0] * rhs[1]) / det;
+    if t0 < 0.0 || t1 < 0.0 || t0 + t1 > 1.0 {
+        return -1.0;
+    }
+    let nrm = cross(&sub3(&v[0], &v[2]), &sub3(&v[1], &v[2]));
+    let denom = dot3(lvec, &nrm);
+    if abs(denom) < MINVAL {
+        return -1.0;
+    }
+    -dot3(&sub3(lpnt, &v[2]), &nrm) / denom
+}
+
+/// Mesh geom `g`: its bounding box, then its tree (`mj_rayMesh`).
+fn mesh(
+    m: &Model,
+    poses: &Poses,
+    active: Option<&mut [u8]>,
+    g: usize,
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Result<Real, RayError> {
+    let (xpos, xmat) = (&poses.geom_xpos[g], &poses.geom_xmat[g]);
+    if cuboid(xpos, xmat, &v3(m.geom_size)[g], pnt, vec, None) < 0.0 {
+        return Ok(-1.0);
+    }
+    tree(m, poses, active, g, pnt, vec)
+}
+
+/// Slab test of the ray against box `aabb` (center and half sizes) in the frame `xpos`/`xmat`
+/// (`mju_raySlab`).
+fn slab(
+    aabb: &[Real; 6],
+    xpos: &[Real; 3],
+    xmat: &[Real; 9],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> bool {
+    let (src, dir) = ray_map(xpos, xmat, pnt, vec);
+    let (mut tmin, mut tmax): (Real, Real) = (0.0, Real::INFINITY);
+    for k in 0..3 {
+        let inv = 1.0 / dir[k];
+        let t1 = (aabb[k] - aabb[k + 3] - src[k]) * inv;
+        let t2 = (aabb[k] + aabb[k + 3] - src[k]) * inv;
+        let (lo, hi) = if t1 < t2 { (t1, t2) } else { (t2, t1) };
+        tmin = if tmin > lo { tmin } else { lo };
+        tmax = if tmax < hi { tmax } else { hi };
+    }
+    tmin < tmax
+}
+
+/// The triangles of mesh geom `g` met by the ray, through the mesh's bounding-volume tree
+/// (`mju_rayTree`); visited nodes are marked in `active`.
+fn tree(
+    m: &Model,
+    poses: &Poses,
+    mut active: Option<&mut [u8]>,
+    g: usize,
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Result<Real, RayError> {
+    let Ok(meshid) = usize::try_from(m.geom_dataid[g]) else {
+        return Err(RayError::WrongGeomType {
+            id: g,
+            expected: GEOM_MESH,
+        });
+    };
+    let bvhadr = m.mesh_bvhadr[meshid] as usize;
+    let (faceadr, vertadr) = (m.mesh_faceadr[meshid], m.mesh_vertadr[meshid]);
+    let (xpos, xmat) = (&poses.geom_xpos[g], &poses.geom_xmat[g]);
+    let (lpnt, lvec) = ray_map(xpos, xmat, pnt, vec);
+    let (b0, b1) = normal_basis(&lvec);
+    let mut mark = |node: usize| {
+        if let Some(a) = active.as_deref_mut() {
+            a[bvhadr + node] = 1;
+        }
+    };
+
+    let mut stack = [0usize; MAXTREEDEPTH];
+    let mut nstack = 1;
+    let mut x = -1.0;
+    while nstack > 0 {
+        nstack -= 1;
+        let node = stack[nstack];
+        let n = bvhadr + node;
+        if !slab(&v6(m.bvh_aabb)[n], xpos, xmat, pnt, vec) {
+            continue;
+        }
+        if m.bvh_nodeid[n] != -1 {
+            let face = (m.bvh_nodeid[n] + faceadr) as usize;
+            let v: [[Real; 3]; 3] = core::array::from_fn(|k| {
+                let vert = (m.mesh_face[3 * face + k] + vertadr) as usize;
+                core::array::from_fn(|j| Real::from(m.mesh_vert[3 * vert + j]))
+            });
+            let sol = triangle(&v, &lpnt, &lvec, &b0, &b1);
+            if sol >= 0.0 && (x < 0.0 || sol < x) {
+                x = sol;
+                mark(node);
+            }
+            continue;
+        }
+        mark(node);
+        for child in [m.bvh_child[2 * n], m.bvh_child[2 * n + 1]] {
+            if child != -1 {
+                if nstack >= MAXTREEDEPTH {
+                    return Err(RayError::TreeTooDeep { geom: g });
+                }
+                stack[nstack] = child as usize;
+                nstack += 1;
+            }
+        }
+    }
+    Ok(x)
+}
+
+/// Height-field geom `g` (`mj_rayHfield`). Its base box is solid; above it, the ray is tested
+/// against the triangles of the grid cells under its segment inside the top box, padded by one
+/// cell, and against the top box's four sides below the height profile of their edge.
+///
+/// MuJoCo 3.1.6 reads the profile of the sides normal to x at row stride `nrow` instead of
+/// `ncol`; mjrs reads the same heights, so that results agree for every grid. Where that read
+/// would fall past the model's height data, the side is not hit.
+fn hfield(m: &Model, poses: &Poses, g: usize, pnt: &[Real; 3], vec: &[Real; 3]) -> Real {
+    let Ok(hid) = usize::try_from(m.geom_dataid[g]) else {
+        return -1.0;
+    };
+    let (nrow, ncol) = (m.hfield_nrow[hid], m.hfield_ncol[hid]);
+    let size = [
+        m.hfield_size[4 * hid],
+        m.hfield_size[4 * hid + 1],
+        m.hfield_size[4 * hid + 2],
+        m.hfield_size[4 * hid + 3],
+    ];
+    let adr = m.hfield_adr[hid] as usize;
+    let data = &m.hfield_data[adr..];
+    let height = |i: usize| data.get(i).map(|&h| Real::from(h));
+    let (xpos, xmat) = (&poses.geom_xpos[g], &poses.geom_xmat[g]);
+    let zaxis = [xmat[2], xmat[5], xmat[8]];
+
+    let base_size = [size[0], size[1], size[3] * 0.5];
+    let base_pos: [Real; 3] = core::array::from_fn(|k| xpos[k] - zaxis[k] * size[3] * 0.5);
+    let top_size = [size[0], size[1], size[2] * 0.5];
+    let top_pos: [Real; 3] = core::array::from_fn(|k| xpos[k] + zaxis[k] * size[2] * 0.5);
+
+    let mut x = cuboid(&base_pos, xmat, &base_size, pnt, vec, None);
+    let mut all = [-1.0; 6];
+    let top = cuboid(&top_pos, xmat, &top_size, pnt, vec, Some(&mut all));
+    if top < 0.0 {
+        return x;
+    }
+
+    let (lpnt, lvec) = ray_map(xpos, xmat, pnt, vec);
+    let (b0, b1) = normal_basis(&lvec);
+
+    // the segment of the ray inside the top box: from the origin or the entry face, to the
+    // farthest face hit
+    let mut seg = [0.0, top];
+    for &a in &all {
+        if a > seg[1] {
+            seg = [top, a];
+        }
+    }
+
+    // grid cells under the segment, padded by one
+    let dx = (2.0 * size[0]) / int_to_real(ncol - 1);
+    let dy = (2.0 * size[1]) / int_to_real(nrow - 1);
+    let sx = seg.map(|s| (lpnt[0] + s * lvec[0] + size[0]) / dx);
+    let sy = seg.map(|s| (lpnt[1] + s * lvec[1] + size[1]) / dy);
+    let lower = |s: [Real; 2]| (floor(mj_min(s[0], s[1])) as i32).saturating_sub(1);
+    let upper = |s: [Real; 2]| (ceil(mj_max(s[0], s[1])) as i32).saturating_add(1);
+    let (cmin, cmax) = (lower(sx).max(0), upper(sx).min(ncol - 1));
+    let (rmin, rmax) = (lower(sy).max(0), upper(sy).min(nrow - 1));
+
+    let vertex = |r: i32, c: i32| -> [Real; 3] {
+        let h = height((r * ncol + c) as usize).unwrap_or(0.0);
+        [
+            dx * int_to_real(c) - size[0],
+            dy * int_to_real(r) - size[1],
+            h * size[2],
+        ]
+    };
+    for r in rmin..rmax {
+        for c in cmin..cmax {
+            let (v00, v11) = (vertex(r, c), vertex(r + 1, c + 1));
+            for third in [vertex(r, c + 1), vertex(r + 1, c)] {
+                let sol = triangle(&[v00, v11, third], &lpnt, &lvec, &b0, &b1);
+                if sol >= 0.0 && (x < 0.0 || sol < x) {
+                    x = sol;
+                }
+            }
+        }
+    }
+
+    // the four sides of the top box, where the hit lies below the edge's height profile
+    for (i, &a) in all.iter().enumerate().take(4) {
+        if a >= 0.0 && (a < x || x < 0.0) {
+            let z = (lpnt[2] + a * lvec[2]) / size[2];
+            // position along the edge in cells, and the edge's heights: (stride, offset)
+            let (y, y0, stride, offset) = if i < 2 {
+                let y = (lpnt[1] + a * lvec[1] + size[1]) / dy;
+                let y0 = mj_max(0.0, mj_min(int_to_real(nrow - 2), floor(y)));
+                (y, y0, nrow, if i == 1 { ncol - 1 } else { 0 })
+            } else {
+                let y = (lpnt[0] + a * lvec[0] + size[0]) / dx;
+                let y0 = mj_max(0.0, mj_min(int_to_real(ncol - 2), floor(y)));
+                (y, y0, 1, if i == 3 { (nrow - 1) * ncol } else { 0 })
+            };
+            let profile = |k: i32| {
+                let index = k.checked_mul(stride)?.checked_add(offset)?;
+                usize::try_from(index).ok().and_then(height)
+            };
+            if let (Some(z0), Some(z1)) = (profile(round(y0)), profile(round(y0 + 1.0))) {
+                if z < z0 * (y0 + 1.0 - y) + z1 * (y - y0) {
+                    x = a;
+                }
+            }
+        }
+    }
+    x
+}
+
+/// An integer as `Real` (exact for f64; rounded once for f32).
+fn int_to_real(x: i32) -> Real {
+    f64::from(x) as Real
+}
+
+/// `mjMIN` on numbers: `a` if `a < b`, else `b`.
+fn mj_min(a: Real, b: Real) -> Real {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// `mjMAX` on numbers: `a` if `a > b`, else `b`.
+fn mj_max(a: Real, b: Real) -> Real {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// primitive shapes
+
+/// The ray in the frame `pos`/`mat` (`ray_map`).
+fn ray_map(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> ([Real; 3], [Real; 3]) {
+    (rot_vec_mat_t(&sub3(pnt, pos), mat), rot_vec_mat_t(vec, mat))
+}
+
+/// Roots of `a x^2 + 2 b x + c` in increasing order (-1 both without real roots), and the
+/// smallest non-negative one or -1 (`ray_quad`).
+fn quad(a: Real, b: Real, c: Real) -> (Real, [Real; 2]) {
+    let det = b * b - a * c;
+    if det < MINVAL {
+        return (-1.0, [-1.0, -1.0]);
+    }
+    let det = sqrt(det);
+    let x = [(-b - det) / a, (-b + det) / a];
+    let first = if x[0] >= 0.0 {
+        x[0]
+    } else if x[1] >= 0.0 {
+        x[1]
+    } else {
+        -1.0
+    };
+    (first, x)
+}
+
+/// The nearer of a hit `x` (-1 before the first) and a new non-negative hit `sol`.
+fn nearer(x: Real, sol: Real) -> Real {
+    if x < 0.0 || sol < x {
+        sol
+    } else {
+        x
+    }
+}
+
+/// Plane: its front face, within its size (`ray_plane`).
+fn plane(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    size: &[Real; 3],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Real {
+    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
+    if lvec[2] > -MINVAL {
+        return -1.0;
+    }
+    let x = -lpnt[2] / lvec[2];
+    if x < 0.0 {
+        return -1.0;
+    }
+    let p0 = lpnt[0] + x * lvec[0];
+    let p1 = lpnt[1] + x * lvec[1];
+    let inside = |p: Real, s: Real| s <= 0.0 || abs(p) <= s;
+    if inside(p0, size[0]) && inside(p1, size[1]) {
+        x
+    } else {
+        -1.0
+    }
+}
+
+/// Sphere of squared radius `dist_sqr` (`ray_sphere`).
+fn sphere(pos: &[Real; 3], dist_sqr: Real, pnt: &[Real; 3], vec: &[Real; 3]) -> Real {
+    let dif = sub3(pnt, pos);
+    let a = vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2];
+    let b = vec[0] * dif[0] + vec[1] * dif[1] + vec[2] * dif[2];
+    let c = dif[0] * dif[0] + dif[1] * dif[1] + dif[2] * dif[2] - dist_sqr;
+    quad(a, b, c).0
+}
+
+/// Capsule: its bounding sphere, then the round side between the caps and the outer halves of
+/// the two cap spheres (`ray_capsule`).
+fn capsule(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    size: &[Real; 3],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Real {
+    let ssz = size[0] + size[1];
+    if sphere(pos, ssz * ssz, pnt, vec) < 0.0 {
+        return -1.0;
+    }
+    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
+    let mut x = -1.0;
+    let a = lvec[0] * lvec[0] + lvec[1] * lvec[1];
+    let b = lvec[0] * lpnt[0] + lvec[1] * lpnt[1];
+    let c = lpnt[0] * lpnt[0] + lpnt[1] * lpnt[1] - size[0] * size[0];
+    let (sol, _) = quad(a, b, c);
+    if sol >= 0.0 && abs(lpnt[2] + sol * lvec[2]) <= size[1] {
+        x = nearer(x, sol);
+    }
+    let a = lvec[0] * lvec[0] + lvec[1] * lvec[1] + lvec[2] * lvec[2];
+    for side in [1.0, -1.0] {
+        let ldif = [lpnt[0], lpnt[1], lpnt[2] - side * size[1]];
+        let b = lvec[0] * ldif[0] + lvec[1] * ldif[1] + lvec[2] * ldif[2];
+        let c = ldif[0] * ldif[0] + ldif[1] * ldif[1] + ldif[2] * ldif[2] - size[0] * size[0];
+        let (_, xx) = quad(a, b, c);
+        for xi in xx {
+            let z = lpnt[2] + xi * lvec[2];
+            let outer = if side > 0.0 {
+                z >= size[1]
+            } else {
+                z <= -size[1]
+            };
+            if xi >= 0.0 && outer {
+                x = nearer(x, xi);
+            }
+        }
+    }
+    x
+}
+
+/// Ellipsoid (`ray_ellipsoid`).
+fn ellipsoid(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    size: &[Real; 3],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Real {
+    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
+    let s = size.map(|r| 1.0 / (r * r));
+    let a = s[0] * lvec[0] * lvec[0] + s[1] * lvec[1] * lvec[1] + s[2] * lvec[2] * lvec[2];
+    let b = s[0] * lvec[0] * lpnt[0] + s[1] * lvec[1] * lpnt[1] + s[2] * lvec[2] * lpnt[2];
+    let c = s[0] * lpnt[0] * lpnt[0] + s[1] * lpnt[1] * lpnt[1] + s[2] * lpnt[2] * lpnt[2] - 1.0;
+    quad(a, b, c).0
+}
+
+/// Cylinder: its bounding sphere, then the flat sides within the radius and the round side
+/// between them (`ray_cylinder`).
+fn cylinder(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    size: &[Real; 3],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Real {
+    let ssz = size[0] * size[0] + size[1] * size[1];
+    if sphere(pos, ssz, pnt, vec) < 0.0 {
+        return -1.0;
+    }
+    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
+    let mut x = -1.0;
+    if abs(lvec[2]) > MINVAL {
+        for side in [-1.0, 1.0] {
+            let sol = (side * size[1] - lpnt[2]) / lvec[2];
+            if sol >= 0.0 {
+                let p0 = lpnt[0] + sol * lvec[0];
+                let p1 = lpnt[1] + sol * lvec[1];
+                if p0 * p0 + p1 * p1 <= size[0] * size[0] {
+                    x = nearer(x, sol);
+                }
+            }
+        }
+    }
+    let a = lvec[0] * lvec[0] + lvec[1] * lvec[1];
+    let b = lvec[0] * lpnt[0] + lvec[1] * lpnt[1];
+    let c = lpnt[0] * lpnt[0] + lpnt[1] * lpnt[1] - size[0] * size[0];
+    let (sol, _) = quad(a, b, c);
+    if sol >= 0.0 && abs(lpnt[2] + sol * lvec[2]) <= size[1] {
+        x = nearer(x, sol);
+    }
+    x
+}
+
+/// Box: its bounding sphere, then each face within its rectangle (`ray_box`). With `all`, the
+/// hit of every face (-x, +x, -y, +y, -z, +z; -1 where missed) is written there.
+fn cuboid(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    size: &[Real; 3],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+    mut all: Option<&mut [Real; 6]>,
+) -> Real {
+    if let Some(all) = all.as_deref_mut() {
+        *all = [-1.0; 6];
+    }
+    let ssz = size[0] * size[0] + size[1] * size[1] + size[2] * size[2];
+    if sphere(pos, ssz, pnt, vec) < 0.0 {
+        return -1.0;
+    }
+    const FACE: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+    let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
+    let mut x = -1.0;
+    // axes along which the ray moves (NaN moves along none, as in MuJoCo)
+    for i in (0..3).filter(|&i| abs(lvec[i]) > MINVAL) {
+        for (s, side) in [-1.0, 1.0].into_iter().enumerate() {
+            let sol = (side * size[i] - lpnt[i]) / lvec[i];
+            if sol >= 0.0 {
+                let [f0, f1] = FACE[i];
+                let p0 = lpnt[f0] + sol * lvec[f0];
+                let p1 = lpnt[f1] + sol * lvec[f1];
+                if abs(p0) <= size[f0] && abs(p1) <= size[f1] {
+                    x = nearer(x, sol);
+                    if let Some(all) = all.as_deref_mut() {
+                        all[2 * i + s] = sol;
+                    }
+                }
+            }
+        }
+    }
+    x
+}
