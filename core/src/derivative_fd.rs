@@ -9,11 +9,15 @@
 //! change ([`step_skip`]); after each nudge the state is restored exactly (time, physics
 //! state, plugin state, controls and the warm start).
 //!
-//! Inverse-dynamics derivatives (`mjd_inverseFD`) are not here: they need `mj_inverse`.
+//!
+//! [`inverse_fd`] (`mjd_inverseFD`) linearizes inverse dynamics the same way: the force
+//! `qfrc_inverse`, the sensors and the mass matrix as functions of `(qpos, qvel, qacc)`.
 
+use crate::actuation::fwd_actuation;
 use crate::arena::{ArenaError, Reservation};
 use crate::data::Data;
 use crate::forward::{step_skip, StepError};
+use crate::inverse::inverse_skip;
 use crate::model::Model;
 use crate::real::Real;
 use crate::state::{get_state, set_state, state_size};
@@ -26,9 +30,12 @@ use crate::types::*;
 pub enum FdError {
     /// A step failed (or the arena ran out); the data is restored to its state before the call.
     Step(StepError),
+    /// The model uses an option finite differencing of inverse dynamics cannot handle (the RK4
+    /// integrator, the noslip solver); MuJoCo's message.
+    Unsupported(&'static str),
     /// An output matrix has the wrong number of elements.
     OutputSize {
-        /// Which matrix: `"A"`, `"B"`, `"C"` or `"D"`.
+        /// Which matrix: `"A"`, `"B"`, `"C"`, `"D"`, or `"DfDq"`, `"DsDv"`... of [`inverse_fd`].
         matrix: &'static str,
         /// Elements it needs (rows times columns).
         needed: usize,
@@ -55,6 +62,7 @@ impl core::fmt::Display for FdError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             FdError::Step(e) => write!(f, "{e}"),
+            FdError::Unsupported(what) => f.write_str(what),
             FdError::OutputSize {
                 matrix,
                 needed,
@@ -157,10 +165,32 @@ fn with_scratch<R>(
     s: &Scratch,
     f: impl FnOnce(&mut Data, Vectors) -> R,
 ) -> R {
+    with_block(d, r, s.len(), |d, block| f(d, s.split(block)))
+}
+
+/// Runs `f` with the data and the first `len` numbers of reservation `r`, the arena detached.
+fn with_block<R>(
+    d: &mut Data,
+    r: &Reservation,
+    len: usize,
+    f: impl FnOnce(&mut Data, &mut [Real]) -> R,
+) -> R {
     let mut detached = d.arena.detach();
-    let out = f(d, s.split(detached.reserved::<Real>(r, s.len())));
+    let out = f(d, detached.reserved::<Real>(r, len));
     d.arena.attach(detached);
     out
+}
+
+/// Checks that an output the caller gave has `needed` elements.
+fn check_len(matrix: &'static str, out: Option<&[Real]>, needed: usize) -> Result<(), FdError> {
+    match out {
+        Some(out) if out.len() != needed => Err(FdError::OutputSize {
+            matrix,
+            needed,
+            got: out.len(),
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// `dx = (x2 - x1) / h`, as `(1/h) (x2 - x1)`.
@@ -360,22 +390,10 @@ pub fn transition_fd(
     }
     let (nv, na, nu, ns) = (m.nv, m.na, m.nu, m.nsensordata);
     let ndx = 2 * nv + na;
-    for (matrix, out, needed) in [
-        ("A", &a, ndx * ndx),
-        ("B", &b, ndx * nu),
-        ("C", &c, ns * ndx),
-        ("D", &dd, ns * nu),
-    ] {
-        if let Some(out) = out {
-            if out.len() != needed {
-                return Err(FdError::OutputSize {
-                    matrix,
-                    needed,
-                    got: out.len(),
-                });
-            }
-        }
-    }
+    check_len("A", a.as_deref(), ndx * ndx)?;
+    check_len("B", b.as_deref(), ndx * nu)?;
+    check_len("C", c.as_deref(), ns * ndx)?;
+    check_len("D", dd.as_deref(), ns * nu)?;
     step_fd(m, d, eps, centered, Outputs { a, b, c, d: dd })
 }
 
@@ -543,4 +561,266 @@ fn nudge_all(
         }
     }
     Ok(())
+}
+
+/// The Jacobians of inverse dynamics to compute with [`inverse_fd`]; each is optional
+/// (`None` skips it). MuJoCo's layout, transposed with respect to the control-theory
+/// convention: row `i` holds the derivatives with respect to input `i`, row-major.
+/// `dfd*` are `nv x nv` (of `qfrc_inverse`), `dsd*` are `nv x nsensordata`, `dmdq` is
+/// `nv x nM` (of the sparse `qM`); `q`, `v` and `a` stand for `qpos` (in the tangent space),
+/// `qvel` and `qacc`.
+#[derive(Default)]
+pub struct InverseJacobians<'o> {
+    /// d qfrc_inverse / d qpos.
+    pub dfdq: Option<&'o mut [Real]>,
+    /// d qfrc_inverse / d qvel.
+    pub dfdv: Option<&'o mut [Real]>,
+    /// d qfrc_inverse / d qacc.
+    pub dfda: Option<&'o mut [Real]>,
+    /// d sensordata / d qpos.
+    pub dsdq: Option<&'o mut [Real]>,
+    /// d sensordata / d qvel.
+    pub dsdv: Option<&'o mut [Real]>,
+    /// d sensordata / d qacc.
+    pub dsda: Option<&'o mut [Real]>,
+    /// d qM / d qpos.
+    pub dmdq: Option<&'o mut [Real]>,
+}
+
+impl InverseJacobians<'_> {
+    fn check(&self, m: &Model) -> Result<(), FdError> {
+        let (nv, ns) = (m.nv, m.nsensordata);
+        check_len("DfDq", self.dfdq.as_deref(), nv * nv)?;
+        check_len("DfDv", self.dfdv.as_deref(), nv * nv)?;
+        check_len("DfDa", self.dfda.as_deref(), nv * nv)?;
+        check_len("DsDq", self.dsdq.as_deref(), nv * ns)?;
+        check_len("DsDv", self.dsdv.as_deref(), nv * ns)?;
+        check_len("DsDa", self.dsda.as_deref(), nv * ns)?;
+        check_len("DmDq", self.dmdq.as_deref(), nv * m.nM)
+    }
+
+    fn sensors(&self) -> bool {
+        self.dsdq.is_some() || self.dsdv.is_some() || self.dsda.is_some()
+    }
+}
+
+/// Finite-difference Jacobians of inverse dynamics (`mjd_inverseFD`): of `qfrc_inverse`, of
+/// the sensors and of the mass matrix with respect to `qpos`, `qvel` and `qacc`, by forward
+/// differences with step `eps` around the current state (call [`forward`](crate::forward)
+/// first for the `qacc` of the forward dynamics, or set `qacc` to any acceleration). With
+/// `flg_actuation`, the force is `qfrc_inverse - qfrc_actuator` (what the actuators do not
+/// supply). Sensors are computed only when a sensor Jacobian is asked for.
+///
+/// The RK4 integrator and the noslip solver are refused ([`FdError::Unsupported`]), as in
+/// MuJoCo. Scratch memory comes from the data's arena. `qpos`, `qvel` and `qacc` are the same
+/// afterwards (also after an error); the other fields hold the results of the last nudge, as
+/// in MuJoCo.
+pub fn inverse_fd(
+    m: &Model,
+    d: &mut Data,
+    eps: Real,
+    flg_actuation: bool,
+    mut out: InverseJacobians,
+) -> Result<(), FdError> {
+    if d.sizes() != m.sizes() {
+        return Err(StepError::ModelMismatch.into());
+    }
+    if m.opt.integrator == INT_RK4 {
+        return Err(FdError::Unsupported("RK4 integrator is not supported"));
+    }
+    if m.opt.noslip_iterations > 0 {
+        return Err(FdError::Unsupported("noslip solver is not supported"));
+    }
+    out.check(m)?;
+    let skipsensor = !out.sensors();
+    let s = InverseScratch {
+        nq: m.nq,
+        nv: m.nv,
+        ns: if skipsensor { 0 } else { m.nsensordata },
+        nm: if out.dmdq.is_some() { m.nM } else { 0 },
+    };
+    let r = d.arena.reserve::<Real>(s.len())?;
+    let run = InverseRun {
+        m,
+        r: &r,
+        s,
+        skipsensor,
+        actuation: flg_actuation,
+    };
+    let result = run.all(d, eps, &mut out);
+    d.arena.release(r);
+    result.map_err(FdError::Step)
+}
+
+/// Where the scratch vectors of [`inverse_fd`] lie in its reserved block.
+#[derive(Clone, Copy)]
+struct InverseScratch {
+    nq: usize,
+    nv: usize,
+    ns: usize,
+    nm: usize,
+}
+
+/// The scratch vectors of [`inverse_fd`].
+struct InverseVectors<'b> {
+    /// The positions restored after every position nudge.
+    pos: &'b mut [Real],
+    /// Nominal force, sensors and mass matrix.
+    force: &'b mut [Real],
+    sensor: &'b mut [Real],
+    mass: &'b mut [Real],
+    /// Force after a nudge.
+    force_plus: &'b mut [Real],
+    /// Position perturbation (a unit vector in the tangent space).
+    dpos: &'b mut [Real],
+}
+
+impl InverseScratch {
+    fn len(&self) -> usize {
+        self.nq + 3 * self.nv + self.ns + self.nm
+    }
+
+    fn split<'b>(&self, buf: &'b mut [Real]) -> InverseVectors<'b> {
+        let (pos, rest) = buf.split_at_mut(self.nq);
+        let (force, rest) = rest.split_at_mut(self.nv);
+        let (force_plus, rest) = rest.split_at_mut(self.nv);
+        let (dpos, rest) = rest.split_at_mut(self.nv);
+        let (sensor, mass) = rest.split_at_mut(self.ns);
+        InverseVectors {
+            pos,
+            force,
+            sensor,
+            mass,
+            force_plus,
+            dpos,
+        }
+    }
+}
+
+/// One run of [`inverse_fd`].
+struct InverseRun<'r> {
+    m: &'r Model<'r>,
+    r: &'r Reservation,
+    s: InverseScratch,
+    skipsensor: bool,
+    actuation: bool,
+}
+
+/// Which input a row of the Jacobians differentiates.
+#[derive(Clone, Copy, PartialEq)]
+enum Input {
+    Pos,
+    Vel,
+    Acc,
+}
+
+impl InverseRun<'_> {
+    fn with<R>(&self, d: &mut Data, f: impl FnOnce(&mut Data, InverseVectors) -> R) -> R {
+        let s = self.s;
+        with_block(d, self.r, s.len(), |d, block| f(d, s.split(block)))
+    }
+
+    /// Inverse dynamics skipping the stages before `skipstage`, then the force (minus the
+    /// actuator force with `flg_actuation`) into `force_plus`, or, for the nominal point,
+    /// into `force` with the sensors and the mass matrix.
+    fn evaluate(&self, d: &mut Data, skipstage: i32, nominal: bool) -> Result<(), StepError> {
+        inverse_skip(self.m, d, skipstage, self.skipsensor)?;
+        if self.actuation {
+            fwd_actuation(self.m, d)?;
+        }
+        let actuation = self.actuation;
+        self.with(d, |d, v| {
+            let force = if nominal { v.force } else { v.force_plus };
+            force.copy_from_slice(d.qfrc_inverse);
+            if actuation {
+                for (f, &a) in force.iter_mut().zip(d.qfrc_actuator.iter()) {
+                    *f -= a;
+                }
+            }
+            if nominal {
+                v.sensor.copy_from_slice(&d.sensordata[..v.sensor.len()]);
+                v.mass.copy_from_slice(&d.qM[..v.mass.len()]);
+            }
+        });
+        Ok(())
+    }
+
+    /// Row `i` of the Jacobians of `input` that were asked for, from the last evaluation.
+    fn write_rows(
+        &self,
+        d: &mut Data,
+        input: Input,
+        i: usize,
+        eps: Real,
+        out: &mut InverseJacobians,
+    ) {
+        let (df, ds) = match input {
+            Input::Pos => (out.dfdq.as_deref_mut(), out.dsdq.as_deref_mut()),
+            Input::Vel => (out.dfdv.as_deref_mut(), out.dsdv.as_deref_mut()),
+            Input::Acc => (out.dfda.as_deref_mut(), out.dsda.as_deref_mut()),
+        };
+        let dm = if input == Input::Pos {
+            out.dmdq.as_deref_mut()
+        } else {
+            None
+        };
+        self.with(d, |d, v| {
+            let rows = [
+                (df, &*v.force, &*v.force_plus),
+                (ds, &*v.sensor, &*d.sensordata),
+                (dm, &*v.mass, &*d.qM),
+            ];
+            for (mat, nominal, nudged) in rows {
+                if let Some(mat) = mat {
+                    let n = nominal.len();
+                    diff(&mut mat[i * n..(i + 1) * n], nominal, &nudged[..n], eps);
+                }
+            }
+        });
+    }
+
+    /// The nominal point, then the nudges of accelerations, velocities and positions, each
+    /// only when a Jacobian of that input was asked for.
+    fn all(&self, d: &mut Data, eps: Real, out: &mut InverseJacobians) -> Result<(), StepError> {
+        let (m, nv) = (self.m, self.m.nv);
+        self.with(d, |d, v| v.pos.copy_from_slice(d.qpos));
+        self.evaluate(d, STAGE_NONE, true)?;
+
+        if out.dfda.is_some() || out.dsda.is_some() {
+            for i in 0..nv {
+                let saved = d.qacc[i];
+                d.qacc[i] += eps;
+                let result = self.evaluate(d, STAGE_VEL, false);
+                d.qacc[i] = saved;
+                result?;
+                self.write_rows(d, Input::Acc, i, eps, out);
+            }
+        }
+
+        if out.dfdv.is_some() || out.dsdv.is_some() {
+            for i in 0..nv {
+                let saved = d.qvel[i];
+                d.qvel[i] += eps;
+                let result = self.evaluate(d, STAGE_POS, false);
+                d.qvel[i] = saved;
+                result?;
+                self.write_rows(d, Input::Vel, i, eps, out);
+            }
+        }
+
+        if out.dfdq.is_some() || out.dsdq.is_some() || out.dmdq.is_some() {
+            for i in 0..nv {
+                self.with(d, |d, v| {
+                    v.dpos.fill(0.0);
+                    v.dpos[i] = 1.0;
+                    integrate_pos(m, d.qpos, v.dpos, eps);
+                });
+                let result = self.evaluate(d, STAGE_NONE, false);
+                self.with(d, |d, v| d.qpos.copy_from_slice(v.pos));
+                result?;
+                self.write_rows(d, Input::Pos, i, eps, out);
+            }
+        }
+        Ok(())
+    }
 }

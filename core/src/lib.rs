@@ -55,7 +55,7 @@ pub mod validate;
 
 pub use arena::{Arena, ArenaError, Stack};
 pub use data::{Data, DataHeader};
-pub use derivative_fd::{transition_fd, FdError};
+pub use derivative_fd::{inverse_fd, transition_fd, FdError, InverseJacobians};
 pub use forward::{forward, step, step1, step2, step_skip, Callbacks, StepError};
 pub use inverse::{compare_fwd_inv, inverse, inverse_skip};
 pub use model::{Model, ModelHeader, ModelSizes, Options, Statistic, Visual};

@@ -452,3 +452,297 @@ fn state_round_trip_reproduces_the_next_steps() {
         assert_eq!(got, expected, "{name}");
     }
 }
+
+/// The matrices of `inverse_fd`, in the order of [`INVERSE_NAMES`].
+const INVERSE_NAMES: [&str; 7] = ["DfDq", "DfDv", "DfDa", "DsDq", "DsDv", "DsDa", "DmDq"];
+
+/// Every inverse-dynamics Jacobian of `inverse_fd` with core `$core` at the data `$d`, as
+/// `[Vec<f64>; 7]` in the order of [`INVERSE_NAMES`].
+macro_rules! inverse_fd_all {
+    ($core:ident, $m:expr, $d:expr, $eps:expr, $act:expr) => {{
+        let (m, d) = ($m, $d);
+        let (nv, ns) = (m.nv, m.nsensordata);
+        let sizes = [
+            nv * nv,
+            nv * nv,
+            nv * nv,
+            nv * ns,
+            nv * ns,
+            nv * ns,
+            nv * m.nM,
+        ];
+        let mut mats = sizes.map(|n| vec![0.0; n]);
+        let [dfdq, dfdv, dfda, dsdq, dsdv, dsda, dmdq] = &mut mats;
+        let out = $core::InverseJacobians {
+            dfdq: Some(dfdq),
+            dfdv: Some(dfdv),
+            dfda: Some(dfda),
+            dsdq: Some(dsdq),
+            dsdv: Some(dsdv),
+            dsda: Some(dsda),
+            dmdq: Some(dmdq),
+        };
+        $core::inverse_fd(&m, d, $eps, $act, out)
+            .map(|()| mats.map(|v| v.into_iter().map(f64::from).collect::<Vec<f64>>()))
+    }};
+}
+
+/// The fixtures of `generate-inverse-fd.py`, by name.
+fn inverse_fd_fixtures() -> Vec<(String, Value)> {
+    let dir = fixtures().join("inverse-fd");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (name, read_json(&p))
+        })
+        .collect()
+}
+
+/// Runs `f` on the model and data of an inverse-fd fixture: the control-law steps of the
+/// fixture, then `forward`; `$core` is the core crate.
+macro_rules! at_fixture_state {
+    ($core:ident, $fixture:expr, |$m:ident, $d:ident| $body:expr) => {{
+        let fx: &Value = $fixture;
+        let blob = std::fs::read(fixtures().join(fx["model"].as_str().unwrap())).unwrap();
+        let key = fx["key"].as_i64().map(|k| k as i32);
+        let steps = fx["steps"].as_u64().unwrap() as usize;
+        let (_, out) = mjrs_tests::simulate!($core, blob, key, steps, |$m, $d| {
+            $core::forward(&$m, $d).unwrap();
+            $body
+        });
+        out
+    }};
+}
+
+fn wide<T: Copy + Into<f64>>(v: &[T]) -> Vec<f64> {
+    v.iter().map(|&x| x.into()).collect()
+}
+
+#[test]
+fn inverse_fd_matches_mujoco_bit_for_bit() {
+    let all = inverse_fd_fixtures();
+    assert!(all.len() >= 15);
+    let mut failures = Vec::new();
+    for (name, fx) in &all {
+        let act = fx["flg_actuation"].as_i64().unwrap() != 0;
+        let eps = fx["eps"].as_f64().unwrap();
+        let (state, mats, after, restored) = at_fixture_state!(mjrs_core, fx, |m, d| {
+            let state = [wide(d.qpos), wide(d.qvel), wide(d.qacc)];
+            let mats = inverse_fd_all!(mjrs_core, &m, &mut *d, eps, act)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let after = [wide(d.qfrc_inverse), wide(d.sensordata)];
+            let restored = [wide(d.qpos), wide(d.qvel), wide(d.qacc)];
+            (state, mats, after, restored)
+        });
+        assert_eq!(state, restored, "{name}: state not restored");
+        for (k, field) in ["qpos", "qvel", "qacc"].iter().enumerate() {
+            let (_, _, n) = differences(&state[k], &numbers(&fx[*field]));
+            assert_eq!(
+                n, 0,
+                "{name}: {field} before inverse_fd differs from MuJoCo's"
+            );
+        }
+        let mut row = Vec::new();
+        let compared = INVERSE_NAMES.iter().zip(&mats).chain(
+            ["qfrc_inverse_after", "sensordata_after"]
+                .iter()
+                .zip(&after),
+        );
+        for (field, ours) in compared {
+            let r = numbers(&fx[*field]);
+            let (abs, mixed, n) = differences(ours, &r);
+            row.push(format!("{field} {n}/{}", r.len()));
+            if n > 0 {
+                failures.push(format!(
+                    "{name}: {field}: {n} of {} differ, max abs {abs:e}, mixed {mixed:e}",
+                    r.len()
+                ));
+            }
+        }
+        println!("{name:<36} {}", row.join(" "));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// As in MuJoCo, RK4 and noslip are refused (with MuJoCo's message), before anything is written.
+#[test]
+fn inverse_fd_refuses_rk4_and_noslip() {
+    with_data!("humanoid", None, 0, |m, d| {
+        assert_eq!(m.opt.integrator, INT_RK4);
+        let mut dfdq = vec![1.0; m.nv * m.nv];
+        let out = mjrs_core::InverseJacobians {
+            dfdq: Some(&mut dfdq),
+            ..Default::default()
+        };
+        let err = mjrs_core::inverse_fd(&m, d, 1e-6, false, out).unwrap_err();
+        assert_eq!(err, FdError::Unsupported("RK4 integrator is not supported"));
+        assert!(dfdq.iter().all(|&x| x == 1.0));
+    });
+    let blob = blob("half_cheetah");
+    let header = mjrs_core::mjb::read_header(&blob).unwrap();
+    let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+    let mut m = mjrs_core::mjb::load(&blob, &mut mbuf).unwrap();
+    m.opt.noslip_iterations = 3;
+    let mut dbuf = vec![0u8; mjrs_core::Data::bytes_needed(m.sizes()).unwrap()];
+    let mut d = mjrs_core::Data::new(&m, &mut dbuf).unwrap();
+    let out = mjrs_core::InverseJacobians::default();
+    let err = mjrs_core::inverse_fd(&m, &mut d, 1e-6, false, out).unwrap_err();
+    assert_eq!(err.to_string(), "noslip solver is not supported");
+}
+
+#[test]
+fn inverse_fd_rejects_bad_output_sizes() {
+    with_data!("deriv_free_ball", Some(0), 0, |m, d| {
+        let mut short = vec![0.0; m.nv * m.nsensordata - 1];
+        let out = mjrs_core::InverseJacobians {
+            dsdv: Some(&mut short),
+            ..Default::default()
+        };
+        assert_eq!(
+            mjrs_core::inverse_fd(&m, d, 1e-6, false, out),
+            Err(FdError::OutputSize {
+                matrix: "DsDv",
+                needed: m.nv * m.nsensordata,
+                got: m.nv * m.nsensordata - 1
+            })
+        );
+        let mut long = vec![0.0; m.nv * m.nM + 1];
+        let out = mjrs_core::InverseJacobians {
+            dmdq: Some(&mut long),
+            ..Default::default()
+        };
+        let err = mjrs_core::inverse_fd(&m, d, 1e-6, false, out);
+        assert!(
+            matches!(err, Err(FdError::OutputSize { matrix: "DmDq", .. })),
+            "{err:?}"
+        );
+    });
+}
+
+/// Asking for some Jacobians gives the same numbers as asking for all (the skipped sensors and
+/// inputs change nothing else).
+#[test]
+fn inverse_fd_subsets_agree_with_the_full_run() {
+    let (_, fx) = inverse_fd_fixtures()
+        .into_iter()
+        .find(|(n, _)| n == "sensor_frames")
+        .unwrap();
+    let (full, dfdv) = at_fixture_state!(mjrs_core, &fx, |m, d| {
+        let full = inverse_fd_all!(mjrs_core, &m, &mut *d, 1e-6, false).unwrap();
+        let mut dfdv = vec![0.0; m.nv * m.nv];
+        let out = mjrs_core::InverseJacobians {
+            dfdv: Some(&mut dfdv),
+            ..Default::default()
+        };
+        mjrs_core::inverse_fd(&m, d, 1e-6, false, out).unwrap();
+        (full, dfdv)
+    });
+    assert_eq!(full[1], dfdv);
+}
+
+#[test]
+fn inverse_fd_in_a_small_arena_is_an_error_and_restores_the_state() {
+    let step_peak = with_arena(1 << 20, |m, d| {
+        mjrs_core::step(m, d).unwrap();
+        d.arena.state.maxuse_arena as u64
+    });
+    let (mut errors, mut successes) = (0, 0);
+    let mut narena = step_peak.next_multiple_of(8) / 2;
+    while successes == 0 {
+        with_arena(narena, |m, d| {
+            let before = [d.qpos.to_vec(), d.qvel.to_vec(), d.qacc.to_vec()];
+            match inverse_fd_all!(mjrs_core, m, &mut *d, 1e-6, true) {
+                Ok(_) => successes += 1,
+                Err(FdError::Step(mjrs_core::StepError::Arena(_))) => errors += 1,
+                Err(e) => panic!("narena {narena}: {e}"),
+            }
+            let after = [d.qpos.to_vec(), d.qvel.to_vec(), d.qacc.to_vec()];
+            assert_eq!(before, after, "narena {narena}: state not restored");
+            assert_eq!(
+                d.arena.state.pstack, 0,
+                "narena {narena}: scratch not released"
+            );
+        });
+        narena += 8;
+    }
+    assert!(errors > 0, "no arena size too small for inverse_fd");
+}
+
+/// The f32 build with a perturbation suited to it (`eps = 1e-3`) stays close to the f64 build
+/// at the same `eps` (which is MuJoCo's, see above), both around the f64 build's state (the
+/// trajectories to it differ, and one contact more or less changes these Jacobians entirely).
+/// Rounding errors of order `f32::EPSILON` times the forces are amplified by `1 / eps`, so the
+/// differences are measured relative to each matrix's largest entry (an entry that is 0 in
+/// f64 is about 1e-3 of the largest in f32 when contact forces cancel): observed up to 4e-3
+/// (`rows_limits` DfDa); the bound is 1e-2.
+#[test]
+fn inverse_fd_f32_is_close_to_f64() {
+    let mut failures = Vec::new();
+    for (name, fx) in inverse_fd_fixtures() {
+        if ![
+            "deriv_cartpole",
+            "half_cheetah",
+            "inverse_robot",
+            "rows_limits",
+        ]
+        .contains(&&*name)
+        {
+            continue;
+        }
+        let (state, wide64) = at_fixture_state!(mjrs_core, &fx, |m, d| {
+            let state = [
+                d.qpos.to_vec(),
+                d.qvel.to_vec(),
+                d.act.to_vec(),
+                d.ctrl.to_vec(),
+                vec![d.time],
+                d.qacc.to_vec(),
+            ];
+            (
+                state,
+                inverse_fd_all!(mjrs_core, &m, &mut *d, 1e-3, true).unwrap(),
+            )
+        });
+        let blob = std::fs::read(fixtures().join(fx["model"].as_str().unwrap())).unwrap();
+        let no_steps = 0;
+        let (_, narrow) = mjrs_tests::simulate!(mjrs_core_f32, blob, None, no_steps, |m, d| {
+            let narrow = |field: &mut [f32], values: &[f64]| {
+                for (x, &v) in field.iter_mut().zip(values) {
+                    *x = v as f32;
+                }
+            };
+            narrow(d.qpos, &state[0]);
+            narrow(d.qvel, &state[1]);
+            narrow(d.act, &state[2]);
+            narrow(d.ctrl, &state[3]);
+            d.time = state[4][0] as f32;
+            // forward for what inverse dynamics reads but does not compute (the actuator
+            // forces of actuator sensors), then the f64 build's acceleration
+            mjrs_core_f32::forward(&m, d).unwrap();
+            narrow(d.qacc, &state[5]);
+            inverse_fd_all!(mjrs_core_f32, &m, &mut *d, 1e-3, true).unwrap()
+        });
+        let mut row = Vec::new();
+        for (k, field) in INVERSE_NAMES.iter().enumerate() {
+            assert!(
+                narrow[k].iter().all(|x| x.is_finite()),
+                "{name}: f32 {field}"
+            );
+            let (abs, _, _) = differences(&narrow[k], &wide64[k]);
+            let scale = wide64[k].iter().fold(1.0f64, |s, x| s.max(x.abs()));
+            let rel = abs / scale;
+            row.push(format!("{field} {rel:.1e}"));
+            if rel.is_nan() || rel > 1e-2 {
+                failures.push(format!("{name}: f32 {field} differs from f64 by {rel:e}"));
+            }
+        }
+        println!("{name:<26} {}", row.join("  "));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -152,3 +152,34 @@ fn transition_fd_does_not_allocate() {
         });
     }
 }
+
+#[test]
+fn inverse_fd_does_not_allocate() {
+    let fixtures = mjrs_tests::fixtures();
+    for mjb in ["deriv/implicit_humanoid.mjb", "inverse/sensor_frames.mjb"] {
+        with_fixture(&fixtures.join(mjb), |m, d| {
+            mjrs_core::forward(m, d).unwrap();
+            let (nv, ns) = (m.nv, m.nsensordata);
+            let mut f = [vec![0.0; nv * nv], vec![0.0; nv * nv], vec![0.0; nv * nv]];
+            let mut s = [vec![0.0; nv * ns], vec![0.0; nv * ns], vec![0.0; nv * ns]];
+            let mut dmdq = vec![0.0; nv * m.nM];
+            let [dfdq, dfdv, dfda] = &mut f;
+            let [dsdq, dsdv, dsda] = &mut s;
+            let mut result = Ok(());
+            let n = allocations(|| {
+                let out = mjrs_core::InverseJacobians {
+                    dfdq: Some(dfdq),
+                    dfdv: Some(dfdv),
+                    dfda: Some(dfda),
+                    dsdq: Some(dsdq),
+                    dsdv: Some(dsdv),
+                    dsda: Some(dsda),
+                    dmdq: Some(&mut dmdq),
+                };
+                result = mjrs_core::inverse_fd(m, d, 1e-6, true, out);
+            });
+            assert_eq!(n, 0, "{mjb}: {n} allocations in inverse_fd ({result:?})");
+            result.unwrap();
+        });
+    }
+}
