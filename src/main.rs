@@ -103,6 +103,19 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Print the MJCF schema (every element, how often it may appear, its attributes) as
+    /// MuJoCo's `mj_printSchema` prints it.
+    Schema {
+        /// An HTML table instead of text.
+        #[arg(long)]
+        html: bool,
+        /// With --html: nesting as CSS padding instead of `&nbsp;`.
+        #[arg(long)]
+        pad: bool,
+        /// Write to this file instead of stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Print a trajectory under the control law as JSON, the shape of `mjref traj`.
     Traj {
         /// Model file (.xml or .mjb).
@@ -336,6 +349,9 @@ fn run(cli: Cli) -> Result<(), String> {
             let json = mjrs::dump::deriv_json(&m, &mut d, eps, centered)
                 .map_err(|e| format!("at time {}: {e}", d.time))?;
             write_output(output.as_deref(), &json)
+        }
+        Command::Schema { html, pad, output } => {
+            write_output(output.as_deref(), &mjrs_xml::print_schema(html, pad))
         }
         Command::Print {
             what,

@@ -51,7 +51,10 @@ impl From<RayError> for StepError {
             RayError::GeomOutOfRange { .. }
             | RayError::WrongGeomType { .. }
             | RayError::UnsupportedGeomType(_)
-            | RayError::LengthMismatch => StepError::Numerical("ray query on an invalid geom"),
+            | RayError::LengthMismatch
+            | RayError::FaceOutOfRange { .. } => {
+                StepError::Numerical("ray query on an invalid geom")
+            }
         }
     }
 }

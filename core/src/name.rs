@@ -106,3 +106,50 @@ pub fn id2name<'m>(m: &'m Model, ty: i32, id: usize) -> Option<&'m str> {
     }
     core::str::from_utf8(bytes).ok()
 }
+
+/// The object types with a name in MJCF and their names (`mju_type2Str`, `mju_str2Type`).
+const TYPE_NAMES: [(i32, &str); 25] = [
+    (OBJ_BODY, "body"),
+    (OBJ_XBODY, "xbody"),
+    (OBJ_JOINT, "joint"),
+    (OBJ_DOF, "dof"),
+    (OBJ_GEOM, "geom"),
+    (OBJ_SITE, "site"),
+    (OBJ_CAMERA, "camera"),
+    (OBJ_LIGHT, "light"),
+    (OBJ_FLEX, "flex"),
+    (OBJ_MESH, "mesh"),
+    (OBJ_SKIN, "skin"),
+    (OBJ_HFIELD, "hfield"),
+    (OBJ_TEXTURE, "texture"),
+    (OBJ_MATERIAL, "material"),
+    (OBJ_PAIR, "pair"),
+    (OBJ_EXCLUDE, "exclude"),
+    (OBJ_EQUALITY, "equality"),
+    (OBJ_TENDON, "tendon"),
+    (OBJ_ACTUATOR, "actuator"),
+    (OBJ_SENSOR, "sensor"),
+    (OBJ_NUMERIC, "numeric"),
+    (OBJ_TEXT, "text"),
+    (OBJ_TUPLE, "tuple"),
+    (OBJ_KEY, "key"),
+    (OBJ_PLUGIN, "plugin"),
+];
+
+/// `mju_type2Str`: the name of object type `ty` (an `OBJ_*` constant), as MJCF writes it;
+/// `None` for `OBJ_UNKNOWN` and values that are no type. `OBJ_FRAME` is `"frame"`.
+pub fn type2str(ty: i32) -> Option<&'static str> {
+    if ty == OBJ_FRAME {
+        return Some("frame");
+    }
+    TYPE_NAMES.iter().find(|(t, _)| *t == ty).map(|(_, s)| *s)
+}
+
+/// `mju_str2Type`: the object type called `name` (`OBJ_UNKNOWN` for any other string; as in
+/// MuJoCo, `"frame"` is not read back).
+pub fn str2type(name: &str) -> i32 {
+    TYPE_NAMES
+        .iter()
+        .find(|(_, s)| *s == name)
+        .map_or(OBJ_UNKNOWN, |(t, _)| *t)
+}

@@ -67,6 +67,16 @@ pub enum RayError {
     LengthMismatch,
     /// `multi_ray` found no room in the arena for its scratch arrays.
     Arena(ArenaError),
+    /// `ray_skin`: a face names a vertex that does not exist (MuJoCo would read past the
+    /// vertex array).
+    FaceOutOfRange {
+        /// The face.
+        face: usize,
+        /// The vertex index it holds.
+        vertex: i32,
+        /// Number of vertices given.
+        nvert: usize,
+    },
 }
 
 impl From<ArenaError> for RayError {
@@ -104,6 +114,14 @@ impl core::fmt::Display for RayError {
                 f.write_str("multi_ray: vec, dist and geomid hold different numbers of rays")
             }
             RayError::Arena(e) => write!(f, "{e}"),
+            RayError::FaceOutOfRange {
+                face,
+                vertex,
+                nvert,
+            } => write!(
+                f,
+                "ray_skin: face {face} names vertex {vertex}, but there are {nvert} vertices"
+            ),
         }
     }
 }
@@ -221,6 +239,82 @@ pub fn ray_hfield(
 ) -> Result<Real, RayError> {
     check_geom(m, id, GEOM_HFIELD)?;
     Ok(hfield(m, &Poses::of(d), id, pnt, vec))
+}
+
+/// The ray against a triangle soup such as a skin's current mesh (`mju_raySkin`): `face` holds
+/// 3 vertex indices per triangle, `vert` 3 coordinates per vertex (single precision, as skins
+/// store them), all in the ray's frame. Returns the distance to the nearest triangle hit and the
+/// vertex of that triangle nearest to the hit point, or `(-1, None)` when no triangle is hit
+/// (first a test against the vertices' bounding box).
+pub fn ray_skin(
+    face: &[i32],
+    vert: &[f32],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Result<(Real, Option<usize>), RayError> {
+    let nvert = vert.len() / 3;
+    let vertex = |f: usize, k: usize| -> Result<usize, RayError> {
+        let v = face[3 * f + k];
+        usize::try_from(v)
+            .ok()
+            .filter(|&v| v < nvert)
+            .ok_or(RayError::FaceOutOfRange {
+                face: f,
+                vertex: v,
+                nvert,
+            })
+    };
+    let nface = face.len() / 3;
+    for f in 0..nface {
+        for k in 0..3 {
+            vertex(f, k)?;
+        }
+    }
+    let corner = |v: usize| -> [Real; 3] { core::array::from_fn(|k| Real::from(vert[3 * v + k])) };
+    if nvert == 0 || cuboid_of(vert, nvert, pnt, vec) < 0.0 {
+        return Ok((-1.0, None));
+    }
+    let (b0, b1) = normal_basis(vec);
+    let mut nearest = (-1.0, None);
+    for f in 0..nface {
+        let ids = [vertex(f, 0)?, vertex(f, 1)?, vertex(f, 2)?];
+        let v = ids.map(corner);
+        let sol = triangle(&v, pnt, vec, &b0, &b1);
+        if sol >= 0.0 && (nearest.0 < 0.0 || sol < nearest.0) {
+            let hit = add_scl3(pnt, vec, sol);
+            let mut best = (dist3(&hit, &v[0]), ids[0]);
+            for k in 1..3 {
+                let dist = dist3(&hit, &v[k]);
+                if dist < best.0 {
+                    best = (dist, ids[k]);
+                }
+            }
+            nearest = (sol, Some(best.1));
+        }
+    }
+    Ok(nearest)
+}
+
+/// The ray against the axis-aligned bounding box of `nvert` vertices (the filter of
+/// [`ray_skin`]).
+fn cuboid_of(vert: &[f32], nvert: usize, pnt: &[Real; 3], vec: &[Real; 3]) -> Real {
+    let mut lo = [0.0; 3];
+    let mut hi = [0.0; 3];
+    for i in 0..nvert {
+        for j in 0..3 {
+            let x = Real::from(vert[3 * i + j]);
+            if lo[j] > x || i == 0 {
+                lo[j] = x;
+            }
+            if hi[j] < x || i == 0 {
+                hi[j] = x;
+            }
+        }
+    }
+    let pos = core::array::from_fn(|j| 0.5 * (lo[j] + hi[j]));
+    let size = core::array::from_fn(|j| 0.5 * (hi[j] - lo[j]));
+    let eye = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+    cuboid(&pos, &eye, &size, pnt, vec, None)
 }
 
 /// The ray against a primitive shape of `geomtype` (plane, sphere, capsule, ellipsoid, cylinder

@@ -107,7 +107,7 @@ pub fn warning_text(warning: i32, info: i32) -> String {
         WARN_CNSTRFULL => format!(
             "Insufficient arena memory for the number of constraints generated. Increase arena \
              memory allocation above {} bytes.",
-            num_bytes(info)
+            write_num_bytes(info)
         ),
         WARN_VGEOMFULL => {
             format!("Pre-allocated visual geom buffer is full. Increase maxgeom above {info}.")
@@ -126,8 +126,9 @@ fn unstable(what: &str, index: &str, info: u64) -> String {
 }
 
 /// A byte count as MuJoCo writes it (`mju_writeNumBytes`): with the largest suffix of K, M, G,
-/// T, P, E that divides it exactly, else in plain bytes.
-fn num_bytes(n: u64) -> String {
+/// T, P, E that divides it exactly, else in plain bytes, cut to the 19 characters of MuJoCo's
+/// buffer (only counts of 10^19 and more are cut).
+pub fn write_num_bytes(n: u64) -> String {
     for (shift, suffix) in [
         (60, 'E'),
         (50, 'P'),
@@ -141,7 +142,9 @@ fn num_bytes(n: u64) -> String {
             return format!("{}{suffix}", n >> shift);
         }
     }
-    n.to_string()
+    let mut text = n.to_string();
+    text.truncate(19);
+    text
 }
 
 /// `x` as C's `printf("%.4f")`: as Rust's `{:.4}` (both round the exact binary value half to

@@ -15,7 +15,7 @@ pub mod vfs;
 
 pub use handlers::{
     clear_handlers, error, log, set_error_handler, set_log_handler, set_warning_handler, warning,
-    warning_text, Handler, WarningReporter,
+    warning_text, write_num_bytes, Handler, WarningReporter,
 };
 pub use mjb_file::{load_mjb, save_mjb, LoadError, SaveError};
 pub use mjrs_alloc::{DataGuard, ModelGuard, OwnedData, OwnedModel};

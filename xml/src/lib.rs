@@ -34,6 +34,7 @@ use mjrs_std::Vfs;
 pub use compiler::Compilation;
 pub use error::XmlError;
 use reader::dom::Resources;
+pub use reader::print_schema;
 
 /// Files for the reader and compiler: the VFS first (by name without path, any case, as
 /// MuJoCo looks files up), then the disk.

@@ -12,6 +12,7 @@ pub mod dom;
 mod namespace;
 mod replicate;
 mod schema;
+pub use schema::print_schema;
 mod sections;
 mod sensor;
 pub mod urdf;

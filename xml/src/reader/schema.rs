@@ -293,6 +293,82 @@ pub fn validate(root: &Elem) -> Result<(), XmlError> {
         .map_err(|(elem, msg)| elem.error(format!("Schema violation: {msg}")))
 }
 
+/// The MJCF schema as text (`mj_printSchema`): one line per element, indented by nesting, with
+/// its multiplicity and its attributes in alphabetical order, wrapped as MuJoCo wraps them; or,
+/// with `html`, as MuJoCo's HTML table (`pad`: nesting as CSS padding instead of `&nbsp;`).
+pub fn print_schema(html: bool, pad: bool) -> String {
+    let rows = MJCF.lines().filter(|l| !l.trim().is_empty()).map(|l| {
+        let level = (l.len() - l.trim_start().len()) / 2;
+        let mut words = l.split_whitespace();
+        let name = words.next().unwrap_or_default();
+        let kind = words.next().unwrap_or_default();
+        let mut attrs: Vec<&str> = words.collect();
+        attrs.sort_unstable();
+        // the body schema also stands for worldbody
+        let name = if name == "body" { "(world)body" } else { name };
+        (level, name, kind, attrs)
+    });
+    let mut out = String::new();
+    if html {
+        out.push_str("<table border=\"1\">\n");
+        rows.for_each(|(level, name, kind, attrs)| {
+            html_row(&mut out, level, name, kind, &attrs, pad)
+        });
+        out.push_str("</table>\n");
+    } else {
+        rows.for_each(|(level, name, kind, attrs)| text_row(&mut out, level, name, kind, &attrs));
+    }
+    out
+}
+
+/// One element as text: name and kind in a 30-column field, then attributes, a new line
+/// (indented to the field) once a line passes 60 columns.
+fn text_row(out: &mut String, level: usize, name: &str, kind: &str, attrs: &[&str]) {
+    let indent = 3 * level;
+    out.extend(core::iter::repeat_n(' ', indent));
+    out.push_str(&format!("{name} ({kind})"));
+    let base = indent + name.len() + 4;
+    out.extend(core::iter::repeat_n(' ', 30usize.saturating_sub(base)));
+    let mut col = base.max(30);
+    for a in attrs {
+        if col > 60 {
+            col = base.max(30);
+            out.push('\n');
+            out.extend(core::iter::repeat_n(' ', col));
+        }
+        out.push_str(a);
+        out.push(' ');
+        col += a.len() + 1;
+    }
+    out.push('\n');
+}
+
+/// One element as a row of MuJoCo's HTML schema table.
+fn html_row(out: &mut String, level: usize, name: &str, kind: &str, attrs: &[&str], pad: bool) {
+    if pad {
+        let left = 5 + 15 * level;
+        out.push_str(&format!(
+            "<tr>\n\t<td style=\"padding-left:{left}\" bgcolor=\"#EEEEEE\" class=\"el\">{name}</td>\n"
+        ));
+    } else {
+        out.push_str("<tr>\n\t<td bgcolor=\"#EEEEEE\" class=\"el\">");
+        out.push_str(&"&nbsp;".repeat(4 * level));
+        out.push_str(name);
+        out.push_str("</td>\n");
+    }
+    out.push_str(&format!(
+        "\t<td class=\"ty\">{kind}</td>\n\t<td class=\"at\">"
+    ));
+    if attrs.is_empty() {
+        out.push_str("<span style=\"color:black\"><i>no attributes</i></span>");
+    }
+    for a in attrs {
+        out.push_str(a);
+        out.push(' ');
+    }
+    out.push_str("</td>\n</tr>\n");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
