@@ -16,3 +16,17 @@ pub fn sine(m: &Model, d: &mut Data) {
         };
     }
 }
+
+/// [`sine`] for the f32 core: the law evaluated in f64, each control rounded to f32.
+pub fn sine_f32(m: &mjrs_core_f32::Model, d: &mut mjrs_core_f32::Data) {
+    for i in 0..m.nu {
+        let s = (2.0 * f64::from(d.time) * (1.0 + 0.1 * i as f64) + i as f64).sin();
+        d.ctrl[i] = if m.actuator_ctrllimited[i] != 0 {
+            let lo = f64::from(m.actuator_ctrlrange[2 * i]);
+            let hi = f64::from(m.actuator_ctrlrange[2 * i + 1]);
+            (lo + (hi - lo) * (0.5 + 0.5 * s)) as f32
+        } else {
+            s as f32
+        };
+    }
+}

@@ -41,6 +41,9 @@ enum Command {
         /// Start from this keyframe.
         #[arg(long)]
         key: Option<i32>,
+        /// Run the f32 core (the model converted as `mjrs compile --f32` converts it).
+        #[arg(long)]
+        f32: bool,
     },
     /// Print every Model field as JSON (the shape of `mjref model`).
     Model {
@@ -294,10 +297,19 @@ fn run(cli: Cli) -> Result<(), String> {
                 .map_or("bundled humanoid".into(), |p| p.display().to_string());
             mjrs::simulate::run(&m, &name, duration, key, !zero_ctrl)
         }
-        Command::Speed { model, steps, key } => {
+        Command::Speed {
+            model,
+            steps,
+            key,
+            f32,
+        } => {
             let mut owned = load(&model)?;
             let m = owned.view();
-            let report = mjrs::simulate::speed(&m, steps, key)?;
+            let report = if f32 {
+                mjrs::simulate::speed_f32(&m, steps, key)?
+            } else {
+                mjrs::simulate::speed(&m, steps, key)?
+            };
             println!("{}", report.to_json(&model.display().to_string()));
             Ok(())
         }

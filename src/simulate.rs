@@ -168,3 +168,41 @@ pub fn speed(m: &Model, steps: usize, key: Option<i32>) -> Result<Speed, String>
         })
     })
 }
+
+/// [`speed`] for the f32 core: `m` is written as an f32 MJB blob (what `mjrs compile --f32`
+/// writes for a device), loaded by `mjrs-core-f32` and stepped under the same control law.
+pub fn speed_f32(m: &Model, steps: usize, key: Option<i32>) -> Result<Speed, String> {
+    use mjrs_core_f32 as c32;
+    let mut blob = vec![0u8; mjrs_core::mjb::save_size(m, 4)];
+    mjrs_core::mjb::save(m, &mut blob, 4).map_err(|e| e.to_string())?;
+    let header = c32::mjb::read_header(&blob).map_err(|e| e.to_string())?;
+    let mut mbuf = vec![0u8; header.model_bytes().map_err(|e| e.to_string())?];
+    let m = c32::mjb::load(&blob, &mut mbuf).map_err(|e| e.to_string())?;
+    let mut dbuf = vec![0u8; c32::Data::bytes_needed(m.sizes()).map_err(|e| e.to_string())?];
+    let mut d = c32::Data::new(&m, &mut dbuf).map_err(|e| e.to_string())?;
+    if let Some(k) = key {
+        if usize::try_from(k).map_or(true, |k| k >= m.nkey) {
+            return Err(format!(
+                "keyframe {k} does not exist (the model has {})",
+                m.nkey
+            ));
+        }
+        c32::io::reset_data_keyframe(&m, &mut d, k);
+    }
+    let mut ncon = 0;
+    let start = Instant::now();
+    for _ in 0..steps {
+        crate::control::sine_f32(&m, &mut d);
+        c32::step(&m, &mut d).map_err(|e| format!("at time {:.4}: {e}", d.time))?;
+        ncon += d.ncon;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(Speed {
+        steps,
+        seconds,
+        mean_ncon: ncon as f64 / steps.max(1) as f64,
+        nq: m.nq,
+        nv: m.nv,
+        nu: m.nu,
+    })
+}

@@ -579,6 +579,17 @@ impl<'a> Arena<'a> {
         ArenaArrays::within(self.buf, &self.fields)
     }
 
+    /// The contacts (arena array `contact`) as a writable slice, without cutting out the other
+    /// arrays as [`Arena::arrays_mut`] does (collision adds contacts one pair at a time).
+    pub fn contacts_mut(&mut self) -> &mut [crate::data::Contact] {
+        let used = self.state.parena.min(self.buf.len());
+        let (off, n) = self.fields[ArenaField::contact as usize];
+        bytes_of::<crate::data::Contact>(n)
+            .and_then(|b| self.buf[..used].get_mut(off..off.checked_add(b)?))
+            .and_then(cast_mut)
+            .unwrap_or(&mut [])
+    }
+
     /// Every arena array as a writable slice (empty when absent).
     pub fn arrays_mut(&mut self) -> ArenaArraysMut<'_> {
         let used = self.state.parena.min(self.buf.len());

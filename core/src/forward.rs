@@ -313,6 +313,7 @@ pub fn forward(m: &Model, d: &mut Data) -> Result<(), StepError> {
 
 /// Advances the simulation by one timestep (`mj_step`): checks the state, runs `forward`, then
 /// the integrator of `opt.integrator`.
+#[inline(never)] // one call per step; keeps the step a single symbol for profilers
 pub fn step(m: &Model, d: &mut Data) -> Result<(), StepError> {
     step_skip(m, d, STAGE_NONE, false)
 }

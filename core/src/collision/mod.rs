@@ -341,7 +341,7 @@ fn collide_bodies(
     if !disabled(m, DSBL_MIDPHASE) && m.body_bvhadr[b1] >= 0 && m.body_bvhadr[b2] >= 0 {
         let before = d.ncon;
         collide_tree(m, d, arena, b1, b2, merged)?;
-        if let Some(found) = arena.arrays_mut().contact.get_mut(before..d.ncon) {
+        if let Some(found) = arena.contacts_mut().get_mut(before..d.ncon) {
             sort_contacts(m, found);
         }
         return Ok(());
@@ -1234,7 +1234,7 @@ fn collide_geoms(
         return Ok(());
     }
     let ncon = d.ncon;
-    let contacts: &mut [Contact] = arena.arrays_mut().contact;
+    let contacts: &mut [Contact] = arena.contacts_mut();
     let result = match contacts.get_mut(ncon..ncon + MAXCONPAIR) {
         Some(con) => collide_into(m, d, con, collider, g1, g2, margin, ipair),
         None => Err(StepError::Arena(ArenaError::Detached)),

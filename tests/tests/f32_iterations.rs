@@ -1,0 +1,49 @@
+//! Iterative tolerances against the f32 build's resolution: the f32 build must not run its
+//! iterations into their caps where the f64 build converges (issue 8: tolerances below
+//! `f32::EPSILON` made every `eig3` call take all 500 rotations). Counts the constraint
+//! solver's iterations over 300 steps of models with contacts, in both builds.
+
+use mjrs_tests::fixtures;
+
+/// Mean solver iterations per step over `steps` steps of the control law, for core `$core`.
+macro_rules! mean_iterations {
+    ($core:ident, $blob:expr, $steps:expr) => {{
+        let steps: usize = $steps;
+        let no_steps = 0;
+        let (_, total) = mjrs_tests::simulate!($core, $blob, None, no_steps, |m, d| {
+            let mut total = 0usize;
+            for _ in 0..steps {
+                $core::step(&m, d).unwrap();
+                total += d.solver_niter[0] as usize;
+            }
+            total
+        });
+        total as f64 / steps as f64
+    }};
+}
+
+#[test]
+fn f32_solvers_converge_like_f64() {
+    let mut report = Vec::new();
+    let mut failures = Vec::new();
+    for mjb in [
+        "deriv/humanoid.mjb",
+        "deriv/ant.mjb",
+        "deriv/hopper.mjb",
+        "inverse/solver_humanoid_newton_elliptic_sparse.mjb",
+        "inverse/rows_contacts_elliptic.mjb",
+        "inverse/solver_contacts_pgs_elliptic.mjb",
+    ] {
+        let blob = std::fs::read(fixtures().join(mjb)).unwrap();
+        let wide = mean_iterations!(mjrs_core, blob.clone(), 300);
+        let narrow = mean_iterations!(mjrs_core_f32, blob, 300);
+        report.push(format!(
+            "{mjb}: f64 {wide:.1}, f32 {narrow:.1} iterations per step"
+        ));
+        if narrow > 2.0 * wide + 3.0 {
+            failures.push(format!("{mjb}: f32 {narrow:.1} vs f64 {wide:.1}"));
+        }
+    }
+    println!("{}", report.join("\n"));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
