@@ -414,18 +414,20 @@ pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[R
         for i in 0..nv {
             x[i] *= diag_inv[i];
         }
-        // x <- inv(L) x
+        // x <- inv(L) x (x[i] in a register: its ancestors j are other entries)
         for i in 0..nv {
             if m.dof_simplenum[i] != 0 {
                 continue;
             }
             let mut adr = m.dof_Madr[i] as usize + 1;
             let mut j = m.dof_parentid[i];
+            let mut xi = x[i];
             while j >= 0 {
-                x[i] -= qld[adr] * x[j as usize];
+                xi -= qld[adr] * x[j as usize];
                 adr += 1;
                 j = m.dof_parentid[j as usize];
             }
+            x[i] = xi;
         }
     }
 }

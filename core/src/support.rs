@@ -539,15 +539,19 @@ pub(crate) fn mul_sym_sparse(m: &Model, mat: &[Real], res: &mut [Real], vec: &[R
         if m.dof_simplenum[i] != 0 {
             continue;
         }
+        // res[i] accumulates in a register: the ancestors j written meanwhile are not i
         let mut adr = m.dof_Madr[i] as usize + 1;
         let mut j = m.dof_parentid[i];
+        let (mut ri, vi) = (res[i], vec[i]);
         while j >= 0 {
             let ju = j as usize;
-            res[i] += mat[adr] * vec[ju];
-            res[ju] += mat[adr] * vec[i];
+            let mij = mat[adr];
+            ri += mij * vec[ju];
+            res[ju] += mij * vi;
             adr += 1;
             j = m.dof_parentid[ju];
         }
+        res[i] = ri;
     }
 }
 

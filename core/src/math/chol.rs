@@ -47,12 +47,14 @@ pub fn chol_solve_in_place(res: &mut [Real], mat: &[Real], n: usize) {
         }
         res[i] /= mat[i * (n + 1)];
     }
-    // Lᵀ x = y
+    // Lᵀ x = y: column i of L below the diagonal against the solved part
     for i in (0..n).rev() {
-        for j in i + 1..n {
-            res[i] -= mat[j * n + i] * res[j];
+        let below = mat.get((i + 1) * n + i..).unwrap_or(&[]).iter().step_by(n);
+        let mut r = res[i];
+        for (&l, &x) in below.zip(&res[i + 1..n]) {
+            r -= l * x;
         }
-        res[i] /= mat[i * (n + 1)];
+        res[i] = r / mat[i * (n + 1)];
     }
 }
 
@@ -78,16 +80,17 @@ pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -
         let cinv = 1.0 / c;
         let s = x[k] / lkk;
         mat[k * (n + 1)] = r;
-        for i in k + 1..n {
-            let lik = &mut mat[i * n + k];
-            *lik = if flg_plus {
-                (*lik + s * x[i]) * cinv
+        // column k below the diagonal, then x from the updated column (one pass: x[i] reads
+        // only L[i][k], which is final once written)
+        let below = mat[k * (n + 1)..].iter_mut().skip(n).step_by(n);
+        for (lik, xi) in below.zip(&mut x[k + 1..n]) {
+            let l = if flg_plus {
+                (*lik + s * *xi) * cinv
             } else {
-                (*lik - s * x[i]) * cinv
+                (*lik - s * *xi) * cinv
             };
-        }
-        for i in k + 1..n {
-            x[i] = c * x[i] - s * mat[i * n + k];
+            *lik = l;
+            *xi = c * *xi - s * l;
         }
     }
     rank
