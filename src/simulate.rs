@@ -22,15 +22,20 @@ fn with_data<R>(
 pub fn new_data(m: &Model, key: Option<i32>) -> Result<mjrs_alloc::OwnedData, String> {
     let mut owned = mjrs_alloc::OwnedData::new(m).map_err(|e| e.to_string())?;
     if let Some(k) = key {
-        if usize::try_from(k).map_or(true, |k| k >= m.nkey) {
-            return Err(format!(
-                "keyframe {k} does not exist (the model has {})",
-                m.nkey
-            ));
-        }
+        check_key(k, m.nkey)?;
         owned.reset_keyframe(m, k).map_err(|e| e.to_string())?;
     }
     Ok(owned)
+}
+
+/// Keyframe `k` must exist among the model's `nkey`.
+fn check_key(k: i32, nkey: usize) -> Result<(), String> {
+    if usize::try_from(k).map_or(true, |k| k >= nkey) {
+        return Err(format!(
+            "keyframe {k} does not exist (the model has {nkey})"
+        ));
+    }
+    Ok(())
 }
 
 /// One step, with the error tagged by the simulation time.
@@ -181,12 +186,7 @@ pub fn speed_f32(m: &Model, steps: usize, key: Option<i32>) -> Result<Speed, Str
     let mut dbuf = vec![0u8; c32::Data::bytes_needed(m.sizes()).map_err(|e| e.to_string())?];
     let mut d = c32::Data::new(&m, &mut dbuf).map_err(|e| e.to_string())?;
     if let Some(k) = key {
-        if usize::try_from(k).map_or(true, |k| k >= m.nkey) {
-            return Err(format!(
-                "keyframe {k} does not exist (the model has {})",
-                m.nkey
-            ));
-        }
+        check_key(k, m.nkey)?;
         c32::io::reset_data_keyframe(&m, &mut d, k);
     }
     let mut ncon = 0;

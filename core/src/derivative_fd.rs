@@ -361,6 +361,24 @@ fn physics_state(d: &Data, x: &mut [Real]) {
     x[nq + nv..].copy_from_slice(d.act);
 }
 
+/// One input vector of the data, nudged element by element.
+type InputField = for<'d, 'a> fn(&'d mut Data<'a>) -> &'d mut [Real];
+
+/// The activations of `d`, an input of [`transition_fd`].
+fn act_of<'d>(d: &'d mut Data<'_>) -> &'d mut [Real] {
+    d.act
+}
+
+/// The velocities of `d`, an input of both finite differences.
+fn qvel_of<'d>(d: &'d mut Data<'_>) -> &'d mut [Real] {
+    d.qvel
+}
+
+/// The accelerations of `d`, an input of [`inverse_fd`].
+fn qacc_of<'d>(d: &'d mut Data<'_>) -> &'d mut [Real] {
+    d.qacc
+}
+
 /// Finite-difference transition and observation matrices of one step (`mjd_transitionFD`):
 /// `dx_next = A dx + B du`, `d sensordata = C dx + D du` around the current state and
 /// controls, with `x = (qpos, qvel, act)` differenced in the tangent space (`2 nv + na`).
@@ -495,43 +513,26 @@ fn nudge_all(
         }
     }
 
-    // activations: velocities are current
+    // activations (velocities are current), then velocities (positions are current)
     if out.a.is_some() || out.c.is_some() {
-        for i in 0..na {
-            run.nudged_step(d, STAGE_VEL, true, |d, _| d.act[i] += eps)?;
-            if centered {
-                run.nudged_step(d, STAGE_VEL, false, |d, _| d.act[i] -= eps)?;
+        let inputs: [(InputField, i32, usize); 2] =
+            [(act_of, STAGE_VEL, 2 * nv), (qvel_of, STAGE_POS, nv)];
+        for (field, skipstage, col0) in inputs {
+            for i in 0..field(d).len() {
+                run.nudged_step(d, skipstage, true, |d, _| field(d)[i] += eps)?;
+                if centered {
+                    run.nudged_step(d, skipstage, false, |d, _| field(d)[i] -= eps)?;
+                }
+                run.write_columns(
+                    d,
+                    Nudges::both_if(centered),
+                    eps,
+                    col0 + i,
+                    ndx,
+                    out.a.as_deref_mut(),
+                    out.c.as_deref_mut(),
+                );
             }
-            let (col, nudges) = (2 * nv + i, Nudges::both_if(centered));
-            run.write_columns(
-                d,
-                nudges,
-                eps,
-                col,
-                ndx,
-                out.a.as_deref_mut(),
-                out.c.as_deref_mut(),
-            );
-        }
-    }
-
-    // velocities: positions are current
-    if out.a.is_some() || out.c.is_some() {
-        for i in 0..nv {
-            run.nudged_step(d, STAGE_POS, true, |d, _| d.qvel[i] += eps)?;
-            if centered {
-                run.nudged_step(d, STAGE_POS, false, |d, _| d.qvel[i] -= eps)?;
-            }
-            let (col, nudges) = (nv + i, Nudges::both_if(centered));
-            run.write_columns(
-                d,
-                nudges,
-                eps,
-                col,
-                ndx,
-                out.a.as_deref_mut(),
-                out.c.as_deref_mut(),
-            );
         }
     }
 
@@ -601,6 +602,15 @@ impl InverseJacobians<'_> {
 
     fn sensors(&self) -> bool {
         self.dsdq.is_some() || self.dsdv.is_some() || self.dsda.is_some()
+    }
+
+    /// Is a Jacobian with respect to `input` asked for?
+    fn wants(&self, input: Input) -> bool {
+        match input {
+            Input::Pos => self.dfdq.is_some() || self.dsdq.is_some() || self.dmdq.is_some(),
+            Input::Vel => self.dfdv.is_some() || self.dsdv.is_some(),
+            Input::Acc => self.dfda.is_some() || self.dsda.is_some(),
+        }
     }
 }
 
@@ -786,29 +796,26 @@ impl InverseRun<'_> {
         self.with(d, |d, v| v.pos.copy_from_slice(d.qpos));
         self.evaluate(d, STAGE_NONE, true)?;
 
-        if out.dfda.is_some() || out.dsda.is_some() {
+        // accelerations (velocity results are current), then velocities (positions are)
+        let inputs: [(Input, InputField, i32); 2] = [
+            (Input::Acc, qacc_of, STAGE_VEL),
+            (Input::Vel, qvel_of, STAGE_POS),
+        ];
+        for (input, field, skipstage) in inputs {
+            if !out.wants(input) {
+                continue;
+            }
             for i in 0..nv {
-                let saved = d.qacc[i];
-                d.qacc[i] += eps;
-                let result = self.evaluate(d, STAGE_VEL, false);
-                d.qacc[i] = saved;
+                let saved = field(d)[i];
+                field(d)[i] += eps;
+                let result = self.evaluate(d, skipstage, false);
+                field(d)[i] = saved;
                 result?;
-                self.write_rows(d, Input::Acc, i, eps, out);
+                self.write_rows(d, input, i, eps, out);
             }
         }
 
-        if out.dfdv.is_some() || out.dsdv.is_some() {
-            for i in 0..nv {
-                let saved = d.qvel[i];
-                d.qvel[i] += eps;
-                let result = self.evaluate(d, STAGE_POS, false);
-                d.qvel[i] = saved;
-                result?;
-                self.write_rows(d, Input::Vel, i, eps, out);
-            }
-        }
-
-        if out.dfdq.is_some() || out.dsdq.is_some() || out.dmdq.is_some() {
+        if out.wants(Input::Pos) {
             for i in 0..nv {
                 self.with(d, |d, v| {
                     v.dpos.fill(0.0);

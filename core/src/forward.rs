@@ -270,16 +270,22 @@ pub fn forward_skip(
     forward_stages(m, d, skipstage, skipsensor)
 }
 
-/// [`forward_skip`] for callers that have checked the data's sizes already (`step`, RK4).
-pub(crate) fn forward_stages(
+/// A pipeline stage (`fwd_position`, `inv_velocity`...).
+type Stage = fn(&Model, &mut Data) -> Result<(), StepError>;
+
+/// The stages `position` and `velocity`, each followed by its sensors (unless `skipsensor`)
+/// and energy (when enabled), skipping those before `skipstage`: the common front of forward
+/// and inverse dynamics, which differ in the stage functions.
+pub(crate) fn position_velocity(
     m: &Model,
     d: &mut Data,
     skipstage: i32,
     skipsensor: bool,
+    position: Stage,
+    velocity: Stage,
 ) -> Result<(), StepError> {
-    let t = tic(d);
     if skipstage < STAGE_POS {
-        fwd_position(m, d)?;
+        position(m, d)?;
         if !skipsensor {
             sensor::sensor_pos(m, d)?;
         }
@@ -288,7 +294,7 @@ pub(crate) fn forward_stages(
         }
     }
     if skipstage < STAGE_VEL {
-        fwd_velocity(m, d)?;
+        velocity(m, d)?;
         if !skipsensor {
             sensor::sensor_vel(m, d)?;
         }
@@ -296,6 +302,18 @@ pub(crate) fn forward_stages(
             sensor::energy_vel(m, d)?;
         }
     }
+    Ok(())
+}
+
+/// [`forward_skip`] for callers that have checked the data's sizes already (`step`, RK4).
+pub(crate) fn forward_stages(
+    m: &Model,
+    d: &mut Data,
+    skipstage: i32,
+    skipsensor: bool,
+) -> Result<(), StepError> {
+    let t = tic(d);
+    position_velocity(m, d, skipstage, skipsensor, fwd_position, fwd_velocity)?;
     control_and_actuation(m, d)?;
     fwd_acceleration(m, d)?;
     fwd_constraint(m, d)?;

@@ -14,7 +14,7 @@
 use crate::arena::{ArenaError, Reservation};
 use crate::data::Data;
 use crate::derivative::{copy_d2m_sparse, copy_m2d_sparse, smooth_vel};
-use crate::forward::{check_sizes, fwd_velocity, tic, toc, StepError};
+use crate::forward::{check_sizes, fwd_velocity, position_velocity, tic, toc, StepError};
 use crate::math::sparse::mul_mat_vec_sparse;
 use crate::math::vec::{add, add_to_scl, norm, sub, sub_from};
 use crate::model::Model;
@@ -163,24 +163,7 @@ pub fn inverse_skip(
 ) -> Result<(), StepError> {
     check_sizes(m, d)?;
     let t = tic(d);
-    if skipstage < STAGE_POS {
-        inv_position(m, d)?;
-        if !skipsensor {
-            sensor::sensor_pos(m, d)?;
-        }
-        if enabled(m, ENBL_ENERGY) {
-            sensor::energy_pos(m, d)?;
-        }
-    }
-    if skipstage < STAGE_VEL {
-        inv_velocity(m, d)?;
-        if !skipsensor {
-            sensor::sensor_vel(m, d)?;
-        }
-        if enabled(m, ENBL_ENERGY) {
-            sensor::energy_vel(m, d)?;
-        }
-    }
+    position_velocity(m, d, skipstage, skipsensor, inv_position, inv_velocity)?;
 
     if !enabled(m, ENBL_INVDISCRETE) {
         inverse_acc(m, d, skipsensor)?;

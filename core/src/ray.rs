@@ -253,31 +253,23 @@ pub fn ray_skin(
     vec: &[Real; 3],
 ) -> Result<(Real, Option<usize>), RayError> {
     let nvert = vert.len() / 3;
-    let vertex = |f: usize, k: usize| -> Result<usize, RayError> {
-        let v = face[3 * f + k];
-        usize::try_from(v)
-            .ok()
-            .filter(|&v| v < nvert)
-            .ok_or(RayError::FaceOutOfRange {
-                face: f,
-                vertex: v,
-                nvert,
-            })
-    };
-    let nface = face.len() / 3;
-    for f in 0..nface {
-        for k in 0..3 {
-            vertex(f, k)?;
-        }
+    let face = &face[..face.len() / 3 * 3];
+    let outside = |&v: &i32| usize::try_from(v).map_or(true, |v| v >= nvert);
+    if let Some(at) = face.iter().position(outside) {
+        return Err(RayError::FaceOutOfRange {
+            face: at / 3,
+            vertex: face[at],
+            nvert,
+        });
     }
-    let corner = |v: usize| -> [Real; 3] { core::array::from_fn(|k| Real::from(vert[3 * v + k])) };
     if nvert == 0 || cuboid_of(vert, nvert, pnt, vec) < 0.0 {
         return Ok((-1.0, None));
     }
+    let corner = |v: usize| -> [Real; 3] { core::array::from_fn(|k| Real::from(vert[3 * v + k])) };
     let (b0, b1) = normal_basis(vec);
     let mut nearest = (-1.0, None);
-    for f in 0..nface {
-        let ids = [vertex(f, 0)?, vertex(f, 1)?, vertex(f, 2)?];
+    for tri in face.chunks_exact(3) {
+        let ids = [tri[0] as usize, tri[1] as usize, tri[2] as usize];
         let v = ids.map(corner);
         let sol = triangle(&v, pnt, vec, &b0, &b1);
         if sol >= 0.0 && (nearest.0 < 0.0 || sol < nearest.0) {

@@ -8,7 +8,6 @@
 //! name, and below a recursive element only children of the same name are checked, so the
 //! contents of frames and replicates are left to the element readers.
 
-use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use super::dom::Elem;
@@ -181,7 +180,8 @@ mujoco ! model
 struct Schema {
     name: String,
     kind: u8,
-    attrs: HashSet<String>,
+    /// Attribute names, sorted (MuJoCo keeps them in a sorted set and prints them in order).
+    attrs: Vec<String>,
     children: Vec<Schema>,
 }
 
@@ -196,7 +196,8 @@ fn schema() -> &'static Schema {
                 let mut words = l.split_whitespace();
                 let name = words.next().unwrap_or_default().to_string();
                 let kind = words.next().and_then(|k| k.bytes().next()).unwrap_or(b'*');
-                let attrs = words.map(str::to_string).collect();
+                let mut attrs: Vec<String> = words.map(str::to_string).collect();
+                attrs.sort_unstable();
                 (
                     depth,
                     Schema {
@@ -232,6 +233,10 @@ fn nest(
 }
 
 impl Schema {
+    fn has_attr(&self, a: &str) -> bool {
+        self.attrs.binary_search_by(|x| x.as_str().cmp(a)).is_ok()
+    }
+
     /// `mjXSchema::NameMatch`: worldbody (at the top), frame and replicate match `body`.
     fn name_match(&self, elem: &Elem, level: usize) -> bool {
         if self.name == "body" {
@@ -251,7 +256,7 @@ impl Schema {
         if !self.name_match(elem, level) {
             return Err((elem, "unrecognized element".into()));
         }
-        if let Some((a, _)) = elem.attrs.iter().find(|(a, _)| !self.attrs.contains(a)) {
+        if let Some((a, _)) = elem.attrs.iter().find(|(a, _)| !self.has_attr(a)) {
             return Err((elem, format!("unrecognized attribute: '{a}'")));
         }
         if self.kind == b'R' {
@@ -297,33 +302,39 @@ pub fn validate(root: &Elem) -> Result<(), XmlError> {
 /// its multiplicity and its attributes in alphabetical order, wrapped as MuJoCo wraps them; or,
 /// with `html`, as MuJoCo's HTML table (`pad`: nesting as CSS padding instead of `&nbsp;`).
 pub fn print_schema(html: bool, pad: bool) -> String {
-    let rows = MJCF.lines().filter(|l| !l.trim().is_empty()).map(|l| {
-        let level = (l.len() - l.trim_start().len()) / 2;
-        let mut words = l.split_whitespace();
-        let name = words.next().unwrap_or_default();
-        let kind = words.next().unwrap_or_default();
-        let mut attrs: Vec<&str> = words.collect();
-        attrs.sort_unstable();
-        // the body schema also stands for worldbody
-        let name = if name == "body" { "(world)body" } else { name };
-        (level, name, kind, attrs)
-    });
     let mut out = String::new();
     if html {
         out.push_str("<table border=\"1\">\n");
-        rows.for_each(|(level, name, kind, attrs)| {
-            html_row(&mut out, level, name, kind, &attrs, pad)
-        });
+    }
+    print_element(&mut out, schema(), 0, html, pad);
+    if html {
         out.push_str("</table>\n");
-    } else {
-        rows.for_each(|(level, name, kind, attrs)| text_row(&mut out, level, name, kind, &attrs));
     }
     out
 }
 
+/// `s` and its children, depth first, as text or HTML rows.
+fn print_element(out: &mut String, s: &Schema, level: usize, html: bool, pad: bool) {
+    // the body schema also stands for worldbody
+    let name = if s.name == "body" {
+        "(world)body"
+    } else {
+        &s.name
+    };
+    let kind = char::from(s.kind);
+    if html {
+        html_row(out, level, name, kind, &s.attrs, pad);
+    } else {
+        text_row(out, level, name, kind, &s.attrs);
+    }
+    for child in &s.children {
+        print_element(out, child, level + 1, html, pad);
+    }
+}
+
 /// One element as text: name and kind in a 30-column field, then attributes, a new line
 /// (indented to the field) once a line passes 60 columns.
-fn text_row(out: &mut String, level: usize, name: &str, kind: &str, attrs: &[&str]) {
+fn text_row(out: &mut String, level: usize, name: &str, kind: char, attrs: &[String]) {
     let indent = 3 * level;
     out.extend(core::iter::repeat_n(' ', indent));
     out.push_str(&format!("{name} ({kind})"));
@@ -344,7 +355,7 @@ fn text_row(out: &mut String, level: usize, name: &str, kind: &str, attrs: &[&st
 }
 
 /// One element as a row of MuJoCo's HTML schema table.
-fn html_row(out: &mut String, level: usize, name: &str, kind: &str, attrs: &[&str], pad: bool) {
+fn html_row(out: &mut String, level: usize, name: &str, kind: char, attrs: &[String], pad: bool) {
     if pad {
         let left = 5 + 15 * level;
         out.push_str(&format!(
@@ -394,7 +405,7 @@ mod tests {
         assert_eq!(s.name, "mujoco");
         let body = s.children.iter().find(|c| c.name == "body").unwrap();
         assert_eq!(body.kind, b'R');
-        assert!(body.attrs.contains("gravcomp"));
+        assert!(body.has_attr("gravcomp"));
         let sensor = s.children.iter().find(|c| c.name == "sensor").unwrap();
         assert_eq!(sensor.children.len(), 43);
     }
