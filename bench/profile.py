@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Where the instructions of one step go, mjrs against MuJoCo 3.1.6, function by function.
+
+    bench/profile.py NAME|MODEL [--steps N] [--top K] [--f32]
+
+NAME is a model of bench/models.txt (or a path to an MJCF/MJB file). Both engines step the same
+MuJoCo-compiled MJB under the same control law inside valgrind's callgrind, counting only the
+step function (`mjrs_core::forward::step`, `mj_step`); the table lists the K most expensive
+functions of each (exclusive instructions per step, thousands) and the totals.
+Needs ../shared/mjref/mjref and valgrind; builds mjrs in release first."""
+import argparse
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import speed  # noqa: E402  (models(), run(), the paths)
+
+
+def exclusive(cmd, toggle, out):
+    """Exclusive instruction count per function name (generic arguments and hashes dropped)."""
+    speed.run(["valgrind", "--tool=callgrind", f"--toggle-collect={toggle}",
+               f"--callgrind-out-file={out}", *cmd])
+    text = speed.run(["callgrind_annotate", "--inclusive=no", "--auto=no", "--threshold=100", str(out)])
+    costs = {}
+    for line in text.splitlines():
+        m = re.match(r"\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(\S.*)$", line) or re.match(r"\s*([\d,]+)\s+(\S.*)$", line)
+        if not m or "PROGRAM TOTALS" in m.group(2):
+            continue
+        name = re.sub(r"^(?:[^:\s]*/[^:\s]*|\?\?\?):", "", m.group(2))
+        name = re.sub(r"::h[0-9a-f]{16}$", "", name.split(" [")[0].strip())
+        name = re.sub(r"<[^<>]*>", "", re.sub(r"<[^<>]*>", "", name))
+        costs[name] = costs.get(name, 0) + int(m.group(1).replace(",", ""))
+    return costs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("model")
+    ap.add_argument("--steps", type=int, default=300)
+    ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--f32", action="store_true", help="profile mjrs's f32 build")
+    a = ap.parse_args()
+    known = {name: xml for name, xml, _ in speed.models()}
+    xml = known.get(a.model, pathlib.Path(a.model))
+    subprocess.run(["cargo", "build", "--release", "-q"], cwd=speed.ROOT, check=True)
+    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", speed.ROOT / "target"))
+    mjrs = target / "release" / "mjrs"
+    speed.run([str(speed.MJREF), "setup"])
+    with tempfile.TemporaryDirectory() as tmp:
+        mjb = pathlib.Path(tmp) / "m.mjb"
+        speed.run([str(speed.MJREF), "mjb", str(xml), "-o", str(mjb)])
+        extra = ["--f32"] if a.f32 else []
+        ours = exclusive([str(mjrs), "speed", str(mjb), "--steps", str(a.steps), *extra],
+                         "mjrs_core::forward::step", pathlib.Path(tmp) / "cg.mjrs")
+        ref = exclusive([str(speed.MJREF_HOME / "speed"), str(mjb), str(a.steps)], "mj_step",
+                        pathlib.Path(tmp) / "cg.mj")
+    per = lambda c: c / a.steps / 1000  # noqa: E731
+    top = lambda c: sorted(c.items(), key=lambda kv: -kv[1])[: a.top]  # noqa: E731
+    rows = list(zip(top(ours), top(ref)))
+    print(f"{'mjrs function':<48} {'Ki/step':>8}   {'MuJoCo function':<36} {'Ki/step':>8}")
+    for (n1, c1), (n2, c2) in rows:
+        print(f"{n1[:48]:<48} {per(c1):>8.1f}   {n2[:36]:<36} {per(c2):>8.1f}")
+    print(f"{'total':<48} {per(sum(ours.values())):>8.1f}   {'total':<36} {per(sum(ref.values())):>8.1f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
