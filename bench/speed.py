@@ -8,6 +8,9 @@ law, measured back to back in one run.
 Steps per second: best of R rounds (default 3) of `mjrs speed` and `mjref speed`, alternating.
 Instructions per step: valgrind's callgrind over N steps (default 200), counting only the step
 function (`mjrs_core::forward::step`, `mj_step`), which machine noise does not move.
+Memory: KiB of one Data of mjrs (the struct, its arrays and arena) and its difference in bytes
+from MuJoCo's (sizeof(mjData) + nbuffer + narena, from bench/mjdata_bytes.c built against the
+wheel's headers); negative is smaller.
 Needs ../shared/mjref/mjref (MuJoCo from PyPI) and valgrind; builds mjrs in release first."""
 import argparse
 import json
@@ -53,6 +56,16 @@ def callgrind(cmd, toggle, steps, tmp):
     return int(total.group(1)) / steps
 
 
+def mjdata_bytes_bin(tmp):
+    """bench/mjdata_bytes.c built against the MuJoCo wheel that mjref installed."""
+    lib = run([str(MJREF_HOME / "venv" / "bin" / "python"), "-c",
+               "import mujoco, os; print(os.path.dirname(mujoco.__file__))"]).strip()
+    out = pathlib.Path(tmp) / "mjdata_bytes"
+    run(["cc", "-O2", str(ROOT / "bench" / "mjdata_bytes.c"), f"-I{lib}/include", f"-L{lib}",
+         "-l:libmujoco.so.3.1.6", f"-Wl,-rpath,{lib}", "-o", str(out)])
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("names", nargs="*")
@@ -69,23 +82,27 @@ def main():
     speed_bin = MJREF_HOME / "speed"
     cg = not a.no_callgrind and shutil.which("valgrind")
     chosen = [m for m in models() if not a.names or m[0] in a.names]
-    head = f"{'model':<22} {'mjrs/s':>9} {'MuJoCo/s':>9} {'ratio':>6}"
+    head = f"{'model':<22} {'mjrs/s':>9} {'MuJoCo/s':>9} {'ratio':>6} {'Data KiB':>9} {'vs mjData':>9}"
     if a.f32:
         head += f" {'f32/s':>9}"
     if cg:
         head += f" {'mjrs Ki/step':>12} {'MuJoCo Ki/step':>14} {'ratio':>6}"
     print(head, flush=True)
     with tempfile.TemporaryDirectory() as tmp:
+        mjdata_bytes = mjdata_bytes_bin(tmp)
         for name, xml, steps in chosen:
             mjb = pathlib.Path(tmp) / f"{name}.mjb"
             run([str(MJREF), "mjb", str(xml), "-o", str(mjb)])
             ours = ref = narrow = 0.0
             for _ in range(a.rounds):
-                ours = max(ours, last_json(run([str(mjrs), "speed", str(mjb), "--steps", str(steps)]))["steps_per_second"])
+                mine = last_json(run([str(mjrs), "speed", str(mjb), "--steps", str(steps)]))
+                ours = max(ours, mine["steps_per_second"])
                 ref = max(ref, last_json(run([str(speed_bin), str(mjb), str(steps)]))["steps_per_second"])
                 if a.f32:
                     narrow = max(narrow, last_json(run([str(mjrs), "speed", str(mjb), "--steps", str(steps), "--f32"]))["steps_per_second"])
-            row = f"{name:<22} {ours:>9.0f} {ref:>9.0f} {ours / ref:>6.2f}"
+            theirs = last_json(run([str(mjdata_bytes), str(mjb)]))["data_bytes"]
+            row = (f"{name:<22} {ours:>9.0f} {ref:>9.0f} {ours / ref:>6.2f}"
+                   f" {mine['data_bytes'] / 1024:>9.1f} {mine['data_bytes'] - theirs:>+9d}")
             if a.f32:
                 row += f" {narrow:>9.0f}"
             if cg:

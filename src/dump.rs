@@ -253,8 +253,8 @@ pub fn data_json(m: &Model, d: &Data) -> String {
     obj.real("time", h.time);
     obj.list(
         "maxuse_threadstack",
-        d.maxuse_threadstack.iter().map(|&x| x.to_scalar()),
-        &[d.maxuse_threadstack.len()],
+        d.maxuse_threadstack().iter().map(|&x| x.to_scalar()),
+        &[d.maxuse_threadstack().len()],
     );
     obj.list(
         "solver_nnz",

@@ -4,6 +4,7 @@
 use crate::control::sine;
 use indicatif::{ProgressBar, ProgressStyle};
 use mjrs_core::{Data, Model};
+use std::mem::size_of;
 use std::time::Instant;
 
 /// A fresh data for `m` on a heap buffer, reset to keyframe `key` if given.
@@ -133,20 +134,24 @@ pub struct Speed {
     pub nv: usize,
     /// Actuators.
     pub nu: usize,
+    /// Bytes of one `Data` for the model: its arrays and arena plus the `Data` struct itself
+    /// (the counterpart of MuJoCo's `sizeof(mjData) + nbuffer + narena`).
+    pub data_bytes: usize,
 }
 
 impl Speed {
     /// JSON in the shape of `mjref speed`.
     pub fn to_json(&self, model: &str) -> String {
         format!(
-            "{{\"model\": \"{model}\", \"steps\": {}, \"seconds\": {:.6}, \"steps_per_second\": {:.1}, \"mean_ncon\": {:.2}, \"nq\": {}, \"nv\": {}, \"nu\": {}}}",
+            "{{\"model\": \"{model}\", \"steps\": {}, \"seconds\": {:.6}, \"steps_per_second\": {:.1}, \"mean_ncon\": {:.2}, \"nq\": {}, \"nv\": {}, \"nu\": {}, \"data_bytes\": {}}}",
             self.steps,
             self.seconds,
             self.steps as f64 / self.seconds,
             self.mean_ncon,
             self.nq,
             self.nv,
-            self.nu
+            self.nu,
+            self.data_bytes
         )
     }
 }
@@ -170,8 +175,18 @@ pub fn speed(m: &Model, steps: usize, key: Option<i32>) -> Result<Speed, String>
             nq: m.nq,
             nv: m.nv,
             nu: m.nu,
+            data_bytes: data_bytes(m.sizes(), Data::bytes_needed, size_of::<Data>())?,
         })
     })
+}
+
+/// Bytes of one data: its buffer (`bytes_needed`) plus the struct that views it.
+fn data_bytes<S, E: ToString>(
+    sizes: &S,
+    bytes_needed: impl Fn(&S) -> Result<usize, E>,
+    struct_bytes: usize,
+) -> Result<usize, String> {
+    Ok(bytes_needed(sizes).map_err(|e| e.to_string())? + struct_bytes)
 }
 
 /// [`speed`] for the f32 core: `m` is written as an f32 MJB blob (what `mjrs compile --f32`
@@ -204,5 +219,6 @@ pub fn speed_f32(m: &Model, steps: usize, key: Option<i32>) -> Result<Speed, Str
         nq: m.nq,
         nv: m.nv,
         nu: m.nu,
+        data_bytes: data_bytes(m.sizes(), c32::Data::bytes_needed, size_of::<c32::Data>())?,
     })
 }

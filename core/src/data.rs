@@ -240,8 +240,6 @@ macro_rules! gen_data {
                     $( $(#[$m])* pub $sname: $t, )*
                     /// Solver statistics, `NISLAND` blocks of `NSOLVER` iterations.
                     pub solver: &'a mut [SolverStat],
-                    /// Peak stack use per thread (mjrs runs one thread: entry 0).
-                    pub maxuse_threadstack: &'a mut [u64],
                     /// The arena: contacts and constraint rows at the bottom, scratch stack at the top.
                     pub arena: Arena<'a>,
                     $(
@@ -258,7 +256,6 @@ macro_rules! gen_data {
                     fn layout(s: &ModelSizes) -> LayoutCounter {
                         let mut c = LayoutCounter::new();
                         c.add::<SolverStat>(Some(NISLAND * NSOLVER));
-                        c.add::<u64>(Some(MAXTHREAD));
                         $( c.add::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+))); )*
                         c.add::<u64>(Some(s.narena / 8));
                         c
@@ -292,7 +289,6 @@ macro_rules! gen_data {
                         let mut c = Carver::new(buf, needed);
                         let s = &sizes;
                         let solver = c.take::<SolverStat>(Some(NISLAND * NSOLVER))?;
-                        let maxuse_threadstack = c.take::<u64>(Some(MAXTHREAD))?;
                         $( let $name = c.take::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+)))?; )*
                         let arena_words = c.take::<u64>(Some(s.narena / 8))?;
                         let mut arena = Arena::new(crate::pod::as_bytes_mut(arena_words));
@@ -303,7 +299,6 @@ macro_rules! gen_data {
                             callbacks: header.callbacks,
                             $( $sname: header.$sname, )*
                             solver,
-                            maxuse_threadstack,
                             arena,
                             $( $name, )*
                         })
@@ -347,7 +342,6 @@ macro_rules! gen_data {
                         self.callbacks = src.callbacks;
                         $( self.$sname = src.$sname; )*
                         self.solver.copy_from_slice(src.solver);
-                        self.maxuse_threadstack.copy_from_slice(src.maxuse_threadstack);
                         self.arena.copy_from(&src.arena);
                         $( self.$name.copy_from_slice(src.$name); )*
                         Ok(())
@@ -390,6 +384,14 @@ impl<'a> Data<'a> {
     /// The sizes of the model this data was made for.
     pub fn sizes(&self) -> &ModelSizes {
         &self.sizes
+    }
+
+    /// Peak stack bytes per thread (`mjData.maxuse_threadstack`): MuJoCo counts it only for
+    /// the threads of a bound thread pool, and a `Data` of mjrs is stepped by one thread on
+    /// its own arena, so every entry is zero (and takes no memory; see `maxuse_stack`).
+    pub fn maxuse_threadstack(&self) -> &'static [u64; MAXTHREAD] {
+        const ZEROS: [u64; MAXTHREAD] = [0; MAXTHREAD];
+        &ZEROS
     }
 }
 

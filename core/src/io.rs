@@ -36,7 +36,6 @@ fn reset(m: &Model, d: &mut Data, debug_value: Option<u8>) {
     d.reset_scalars();
     d.nplugin = m.nplugin;
     d.solver.fill(Default::default());
-    d.maxuse_threadstack.fill(0);
     d.arena.reset();
     d.zero_arrays();
     if let Some(value) = debug_value.filter(|&v| v != 0) {

@@ -13,20 +13,22 @@ use crate::Real;
 /// the square root) below `mindiag` are replaced by `mindiag`; returns `n` minus the number of
 /// such replacements (the "rank").
 pub fn chol_factor(mat: &mut [Real], n: usize, mindiag: Real) -> usize {
+    let mat = &mut mat[..n * n];
     let mut rank = n;
     for j in 0..n {
-        let row_j = j * n;
-        let mut diag = mat[row_j + j] - dot(&mat[row_j..row_j + j], &mat[row_j..row_j + j]);
+        let (upper, lower) = mat.split_at_mut((j + 1) * n);
+        let (lj, rest) = upper[j * n..].split_at_mut(j);
+        let mut diag = rest[0] - dot(lj, lj);
         if diag < mindiag {
             diag = mindiag;
             rank -= 1;
         }
-        mat[row_j + j] = sqrt(diag);
-        let inv = 1.0 / mat[row_j + j];
-        for i in j + 1..n {
-            let (upper, lower) = mat.split_at_mut(i * n);
-            let row_i = &mut lower[..n];
-            row_i[j] = (row_i[j] - dot(&row_i[..j], &upper[row_j..row_j + j])) * inv;
+        rest[0] = sqrt(diag);
+        let inv = 1.0 / rest[0];
+        let lj = &*lj;
+        for row_i in lower.chunks_exact_mut(n) {
+            let (li, lij) = row_i.split_at_mut(j);
+            lij[0] = (lij[0] - dot(li, lj)) * inv;
         }
     }
     rank
@@ -49,10 +51,11 @@ pub fn chol_solve_in_place(res: &mut [Real], mat: &[Real], n: usize) {
     }
     // Lᵀ x = y: column i of L below the diagonal against the solved part
     for i in (0..n).rev() {
-        let below = mat.get((i + 1) * n + i..).unwrap_or(&[]).iter().step_by(n);
         let mut r = res[i];
-        for (&l, &x) in below.zip(&res[i + 1..n]) {
-            r -= l * x;
+        let mut li = (i + 1) * n + i;
+        for &x in &res[i + 1..n] {
+            r -= mat[li] * x;
+            li += n;
         }
         res[i] = r / mat[i * (n + 1)];
     }
@@ -81,9 +84,12 @@ pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -
         let s = x[k] / lkk;
         mat[k * (n + 1)] = r;
         // column k below the diagonal, then x from the updated column (one pass: x[i] reads
-        // only L[i][k], which is final once written)
-        let below = mat[k * (n + 1)..].iter_mut().skip(n).step_by(n);
-        for (lik, xi) in below.zip(&mut x[k + 1..n]) {
+        // only L[i][k], which is final once written); a strided index, not chunks, whose count
+        // would cost an integer division per column
+        let mut ik = (k + 1) * n + k;
+        for xi in &mut x[k + 1..n] {
+            let lik = &mut mat[ik];
+            ik += n;
             let l = if flg_plus {
                 (*lik + s * *xi) * cinv
             } else {

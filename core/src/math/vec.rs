@@ -296,7 +296,14 @@ pub fn dot6(a: &[Real; 6], b: &[Real; 6]) -> Real {
 /// Dot product (`mju_dot`), rounded as MuJoCo's AVX version: products of each block of four
 /// are summed into four lanes, the lanes are combined as `(l0 + l2) + (l1 + l3)`, and the last
 /// `len % 4` products are summed left to right and then added.
+#[inline]
 pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
+    super::simd::dot(vec1, vec2)
+}
+
+/// [`dot`] in portable code, compiled once as it is and once for AVX by [`super::simd`].
+#[inline(always)]
+pub(crate) fn dot_lanes(vec1: &[Real], vec2: &[Real]) -> Real {
     debug_assert_eq!(vec1.len(), vec2.len());
     let (blocks1, blocks2) = (vec1.chunks_exact(4), vec2.chunks_exact(4));
     let (tail1, tail2) = (blocks1.remainder(), blocks2.remainder());

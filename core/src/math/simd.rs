@@ -1,0 +1,102 @@
+//! Run-time dispatch of the hot vector kernels to 256-bit AVX code on x86-64 CPUs that have it.
+//!
+//! MuJoCo's library is built with AVX and its `mju_dot` and friends sum four lanes at a time;
+//! the portable kernels of mjrs already evaluate in that lane order, so compiling the *same*
+//! Rust code with AVX enabled changes the instruction count, not a single rounding. No FMA is
+//! enabled: fused multiply-adds round differently from MuJoCo's separate multiply and add.
+//!
+//! Audit notes (the second and last `unsafe` of mjrs besides `pod`): calling a
+//! `#[target_feature(enable = "avx")]` function is sound once the CPU and the OS are known to
+//! support AVX, which [`avx`] checks with `cpuid` (AVX and OSXSAVE bits) and `xgetbv` (the OS
+//! saves the YMM registers) before any such call. Other targets (the Cortex-M firmware) and
+//! builds without `std`-level detection needs use the portable kernels only.
+#![allow(unsafe_code)]
+
+use crate::Real;
+
+/// Whether the AVX kernels may run on this CPU (detected once, then cached).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub fn avx() -> bool {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    // 0: not yet detected, 1: no, 2: yes
+    static STATE: AtomicU8 = AtomicU8::new(0);
+    match STATE.load(Ordering::Relaxed) {
+        0 => {
+            let yes = detect_avx();
+            STATE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+            yes
+        }
+        s => s == 2,
+    }
+}
+
+/// Whether the AVX kernels may run on this CPU: never off x86-64.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+pub fn avx() -> bool {
+    false
+}
+
+#[cfg(target_arch = "x86_64")]
+#[cold]
+fn detect_avx() -> bool {
+    use core::arch::x86_64::__cpuid;
+    const OSXSAVE: u32 = 1 << 27;
+    const AVX: u32 = 1 << 28;
+    let leaf1 = __cpuid(1);
+    if leaf1.ecx & (OSXSAVE | AVX) != (OSXSAVE | AVX) {
+        return false;
+    }
+    // SAFETY: OSXSAVE is set, so `xgetbv` is available and XCR0 readable.
+    let xcr0 = unsafe { xgetbv0() };
+    // the OS saves and restores both the SSE (bit 1) and the upper YMM (bit 2) state
+    xcr0 & 0b110 == 0b110
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "xsave")]
+unsafe fn xgetbv0() -> u64 {
+    core::arch::x86_64::_xgetbv(0)
+}
+
+/// [`super::vec::dot`] on AVX: MuJoCo's `mju_dot` lanes (four products per 256-bit register,
+/// `(l0 + l2) + (l1 + l3)`, then the tail), in f64 builds; f32 builds keep the portable kernel,
+/// whose four lanes already fit one SSE register.
+#[inline]
+pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
+    #[cfg(all(target_arch = "x86_64", not(feature = "f32")))]
+    if avx() {
+        // SAFETY: `avx()` checked the CPU and OS support for AVX.
+        return unsafe { dot_avx(vec1, vec2) };
+    }
+    super::vec::dot_lanes(vec1, vec2)
+}
+
+#[cfg(all(target_arch = "x86_64", not(feature = "f32")))]
+#[target_feature(enable = "avx")]
+fn dot_avx(vec1: &[f64], vec2: &[f64]) -> f64 {
+    use core::arch::x86_64::*;
+    let (blocks1, blocks2) = (vec1.chunks_exact(4), vec2.chunks_exact(4));
+    let (tail1, tail2) = (blocks1.remainder(), blocks2.remainder());
+    // SAFETY (loads): every chunk has exactly four elements.
+    let load = |c: &[f64]| unsafe { _mm256_loadu_pd(c.as_ptr()) };
+    let mut blocks = blocks1.zip(blocks2);
+    let res = match blocks.next() {
+        Some((a, b)) => {
+            let mut sum = _mm256_mul_pd(load(a), load(b));
+            for (a, b) in blocks {
+                sum = _mm256_add_pd(sum, _mm256_mul_pd(load(a), load(b)));
+            }
+            let half = _mm_add_pd(_mm256_castpd256_pd128(sum), _mm256_extractf128_pd(sum, 1));
+            _mm_cvtsd_f64(_mm_add_sd(half, _mm_unpackhi_pd(half, half)))
+        }
+        None => 0.0,
+    };
+    match (tail1, tail2) {
+        ([a0, a1, a2], [b0, b1, b2]) => res + (a0 * b0 + a1 * b1 + a2 * b2),
+        ([a0, a1], [b0, b1]) => res + (a0 * b0 + a1 * b1),
+        ([a0], [b0]) => res + a0 * b0,
+        _ => res,
+    }
+}
