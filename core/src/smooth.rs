@@ -18,6 +18,7 @@ use crate::math::vec::{
 };
 use crate::model::Model;
 use crate::real::{Real, MINVAL};
+use crate::support::row_end;
 use crate::support::*;
 use crate::types::*;
 
@@ -317,7 +318,21 @@ pub fn crb(m: &Model, d: &mut Data) {
 /// Sparse `L'DL` factorization of a matrix `mat` in `qM`'s layout (`mj_factorI`): `qld` gets `L`
 /// below the diagonal and `D` on it, `diag_inv` gets `1/D`, `diag_sqrt_inv` (optional)
 /// `1/sqrt(D)`. Diagonals below `mjMINVAL` are raised to it with a `WARN_INERTIA` warning.
+#[inline]
 pub fn factor_i(
+    m: &Model,
+    warnings: &mut [crate::data::WarningStat],
+    mat: &[Real],
+    qld: &mut [Real],
+    diag_inv: &mut [Real],
+    diag_sqrt_inv: Option<&mut [Real]>,
+) {
+    crate::math::simd::factor_i(m, warnings, mat, qld, diag_inv, diag_sqrt_inv);
+}
+
+/// [`factor_i`] in portable code (compiled as it is and for AVX by [`crate::math::simd`]).
+#[inline(always)]
+pub(crate) fn factor_i_body(
     m: &Model,
     warnings: &mut [crate::data::WarningStat],
     mat: &[Real],
@@ -395,37 +410,35 @@ pub fn factor_m(m: &Model, d: &mut Data) {
 /// Solves `L'DL x = x` in place for `n` vectors stored one after another (`mj_solveLD`).
 pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[Real]) {
     let nv = m.nv;
-    for v in 0..n {
-        let x = &mut x[v * nv..(v + 1) * nv];
+    let (parent, diag_inv) = (&m.dof_parentid[..nv], &diag_inv[..nv]);
+    // row i of L below the diagonal, one entry per ancestor, nearest first
+    let row = |i: usize| &qld[m.dof_Madr[i] as usize + 1..row_end(m, i)];
+    for x in x[..n * nv].chunks_exact_mut(nv.max(1)) {
         // x <- inv(L') x, skipping zeros of x
         for i in (0..nv).rev() {
             if m.dof_simplenum[i] != 0 || x[i] == 0.0 {
                 continue;
             }
             let xi = x[i];
-            let mut adr = m.dof_Madr[i] as usize + 1;
-            let mut j = m.dof_parentid[i];
-            while j >= 0 {
-                x[j as usize] -= qld[adr] * xi;
-                adr += 1;
-                j = m.dof_parentid[j as usize];
+            let mut j = parent[i] as usize;
+            for &lij in row(i) {
+                x[j] -= lij * xi;
+                j = parent[j] as usize;
             }
         }
-        for i in 0..nv {
-            x[i] *= diag_inv[i];
+        for (xi, &di) in x.iter_mut().zip(diag_inv) {
+            *xi *= di;
         }
         // x <- inv(L) x (x[i] in a register: its ancestors j are other entries)
         for i in 0..nv {
             if m.dof_simplenum[i] != 0 {
                 continue;
             }
-            let mut adr = m.dof_Madr[i] as usize + 1;
-            let mut j = m.dof_parentid[i];
             let mut xi = x[i];
-            while j >= 0 {
-                xi -= qld[adr] * x[j as usize];
-                adr += 1;
-                j = m.dof_parentid[j as usize];
+            let mut j = parent[i] as usize;
+            for &lij in row(i) {
+                xi -= lij * x[j];
+                j = parent[j] as usize;
             }
             x[i] = xi;
         }

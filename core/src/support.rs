@@ -531,27 +531,36 @@ pub fn mul_m(m: &Model, d: &Data, res: &mut [Real], vec: &[Real]) {
 /// `res = M * vec` for a matrix in `qM`'s sparse layout.
 pub(crate) fn mul_sym_sparse(m: &Model, mat: &[Real], res: &mut [Real], vec: &[Real]) {
     let nv = m.nv;
-    for i in 0..nv {
-        let adr = m.dof_Madr[i] as usize;
-        res[i] = mat[adr] * vec[i];
+    let (res, vec) = (&mut res[..nv], &vec[..nv]);
+    let (madr, parent) = (&m.dof_Madr[..nv], &m.dof_parentid[..nv]);
+    for ((r, &v), &adr) in res.iter_mut().zip(vec).zip(madr) {
+        *r = mat[adr as usize] * v;
     }
     for i in 0..nv {
         if m.dof_simplenum[i] != 0 {
             continue;
         }
+        // row i below the diagonal: one entry per ancestor, nearest first (the validated tree
+        // makes the chain exactly as long as the row)
+        let row = &mat[madr[i] as usize + 1..row_end(m, i)];
         // res[i] accumulates in a register: the ancestors j written meanwhile are not i
-        let mut adr = m.dof_Madr[i] as usize + 1;
-        let mut j = m.dof_parentid[i];
         let (mut ri, vi) = (res[i], vec[i]);
-        while j >= 0 {
-            let ju = j as usize;
-            let mij = mat[adr];
-            ri += mij * vec[ju];
-            res[ju] += mij * vi;
-            adr += 1;
-            j = m.dof_parentid[ju];
+        let mut j = parent[i] as usize;
+        for &mij in row {
+            ri += mij * vec[j];
+            res[j] += mij * vi;
+            j = parent[j] as usize;
         }
         res[i] = ri;
+    }
+}
+
+/// End of row `i` of a matrix in `qM`'s layout (the start of row `i + 1`).
+#[inline]
+pub(crate) fn row_end(m: &Model, i: usize) -> usize {
+    match m.dof_Madr.get(i + 1) {
+        Some(&adr) if i + 1 < m.nv => adr as usize,
+        _ => m.nM,
     }
 }
 

@@ -74,7 +74,20 @@ pub fn mul_mat_vec(res: &mut [Real], mat: &[Real], vec: &[Real], nr: usize, nc: 
 
 /// `res = matᵀ * vec` with `mat` of size `nr × nc` (`mju_mulMatTVec`): rows of `mat` scaled by
 /// the non-zero elements of `vec` are added into `res` (length `nc`) in row order.
+#[inline]
 pub fn mul_mat_t_vec(res: &mut [Real], mat: &[Real], vec: &[Real], nr: usize, nc: usize) {
+    super::simd::mul_mat_t_vec(res, mat, vec, nr, nc);
+}
+
+/// [`mul_mat_t_vec`] in portable code (compiled as it is and for AVX by [`super::simd`]).
+#[inline(always)]
+pub(crate) fn mul_mat_t_vec_body(
+    res: &mut [Real],
+    mat: &[Real],
+    vec: &[Real],
+    nr: usize,
+    nc: usize,
+) {
     let res = &mut res[..nc];
     zero(res);
     for r in 0..nr {
@@ -203,7 +216,20 @@ pub fn mul_mat_t_mat(
 /// `res = matᵀ * diag(diag) * mat`, or `matᵀ * mat` when `diag` is `None`, with `mat` of size
 /// `nr × nc` and `res` of size `nc × nc` (`mju_sqrMatTD`). The lower triangle is accumulated
 /// (skipping zeros), then copied to the upper one.
+#[inline]
 pub fn sqr_mat_td(res: &mut [Real], mat: &[Real], diag: Option<&[Real]>, nr: usize, nc: usize) {
+    super::simd::sqr_mat_td(res, mat, diag, nr, nc);
+}
+
+/// [`sqr_mat_td`] in portable code (compiled as it is and for AVX by [`super::simd`]).
+#[inline(always)]
+pub(crate) fn sqr_mat_td_body(
+    res: &mut [Real],
+    mat: &[Real],
+    diag: Option<&[Real]>,
+    nr: usize,
+    nc: usize,
+) {
     zero(&mut res[..nc * nc]);
     let mut accumulate = |i: usize, j: usize, scl: Real| {
         add_to_scl(

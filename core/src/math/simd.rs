@@ -18,18 +18,32 @@ use crate::Real;
 #[cfg(target_arch = "x86_64")]
 #[inline]
 pub fn avx() -> bool {
-    use core::sync::atomic::{AtomicU8, Ordering};
-    // 0: not yet detected, 1: no, 2: yes
-    static STATE: AtomicU8 = AtomicU8::new(0);
-    match STATE.load(Ordering::Relaxed) {
-        0 => {
-            let yes = detect_avx();
-            STATE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-            yes
-        }
+    use core::sync::atomic::Ordering;
+    match AVX_STATE.load(Ordering::Relaxed) {
+        0 => use_avx(true),
         s => s == 2,
     }
 }
+
+/// Turns the AVX kernels on (where the CPU has AVX) or off for the whole process; returns
+/// whether they are now on. Results are the same bits either way, which tests check with it.
+#[cfg(target_arch = "x86_64")]
+pub fn use_avx(on: bool) -> bool {
+    use core::sync::atomic::Ordering;
+    let yes = on && detect_avx();
+    AVX_STATE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+    yes
+}
+
+/// Turns the AVX kernels on or off: off x86-64 there are none, so always off.
+#[cfg(not(target_arch = "x86_64"))]
+pub fn use_avx(_on: bool) -> bool {
+    false
+}
+
+/// 0: not yet detected, 1: portable kernels, 2: AVX kernels.
+#[cfg(target_arch = "x86_64")]
+static AVX_STATE: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
 
 /// Whether the AVX kernels may run on this CPU: never off x86-64.
 #[cfg(not(target_arch = "x86_64"))]
@@ -99,4 +113,53 @@ fn dot_avx(vec1: &[f64], vec2: &[f64]) -> f64 {
         ([a0], [b0]) => res + a0 * b0,
         _ => res,
     }
+}
+
+/// Defines `pub fn $name` that runs `$portable` compiled for AVX when [`avx`] says so (x86-64,
+/// f64 builds), and as it is otherwise. `$portable` must be `#[inline(always)]` so that it is
+/// compiled anew inside the AVX function; it must be element-wise or keep MuJoCo's lane order,
+/// so that the wider registers change no rounding.
+macro_rules! dispatch {
+    ($(#[$meta:meta])* fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty = $portable:path;) => {
+        $(#[$meta])*
+        #[inline]
+        pub fn $name($($arg: $ty),*) -> $ret {
+            #[cfg(all(target_arch = "x86_64", not(feature = "f32")))]
+            {
+                #[target_feature(enable = "avx")]
+                fn with_avx($($arg: $ty),*) -> $ret {
+                    $portable($($arg),*)
+                }
+                if avx() {
+                    // SAFETY: `avx()` checked the CPU and OS support for AVX.
+                    return unsafe { with_avx($($arg),*) };
+                }
+            }
+            $portable($($arg),*)
+        }
+    };
+}
+
+dispatch! {
+    /// [`super::mat::mul_mat_t_vec`]'s kernel: rows scaled and added element by element.
+    fn mul_mat_t_vec(res: &mut [Real], mat: &[Real], vec: &[Real], nr: usize, nc: usize) -> ()
+        = super::mat::mul_mat_t_vec_body;
+}
+
+dispatch! {
+    /// [`super::mat::sqr_mat_td`]'s kernel: rows scaled and added element by element.
+    fn sqr_mat_td(res: &mut [Real], mat: &[Real], diag: Option<&[Real]>, nr: usize, nc: usize) -> ()
+        = super::mat::sqr_mat_td_body;
+}
+
+dispatch! {
+    /// [`crate::smooth::factor_i`]'s kernel: ancestor rows updated element by element.
+    fn factor_i(
+        m: &crate::Model,
+        warnings: &mut [crate::data::WarningStat],
+        mat: &[Real],
+        qld: &mut [Real],
+        diag_inv: &mut [Real],
+        diag_sqrt_inv: Option<&mut [Real]>
+    ) -> () = crate::smooth::factor_i_body;
 }
