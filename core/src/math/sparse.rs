@@ -43,8 +43,31 @@ pub fn dot_sparse(vec1: &[Real], vec2: &[Real], ind1: &[i32], unc1: bool) -> Rea
             vec1[c] * vec2[c]
         })
     } else {
-        lane_sum(ind1.len(), |i| vec1[i] * vec2[ind1[i] as usize])
+        dot_compressed(&vec1[..ind1.len()], ind1, vec2)
     }
+}
+
+/// [`lane_sum`] of `vec1[i] * vec2[ind1[i]]` for a compressed `vec1` (as long as `ind1`),
+/// walked in blocks of four so that only the gathered `vec2` needs bounds checks.
+#[inline]
+fn dot_compressed(vec1: &[Real], ind1: &[i32], vec2: &[Real]) -> Real {
+    let (values, cols) = (vec1.chunks_exact(4), ind1.chunks_exact(4));
+    let (tail_values, tail_cols) = (values.remainder(), cols.remainder());
+    let mut blocks = values.zip(cols);
+    let mut res = 0.0;
+    if let Some((v, c)) = blocks.next() {
+        let mut lanes: [Real; 4] = core::array::from_fn(|k| v[k] * vec2[c[k] as usize]);
+        for (v, c) in blocks {
+            for k in 0..4 {
+                lanes[k] += v[k] * vec2[c[k] as usize];
+            }
+        }
+        res = (lanes[0] + lanes[2]) + (lanes[1] + lanes[3]);
+    }
+    for (&v, &c) in tail_values.iter().zip(tail_cols) {
+        res += v * vec2[c as usize];
+    }
+    res
 }
 
 /// Three dot products of the compressed rows `vec10`, `vec11`, `vec12`, which share the sparsity
@@ -57,7 +80,7 @@ pub fn dot_sparse_x3(
     ind1: &[i32],
 ) -> [Real; 3] {
     let n = ind1.len();
-    let dot = |row: &[Real]| lane_sum(n, |i| row[i] * vec2[ind1[i] as usize]);
+    let dot = |row: &[Real]| dot_compressed(&row[..n], ind1, vec2);
     [dot(vec10), dot(vec11), dot(vec12)]
 }
 
