@@ -56,10 +56,12 @@ def callgrind(cmd, toggle, steps, tmp):
     return int(total.group(1)) / steps
 
 
-def mjdata_bytes_bin(tmp):
-    """bench/mjdata_bytes.c built against the MuJoCo wheel that mjref installed."""
-    lib = run([str(MJREF_HOME / "venv" / "bin" / "python"), "-c",
-               "import mujoco, os; print(os.path.dirname(mujoco.__file__))"]).strip()
+def mjdata_bytes_bin(tmp, lib=None):
+    """bench/mjdata_bytes.c built against the MuJoCo wheel in `lib` (default: the one mjref
+    installed)."""
+    if lib is None:
+        lib = run([str(MJREF_HOME / "venv" / "bin" / "python"), "-c",
+                   "import mujoco, os; print(os.path.dirname(mujoco.__file__))"]).strip()
     out = pathlib.Path(tmp) / "mjdata_bytes"
     run(["cc", "-O2", str(ROOT / "bench" / "mjdata_bytes.c"), f"-I{lib}/include", f"-L{lib}",
          "-l:libmujoco.so.3.1.6", f"-Wl,-rpath,{lib}", "-o", str(out)])

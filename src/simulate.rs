@@ -159,34 +159,39 @@ impl Speed {
 /// Single-thread step rate under the control law, timed like `mjref speed` (control + step in
 /// the loop, nothing else).
 pub fn speed(m: &Model, steps: usize, key: Option<i32>) -> Result<Speed, String> {
+    let data_bytes = Data::bytes_needed(m.sizes()).map_err(|e| e.to_string())? + size_of::<Data>();
     with_data(m, key, |d| {
-        let mut ncon = 0;
-        let start = Instant::now();
-        for _ in 0..steps {
+        timed(steps, [m.nq, m.nv, m.nu], data_bytes, || {
             sine(m, d);
             step(m, d)?;
-            ncon += d.ncon;
-        }
-        let seconds = start.elapsed().as_secs_f64();
-        Ok(Speed {
-            steps,
-            seconds,
-            mean_ncon: ncon as f64 / steps.max(1) as f64,
-            nq: m.nq,
-            nv: m.nv,
-            nu: m.nu,
-            data_bytes: data_bytes(m.sizes(), Data::bytes_needed, size_of::<Data>())?,
+            Ok(d.ncon)
         })
     })
 }
 
-/// Bytes of one data: its buffer (`bytes_needed`) plus the struct that views it.
-fn data_bytes<S, E: ToString>(
-    sizes: &S,
-    bytes_needed: impl Fn(&S) -> Result<usize, E>,
-    struct_bytes: usize,
-) -> Result<usize, String> {
-    Ok(bytes_needed(sizes).map_err(|e| e.to_string())? + struct_bytes)
+/// Times `steps` calls of `step_once` (control law and one step, returning the step's contact
+/// count) for a model of sizes `[nq, nv, nu]` whose data takes `data_bytes`.
+fn timed(
+    steps: usize,
+    [nq, nv, nu]: [usize; 3],
+    data_bytes: usize,
+    mut step_once: impl FnMut() -> Result<usize, String>,
+) -> Result<Speed, String> {
+    let mut ncon = 0;
+    let start = Instant::now();
+    for _ in 0..steps {
+        ncon += step_once()?;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(Speed {
+        steps,
+        seconds,
+        mean_ncon: ncon as f64 / steps.max(1) as f64,
+        nq,
+        nv,
+        nu,
+        data_bytes,
+    })
 }
 
 /// [`speed`] for the f32 core: `m` is written as an f32 MJB blob (what `mjrs compile --f32`
@@ -199,26 +204,15 @@ pub fn speed_f32(m: &Model, steps: usize, key: Option<i32>) -> Result<Speed, Str
     let mut mbuf = vec![0u8; header.model_bytes().map_err(|e| e.to_string())?];
     let m = c32::mjb::load(&blob, &mut mbuf).map_err(|e| e.to_string())?;
     let mut dbuf = vec![0u8; c32::Data::bytes_needed(m.sizes()).map_err(|e| e.to_string())?];
+    let data_bytes = dbuf.len() + size_of::<c32::Data>();
     let mut d = c32::Data::new(&m, &mut dbuf).map_err(|e| e.to_string())?;
     if let Some(k) = key {
         check_key(k, m.nkey)?;
         c32::io::reset_data_keyframe(&m, &mut d, k);
     }
-    let mut ncon = 0;
-    let start = Instant::now();
-    for _ in 0..steps {
+    timed(steps, [m.nq, m.nv, m.nu], data_bytes, || {
         crate::control::sine_f32(&m, &mut d);
         c32::step(&m, &mut d).map_err(|e| format!("at time {:.4}: {e}", d.time))?;
-        ncon += d.ncon;
-    }
-    let seconds = start.elapsed().as_secs_f64();
-    Ok(Speed {
-        steps,
-        seconds,
-        mean_ncon: ncon as f64 / steps.max(1) as f64,
-        nq: m.nq,
-        nv: m.nv,
-        nu: m.nu,
-        data_bytes: data_bytes(m.sizes(), c32::Data::bytes_needed, size_of::<c32::Data>())?,
+        Ok(d.ncon)
     })
 }

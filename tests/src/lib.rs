@@ -248,6 +248,17 @@ pub fn read_json(path: &Path) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// MJB fixtures of models with contacts under several solvers and cones (PGS and Newton,
+/// pyramidal and elliptic, dense and sparse), for tests that compare two ways of stepping.
+pub const CONTACT_SOLVER_MJBS: [&str; 6] = [
+    "deriv/humanoid.mjb",
+    "deriv/ant.mjb",
+    "deriv/hopper.mjb",
+    "inverse/solver_humanoid_newton_elliptic_sparse.mjb",
+    "inverse/rows_contacts_elliptic.mjb",
+    "inverse/solver_contacts_pgs_elliptic.mjb",
+];
+
 /// The folder of committed fixtures (`tests/fixtures`).
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")

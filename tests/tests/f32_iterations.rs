@@ -3,7 +3,7 @@
 //! `f32::EPSILON` made every `eig3` call take all 500 rotations). Counts the constraint
 //! solver's iterations over 300 steps of models with contacts, in both builds.
 
-use mjrs_tests::fixtures;
+use mjrs_tests::{fixtures, CONTACT_SOLVER_MJBS};
 
 /// Mean solver iterations per step over `steps` steps of the control law, for core `$core`.
 macro_rules! mean_iterations {
@@ -26,14 +26,7 @@ macro_rules! mean_iterations {
 fn f32_solvers_converge_like_f64() {
     let mut report = Vec::new();
     let mut failures = Vec::new();
-    for mjb in [
-        "deriv/humanoid.mjb",
-        "deriv/ant.mjb",
-        "deriv/hopper.mjb",
-        "inverse/solver_humanoid_newton_elliptic_sparse.mjb",
-        "inverse/rows_contacts_elliptic.mjb",
-        "inverse/solver_contacts_pgs_elliptic.mjb",
-    ] {
+    for mjb in CONTACT_SOLVER_MJBS {
         let blob = std::fs::read(fixtures().join(mjb)).unwrap();
         let wide = mean_iterations!(mjrs_core, blob.clone(), 300);
         let narrow = mean_iterations!(mjrs_core_f32, blob, 300);

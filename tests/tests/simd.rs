@@ -4,19 +4,12 @@
 //! are also checked against MuJoCo by the conformance tests, which run with whatever this CPU has.
 
 use mjrs_core::math::simd::use_avx;
-use mjrs_tests::fixtures;
+use mjrs_tests::{fixtures, CONTACT_SOLVER_MJBS};
 
 #[test]
 fn avx_and_portable_kernels_agree_bit_for_bit() {
     let mut compared = 0;
-    for mjb in [
-        "deriv/humanoid.mjb",
-        "deriv/ant.mjb",
-        "deriv/hopper.mjb",
-        "inverse/solver_humanoid_newton_elliptic_sparse.mjb",
-        "inverse/rows_contacts_elliptic.mjb",
-        "inverse/solver_contacts_pgs_elliptic.mjb",
-    ] {
+    for mjb in CONTACT_SOLVER_MJBS {
         let blob = std::fs::read(fixtures().join(mjb)).unwrap();
         let avx = use_avx(true);
         let (with, _) = mjrs_tests::simulate!(mjrs_core, blob.clone(), None, 200, |m, d| ());
@@ -36,5 +29,5 @@ fn avx_and_portable_kernels_agree_bit_for_bit() {
         }
         compared += with.len();
     }
-    assert_eq!(compared, 6 * 200);
+    assert_eq!(compared, CONTACT_SOLVER_MJBS.len() * 200);
 }

@@ -107,12 +107,7 @@ fn dot_avx(vec1: &[f64], vec2: &[f64]) -> f64 {
         }
         None => 0.0,
     };
-    match (tail1, tail2) {
-        ([a0, a1, a2], [b0, b1, b2]) => res + (a0 * b0 + a1 * b1 + a2 * b2),
-        ([a0, a1], [b0, b1]) => res + (a0 * b0 + a1 * b1),
-        ([a0], [b0]) => res + a0 * b0,
-        _ => res,
-    }
+    super::vec::add_dot_tail(res, tail1, tail2)
 }
 
 /// Defines `pub fn $name` that runs `$portable` compiled for AVX when [`avx`] says so (x86-64,

@@ -320,6 +320,13 @@ pub(crate) fn dot_lanes(vec1: &[Real], vec2: &[Real]) -> Real {
         }
         None => 0.0,
     };
+    add_dot_tail(res, tail1, tail2)
+}
+
+/// `res` plus the last `len % 4` products of a [`dot`] (up to three), summed left to right
+/// first, as `mju_dot` adds its remainder.
+#[inline(always)]
+pub(crate) fn add_dot_tail(res: Real, tail1: &[Real], tail2: &[Real]) -> Real {
     match (tail1, tail2) {
         ([a0, a1, a2], [b0, b1, b2]) => res + (a0 * b0 + a1 * b1 + a2 * b2),
         ([a0, a1], [b0, b1]) => res + (a0 * b0 + a1 * b1),
