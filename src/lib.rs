@@ -6,4 +6,5 @@ pub use mjrs_std as std_front;
 
 pub mod control;
 pub mod dump;
+pub mod rollout;
 pub mod simulate;

@@ -45,6 +45,27 @@ enum Command {
         #[arg(long)]
         f32: bool,
     },
+    /// Roll out a batch of open-loop trajectories on a thread pool and print the total steps
+    /// per second (rollout r follows the control law with its clock shifted by 0.1 r seconds).
+    Rollout {
+        /// Model file (.xml or .mjb).
+        model: PathBuf,
+        /// Number of rollouts.
+        #[arg(long, default_value_t = 64)]
+        batch: usize,
+        /// Steps per rollout.
+        #[arg(long, default_value_t = 1000)]
+        steps: usize,
+        /// Worker threads (default: the machine's cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Start every rollout from this keyframe.
+        #[arg(long)]
+        key: Option<i32>,
+        /// Also write the state and sensordata after every step as JSON to this file.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Print every Model field as JSON (the shape of `mjref model`).
     Model {
         /// Model file (.xml or .mjb).
@@ -311,6 +332,33 @@ fn run(cli: Cli) -> Result<(), String> {
                 mjrs::simulate::speed(&m, steps, key)?
             };
             println!("{}", report.to_json(&model.display().to_string()));
+            Ok(())
+        }
+        Command::Rollout {
+            model,
+            batch,
+            steps,
+            threads,
+            key,
+            output,
+        } => {
+            let mut owned = load(&model)?;
+            let m = owned.view();
+            let threads = threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            });
+            let batch = mjrs::rollout::Batch {
+                nroll: batch,
+                nstep: steps,
+                threads,
+                key,
+            };
+            let result = mjrs::rollout::run(&m, batch, output.is_some())?;
+            if let Some(path) = &output {
+                let json = result.outputs_json(batch, m.nsensordata);
+                write_output(Some(path), &json)?;
+            }
+            println!("{}", result.to_json(&model.display().to_string(), batch));
             Ok(())
         }
         Command::Data {

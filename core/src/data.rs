@@ -237,6 +237,10 @@ macro_rules! gen_data {
                     sizes: ModelSizes,
                     /// User hooks (MuJoCo's `mjcb_*`); kept by [`crate::io::reset_data`].
                     pub callbacks: Callbacks,
+                    /// A pool that runs the inertia and the collisions of `forward` at the same
+                    /// time (`mjData.threadpool`, set by `mju_bindThreadPool`; see
+                    /// [`crate::thread`]). Not part of the header: every view starts without one.
+                    pub threadpool: Option<&'a dyn crate::thread::Parallel>,
                     $( $(#[$m])* pub $sname: $t, )*
                     /// Solver statistics, `NISLAND` blocks of `NSOLVER` iterations.
                     pub solver: &'a mut [SolverStat],
@@ -297,6 +301,7 @@ macro_rules! gen_data {
                         Ok(Data {
                             sizes,
                             callbacks: header.callbacks,
+                            threadpool: None,
                             $( $sname: header.$sname, )*
                             solver,
                             arena,

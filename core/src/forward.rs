@@ -174,9 +174,7 @@ pub fn fwd_position(m: &Model, d: &mut Data) -> Result<(), StepError> {
     smooth::com_pos(m, d)?;
     smooth::camlight(m, d);
     tendon::tendon(m, d)?;
-    smooth::crb(m, d);
-    smooth::factor_m(m, d);
-    collision::collision(m, d)?;
+    inertia_and_collision(m, d)?;
     constraint::make_constraint(m, d)?;
     if enabled(m, ENBL_ISLAND) {
         island::island(m, d)?;
@@ -185,6 +183,40 @@ pub fn fwd_position(m: &Model, d: &mut Data) -> Result<(), StepError> {
     constraint::project_constraint(m, d)?;
     toc(d, TIMER_POSITION, t);
     Ok(())
+}
+
+/// The inertia (`mj_crb`, `mj_factorM`) and the collisions (`mj_collision`): one after the
+/// other, or at the same time on a bound [`Data::threadpool`] (MuJoCo does the same). The
+/// inertia's arrays are lent out of `d` for the duration; the collision stage reads and writes
+/// none of them, and the inertia's only other output, an `mjWARN_INERTIA` count, is merged back.
+fn inertia_and_collision(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    let Some(pool) = d.threadpool else {
+        smooth::crb(m, d);
+        smooth::factor_m(m, d);
+        return collision::collision(m, d);
+    };
+    let cinert = core::mem::take(&mut d.cinert);
+    let cdof = core::mem::take(&mut d.cdof);
+    let crb = core::mem::take(&mut d.crb);
+    let qm = core::mem::take(&mut d.qM);
+    let qld = core::mem::take(&mut d.qLD);
+    let diag_inv = core::mem::take(&mut d.qLDiagInv);
+    let diag_sqrt_inv = core::mem::take(&mut d.qLDiagSqrtInv);
+    let mut warnings = [crate::data::WarningStat::default(); NWARNING as usize];
+    let inertia_warning = WARN_INERTIA as usize;
+    warnings[inertia_warning] = d.warning[inertia_warning];
+    let mut collided = Ok(());
+    pool.join(
+        &mut || {
+            smooth::crb_into(m, cinert, cdof, crb, qm);
+            smooth::factor_i(m, &mut warnings, qm, qld, diag_inv, Some(diag_sqrt_inv));
+        },
+        &mut || collided = collision::collision(m, d),
+    );
+    d.warning[inertia_warning] = warnings[inertia_warning];
+    (d.cinert, d.cdof, d.crb, d.qM) = (cinert, cdof, crb, qm);
+    (d.qLD, d.qLDiagInv, d.qLDiagSqrtInv) = (qld, diag_inv, diag_sqrt_inv);
+    collided
 }
 
 /// Velocity-dependent stage (`mj_fwdVelocity`): tendon and actuator velocities, com-based

@@ -278,18 +278,24 @@ fn look_at(pos: &[Real; 3], target: &[Real; 3]) -> [Real; 9] {
 /// Composite rigid-body inertias `crb` and the sparse joint-space inertia matrix `qM`
 /// (`mj_crb`; "Computation › Simulation pipeline › Inertia").
 pub fn crb(m: &Model, d: &mut Data) {
-    d.crb.copy_from_slice(d.cinert);
+    crb_into(m, d.cinert, d.cdof, d.crb, d.qM);
+}
+
+/// [`crb`] on the arrays it reads (`cinert`, `cdof`) and writes (`crb`, `qM`), so that it can
+/// run beside the collision stage, which touches none of them.
+pub fn crb_into(m: &Model, cinert: &[Real], cdof: &[Real], crb: &mut [Real], qm: &mut [Real]) {
+    crb.copy_from_slice(cinert);
     for i in (1..m.nbody).rev() {
         let p = m.body_parentid[i] as usize;
         if p > 0 {
-            let child = v10(d.crb)[i];
-            for (a, b) in v10m(d.crb)[p].iter_mut().zip(child.iter()) {
+            let child = v10(crb)[i];
+            for (a, b) in v10m(crb)[p].iter_mut().zip(child.iter()) {
                 *a += b;
             }
         }
     }
 
-    d.qM.fill(0.0);
+    qm.fill(0.0);
     let nv = m.nv;
     let mut i = 0;
     while i < nv {
@@ -297,17 +303,17 @@ pub fn crb(m: &Model, d: &mut Data) {
         let simple = m.dof_simplenum[i] as usize;
         if simple > 0 {
             for k in i..i + simple {
-                d.qM[m.dof_Madr[k] as usize] = m.dof_M0[k];
+                qm[m.dof_Madr[k] as usize] = m.dof_M0[k];
             }
             i += simple;
             continue;
         }
         let mut adr = m.dof_Madr[i] as usize;
-        d.qM[adr] = m.dof_armature[i];
-        let buf = mul_inert_vec(&v10(d.crb)[m.dof_bodyid[i] as usize], &v6(d.cdof)[i]);
+        qm[adr] = m.dof_armature[i];
+        let buf = mul_inert_vec(&v10(crb)[m.dof_bodyid[i] as usize], &v6(cdof)[i]);
         let mut j = i as i32;
         while j >= 0 {
-            d.qM[adr] += dot6(&v6(d.cdof)[j as usize], &buf);
+            qm[adr] += dot6(&v6(cdof)[j as usize], &buf);
             adr += 1;
             j = m.dof_parentid[j as usize];
         }

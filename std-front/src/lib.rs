@@ -2,6 +2,8 @@
 //!
 //! * [`vfs`]: MuJoCo's virtual file system (`mjVFS` and its functions).
 //! * [`mjb_file`]: MJB model files on disk or in a VFS (`mj_loadModel`, `mj_saveModel`).
+//! * [`thread_pool`]: MuJoCo's thread pool (`mju_threadPoolCreate`, `mju_bindThreadPool`, ...).
+//! * [`rollout`]: batches of rollouts on a thread pool.
 //! * [`handlers`]: error, warning and log handlers (`mju_user_error`, `mju_user_warning`),
 //!   warning texts and the report of warnings raised during simulation.
 //!
@@ -11,6 +13,8 @@
 
 pub mod handlers;
 pub mod mjb_file;
+pub mod rollout;
+pub mod thread_pool;
 pub mod vfs;
 
 pub use handlers::{
@@ -19,4 +23,8 @@ pub use handlers::{
 };
 pub use mjb_file::{load_mjb, save_mjb, LoadError, SaveError};
 pub use mjrs_alloc::{DataGuard, ModelGuard, OwnedData, OwnedModel};
+pub use rollout::rollout_threaded;
+pub use thread_pool::{
+    bind_thread_pool, Task, TaskPanicked, TaskStatus, ThreadPool, ThreadPoolError,
+};
 pub use vfs::{vfs_name, Vfs, VfsError, MAX_VFS, MAX_VFS_NAME};

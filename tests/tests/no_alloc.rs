@@ -183,3 +183,33 @@ fn inverse_fd_does_not_allocate() {
         });
     }
 }
+
+#[test]
+fn rollout_does_not_allocate() {
+    use mjrs_core::rollout::{rollout, RolloutBuffers};
+    use mjrs_core::types::{STATE_CTRL, STATE_FULLPHYSICS};
+    let path = mjrs_tests::fixtures().join("rollout/rollout_arm.mjb");
+    with_fixture(&path, |m, d| {
+        let (nroll, nstep) = (3, 40);
+        let nstate = mjrs_core::state_size(m, STATE_FULLPHYSICS).unwrap();
+        let mut state0 = vec![0.0; nstate];
+        mjrs_core::get_state(m, d, &mut state0, STATE_FULLPHYSICS).unwrap();
+        let state0 = state0.repeat(nroll);
+        let control = vec![0.5; nroll * nstep * m.nu];
+        let mut state = vec![0.0; nroll * nstep * nstate];
+        let mut sensordata = vec![0.0; nroll * nstep * m.nsensordata];
+        let mut result = Ok(());
+        let n = allocations(|| {
+            let b = RolloutBuffers {
+                state0: &state0,
+                warmstart0: None,
+                control: Some(&control),
+                state: Some(&mut state),
+                sensordata: Some(&mut sensordata),
+            };
+            result = rollout(m, d, nroll, nstep, STATE_CTRL, b);
+        });
+        result.unwrap();
+        assert_eq!(n, 0, "{n} allocations in {} rollout steps", nroll * nstep);
+    });
+}
