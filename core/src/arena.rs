@@ -217,9 +217,24 @@ macro_rules! gen_arena_fields {
             /// The arrays recorded in `fields`, cut from `used` (the arena's bottom) in table
             /// order, which is the order the pipeline pushes them in; an array that is absent or
             /// out of order is empty.
-            fn within(mut used: &'a mut [u8], fields: &[(usize, usize); N_ARENA_FIELDS]) -> Self {
+            fn within(used: &'a mut [u8], fields: &[(usize, usize); N_ARENA_FIELDS]) -> Self {
+                Self::within_only(used, fields, ArenaMask::ALL)
+            }
+
+            /// [`ArenaArraysMut::within`] cutting only the arrays in `only` (the others are
+            /// empty): each cut costs a few dozen instructions, and a stage that runs several
+            /// times per step may need a third of the 39 arrays. Inlined so that a constant
+            /// mask removes the skipped cuts entirely.
+            #[inline(always)]
+            fn within_only(mut used: &'a mut [u8], fields: &[(usize, usize); N_ARENA_FIELDS], only: ArenaMask) -> Self {
                 let mut cursor = 0;
-                $( let $name = take_field::<mj_type!($ty)>(&mut used, &mut cursor, fields[ArenaField::$name as usize]); )*
+                $(
+                    let $name = if only.has(ArenaField::$name) {
+                        take_field::<mj_type!($ty)>(&mut used, &mut cursor, fields[ArenaField::$name as usize])
+                    } else {
+                        &mut []
+                    };
+                )*
                 ArenaArraysMut { $( $name, )* }
             }
         }
@@ -242,6 +257,37 @@ macro_rules! gen_arena_fields {
 }
 mjdata_arena_arrays!(gen_arena_fields);
 
+/// A set of arena arrays, one bit per [`ArenaField`] (see [`Arena::arrays_mut_only`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArenaMask(u64);
+
+impl ArenaMask {
+    /// Every arena array.
+    pub const ALL: Self = Self(u64::MAX);
+
+    /// The arrays listed.
+    pub const fn of(fields: &[ArenaField]) -> Self {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < fields.len() {
+            bits |= 1 << fields[i] as u64;
+            i += 1;
+        }
+        Self(bits)
+    }
+
+    /// Whether `field` is in the set.
+    #[inline(always)]
+    pub const fn has(self, field: ArenaField) -> bool {
+        self.0 & (1 << field as u64) != 0
+    }
+}
+
+const _: () = assert!(
+    N_ARENA_FIELDS <= 64,
+    "ArenaMask has one bit per arena array"
+);
+
 /// Byte offset and element count of each arena array, in table order; `(0, 0)` when absent.
 pub type ArenaFields = [(usize, usize); N_ARENA_FIELDS];
 
@@ -257,6 +303,27 @@ pub struct ArenaState {
     pub maxuse_stack: usize,
     /// Peak bytes used by arena arrays and stack together (`maxuse_arena`).
     pub maxuse_arena: usize,
+}
+
+/// One arena array for [`Stack::push_all`]: `n` elements of `T` for arena field `field`.
+#[derive(Clone, Copy, Debug)]
+pub struct PushItem {
+    field: usize,
+    n: usize,
+    elem_size: usize,
+    align: usize,
+}
+
+impl PushItem {
+    /// `n` elements of `T` for arena field `field` (an [`ArenaField`] as `usize`).
+    pub const fn new<T: Pod>(field: ArenaField, n: usize) -> Self {
+        Self {
+            field: field as usize,
+            n,
+            elem_size: size_of::<T>(),
+            align: align_of::<T>(),
+        }
+    }
 }
 
 /// A region reserved at the top of an arena by [`Arena::reserve`].
@@ -399,6 +466,17 @@ impl Detached<'_> {
         &'f mut self,
         fields: &'f ArenaFields,
     ) -> (ArenaArraysMut<'f>, Stack<'f>) {
+        self.arrays_mut_only_and_stack(fields, ArenaMask::ALL)
+    }
+
+    /// [`Detached::arrays_mut_and_stack`] with only the arena arrays in `only` (the others
+    /// empty).
+    #[inline(always)]
+    pub fn arrays_mut_only_and_stack<'f>(
+        &'f mut self,
+        fields: &'f ArenaFields,
+        only: ArenaMask,
+    ) -> (ArenaArraysMut<'f>, Stack<'f>) {
         let (lo, hi) = (self.state.parena, self.buf.len() - self.state.pstack);
         let narena = self.buf.len();
         let (used, free) = self.buf.split_at_mut(lo);
@@ -410,7 +488,7 @@ impl Detached<'_> {
             state: &mut self.state,
             fields: None,
         };
-        (ArenaArraysMut::within(used, fields), stack)
+        (ArenaArraysMut::within_only(used, fields, only), stack)
     }
 
     /// The arena arrays recorded in `fields`, read-only, and a scratch frame, together.
@@ -430,6 +508,27 @@ impl Detached<'_> {
             fields: None,
         };
         (ArenaArrays::within(used, fields), stack)
+    }
+
+    /// The contacts recorded in `fields` and a scratch frame, together, without cutting out the
+    /// other arena arrays (counting constraint rows reads only the contacts).
+    pub fn contacts_and_stack<'f>(
+        &'f mut self,
+        fields: &'f ArenaFields,
+    ) -> (&'f [crate::data::Contact], Stack<'f>) {
+        let (lo, hi) = (self.state.parena, self.buf.len() - self.state.pstack);
+        let narena = self.buf.len();
+        let (used, free) = self.buf.split_at_mut(lo);
+        let stack = Stack {
+            free: &mut free[..hi - lo],
+            lo,
+            hi,
+            narena,
+            state: &mut self.state,
+            fields: None,
+        };
+        let contacts = field_in(used, fields[ArenaField::contact as usize]);
+        (contacts, stack)
     }
 }
 
@@ -592,8 +691,14 @@ impl<'a> Arena<'a> {
 
     /// Every arena array as a writable slice (empty when absent).
     pub fn arrays_mut(&mut self) -> ArenaArraysMut<'_> {
+        self.arrays_mut_only(ArenaMask::ALL)
+    }
+
+    /// The arena arrays in `only` as writable slices; the others are empty.
+    #[inline(always)]
+    pub fn arrays_mut_only(&mut self, only: ArenaMask) -> ArenaArraysMut<'_> {
         let used = self.state.parena.min(self.buf.len());
-        ArenaArraysMut::within(&mut self.buf[..used], &self.fields)
+        ArenaArraysMut::within_only(&mut self.buf[..used], &self.fields, only)
     }
 }
 
@@ -695,6 +800,56 @@ impl<'s> Stack<'s> {
         }
         self.note_peak();
         cast_mut::<T>(&mut region[padding..]).ok_or(ArenaError::SizeOverflow)
+    }
+
+    /// Pushes several arena arrays at once, as consecutive [`Stack::push`]es would, without
+    /// handing out their slices: for allocating rows that later stages fill (`push` costs about
+    /// a hundred instructions, and making constraints pushes two dozen arrays per pass). On an
+    /// error the arrays before the failing one stay pushed, as with single pushes.
+    pub fn push_all(&mut self, items: &[PushItem]) -> Result<(), ArenaError> {
+        if self.fields.is_none() {
+            return Err(ArenaError::Detached);
+        }
+        self.sync();
+        let hi = self.hi;
+        let mut lo = self.lo;
+        let fields: &mut [(usize, usize)] = match self.fields.as_deref_mut() {
+            Some(f) => f,
+            None => &mut [],
+        };
+        let mut failed = None;
+        for item in items {
+            let end = item
+                .elem_size
+                .checked_mul(item.n)
+                .and_then(|bytes| Some((align_up(lo, item.align)?, bytes)))
+                .and_then(|(start, bytes)| Some((start, start.checked_add(bytes)?)));
+            let Some((start, end)) = end.filter(|&(_, end)| end <= hi) else {
+                let bytes = item.elem_size.saturating_mul(item.n);
+                failed = Some(bytes);
+                break;
+            };
+            if let Some(slot) = fields.get_mut(item.field) {
+                let (old_start, old_n) = *slot;
+                let contiguous = old_n > 0 && old_start + old_n * item.elem_size == start;
+                *slot = if contiguous {
+                    (old_start, old_n + item.n)
+                } else {
+                    (start, item.n)
+                };
+            }
+            lo = end;
+        }
+        let free = core::mem::take(&mut self.free);
+        self.free = &mut free[lo - self.lo..];
+        self.lo = lo;
+        self.state.parena = lo;
+        self.note_peak();
+        match failed {
+            None => Ok(()),
+            Some(bytes) if bytes == usize::MAX => Err(ArenaError::SizeOverflow),
+            Some(bytes) => Err(self.out_of_arena(bytes)),
+        }
     }
 
     /// A child frame (`mj_markStack`); its scratch arrays are released when it is dropped

@@ -12,7 +12,9 @@
 //! and constraint islands (`ENBL_ISLAND` is refused when there are rows). The solvers' state
 //! update (`mj_constraintUpdate`) lives in [`crate::solver`].
 
-use crate::arena::{ArenaArrays, ArenaArraysMut, ArenaError, ArenaField, Stack};
+use crate::arena::{
+    ArenaArrays, ArenaArraysMut, ArenaError, ArenaField, ArenaMask, PushItem, Stack,
+};
 use crate::data::{Contact, Data};
 use crate::forward::StepError;
 use crate::math::mat::{mul_mat_mat, rot_vec_mat, sqr_mat_td, transpose};
@@ -104,44 +106,43 @@ fn push_efc(
 ) -> Result<(), ArenaError> {
     use ArenaField as F;
     let (nv, ntendon) = (m.nv, m.ntendon);
-    for (field, n) in [
-        (F::efc_type, nefc),
-        (F::efc_id, nefc),
-        (F::efc_J_rownnz, nefc),
-        (F::efc_J_rowadr, nefc),
-        (F::efc_J_rowsuper, nefc),
-        (F::efc_J_colind, nnz),
-        (F::efc_JT_rownnz, nv),
-        (F::efc_JT_rowadr, nv),
-        (F::efc_JT_rowsuper, nv),
-        (F::efc_JT_colind, nnz),
-    ] {
-        stack.push::<i32>(field as usize, n)?;
-    }
-    for (field, n) in [
-        (F::efc_J, nnz),
-        (F::efc_JT, nnz),
-        (F::efc_pos, nefc),
-        (F::efc_margin, nefc),
-        (F::efc_frictionloss, nefc),
-        (F::efc_diagApprox, nefc),
-        (F::efc_KBIP, 4 * nefc),
-        (F::efc_D, nefc),
-        (F::efc_R, nefc),
-    ] {
-        stack.push::<Real>(field as usize, n)?;
-    }
-    stack.push::<i32>(F::tendon_efcadr as usize, ntendon)?;
-    for field in [F::efc_vel, F::efc_aref, F::efc_b, F::efc_force] {
-        stack.push::<Real>(field as usize, nefc)?;
-    }
-    stack.push::<i32>(F::efc_state as usize, nefc)?;
+    let int = PushItem::new::<i32>;
+    let num = PushItem::new::<Real>;
+    stack.push_all(&[
+        int(F::efc_type, nefc),
+        int(F::efc_id, nefc),
+        int(F::efc_J_rownnz, nefc),
+        int(F::efc_J_rowadr, nefc),
+        int(F::efc_J_rowsuper, nefc),
+        int(F::efc_J_colind, nnz),
+        int(F::efc_JT_rownnz, nv),
+        int(F::efc_JT_rowadr, nv),
+        int(F::efc_JT_rowsuper, nv),
+        int(F::efc_JT_colind, nnz),
+        num(F::efc_J, nnz),
+        num(F::efc_JT, nnz),
+        num(F::efc_pos, nefc),
+        num(F::efc_margin, nefc),
+        num(F::efc_frictionloss, nefc),
+        num(F::efc_diagApprox, nefc),
+        num(F::efc_KBIP, 4 * nefc),
+        num(F::efc_D, nefc),
+        num(F::efc_R, nefc),
+        int(F::tendon_efcadr, ntendon),
+        num(F::efc_vel, nefc),
+        num(F::efc_aref, nefc),
+        num(F::efc_b, nefc),
+        num(F::efc_force, nefc),
+        int(F::efc_state, nefc),
+    ])?;
     if dual {
         let nsq = nefc.checked_mul(nefc).ok_or(ArenaError::SizeOverflow)?;
-        stack.push::<i32>(F::efc_AR_rownnz as usize, nefc)?;
-        stack.push::<i32>(F::efc_AR_rowadr as usize, nefc)?;
-        stack.push::<i32>(F::efc_AR_colind as usize, nsq)?;
-        stack.push::<Real>(F::efc_AR as usize, nsq)?;
+        stack.push_all(&[
+            int(F::efc_AR_rownnz, nefc),
+            int(F::efc_AR_rowadr, nefc),
+            int(F::efc_AR_colind, nsq),
+            num(F::efc_AR, nsq),
+        ])?;
     }
     Ok(())
 }
@@ -162,15 +163,17 @@ fn alloc_efc(m: &Model, d: &mut Data) -> bool {
     ok
 }
 
-/// Runs `f` with the data, its arena arrays (writable) and a scratch frame.
+/// Runs `f` with the data, its arena arrays in `only` (writable, the others empty) and a
+/// scratch frame.
 fn with_arrays<R>(
     d: &mut Data,
+    only: ArenaMask,
     f: impl FnOnce(&Data, ArenaArraysMut<'_>, &mut Stack<'_>) -> R,
 ) -> R {
     let fields = d.arena.fields;
     let mut detached = d.arena.detach();
     let r = {
-        let (arrays, mut stack) = detached.arrays_mut_and_stack(&fields);
+        let (arrays, mut stack) = detached.arrays_mut_only_and_stack(&fields, only);
         f(d, arrays, &mut stack)
     };
     d.arena.attach(detached);
@@ -202,7 +205,9 @@ pub fn make_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if !alloc_efc(m, d) {
         return Ok(());
     }
-    let made = with_arrays(d, |d, arrays, stack| make_rows(m, d, sparse, arrays, stack))?;
+    let made = with_arrays(d, ROWS, |d, arrays, stack| {
+        make_rows(m, d, sparse, arrays, stack)
+    })?;
     check_allocation(d, sparse, &counted, &made)?;
     d.ne = made.ne;
     d.nf = made.nf;
@@ -213,16 +218,16 @@ pub fn make_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if d.nefc == 0 {
         return Ok(());
     }
+    let (nefc, first_contact) = (d.nefc, d.ne + d.nf);
+    let mut a = d.arena.arrays_mut();
     if sparse {
-        transpose_rows(m, d);
+        transpose_rows(m, nefc, &mut a);
     } else if enabled(m, ENBL_ISLAND) {
         // the island solver reads the dense transpose too
-        let (nefc, nv) = (d.nefc, m.nv);
-        let a = d.arena.arrays_mut();
-        transpose(a.efc_JT, a.efc_J, nefc, nv);
+        transpose(a.efc_JT, a.efc_J, nefc, m.nv);
     }
-    diag_approx(m, d)?;
-    make_impedance(m, d);
+    diag_approx(m, nefc, &mut a)?;
+    make_impedance(m, nefc, first_contact, &mut a);
     Ok(())
 }
 
@@ -298,6 +303,21 @@ fn make_rows(
         nnz,
     })
 }
+
+/// The arena arrays [`Rows`] fills.
+const ROWS: ArenaMask = ArenaMask::of(&[
+    ArenaField::contact,
+    ArenaField::efc_type,
+    ArenaField::efc_id,
+    ArenaField::efc_J_rownnz,
+    ArenaField::efc_J_rowadr,
+    ArenaField::efc_J_colind,
+    ArenaField::efc_J,
+    ArenaField::efc_pos,
+    ArenaField::efc_margin,
+    ArenaField::efc_frictionloss,
+    ArenaField::tendon_efcadr,
+]);
 
 /// The row arrays being filled, and the counts so far.
 struct Rows<'r> {
@@ -595,8 +615,8 @@ fn count_rows(m: &Model, d: &mut Data, sparse: bool) -> Result<RowCounts, StepEr
     let fields = d.arena.fields;
     let mut detached = d.arena.detach();
     let counted = {
-        let (arrays, mut stack) = detached.arrays_and_stack(&fields);
-        count_with(m, d, sparse, &arrays, &mut stack)
+        let (contacts, mut stack) = detached.contacts_and_stack(&fields);
+        count_with(m, d, sparse, contacts, &mut stack)
     };
     d.arena.attach(detached);
     counted
@@ -606,7 +626,7 @@ fn count_with(
     m: &Model,
     d: &Data,
     sparse: bool,
-    arrays: &ArenaArrays,
+    contacts: &[Contact],
     stack: &mut Stack,
 ) -> Result<RowCounts, StepError> {
     let chain = stack.alloc::<i32>(m.nv)?;
@@ -614,8 +634,8 @@ fn count_with(
     count_equality(m, d, sparse, chain, &mut c);
     count_friction(m, d, sparse, &mut c);
     count_limits(m, d, sparse, &mut c);
-    let ncon = d.ncon.min(arrays.contact.len());
-    count_contacts(m, &arrays.contact[..ncon], sparse, chain, &mut c)?;
+    let ncon = d.ncon.min(contacts.len());
+    count_contacts(m, &contacts[..ncon], sparse, chain, &mut c)?;
     Ok(c)
 }
 
@@ -1277,9 +1297,8 @@ fn contact_rows(m: &Model, d: &Data, rows: &mut Rows, stack: &mut Stack) -> Resu
 
 /// The transpose of the sparse Jacobian (`efc_JT*`) and the supernodes of both (rows with the
 /// same pattern as the next ones), as MuJoCo's AVX build computes them.
-fn transpose_rows(m: &Model, d: &mut Data) {
-    let (nefc, nv) = (d.nefc, m.nv);
-    let a = d.arena.arrays_mut();
+fn transpose_rows(m: &Model, nefc: usize, a: &mut ArenaArraysMut) {
+    let nv = m.nv;
     transpose_sparse(
         a.efc_JT,
         a.efc_J,
@@ -1313,10 +1332,8 @@ fn transpose_rows(m: &Model, d: &mut Data) {
 
 /// Approximate diagonal of the constraint-space inverse inertia, `efc_diagApprox`
 /// (`mj_diagApprox`), from the inverse weights of the bodies, dofs and tendons at `qpos0`.
-fn diag_approx(m: &Model, d: &mut Data) -> Result<(), StepError> {
-    let nefc = d.nefc;
-    let a = d.arena.arrays_mut();
-    let da = a.efc_diagApprox;
+fn diag_approx(m: &Model, nefc: usize, a: &mut ArenaArraysMut) -> Result<(), StepError> {
+    let da = &mut *a.efc_diagApprox;
     let body = |b: i32, k: usize| m.body_invweight0[2 * b as usize + k];
     let mut weldcnt = 0;
     let mut i = 0;
@@ -1506,13 +1523,11 @@ fn impedance(solimp: &[Real; NIMP], pos: Real, margin: Real) -> (Real, Real) {
 /// `efc_diagApprox`, `efc_KBIP` (stiffness, damping, impedance and its derivative), the
 /// friction-cone adjustments of contacts (`efc_R` of friction rows, contact `mu`), `efc_D`,
 /// and `efc_diagApprox` made consistent with `efc_R`.
-fn make_impedance(m: &Model, d: &mut Data) {
-    let (nefc, first_contact) = (d.nefc, d.ne + d.nf);
-    let mut a = d.arena.arrays_mut();
+fn make_impedance(m: &Model, nefc: usize, first_contact: usize, a: &mut ArenaArraysMut) {
     let mut i = 0;
     while i < nefc {
-        let (solref, friction, solimp) = sol_params(m, &a, i);
-        let (pos, dim) = pos_dim(m, &a, i);
+        let (solref, friction, solimp) = sol_params(m, a, i);
+        let (pos, dim) = pos_dim(m, a, i);
         let (imp, imp_p) = impedance(&solimp, pos, a.efc_margin[i]);
         for j in 0..dim {
             let r = i + j;
@@ -1544,7 +1559,7 @@ fn make_impedance(m: &Model, d: &mut Data) {
         }
         i += dim;
     }
-    contact_cone_r(m, &mut a, first_contact, nefc);
+    contact_cone_r(m, a, first_contact, nefc);
     for i in 0..nefc {
         a.efc_D[i] = 1.0 / a.efc_R[i];
     }
@@ -1596,7 +1611,7 @@ pub fn project_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
         return Ok(());
     }
     let sparse = is_sparse(m);
-    with_arrays(d, |d, a, stack| {
+    with_arrays(d, ArenaMask::ALL, |d, a, stack| {
         if sparse {
             project_sparse(m, d, a, stack)
         } else {
@@ -1788,7 +1803,7 @@ pub fn reference_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
         return Ok(());
     }
     let sparse = is_sparse(m);
-    let a = d.arena.arrays_mut();
+    let a = d.arena.arrays_mut_only(REFERENCE);
     let jac = Jacobian {
         sparse,
         nefc,
@@ -1812,6 +1827,25 @@ pub fn reference_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
     }
     Ok(())
 }
+
+/// The arena arrays of [`reference_constraint`]: the Jacobian and the rows' reference terms.
+const REFERENCE: ArenaMask = ArenaMask::of(&[
+    ArenaField::efc_J_rownnz,
+    ArenaField::efc_J_rowadr,
+    ArenaField::efc_J_rowsuper,
+    ArenaField::efc_J_colind,
+    ArenaField::efc_JT_rownnz,
+    ArenaField::efc_JT_rowadr,
+    ArenaField::efc_JT_rowsuper,
+    ArenaField::efc_JT_colind,
+    ArenaField::efc_J,
+    ArenaField::efc_JT,
+    ArenaField::efc_pos,
+    ArenaField::efc_margin,
+    ArenaField::efc_KBIP,
+    ArenaField::efc_vel,
+    ArenaField::efc_aref,
+]);
 
 /// The constraint Jacobian of this step in the arena arrays `a`.
 fn jacobian<'a>(m: &Model, nefc: usize, a: &ArenaArrays<'a>) -> Jacobian<'a> {

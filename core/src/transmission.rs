@@ -26,7 +26,10 @@ use crate::types::*;
 
 /// Scratch arrays: the Jacobians MuJoCo allocates (`jac`, `jacA`, `jacS`: `3 x nv`), those of
 /// reference sites (`jacref`, `moment_tmp`) and of adhesion (`efc_force`, `moment_exclude`,
-/// `jac1p`, `jac2p`, `jacdifp`, `chain`), the last two groups empty when no actuator needs them.
+/// `jac1p`, `jac2p`, `jacdifp`, `chain`), the last two groups empty when no actuator needs them,
+/// and all of them when every transmission is a joint or a tendon (the common case, which
+/// needs no scratch: the dozen allocations would cost more than those transmissions).
+#[derive(Default)]
 struct Scratch<'s> {
     jac: &'s mut [Real],
     jac_a: &'s mut [Real],
@@ -49,6 +52,9 @@ impl<'s> Scratch<'s> {
                 m.actuator_trntype[i] == ty && (!refsite || m.actuator_trnid[2 * i + 1] >= 0)
             })
         };
+        if !(has(TRN_SITE, false) || has(TRN_SLIDERCRANK, false) || has(TRN_BODY, false)) {
+            return Ok(Self::default());
+        }
         let nref = if has(TRN_SITE, true) { nv } else { 0 };
         let nbody = if has(TRN_BODY, false) { nv } else { 0 };
         let nchain = if is_sparse(m) { nbody } else { 0 };
