@@ -77,7 +77,7 @@ unsafe fn xgetbv0() -> u64 {
 /// [`super::vec::dot`] on AVX: MuJoCo's `mju_dot` lanes (four products per 256-bit register,
 /// `(l0 + l2) + (l1 + l3)`, then the tail), in f64 builds; f32 builds keep the portable kernel,
 /// whose four lanes already fit one SSE register.
-#[inline]
+#[inline(always)]
 pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
     #[cfg(all(target_arch = "x86_64", not(feature = "f32")))]
     if avx() {
@@ -91,23 +91,25 @@ pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
 #[target_feature(enable = "avx")]
 fn dot_avx(vec1: &[f64], vec2: &[f64]) -> f64 {
     use core::arch::x86_64::*;
-    let (blocks1, blocks2) = (vec1.chunks_exact(4), vec2.chunks_exact(4));
-    let (tail1, tail2) = (blocks1.remainder(), blocks2.remainder());
-    // SAFETY (loads): every chunk has exactly four elements.
-    let load = |c: &[f64]| unsafe { _mm256_loadu_pd(c.as_ptr()) };
-    let mut blocks = blocks1.zip(blocks2);
-    let res = match blocks.next() {
-        Some((a, b)) => {
-            let mut sum = _mm256_mul_pd(load(a), load(b));
-            for (a, b) in blocks {
-                sum = _mm256_add_pd(sum, _mm256_mul_pd(load(a), load(b)));
-            }
-            let half = _mm_add_pd(_mm256_castpd256_pd128(sum), _mm256_extractf128_pd(sum, 1));
-            _mm_cvtsd_f64(_mm_add_sd(half, _mm_unpackhi_pd(half, half)))
+    // Index arithmetic on raw pointers: most dot products in a step are short (a Cholesky row,
+    // a sparse row), so loop set-up and bounds checks would cost as much as the products.
+    let n = vec1.len().min(vec2.len());
+    let blocks = n & !3;
+    let (p1, p2) = (vec1.as_ptr(), vec2.as_ptr());
+    // SAFETY (loads): `i + 4 <= blocks <= n`, within both slices.
+    let load = |p: *const f64, i: usize| unsafe { _mm256_loadu_pd(p.add(i)) };
+    let mut res = 0.0;
+    if blocks > 0 {
+        let mut sum = _mm256_mul_pd(load(p1, 0), load(p2, 0));
+        let mut i = 4;
+        while i < blocks {
+            sum = _mm256_add_pd(sum, _mm256_mul_pd(load(p1, i), load(p2, i)));
+            i += 4;
         }
-        None => 0.0,
-    };
-    super::vec::add_dot_tail(res, tail1, tail2)
+        let half = _mm_add_pd(_mm256_castpd256_pd128(sum), _mm256_extractf128_pd(sum, 1));
+        res = _mm_cvtsd_f64(_mm_add_sd(half, _mm_unpackhi_pd(half, half)));
+    }
+    super::vec::add_dot_tail(res, &vec1[blocks..n], &vec2[blocks..n])
 }
 
 /// Defines `pub fn $name` that runs `$portable` compiled for AVX when [`avx`] says so (x86-64,
