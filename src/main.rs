@@ -44,6 +44,10 @@ enum Command {
         /// Run the f32 core (the model converted as `mjrs compile --f32` converts it).
         #[arg(long)]
         f32: bool,
+        /// Bind a thread pool of this many workers to the data (`mju_bindThreadPool`): inertia
+        /// and collision of each step run at the same time.
+        #[arg(long, conflicts_with = "f32")]
+        threads: Option<usize>,
     },
     /// Roll out a batch of open-loop trajectories on a thread pool and print the total steps
     /// per second (rollout r follows the control law with its clock shifted by 0.1 r seconds).
@@ -323,13 +327,14 @@ fn run(cli: Cli) -> Result<(), String> {
             steps,
             key,
             f32,
+            threads,
         } => {
             let mut owned = load(&model)?;
             let m = owned.view();
             let report = if f32 {
                 mjrs::simulate::speed_f32(&m, steps, key)?
             } else {
-                mjrs::simulate::speed(&m, steps, key)?
+                mjrs::simulate::speed(&m, steps, key, threads)?
             };
             println!("{}", report.to_json(&model.display().to_string()));
             Ok(())

@@ -156,16 +156,28 @@ impl Speed {
     }
 }
 
-/// Single-thread step rate under the control law, timed like `mjref speed` (control + step in
-/// the loop, nothing else).
-pub fn speed(m: &Model, steps: usize, key: Option<i32>) -> Result<Speed, String> {
+/// Step rate under the control law, timed like `mjref speed` (control + step in the loop,
+/// nothing else): on one thread, or with a pool of `threads` workers bound to the data.
+pub fn speed(
+    m: &Model,
+    steps: usize,
+    key: Option<i32>,
+    threads: Option<usize>,
+) -> Result<Speed, String> {
     let data_bytes = Data::bytes_needed(m.sizes()).map_err(|e| e.to_string())? + size_of::<Data>();
-    with_data(m, key, |d| {
-        timed(steps, [m.nq, m.nv, m.nu], data_bytes, || {
-            sine(m, d);
-            step(m, d)?;
-            Ok(d.ncon)
-        })
+    let pool = match threads {
+        Some(n) => Some(mjrs_std::ThreadPool::create(n).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let mut owned = new_data(m, key)?;
+    let mut d = owned.view();
+    if let Some(pool) = &pool {
+        mjrs_std::bind_thread_pool(&mut d, pool);
+    }
+    timed(steps, [m.nq, m.nv, m.nu], data_bytes, || {
+        sine(m, &mut d);
+        step(m, &mut d)?;
+        Ok(d.ncon)
     })
 }
 
