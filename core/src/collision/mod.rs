@@ -776,6 +776,9 @@ struct BroadphaseArrays<'a> {
     sort_tmp: &'a mut [u32],
     /// Bodies whose interval is open during the sweep.
     active: &'a mut [i32],
+    /// Per body, the OR of its geoms' `contype` and of their `conaffinity` (MuJoCo ORs them for
+    /// every candidate pair; once per body and step gives the same masks).
+    masks: &'a mut [[i32; 2]],
 }
 
 impl BroadphaseMem {
@@ -790,6 +793,7 @@ impl BroadphaseMem {
         l.add::<i32>(ends);
         l.add::<u32>(ends);
         l.add::<u32>(ends);
+        l.add::<i32>(ends);
         l.add::<i32>(ends);
         Ok(Self {
             nbody,
@@ -817,6 +821,7 @@ impl BroadphaseMem {
             order: c.take::<u32>(Some(2 * n))?,
             sort_tmp: c.take::<u32>(Some(2 * n))?,
             active: c.take::<i32>(Some(2 * n))?,
+            masks: c.take::<i32>(Some(2 * n))?.as_chunks_mut::<2>().0,
         })
     }
 }
@@ -825,21 +830,18 @@ impl BroadphaseMem {
 struct PairList<'a> {
     pairs: &'a mut [u32],
     n: usize,
+    /// [`BroadphaseArrays::masks`].
+    masks: &'a [[i32; 2]],
 }
 
 impl PairList<'_> {
     /// Adds the pair `b1`, `b2` unless no geom of one can touch a geom of the other by
     /// contype/conaffinity. A full list is MuJoCo's fatal "broadphase buffer full".
-    fn add(&mut self, m: &Model, b1: usize, b2: usize) -> Result<(), StepError> {
+    fn add(&mut self, b1: usize, b2: usize) -> Result<(), StepError> {
         if self.n >= self.pairs.len() {
             return Err(StepError::Numerical("broadphase buffer full"));
         }
-        let masks = |b: usize| {
-            body_geoms(m, b).fold((0, 0), |(t, a), g| {
-                (t | m.geom_contype[g], a | m.geom_conaffinity[g])
-            })
-        };
-        let ((t1, a1), (t2, a2)) = (masks(b1), masks(b2));
+        let ([t1, a1], [t2, a2]) = (self.masks[b1], self.masks[b2]);
         if filter_bitmask(t1, a1, t2, a2) {
             return Ok(());
         }
@@ -862,8 +864,14 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
         order,
         sort_tmp,
         active,
+        masks,
     } = mem;
-    let mut list = PairList { pairs, n: 0 };
+    for (b, mask) in masks.iter_mut().enumerate() {
+        *mask = body_geoms(m, b).fold([0, 0], |[t, a], g| {
+            [t | m.geom_contype[g], a | m.geom_conaffinity[g]]
+        });
+    }
+    let mut list = PairList { pairs, n: 0, masks };
     let dsbl_filterparent = disabled(m, DSBL_FILTERPARENT);
 
     // the world's geoms, and static planes, against every body not welded to the world
@@ -885,7 +893,7 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
             if filter_body_pair(0, 0, weld2, parent2, dsbl_filterparent) {
                 continue;
             }
-            list.add(m, b1, b2)?;
+            list.add(b1, b2)?;
         }
     }
 
@@ -917,7 +925,7 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
                 if filter_body_pair(weld1, parent1, weld2, parent2, dsbl_filterparent) {
                     return Ok(());
                 }
-                list.add(m, b1, b2)
+                list.add(b1, b2)
             })?;
         }
     }
