@@ -52,17 +52,44 @@ pub fn kinematics(m: &Model, d: &mut Data) {
         v3m(d.xipos)[i] = local2global_pos(d.xpos, d.xmat, d.xipos, ipos, i, sf);
         v9m(d.ximat)[i] = local2global_mat(d.xquat, d.xmat, d.ximat, iquat, i, sf);
     }
-    for i in 0..m.ngeom {
-        let (b, sf) = (m.geom_bodyid[i] as usize, m.geom_sameframe[i]);
-        v3m(d.geom_xpos)[i] = local2global_pos(d.xpos, d.xmat, d.xipos, &v3(m.geom_pos)[i], b, sf);
-        v9m(d.geom_xmat)[i] =
-            local2global_mat(d.xquat, d.xmat, d.ximat, &v4(m.geom_quat)[i], b, sf);
-    }
-    for i in 0..m.nsite {
-        let (b, sf) = (m.site_bodyid[i] as usize, m.site_sameframe[i]);
-        v3m(d.site_xpos)[i] = local2global_pos(d.xpos, d.xmat, d.xipos, &v3(m.site_pos)[i], b, sf);
-        v9m(d.site_xmat)[i] =
-            local2global_mat(d.xquat, d.xmat, d.ximat, &v4(m.site_quat)[i], b, sf);
+    let frames = BodyFrames::new(d.xpos, d.xmat, d.xquat, d.xipos, d.ximat);
+    place(
+        &frames,
+        m.geom_bodyid,
+        m.geom_sameframe,
+        m.geom_pos,
+        m.geom_quat,
+        d.geom_xpos,
+        d.geom_xmat,
+    );
+    place(
+        &frames,
+        m.site_bodyid,
+        m.site_sameframe,
+        m.site_pos,
+        m.site_quat,
+        d.site_xpos,
+        d.site_xmat,
+    );
+}
+
+/// Global poses of objects (geoms or sites) given in their bodies' frames.
+fn place(
+    frames: &BodyFrames,
+    bodyid: &[i32],
+    sameframe: &[u8],
+    pos: &[Real],
+    quat: &[Real],
+    xpos: &mut [Real],
+    xmat: &mut [Real],
+) {
+    let objects = v3m(xpos)
+        .iter_mut()
+        .zip(v9m(xmat))
+        .zip(v3(pos).iter().zip(v4(quat)));
+    for (((xpos, xmat), (pos, quat)), (&b, &sf)) in objects.zip(bodyid.iter().zip(sameframe)) {
+        *xpos = frames.pos(pos, b as usize, sf);
+        *xmat = frames.mat(quat, b as usize, sf);
     }
 }
 

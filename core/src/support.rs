@@ -95,6 +95,61 @@ pub fn actuator_disabled(m: &Model, i: usize) -> bool {
     (0..=30).contains(&group) && m.opt.disableactuator & (1 << group) != 0
 }
 
+/// The global frames of the bodies (`xpos`, `xmat`, `xquat`) and of their inertias (`xipos`,
+/// `ximat`) as arrays of vectors, for mapping many local poses (`mj_local2Global`): the chunked
+/// views are made once rather than per geom or site.
+pub struct BodyFrames<'a> {
+    xpos: &'a [[Real; 3]],
+    xmat: &'a [[Real; 9]],
+    xquat: &'a [[Real; 4]],
+    xipos: &'a [[Real; 3]],
+    ximat: &'a [[Real; 9]],
+}
+
+impl<'a> BodyFrames<'a> {
+    /// Views of the body frames in `xpos`, `xmat`, `xquat`, `xipos`, `ximat`.
+    pub fn new(
+        xpos: &'a [Real],
+        xmat: &'a [Real],
+        xquat: &'a [Real],
+        xipos: &'a [Real],
+        ximat: &'a [Real],
+    ) -> Self {
+        Self {
+            xpos: v3(xpos),
+            xmat: v9(xmat),
+            xquat: v4(xquat),
+            xipos: v3(xipos),
+            ximat: v9(ximat),
+        }
+    }
+
+    /// Position of a point given in body `body`'s frame (`mj_local2Global`, position part).
+    /// `sameframe`: 0 compute, 1 the body frame itself, 2 the body's inertial frame.
+    #[inline]
+    pub fn pos(&self, pos: &[Real; 3], body: usize, sameframe: u8) -> [Real; 3] {
+        match sameframe {
+            0 => {
+                let mut p = rot_vec_mat(pos, &self.xmat[body]);
+                add_to3(&mut p, &self.xpos[body]);
+                p
+            }
+            1 => self.xpos[body],
+            _ => self.xipos[body],
+        }
+    }
+
+    /// Orientation of a frame given in body `body`'s frame (`mj_local2Global`, rotation part).
+    #[inline]
+    pub fn mat(&self, quat: &[Real; 4], body: usize, sameframe: u8) -> [Real; 9] {
+        match sameframe {
+            0 => quat2mat(&mul_quat(&self.xquat[body], quat)),
+            1 => self.xmat[body],
+            _ => self.ximat[body],
+        }
+    }
+}
+
 /// Position of a point given in a body's local frame (`mj_local2Global`, position part).
 /// `sameframe`: 0 compute, 1 the body frame itself, 2 the body's inertial frame.
 pub fn local2global_pos(
@@ -105,15 +160,7 @@ pub fn local2global_pos(
     body: usize,
     sameframe: u8,
 ) -> [Real; 3] {
-    match sameframe {
-        0 => {
-            let mut p = rot_vec_mat(pos, &v9(xmat)[body]);
-            add_to3(&mut p, &v3(xpos)[body]);
-            p
-        }
-        1 => v3(xpos)[body],
-        _ => v3(xipos)[body],
-    }
+    BodyFrames::new(xpos, xmat, &[], xipos, &[]).pos(pos, body, sameframe)
 }
 
 /// Orientation of a frame given in a body's local frame (`mj_local2Global`, rotation part).
@@ -125,11 +172,7 @@ pub fn local2global_mat(
     body: usize,
     sameframe: u8,
 ) -> [Real; 9] {
-    match sameframe {
-        0 => quat2mat(&mul_quat(&v4(xquat)[body], quat)),
-        1 => v9(xmat)[body],
-        _ => v9(ximat)[body],
-    }
+    BodyFrames::new(&[], xmat, xquat, &[], ximat).mat(quat, body, sameframe)
 }
 
 /// Global position and orientation of a pose given in body `body`'s frame (`mj_local2Global`).

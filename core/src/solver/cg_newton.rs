@@ -427,74 +427,32 @@ fn add_quad(total: &mut [Real; 3], q: &[Real]) {
 /// Cost and its first two derivatives at step `p.alpha` along the search line (`CGeval`).
 fn eval(efc: &Efc, ctx: &mut Context, p: &mut Point) {
     let sub = ctx.sub;
-    let (ne, nf, nefc) = (efc.ne, efc.nf, sub.nefc(efc.nefc));
-    let alpha = p.alpha;
-    let mut cost = 0.0;
-    let mut deriv = [0.0; 2];
-    let mut total = ctx.quad_gauss;
-
+    let nefc = sub.nefc(efc.nefc);
+    let mut acc = Accumulated {
+        cost: 0.0,
+        deriv: [0.0; 2],
+        total: ctx.quad_gauss,
+    };
+    let rows = LineRows {
+        jaref: &ctx.jaref[..nefc],
+        jv: &ctx.jv[..nefc],
+        quad: &ctx.quad[..],
+    };
+    // rows in order; without islands row `c` is constraint `c`, which the compiler can use
     let mut c = 0;
-    while c < nefc {
-        let i = sub.efc(c);
-        let quad = &ctx.quad[3 * c..];
-        if i < ne {
-            add_quad(&mut total, quad);
-            c += 1;
-            continue;
+    if sub.island.is_none() {
+        while c < nefc {
+            c += eval_row(efc, &rows, p.alpha, c, c, &mut acc);
         }
-        if i < ne + nf {
-            // quadratic within ±R floss, linear beyond
-            let (start, dir) = (ctx.jaref[c], ctx.jv[c]);
-            let x = start + alpha * dir;
-            let f = efc.frictionloss[i];
-            let rf = efc.R[i] * f;
-            if -rf < x && x < rf {
-                add_quad(&mut total, quad);
-            } else if x <= -rf {
-                add_quad(&mut total, &[f * (-0.5 * rf - start), -f * dir, 0.0]);
-            } else {
-                add_quad(&mut total, &[f * (-0.5 * rf + start), f * dir, 0.0]);
-            }
-            c += 1;
-            continue;
+    } else {
+        while c < nefc {
+            c += eval_row(efc, &rows, p.alpha, c, sub.efc(c), &mut acc);
         }
-        if efc.efc_type[i] != CNSTR_CONTACT_ELLIPTIC {
-            if ctx.jaref[c] + alpha * ctx.jv[c] < 0.0 {
-                add_quad(&mut total, quad);
-            }
-            c += 1;
-            continue;
-        }
-
-        let con = efc.cone(i);
-        let (mu, dim) = (con.mu, con.dim as usize);
-        let (u0, v0, uu, uv, vv, dm) = (quad[3], quad[4], quad[5], quad[6], quad[7], quad[8]);
-        let n = u0 + alpha * v0;
-        let tsqr = uu + alpha * (2.0 * uv + alpha * vv);
-        if tsqr <= 0.0 {
-            // no tangential part: bottom zone if the normal part is negative, else top
-            if n < 0.0 {
-                add_quad(&mut total, quad);
-            }
-        } else {
-            let t = sqrt(tsqr);
-            if n >= mu * t {
-                // top zone: no cost
-            } else if mu * n + t <= 0.0 {
-                add_quad(&mut total, quad);
-            } else {
-                // middle zone
-                let n1 = v0;
-                let t1 = (uv + alpha * vv) / t;
-                let t2 = vv / t - (uv + alpha * vv) * t1 / (t * t);
-                cost += 0.5 * dm * (n - mu * t) * (n - mu * t);
-                deriv[0] += dm * (n - mu * t) * (n1 - mu * t1);
-                deriv[1] += dm * ((n1 - mu * t1) * (n1 - mu * t1) + (n - mu * t) * (-mu * t2));
-            }
-        }
-        c += dim;
     }
 
+    let (alpha, total) = (p.alpha, acc.total);
+    let mut cost = acc.cost;
+    let mut deriv = acc.deriv;
     cost += alpha * alpha * total[2] + alpha * total[1] + total[0];
     deriv[0] += 2.0 * alpha * total[2] + total[1];
     deriv[1] += 2.0 * total[2];
@@ -507,6 +465,90 @@ fn eval(efc: &Efc, ctx: &mut Context, p: &mut Point) {
     p.cost = cost;
     p.deriv = deriv;
     ctx.ls_iter += 1;
+}
+
+/// The per-row line-search terms [`eval`] reads.
+struct LineRows<'a> {
+    jaref: &'a [Real],
+    jv: &'a [Real],
+    quad: &'a [Real],
+}
+
+/// What [`eval`] sums over the rows: the cost and derivatives of elliptic cones' middle zones,
+/// and the total quadratic of the rows in their quadratic zones.
+struct Accumulated {
+    cost: Real,
+    deriv: [Real; 2],
+    total: [Real; 3],
+}
+
+/// Adds row `c` (constraint `i`) at step `alpha` to `acc`; returns the rows it covers (a cone's
+/// dimension for an elliptic contact, else 1).
+#[inline(always)]
+fn eval_row(
+    efc: &Efc,
+    rows: &LineRows,
+    alpha: Real,
+    c: usize,
+    i: usize,
+    acc: &mut Accumulated,
+) -> usize {
+    let (ne, nf) = (efc.ne, efc.nf);
+    let quad = &rows.quad[3 * c..];
+    let total = &mut acc.total;
+    if i < ne {
+        add_quad(total, quad);
+        return 1;
+    }
+    if i < ne + nf {
+        // quadratic within ±R floss, linear beyond
+        let (start, dir) = (rows.jaref[c], rows.jv[c]);
+        let x = start + alpha * dir;
+        let f = efc.frictionloss[i];
+        let rf = efc.R[i] * f;
+        if -rf < x && x < rf {
+            add_quad(total, quad);
+        } else if x <= -rf {
+            add_quad(total, &[f * (-0.5 * rf - start), -f * dir, 0.0]);
+        } else {
+            add_quad(total, &[f * (-0.5 * rf + start), f * dir, 0.0]);
+        }
+        return 1;
+    }
+    if efc.efc_type[i] != CNSTR_CONTACT_ELLIPTIC {
+        if rows.jaref[c] + alpha * rows.jv[c] < 0.0 {
+            add_quad(total, quad);
+        }
+        return 1;
+    }
+
+    let con = efc.cone(i);
+    let (mu, dim) = (con.mu, con.dim as usize);
+    let (u0, v0, uu, uv, vv, dm) = (quad[3], quad[4], quad[5], quad[6], quad[7], quad[8]);
+    let n = u0 + alpha * v0;
+    let tsqr = uu + alpha * (2.0 * uv + alpha * vv);
+    if tsqr <= 0.0 {
+        // no tangential part: bottom zone if the normal part is negative, else top
+        if n < 0.0 {
+            add_quad(total, quad);
+        }
+    } else {
+        let t = sqrt(tsqr);
+        if n >= mu * t {
+            // top zone: no cost
+        } else if mu * n + t <= 0.0 {
+            add_quad(total, quad);
+        } else {
+            // middle zone
+            let n1 = v0;
+            let t1 = (uv + alpha * vv) / t;
+            let t2 = vv / t - (uv + alpha * vv) * t1 / (t * t);
+            acc.cost += 0.5 * dm * (n - mu * t) * (n - mu * t);
+            acc.deriv[0] += dm * (n - mu * t) * (n1 - mu * t1);
+            acc.deriv[1] += dm * ((n1 - mu * t1) * (n1 - mu * t1) + (n - mu * t) * (-mu * t2));
+        }
+    }
+    dim
 }
 
 /// `res = M vec` on the dofs of `sub`, `res` compressed, `vec` compressed unless `vec_unc`.

@@ -38,35 +38,50 @@ pub fn constraint_update_subset(
         return 0.0;
     }
 
-    // unconstrained forces; the branches below override them where a row is not quadratic
-    for (c, &x) in jar.iter().enumerate().take(nefc) {
-        let i = sub.efc(c);
-        efc.force[i] = -efc.D[i] * x;
-    }
-
-    // the cost is accumulated row by row, in row order; a cone's rows are consecutive
+    // the cost is accumulated row by row, in row order; a cone's rows are consecutive.
+    // Without islands row `c` is constraint `c`, which the compiler can use.
     let mut cost = 0.0;
     let mut c = 0;
-    while c < nefc {
-        let (i, jar) = (sub.efc(c), &jar[c..]);
-        if i < efc.ne {
-            quadratic(efc, jar, i, &mut cost);
-            c += 1;
-        } else if i < efc.ne + efc.nf {
-            friction(efc, jar, i, &mut cost);
-            c += 1;
-        } else if efc.efc_type[i] != CNSTR_CONTACT_ELLIPTIC {
-            inequality(efc, jar, i, &mut cost);
-            c += 1;
-        } else {
-            let dim = efc.cone(i).dim as usize;
-            elliptic(efc, jar, i, cone_hessian, &mut cost);
-            c += dim;
+    if sub.island.is_none() {
+        let (force, d) = (&mut efc.force[..nefc], &efc.D[..nefc]);
+        for ((f, &d), &x) in force.iter_mut().zip(d).zip(jar) {
+            *f = -d * x;
+        }
+        while c < nefc {
+            c += update_row(efc, &jar[c..], c, cone_hessian, &mut cost);
+        }
+    } else {
+        for (c, &x) in jar.iter().enumerate().take(nefc) {
+            let i = sub.efc(c);
+            efc.force[i] = -efc.D[i] * x;
+        }
+        while c < nefc {
+            c += update_row(efc, &jar[c..], sub.efc(c), cone_hessian, &mut cost);
         }
     }
 
     efc.jac.mul_t_vec_subset(qfrc_constraint, efc.force, sub);
     cost
+}
+
+/// Row `i` with residual `jar[0]` (and a cone's next rows): its state, force (where not the
+/// unconstrained `-D jar` set before) and cost; returns the rows it covers.
+#[inline(always)]
+fn update_row(efc: &mut Efc, jar: &[Real], i: usize, cone_hessian: bool, cost: &mut Real) -> usize {
+    if i < efc.ne {
+        quadratic(efc, jar, i, cost);
+        1
+    } else if i < efc.ne + efc.nf {
+        friction(efc, jar, i, cost);
+        1
+    } else if efc.efc_type[i] != CNSTR_CONTACT_ELLIPTIC {
+        inequality(efc, jar, i, cost);
+        1
+    } else {
+        let dim = efc.cone(i).dim as usize;
+        elliptic(efc, jar, i, cone_hessian, cost);
+        dim
+    }
 }
 
 // The row helpers below read the residual of row `i` (and a cone's next rows) from `jar[0..]`.
