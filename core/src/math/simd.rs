@@ -113,15 +113,16 @@ fn dot_avx(vec1: &[f64], vec2: &[f64]) -> f64 {
 }
 
 /// Defines `pub fn $name` that runs `$portable` compiled for AVX when [`avx`] says so (x86-64,
-/// f64 builds), and as it is otherwise. `$portable` must be `#[inline(always)]` so that it is
-/// compiled anew inside the AVX function; it must be element-wise or keep MuJoCo's lane order,
-/// so that the wider registers change no rounding.
+/// both precisions), and as it is otherwise. `$portable` must be `#[inline(always)]` so that it
+/// is compiled anew inside the AVX function; it must be element-wise or keep MuJoCo's lane order,
+/// so that the wider registers change no rounding (in f32 too: element-wise kernels give the same
+/// bits however many lanes a register holds).
 macro_rules! dispatch {
     ($(#[$meta:meta])* fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty = $portable:path;) => {
         $(#[$meta])*
         #[inline]
         pub fn $name($($arg: $ty),*) -> $ret {
-            #[cfg(all(target_arch = "x86_64", not(feature = "f32")))]
+            #[cfg(target_arch = "x86_64")]
             {
                 #[target_feature(enable = "avx")]
                 fn with_avx($($arg: $ty),*) -> $ret {
