@@ -1,7 +1,8 @@
 //! Iterative tolerances against the f32 build's resolution: the f32 build must not run its
 //! iterations into their caps where the f64 build converges (issue 8: tolerances below
-//! `f32::EPSILON` made every `eig3` call take all 500 rotations). Counts the constraint
-//! solver's iterations over 300 steps of models with contacts, in both builds.
+//! `f32::EPSILON` made every `eig3` call take all 500 rotations, and the solvers iterated on
+//! rounding noise until `real::solver_tolerance` raised their tolerances in f32). Counts the
+//! constraint solver's iterations over 300 steps of models with contacts, in both builds.
 
 use mjrs_tests::{fixtures, CONTACT_SOLVER_MJBS};
 
@@ -33,7 +34,9 @@ fn f32_solvers_converge_like_f64() {
         report.push(format!(
             "{mjb}: f64 {wide:.1}, f32 {narrow:.1} iterations per step"
         ));
-        if narrow > 2.0 * wide + 3.0 {
+        // with the solvers' tolerances floored at 10 f32 epsilons the counts agree to a few
+        // percent; without the floor hopper took 1.5 iterations per step against 0.9
+        if narrow > 1.2 * wide + 0.3 {
             failures.push(format!("{mjb}: f32 {narrow:.1} vs f64 {wide:.1}"));
         }
     }

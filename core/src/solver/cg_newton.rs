@@ -258,7 +258,15 @@ fn sol_cg_newton(
         }
         iter += 1;
 
-        if improvement < m.opt.tolerance || gradient < m.opt.tolerance {
+        // Newton's quadratic convergence meets the rounding floor of f32 in one more step; CG's
+        // many small improvements would stop short of the accuracy the f64 build reaches
+        let (tolerance, gtolerance) = if newton {
+            let t = |cost| crate::real::solver_tolerance(m.opt.tolerance, cost);
+            (t(scale * ctx.cost), t(1.0))
+        } else {
+            (m.opt.tolerance, m.opt.tolerance)
+        };
+        if improvement < tolerance || gradient < gtolerance {
             break;
         }
 
