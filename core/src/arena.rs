@@ -477,17 +477,7 @@ impl Detached<'_> {
         fields: &'f ArenaFields,
         only: ArenaMask,
     ) -> (ArenaArraysMut<'f>, Stack<'f>) {
-        let (lo, hi) = (self.state.parena, self.buf.len() - self.state.pstack);
-        let narena = self.buf.len();
-        let (used, free) = self.buf.split_at_mut(lo);
-        let stack = Stack {
-            free: &mut free[..hi - lo],
-            lo,
-            hi,
-            narena,
-            state: &mut self.state,
-            fields: None,
-        };
+        let (used, stack) = self.used_and_stack();
         (ArenaArraysMut::within_only(used, fields, only), stack)
     }
 
@@ -496,17 +486,7 @@ impl Detached<'_> {
         &'f mut self,
         fields: &'f ArenaFields,
     ) -> (ArenaArrays<'f>, Stack<'f>) {
-        let (lo, hi) = (self.state.parena, self.buf.len() - self.state.pstack);
-        let narena = self.buf.len();
-        let (used, free) = self.buf.split_at_mut(lo);
-        let stack = Stack {
-            free: &mut free[..hi - lo],
-            lo,
-            hi,
-            narena,
-            state: &mut self.state,
-            fields: None,
-        };
+        let (used, stack) = self.used_and_stack();
         (ArenaArrays::within(used, fields), stack)
     }
 
@@ -516,6 +496,14 @@ impl Detached<'_> {
         &'f mut self,
         fields: &'f ArenaFields,
     ) -> (&'f [crate::data::Contact], Stack<'f>) {
+        let (used, stack) = self.used_and_stack();
+        (field_in(used, fields[ArenaField::contact as usize]), stack)
+    }
+
+    /// The used bottom of the arena (the arena arrays' bytes) and a scratch frame over the
+    /// free part, split so that both can be used at once.
+    #[inline(always)]
+    fn used_and_stack(&mut self) -> (&mut [u8], Stack<'_>) {
         let (lo, hi) = (self.state.parena, self.buf.len() - self.state.pstack);
         let narena = self.buf.len();
         let (used, free) = self.buf.split_at_mut(lo);
@@ -527,8 +515,7 @@ impl Detached<'_> {
             state: &mut self.state,
             fields: None,
         };
-        let contacts = field_in(used, fields[ArenaField::contact as usize]);
-        (contacts, stack)
+        (used, stack)
     }
 }
 
