@@ -109,7 +109,17 @@ pub fn mul_dof_vec(dof: &[Real], vec: &[Real]) -> [Real; 6] {
                 *r = *d * *v;
             }
         }
-        _ => super::mat::mul_mat_t_vec(&mut res, dof, vec, vec.len(), 6),
+        _ => {
+            // `mju_mulMatTVec` on the few rows of one joint, inline: rows added in order from
+            // zero, a zero entry skipped, as the general kernel does
+            for (row, &v) in dof.chunks_exact(6).zip(vec) {
+                if v != 0.0 {
+                    for (r, d) in res.iter_mut().zip(row) {
+                        *r += *d * v;
+                    }
+                }
+            }
+        }
     }
     res
 }
