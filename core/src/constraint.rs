@@ -219,7 +219,7 @@ pub fn make_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
         return Ok(());
     }
     let (nefc, first_contact) = (d.nefc, d.ne + d.nf);
-    let mut a = d.arena.arrays_mut();
+    let mut a = d.arena.arrays_mut_only(PARAMETERS);
     if sparse {
         transpose_rows(m, nefc, &mut a);
     } else if enabled(m, ENBL_ISLAND) {
@@ -303,6 +303,30 @@ fn make_rows(
         nnz,
     })
 }
+
+/// The arena arrays of the stages after the rows are made: the transposed Jacobian and its
+/// supernodes ([`transpose_rows`]), then [`diag_approx`] and [`make_impedance`].
+const PARAMETERS: ArenaMask = ArenaMask::of(&[
+    ArenaField::contact,
+    ArenaField::efc_type,
+    ArenaField::efc_id,
+    ArenaField::efc_J_rownnz,
+    ArenaField::efc_J_rowadr,
+    ArenaField::efc_J_rowsuper,
+    ArenaField::efc_J_colind,
+    ArenaField::efc_JT_rownnz,
+    ArenaField::efc_JT_rowadr,
+    ArenaField::efc_JT_rowsuper,
+    ArenaField::efc_JT_colind,
+    ArenaField::efc_J,
+    ArenaField::efc_JT,
+    ArenaField::efc_pos,
+    ArenaField::efc_margin,
+    ArenaField::efc_diagApprox,
+    ArenaField::efc_KBIP,
+    ArenaField::efc_D,
+    ArenaField::efc_R,
+]);
 
 /// The arena arrays [`Rows`] fills.
 const ROWS: ArenaMask = ArenaMask::of(&[

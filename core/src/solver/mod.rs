@@ -22,7 +22,7 @@ mod update;
 
 pub use update::constraint_update;
 
-use crate::arena::{ArenaArraysMut, Stack};
+use crate::arena::{ArenaArraysMut, ArenaField, ArenaMask, Stack};
 use crate::data::{Contact, Data, SolverStat};
 use crate::forward::StepError;
 use crate::math::mat::{mul_mat_t_vec, mul_mat_vec};
@@ -394,6 +394,41 @@ fn has(a: &[impl Sized], n: usize) -> bool {
 }
 
 impl<'a> Efc<'a> {
+    /// The arena arrays the solvers read and write (the rest are not cut out for them).
+    pub const ARRAYS: ArenaMask = ArenaMask::of(&[
+        ArenaField::contact,
+        ArenaField::efc_type,
+        ArenaField::efc_id,
+        ArenaField::efc_J_rownnz,
+        ArenaField::efc_J_rowadr,
+        ArenaField::efc_J_rowsuper,
+        ArenaField::efc_J_colind,
+        ArenaField::efc_JT_rownnz,
+        ArenaField::efc_JT_rowadr,
+        ArenaField::efc_JT_rowsuper,
+        ArenaField::efc_JT_colind,
+        ArenaField::efc_J,
+        ArenaField::efc_JT,
+        ArenaField::efc_frictionloss,
+        ArenaField::efc_D,
+        ArenaField::efc_R,
+        ArenaField::efc_aref,
+        ArenaField::efc_b,
+        ArenaField::efc_force,
+        ArenaField::efc_state,
+        ArenaField::efc_AR_rownnz,
+        ArenaField::efc_AR_rowadr,
+        ArenaField::efc_AR_colind,
+        ArenaField::efc_AR,
+        ArenaField::island_dofnum,
+        ArenaField::island_dofadr,
+        ArenaField::island_dofind,
+        ArenaField::dof_islandind,
+        ArenaField::island_efcnum,
+        ArenaField::island_efcadr,
+        ArenaField::island_efcind,
+    ]);
+
     /// The rows of `d` (`ne`, `nf`, `nefc`) in the arena arrays `a`; `Err` when an array the
     /// solver reads was not made (a constraint stage that does not fill what MuJoCo fills).
     pub fn new(m: &Model, d: &Data, a: ArenaArraysMut<'a>) -> Result<Self, StepError> {
@@ -564,7 +599,7 @@ pub fn fwd_constraint_solve(m: &Model, d: &mut Data) -> Result<(), StepError> {
     let fields = d.arena.fields;
     let mut detached = d.arena.detach();
     let result = {
-        let (arrays, mut stack) = detached.arrays_mut_and_stack(&fields);
+        let (arrays, mut stack) = detached.arrays_mut_only_and_stack(&fields, Efc::ARRAYS);
         Efc::new(m, d, arrays).and_then(|mut efc| solve(m, d, &mut efc, &mut stack))
     };
     d.arena.attach(detached);
