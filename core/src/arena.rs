@@ -25,7 +25,7 @@
 use crate::pod::{cast, cast_mut, Pod};
 use core::mem::{align_of, size_of};
 
-/// Alignment of every carved region's base: the largest alignment of a [`Pod`] type in use.
+/// Alignment of every carved region's base: the largest alignment of a `Pod` type in use.
 pub const MAX_ALIGN: usize = 8;
 
 /// Not enough memory, or sizes so large that byte counts overflow.
@@ -186,7 +186,7 @@ macro_rules! visit_unless_struct {
 macro_rules! gen_arena_fields {
     ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => {
         /// The arrays of the data arena (contacts, constraint rows, islands), in table order;
-        /// `ArenaField::efc_J as usize` indexes [`ArenaState::fields`].
+        /// `ArenaField::efc_J as usize` indexes [`Arena::fields`].
         #[allow(non_camel_case_types)] // MuJoCo's field names
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         #[repr(usize)]

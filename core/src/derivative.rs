@@ -253,7 +253,7 @@ fn muscle_gain_vel(
 // passive forces
 
 /// Adds `d qfrc_passive / d qvel` to `qDeriv` (`mjd_passive_vel`): dof damping on the diagonal,
-/// tendon damping as `-damping * ten_J ten_Jᵀ`, and the fluid forces (see [`fluid`]).
+/// tendon damping as `-damping * ten_J ten_Jᵀ`, and the fluid forces (see [`crate::fluid`]).
 ///
 /// Flex edge damping is absent because models with flexes are refused by `fwd_position`.
 pub fn passive_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {

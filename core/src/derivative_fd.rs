@@ -616,7 +616,7 @@ impl InverseJacobians<'_> {
 
 /// Finite-difference Jacobians of inverse dynamics (`mjd_inverseFD`): of `qfrc_inverse`, of
 /// the sensors and of the mass matrix with respect to `qpos`, `qvel` and `qacc`, by forward
-/// differences with step `eps` around the current state (call [`forward`](crate::forward)
+/// differences with step `eps` around the current state (call [`forward`](crate::forward())
 /// first for the `qacc` of the forward dynamics, or set `qacc` to any acceleration). With
 /// `flg_actuation`, the force is `qfrc_inverse - qfrc_actuator` (what the actuators do not
 /// supply). Sensors are computed only when a sensor Jacobian is asked for.

@@ -4,12 +4,12 @@
 //! Each model works in a local frame: the body's inertial frame (inertia box) or the geom's
 //! frame (ellipsoid). The pieces are split so that the velocity derivatives (`mjd_passive_vel`)
 //! can reuse them:
-//! * the local velocity relative to the wind: [`body_fluid_velocity`], [`geom_fluid_velocity`];
-//! * the shape: [`inertia_box`], [`geom_semi_axes`], and the per-geom coefficients
-//!   [`FluidCoefs`];
-//! * the local force `[torque; force]` from those: [`inertia_box_force`], [`ellipsoid_force`]
-//!   (made of [`added_mass_forces`] and [`viscous_forces`]);
-//! * [`fluid`] rotates the local forces to the world and maps them to joint space.
+//! * the local velocity relative to the wind: `body_fluid_velocity`, `geom_fluid_velocity`;
+//! * the shape: `inertia_box`, `geom_semi_axes`, and the per-geom coefficients
+//!   `FluidCoefs`;
+//! * the local force `[torque; force]` from those: `inertia_box_force`, `ellipsoid_force`
+//!   (made of `added_mass_forces` and `viscous_forces`);
+//! * `fluid` rotates the local forces to the world and maps them to joint space.
 //!
 //! Every product and sum is evaluated in MuJoCo's order so results round as in the reference.
 

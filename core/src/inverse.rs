@@ -154,7 +154,7 @@ pub fn inverse(m: &Model, d: &mut Data) -> Result<(), StepError> {
 /// (RNE plus armature), and `efc_force`, `efc_state`, `qfrc_constraint` from [`inv_constraint`].
 ///
 /// With `invdiscrete`, `qacc` is converted to continuous time for these computations (see
-/// [`discrete_acc`]) and restored afterwards; the sensors see the converted one.
+/// `discrete_acc`) and restored afterwards; the sensors see the converted one.
 pub fn inverse_skip(
     m: &Model,
     d: &mut Data,

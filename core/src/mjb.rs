@@ -8,7 +8,7 @@
 //! 4. every array of the layout table, in table order, without padding.
 //!
 //! All numbers are little-endian. `mjtNum` is 8 bytes in MuJoCo's blobs; mjrs also reads and
-//! writes blobs with a 4-byte `mjtNum`, converting to and from [`Real`] either way.
+//! writes blobs with a 4-byte `mjtNum`, converting to and from [`Real`](crate::Real) either way.
 //!
 //! [`load`] checks every size, then every index and address (see [`crate::validate`]) before
 //! returning a `Model`: a truncated, corrupted or hostile blob is an [`MjbError`], and a `Model`

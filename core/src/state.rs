@@ -1,9 +1,9 @@
 //! Getting and setting parts of the simulation state as one flat vector (MuJoCo's
 //! `mj_stateSize`, `mj_getState`, `mj_setState` in `engine_support.c`; "Simulation › State").
 //!
-//! A state specification is a bit set of [`STATE_TIME`](crate::types::STATE_TIME) ...
-//! [`STATE_PLUGIN`](crate::types::STATE_PLUGIN) (or a composite such as
-//! [`STATE_PHYSICS`](crate::types::STATE_PHYSICS)); the vector holds the selected elements
+//! A state specification is a bit set of [`STATE_TIME`] ...
+//! [`STATE_PLUGIN`] (or a composite such as
+//! [`STATE_PHYSICS`]); the vector holds the selected elements
 //! one after another in bit order. `eq_active` (bytes in `Data`) is stored as numbers.
 
 use crate::data::Data;

@@ -60,7 +60,7 @@ pub const DSBL_WARMSTART: i32 = 256;
 pub const DSBL_FILTERPARENT: i32 = 512;
 /// Apply actuation forces.
 pub const DSBL_ACTUATION: i32 = 1024;
-/// Integrator safety: make ref[0]>=2*timestep.
+/// Integrator safety: make `ref[0] >= 2 * timestep`.
 pub const DSBL_REFSAFE: i32 = 2048;
 /// Sensors.
 pub const DSBL_SENSOR: i32 = 4096;

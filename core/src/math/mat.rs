@@ -3,8 +3,8 @@
 //!
 //! Dense matrices are row-major slices with explicit sizes, as in MuJoCo; slices may be longer
 //! than the sizes require, only the leading elements are used. Products sum in MuJoCo's order:
-//! row-times-vector products go through [`dot`](super::vec::dot) (AVX lane order), the others
-//! accumulate scaled rows with [`add_to_scl`](super::vec::add_to_scl), skipping zero scales.
+//! row-times-vector products go through [`dot`] (AVX lane order), the others
+//! accumulate scaled rows with [`add_to_scl`], skipping zero scales.
 
 use super::vec::{add_to_scl, dot, zero};
 use crate::Real;

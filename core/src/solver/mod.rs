@@ -3,12 +3,12 @@
 //! `efc_force`, their joint-space sum `qfrc_constraint` and the constrained acceleration `qacc`
 //! ("Computation › Constraint solver").
 //!
-//! * [`update`]: `mj_constraintUpdate`, the constraint states, forces and cost of the primal
+//! * `update`: `mj_constraintUpdate`, the constraint states, forces and cost of the primal
 //!   formulation at a given acceleration.
-//! * [`pgs`]: the dual projected Gauss-Seidel solver (`mj_solPGS`), [`noslip`] its cousin that
+//! * `pgs`: the dual projected Gauss-Seidel solver (`mj_solPGS`), `noslip` its cousin that
 //!   removes slip after the main solver (`mj_solNoSlip`).
-//! * [`cg_newton`]: the primal solvers, conjugate gradient and Newton (`mj_solCG`,
-//!   `mj_solNewton`), with their exact line search; [`hessian`] the Newton Hessian and its
+//! * `cg_newton`: the primal solvers, conjugate gradient and Newton (`mj_solCG`,
+//!   `mj_solNewton`), with their exact line search; `hessian` the Newton Hessian and its
 //!   Cholesky factor, dense or sparse, and [`sparse`] the sparse matrix kernels it needs.
 //!
 //! Every function here works on [`Efc`], the constraint rows as the solvers see them.

@@ -1,4 +1,4 @@
-//! The model compiler: [`Spec`] to [`Model`] (MuJoCo's `mjCModel::Compile`, `user_model.cc`).
+//! The model compiler: [`Spec`] to [`Model`](mjrs_core::Model) (MuJoCo's `mjCModel::Compile`, `user_model.cc`).
 //!
 //! [`compile`] follows MuJoCo's `TryCompile` step by step: lists of the kinematic tree's objects
 //! in depth-first order, default names and ids, asset references, then the compilation of
@@ -7,9 +7,9 @@
 //! engine-side constants (`set_const`, automatic spring-dampers, actuator length ranges).
 //!
 //! Each stage lives in its own module: [`orient`] (orientation specifiers and inertia frames),
-//! [`tree`] (bodies, frames, joints, geoms, sites, cameras, lights), [`objects`] (pairs,
-//! excludes, equalities, tendons, actuators, sensors, custom data, keyframes), [`fuse`]
-//! (`fusestatic`), [`copy`] (filling the model's arrays), [`finish`] (constants and statistics).
+//! `tree` (bodies, frames, joints, geoms, sites, cameras, lights), `objects` (pairs,
+//! excludes, equalities, tendons, actuators, sensors, custom data, keyframes), `fuse`
+//! (`fusestatic`), `copy` (filling the model's arrays), `finish` (constants and statistics).
 
 mod copy;
 mod finish;

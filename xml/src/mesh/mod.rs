@@ -3,7 +3,7 @@
 //!
 //! [`compile`] turns one [`Mesh`] spec into a [`CompiledMesh`] holding every `mesh_*` array of
 //! that mesh plus what the geom compiler needs (volume, inertia box, principal frame, bounding
-//! box); [`compile_skin`] does the same for a [`Skin`]. The steps follow `mjCMesh::Compile`:
+//! box); [`compile_skin`] does the same for a [`Skin`](crate::spec::Skin). The steps follow `mjCMesh::Compile`:
 //!
 //! 1. load the file (`stl`, `obj` with its number reader `strtold`, `msh`; skins: `skin`) or
 //!    take the vertices and faces given in the XML;
