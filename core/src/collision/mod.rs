@@ -276,36 +276,41 @@ fn narrowphase(
 ) -> Result<(), StepError> {
     let mut last_signature = u32::MAX;
     let mut pairadr = 0;
-    for i in 0..npair {
-        let signature = reserved_u32(arena, pairs, npair)?[i];
-        // the list is sorted and may repeat a pair
-        if signature == last_signature {
-            continue;
-        }
-        last_signature = signature;
-        let (b1, b2) = ((signature >> 16) as usize, (signature & 0xFFFF) as usize);
-
-        // explicit pairs up to this signature go first
-        let start = pairadr;
-        let mut merged = false;
-        while pairadr < m.npair && m.pair_signature[pairadr] as u32 <= signature {
-            merged |= m.pair_signature[pairadr] as u32 == signature;
-            collide_geoms(m, d, arena, Candidate::Pair(pairadr))?;
-            pairadr += 1;
-        }
-        let merged = if merged {
-            Merged {
-                start,
-                end: pairadr,
+    // the list lives in the arena, which colliding writes to: read it a block at a time
+    let mut block = [0u32; 64];
+    for start in (0..npair).step_by(block.len()) {
+        let len = (npair - start).min(block.len());
+        block[..len].copy_from_slice(&reserved_u32(arena, pairs, npair)?[start..start + len]);
+        for &signature in &block[..len] {
+            // the list is sorted and may repeat a pair
+            if signature == last_signature {
+                continue;
             }
-        } else {
-            Merged::NONE
-        };
+            last_signature = signature;
+            let (b1, b2) = ((signature >> 16) as usize, (signature & 0xFFFF) as usize);
 
-        if !can_collide2(m, b1, b2) || excluded(m, signature) {
-            continue;
+            // explicit pairs up to this signature go first
+            let start = pairadr;
+            let mut merged = false;
+            while pairadr < m.npair && m.pair_signature[pairadr] as u32 <= signature {
+                merged |= m.pair_signature[pairadr] as u32 == signature;
+                collide_geoms(m, d, arena, Candidate::Pair(pairadr))?;
+                pairadr += 1;
+            }
+            let merged = if merged {
+                Merged {
+                    start,
+                    end: pairadr,
+                }
+            } else {
+                Merged::NONE
+            };
+
+            if !can_collide2(m, b1, b2) || excluded(m, signature) {
+                continue;
+            }
+            collide_bodies(m, d, arena, b1, b2, merged)?;
         }
-        collide_bodies(m, d, arena, b1, b2, merged)?;
     }
     // the explicit pairs after the last body pair
     while pairadr < m.npair {
