@@ -242,7 +242,18 @@ macro_rules! gen_arena_fields {
         impl<'a> ArenaArrays<'a> {
             /// The arrays recorded in `fields`, within the bytes `used` (the arena's bottom).
             fn within(used: &'a [u8], fields: &[(usize, usize); N_ARENA_FIELDS]) -> Self {
-                ArenaArrays { $( $name: field_in::<mj_type!($ty)>(used, fields[ArenaField::$name as usize]), )* }
+                Self::within_only(used, fields, ArenaMask::ALL)
+            }
+
+            /// [`ArenaArrays::within`] viewing only the arrays in `only` (the others empty);
+            /// inlined so that a constant mask removes the skipped views.
+            #[inline(always)]
+            fn within_only(used: &'a [u8], fields: &[(usize, usize); N_ARENA_FIELDS], only: ArenaMask) -> Self {
+                ArenaArrays { $( $name: if only.has(ArenaField::$name) {
+                    field_in::<mj_type!($ty)>(used, fields[ArenaField::$name as usize])
+                } else {
+                    &[]
+                }, )* }
             }
 
             /// Calls the visitor with every array except `contact` (a struct, see
@@ -663,6 +674,13 @@ impl<'a> Arena<'a> {
     /// Every arena array as a slice (empty when absent).
     pub fn arrays(&self) -> ArenaArrays<'_> {
         ArenaArrays::within(self.buf, &self.fields)
+    }
+
+    /// The arena arrays in `only` as slices; the others are empty. Viewing all 39 costs about
+    /// a thousand instructions, too much for a function that reads one contact.
+    #[inline(always)]
+    pub fn arrays_only(&self, only: ArenaMask) -> ArenaArrays<'_> {
+        ArenaArrays::within_only(self.buf, &self.fields, only)
     }
 
     /// The contacts (arena array `contact`) as a writable slice, without cutting out the other

@@ -598,7 +598,8 @@ fn touch(m: &Model, d: &Data, site: usize) -> Reading {
     let (pos, mat) = (&v3(d.site_xpos)[site], &v9(d.site_xmat)[site]);
     let size = &v3(m.site_size)[site];
     let mut total = 0.0;
-    let contacts = d.arena.arrays().contact;
+    let only = crate::arena::ArenaMask::of(&[crate::arena::ArenaField::contact]);
+    let contacts = d.arena.arrays_only(only).contact;
     for (j, con) in contacts.iter().enumerate().take(d.ncon) {
         let conbody = con
             .geom

@@ -6,7 +6,7 @@
 //! MuJoCo documentation: spatial vectors are `[rotation; translation]`, expressed in the world
 //! frame at the center of mass of each kinematic tree (`subtree_com` of the tree's root body).
 
-use crate::arena::{ArenaError, Stack};
+use crate::arena::{ArenaError, ArenaField, ArenaMask, Stack};
 use crate::data::Data;
 use crate::math::mat::{rot_vec_mat, rot_vec_mat_t, transpose};
 use crate::math::quat::{axis_angle2quat, mul_quat, quat2mat, rot_vec_quat};
@@ -783,7 +783,11 @@ fn apply_cfrc_ext(
 /// The force of contact `i` in `cfrc_ext`: on the body of its second geom, and opposite on the
 /// first's. Contacts without rows or with flexes are skipped.
 fn contact_cfrc_ext(m: &Model, d: &mut Data, i: usize) {
-    let Some(con) = d.arena.arrays().contact.get(i).copied() else {
+    let contacts = d
+        .arena
+        .arrays_only(ArenaMask::of(&[ArenaField::contact]))
+        .contact;
+    let Some(con) = contacts.get(i).copied() else {
         return;
     };
     if con.efc_address < 0 || con.geom[0] < 0 || con.geom[1] < 0 {
@@ -805,8 +809,13 @@ fn contact_cfrc_ext(m: &Model, d: &mut Data, i: usize) {
 /// opposite on body 2 at its point; connects transmit no torque.
 fn equality_cfrc_ext(m: &Model, d: &mut Data) {
     let mut i = 0;
+    let only = ArenaMask::of(&[
+        ArenaField::efc_type,
+        ArenaField::efc_id,
+        ArenaField::efc_force,
+    ]);
     while i < d.ne {
-        let a = d.arena.arrays();
+        let a = d.arena.arrays_only(only);
         let (Some(&ty), Some(&id)) = (a.efc_type.get(i), a.efc_id.get(i)) else {
             return;
         };

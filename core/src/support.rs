@@ -1,7 +1,7 @@
 //! Support functions used across the pipeline and by users (MuJoCo's `engine_support.c`):
 //! frames, Jacobians, mass-matrix products, perturbations, position integration, warnings.
 
-use crate::arena::{ArenaError, Stack};
+use crate::arena::{ArenaError, ArenaField, ArenaMask, Stack};
 use crate::data::Data;
 use crate::math::mat::{mul_mat_mat, mul_mat_mat3, mul_mat_mat_t3, mul_mat_t_vec, rot_vec_mat};
 use crate::math::quat::{mul_quat, quat2mat, quat_integrate, sub_quat};
@@ -816,7 +816,9 @@ pub fn get_totalmass(m: &Model) -> Real {
 /// does not exist or has no rows.
 pub fn contact_force(m: &Model, d: &Data, id: usize) -> [Real; 6] {
     let mut result = [0.0; 6];
-    let a = d.arena.arrays();
+    let a = d
+        .arena
+        .arrays_only(ArenaMask::of(&[ArenaField::contact, ArenaField::efc_force]));
     let Some(con) = a
         .contact
         .get(id)
