@@ -287,6 +287,11 @@ impl ArenaMask {
         Self(bits)
     }
 
+    /// The arrays of both sets.
+    pub const fn union(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+
     /// Whether `field` is in the set.
     #[inline(always)]
     pub const fn has(self, field: ArenaField) -> bool {

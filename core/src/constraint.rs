@@ -306,27 +306,17 @@ fn make_rows(
 
 /// The arena arrays of the stages after the rows are made: the transposed Jacobian and its
 /// supernodes ([`transpose_rows`]), then [`diag_approx`] and [`make_impedance`].
-const PARAMETERS: ArenaMask = ArenaMask::of(&[
+const PARAMETERS: ArenaMask = JACOBIAN.union(ArenaMask::of(&[
     ArenaField::contact,
     ArenaField::efc_type,
     ArenaField::efc_id,
-    ArenaField::efc_J_rownnz,
-    ArenaField::efc_J_rowadr,
-    ArenaField::efc_J_rowsuper,
-    ArenaField::efc_J_colind,
-    ArenaField::efc_JT_rownnz,
-    ArenaField::efc_JT_rowadr,
-    ArenaField::efc_JT_rowsuper,
-    ArenaField::efc_JT_colind,
-    ArenaField::efc_J,
-    ArenaField::efc_JT,
     ArenaField::efc_pos,
     ArenaField::efc_margin,
     ArenaField::efc_diagApprox,
     ArenaField::efc_KBIP,
     ArenaField::efc_D,
     ArenaField::efc_R,
-]);
+]));
 
 /// The arena arrays [`Rows`] fills.
 const ROWS: ArenaMask = ArenaMask::of(&[
@@ -1853,23 +1843,13 @@ pub fn reference_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
 }
 
 /// The arena arrays of [`reference_constraint`]: the Jacobian and the rows' reference terms.
-const REFERENCE: ArenaMask = ArenaMask::of(&[
-    ArenaField::efc_J_rownnz,
-    ArenaField::efc_J_rowadr,
-    ArenaField::efc_J_rowsuper,
-    ArenaField::efc_J_colind,
-    ArenaField::efc_JT_rownnz,
-    ArenaField::efc_JT_rowadr,
-    ArenaField::efc_JT_rowsuper,
-    ArenaField::efc_JT_colind,
-    ArenaField::efc_J,
-    ArenaField::efc_JT,
+const REFERENCE: ArenaMask = JACOBIAN.union(ArenaMask::of(&[
     ArenaField::efc_pos,
     ArenaField::efc_margin,
     ArenaField::efc_KBIP,
     ArenaField::efc_vel,
     ArenaField::efc_aref,
-]);
+]));
 
 /// The constraint Jacobian of this step in the arena arrays `a`.
 fn jacobian<'a>(m: &Model, nefc: usize, a: &ArenaArrays<'a>) -> Jacobian<'a> {
@@ -1890,16 +1870,30 @@ fn jacobian<'a>(m: &Model, nefc: usize, a: &ArenaArrays<'a>) -> Jacobian<'a> {
     }
 }
 
+/// The arena arrays of the constraint Jacobian and its transpose.
+pub(crate) const JACOBIAN: ArenaMask = ArenaMask::of(&[
+    ArenaField::efc_J_rownnz,
+    ArenaField::efc_J_rowadr,
+    ArenaField::efc_J_rowsuper,
+    ArenaField::efc_J_colind,
+    ArenaField::efc_JT_rownnz,
+    ArenaField::efc_JT_rowadr,
+    ArenaField::efc_JT_rowsuper,
+    ArenaField::efc_JT_colind,
+    ArenaField::efc_J,
+    ArenaField::efc_JT,
+]);
+
 /// `res = J vec` with the constraint Jacobian of `d` (`mj_mulJacVec`); `res` has `nefc`
 /// entries. Nothing without rows.
 pub fn mul_jac_vec(m: &Model, d: &Data, res: &mut [Real], vec: &[Real]) {
-    jacobian(m, d.nefc, &d.arena.arrays()).mul_vec(res, vec);
+    jacobian(m, d.nefc, &d.arena.arrays_only(JACOBIAN)).mul_vec(res, vec);
 }
 
 /// `res = J' vec` with the constraint Jacobian of `d` (`mj_mulJacTVec`); `res` has `nv`
 /// entries. Nothing without rows.
 pub fn mul_jac_t_vec(m: &Model, d: &Data, res: &mut [Real], vec: &[Real]) {
-    jacobian(m, d.nefc, &d.arena.arrays()).mul_t_vec(res, vec);
+    jacobian(m, d.nefc, &d.arena.arrays_only(JACOBIAN)).mul_t_vec(res, vec);
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -395,20 +395,10 @@ fn has(a: &[impl Sized], n: usize) -> bool {
 
 impl<'a> Efc<'a> {
     /// The arena arrays the solvers read and write (the rest are not cut out for them).
-    pub const ARRAYS: ArenaMask = ArenaMask::of(&[
+    pub const ARRAYS: ArenaMask = crate::constraint::JACOBIAN.union(ArenaMask::of(&[
         ArenaField::contact,
         ArenaField::efc_type,
         ArenaField::efc_id,
-        ArenaField::efc_J_rownnz,
-        ArenaField::efc_J_rowadr,
-        ArenaField::efc_J_rowsuper,
-        ArenaField::efc_J_colind,
-        ArenaField::efc_JT_rownnz,
-        ArenaField::efc_JT_rowadr,
-        ArenaField::efc_JT_rowsuper,
-        ArenaField::efc_JT_colind,
-        ArenaField::efc_J,
-        ArenaField::efc_JT,
         ArenaField::efc_frictionloss,
         ArenaField::efc_D,
         ArenaField::efc_R,
@@ -427,7 +417,7 @@ impl<'a> Efc<'a> {
         ArenaField::island_efcnum,
         ArenaField::island_efcadr,
         ArenaField::island_efcind,
-    ]);
+    ]));
 
     /// The rows of `d` (`ne`, `nf`, `nefc`) in the arena arrays `a`; `Err` when an array the
     /// solver reads was not made (a constraint stage that does not fill what MuJoCo fills).
