@@ -459,16 +459,7 @@ pub struct Detached<'a> {
 impl Detached<'_> {
     /// A scratch frame over the free part of the arena.
     pub fn stack(&mut self) -> Stack<'_> {
-        let (lo, hi) = (self.state.parena, self.buf.len() - self.state.pstack);
-        let narena = self.buf.len();
-        Stack {
-            free: &mut self.buf[lo..hi],
-            lo,
-            hi,
-            narena,
-            state: &mut self.state,
-            fields: None,
-        }
+        self.used_and_stack().1
     }
 
     /// The `n` elements of `T` reserved by `r` ([`Arena::reserve`]), while detached.
