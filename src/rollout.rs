@@ -138,14 +138,10 @@ impl BatchResult {
     /// The kept outputs as JSON, `state` and `sensordata` with their shapes.
     pub fn outputs_json(&self, batch: Batch, nsensordata: usize) -> String {
         let mut o = JsonObject::default();
-        let reals = |v: &[f64]| v.iter().map(|&x| Scalar::Real(x)).collect::<Vec<_>>();
         let (nroll, nstep) = (batch.nroll, batch.nstep);
-        o.list(
-            "state",
-            reals(&self.state).into_iter(),
-            &[nroll, nstep, self.nstate],
-        );
-        let sensordata = reals(&self.sensordata).into_iter();
+        let state = self.state.iter().map(|&x| Scalar::Real(x));
+        o.list("state", state, &[nroll, nstep, self.nstate]);
+        let sensordata = self.sensordata.iter().map(|&x| Scalar::Real(x));
         o.list("sensordata", sensordata, &[nroll, nstep, nsensordata]);
         o.finish()
     }
