@@ -419,6 +419,19 @@ fn take_field<'a, T: Pod>(
     cast_mut::<T>(&mut head[skip..]).unwrap_or(&mut [])
 }
 
+/// Records `n` elements of `elem_size` bytes pushed at byte `start` in an arena array's
+/// `(offset, count)`: a push right after the array's last block extends it (contacts come one
+/// pair at a time); otherwise the array is recorded anew.
+fn record_push(slot: &mut (usize, usize), start: usize, n: usize, elem_size: usize) {
+    let (old_start, old_n) = *slot;
+    let contiguous = old_n > 0 && old_start + old_n * elem_size == start;
+    *slot = if contiguous {
+        (old_start, old_n + n)
+    } else {
+        (start, n)
+    };
+}
+
 /// The `n` elements of `T` at byte offset `off` of `buf` for `(off, n)`; empty when that is
 /// out of `buf` or misaligned.
 fn field_in<T: Pod>(buf: &[u8], (off, n): (usize, usize)) -> &[T] {
@@ -791,13 +804,7 @@ impl<'s> Stack<'s> {
         self.lo = end;
         self.state.parena = end;
         if let Some(slot) = self.fields.as_deref_mut().and_then(|f| f.get_mut(field)) {
-            let (old_start, old_n) = *slot;
-            let contiguous = old_n > 0 && old_start + old_n * size_of::<T>() == start;
-            *slot = if contiguous {
-                (old_start, old_n + n)
-            } else {
-                (start, n)
-            };
+            record_push(slot, start, n, size_of::<T>());
         }
         self.note_peak();
         cast_mut::<T>(&mut region[padding..]).ok_or(ArenaError::SizeOverflow)
@@ -831,13 +838,7 @@ impl<'s> Stack<'s> {
                 break;
             };
             if let Some(slot) = fields.get_mut(item.field) {
-                let (old_start, old_n) = *slot;
-                let contiguous = old_n > 0 && old_start + old_n * item.elem_size == start;
-                *slot = if contiguous {
-                    (old_start, old_n + item.n)
-                } else {
-                    (start, item.n)
-                };
+                record_push(slot, start, item.n, item.elem_size);
             }
             lo = end;
         }
