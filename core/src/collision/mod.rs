@@ -1033,9 +1033,15 @@ impl Sap<'_> {
             *o = k as u32;
         }
         let value = &*self.value;
-        merge_sort(self.order, self.tmp, &|a, b| {
-            sap_compare(value[a as usize], value[b as usize])
-        });
+        if value.iter().any(|v| v.is_nan()) {
+            merge_sort(self.order, self.tmp, &|a, b| {
+                sap_compare(value[a as usize], value[b as usize])
+            });
+        } else {
+            stable_sort(self.order, self.tmp, &|a, b| {
+                value[a as usize] <= value[b as usize]
+            });
+        }
 
         // the other two axes prune what the sweep axis lets through
         let separated = |a: usize, b: usize| {
@@ -1116,6 +1122,63 @@ fn merge_sort(v: &mut [u32], tmp: &mut [u32], cmp: &impl Fn(u32, u32) -> i32) {
     // the rest of the left half; the rest of the right half is in place already
     tmp[k..k + n1 - i].copy_from_slice(&v[i..n1]);
     k += n1 - i;
+    v[..k].copy_from_slice(&tmp[..k]);
+}
+
+/// Stable sort of `v` by the total preorder `le` (`le(a, b)`: `a` may precede `b`), `tmp`
+/// scratch of `v`'s length: runs of [`RUN`] sorted by insertion, then merged bottom-up. Any
+/// stable sort by a consistent order gives the one result `qsort`'s merge sort gives, with
+/// fewer comparisons and no recursion on the short end-point lists of the sweep.
+fn stable_sort(v: &mut [u32], tmp: &mut [u32], le: &impl Fn(u32, u32) -> bool) {
+    const RUN: usize = 16;
+    for run in v.chunks_mut(RUN) {
+        insertion_sort(run, le);
+    }
+    let n = v.len();
+    let mut width = RUN;
+    while width < n {
+        for start in (0..n).step_by(2 * width) {
+            let mid = (start + width).min(n);
+            let end = (start + 2 * width).min(n);
+            merge(&mut v[start..end], mid - start, &mut tmp[start..end], le);
+        }
+        width *= 2;
+    }
+}
+
+/// Sorts `run` stably by insertion: each element moves left past the ones it must precede.
+fn insertion_sort(run: &mut [u32], le: &impl Fn(u32, u32) -> bool) {
+    for i in 1..run.len() {
+        let x = run[i];
+        let mut j = i;
+        while j > 0 && !le(run[j - 1], x) {
+            run[j] = run[j - 1];
+            j -= 1;
+        }
+        run[j] = x;
+    }
+}
+
+/// Merges the sorted halves `v[..mid]` and `v[mid..]` stably (ties from the left) through
+/// `tmp`.
+fn merge(v: &mut [u32], mid: usize, tmp: &mut [u32], le: &impl Fn(u32, u32) -> bool) {
+    let n = v.len();
+    if mid == n || le(v[mid - 1], v[mid]) {
+        return; // already in order
+    }
+    let (mut i, mut j, mut k) = (0, mid, 0);
+    while i < mid && j < n {
+        if le(v[i], v[j]) {
+            tmp[k] = v[i];
+            i += 1;
+        } else {
+            tmp[k] = v[j];
+            j += 1;
+        }
+        k += 1;
+    }
+    tmp[k..k + mid - i].copy_from_slice(&v[i..mid]);
+    k += mid - i;
     v[..k].copy_from_slice(&tmp[..k]);
 }
 
@@ -1482,6 +1545,17 @@ mod tests {
             merge_sort(&mut order, &mut tmp, &cmp);
             let mut expected: Vec<u32> = (0..values.len() as u32).collect();
             expected.sort_by_key(|&i| values[i as usize]);
+            prop_assert_eq!(order, expected);
+        }
+
+        #[test]
+        fn stable_sort_matches_merge_sort(values in proptest::collection::vec(-3i8..4, 0..100)) {
+            let n = values.len();
+            let cmp = |a: u32, b: u32| i32::from(values[a as usize]) - i32::from(values[b as usize]);
+            let (mut expected, mut tmp) = ((0..n as u32).collect::<Vec<_>>(), vec![0; n]);
+            merge_sort(&mut expected, &mut tmp, &cmp);
+            let mut order: Vec<u32> = (0..n as u32).collect();
+            stable_sort(&mut order, &mut tmp, &|a, b| values[a as usize] <= values[b as usize]);
             prop_assert_eq!(order, expected);
         }
 
