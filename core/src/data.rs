@@ -6,7 +6,7 @@ use crate::forward::Callbacks;
 use crate::layout::{field_len, ArrayVisitor, FieldInfo};
 use crate::model::{ModelSizes, SizeMismatch};
 use crate::real::Real;
-use crate::types::{MAXTHREAD, NISLAND, NSOLVER, NTIMER, NWARNING};
+use crate::types::{MAXTHREAD, NISLAND, NSOLVER_STATS, NTIMER, NWARNING};
 
 /// One contact (`mjContact`), as produced by collision detection.
 #[repr(C)]
@@ -242,7 +242,7 @@ macro_rules! gen_data {
                     /// [`crate::thread`]). Not part of the header: every view starts without one.
                     pub threadpool: Option<&'a dyn crate::thread::Parallel>,
                     $( $(#[$m])* pub $sname: $t, )*
-                    /// Solver statistics, `NISLAND` blocks of `NSOLVER` iterations.
+                    /// Solver statistics, `NISLAND` blocks of `NSOLVER_STATS` iterations.
                     pub solver: &'a mut [SolverStat],
                     /// The arena: contacts and constraint rows at the bottom, scratch stack at the top.
                     pub arena: Arena<'a>,
@@ -259,7 +259,7 @@ macro_rules! gen_data {
                 impl<'a> Data<'a> {
                     fn layout(s: &ModelSizes) -> LayoutCounter {
                         let mut c = LayoutCounter::new();
-                        c.add::<SolverStat>(Some(NISLAND * NSOLVER));
+                        c.add::<SolverStat>(Some(NISLAND * NSOLVER_STATS));
                         $( c.add::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+))); )*
                         c.add::<u64>(Some(s.narena / 8));
                         c
@@ -292,7 +292,7 @@ macro_rules! gen_data {
                         let needed = Self::bytes_needed(&sizes)?;
                         let mut c = Carver::new(buf, needed);
                         let s = &sizes;
-                        let solver = c.take::<SolverStat>(Some(NISLAND * NSOLVER))?;
+                        let solver = c.take::<SolverStat>(Some(NISLAND * NSOLVER_STATS))?;
                         $( let $name = c.take::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+)))?; )*
                         let arena_words = c.take::<u64>(Some(s.narena / 8))?;
                         let mut arena = Arena::new(crate::pod::as_bytes_mut(arena_words));

@@ -24,7 +24,7 @@ use crate::data::{Contact, Data};
 use crate::layout::{ArrayVisitor, Elem, FieldInfo, Kind, Scalar};
 use crate::model::Model;
 use crate::real::Real;
-use crate::types::{DSBL_CONSTRAINT, NISLAND, NSOLVER};
+use crate::types::{DSBL_CONSTRAINT, NISLAND, NSOLVER_STATS};
 
 /// The MuJoCo version whose formats these are, as `mj_versionString` prints it.
 pub const MUJOCO_VERSION: &str = "3.1.6";
@@ -671,14 +671,14 @@ impl<W: Write + ?Sized> Printer<'_, W> {
         self.vector("  solver_fwdinv = ", &d.solver_fwdinv)?;
         for island in 0..d.solver_nisland.min(NISLAND) {
             let niter = d.solver_niter[island];
-            let nstat = usize::try_from(niter).unwrap_or(0).min(NSOLVER);
+            let nstat = usize::try_from(niter).unwrap_or(0).min(NSOLVER_STATS);
             if nstat == 0 {
                 continue;
             }
             writeln!(self.w, "  ISLAND {island}")?;
             writeln!(self.w, "    solver_niter = {niter}")?;
             writeln!(self.w, "    solver_nnz = {}", d.solver_nnz[island])?;
-            let stats = d.solver.get(island * NSOLVER..).unwrap_or(&[]);
+            let stats = d.solver.get(island * NSOLVER_STATS..).unwrap_or(&[]);
             for (i, s) in stats.iter().take(nstat).enumerate() {
                 write!(self.w, "      {i}:  improvement = ")?;
                 self.float(s.improvement)?;

@@ -267,7 +267,7 @@ fn compare_output(m: &Model, d: &Data, out: &Value) -> Vec<Row> {
     let h: Vec<f64> = a.contact.iter().flat_map(|c| c.H).collect();
     num("contact.H", &h, nums(&out["contact_H"]));
     let stats = &out["solver"];
-    let niter = (d.solver_niter[0] as usize).min(mjrs_core::types::NSOLVER);
+    let niter = (d.solver_niter[0] as usize).min(mjrs_core::types::NSOLVER_STATS);
     let stat = |f: fn(&mjrs_core::data::SolverStat) -> f64| -> Vec<f64> {
         d.solver[..niter].iter().map(f).collect()
     };

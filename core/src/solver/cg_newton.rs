@@ -254,7 +254,7 @@ fn sol_cg_newton(
         };
         let island = sub.island.unwrap_or(0);
         if island < NISLAND {
-            save_stats(&mut d.solver[island * NSOLVER..], iter, stat);
+            save_stats(&mut d.solver[island * NSOLVER_STATS..], iter, stat);
         }
         iter += 1;
 

@@ -563,9 +563,9 @@ fn cones_match(efc_type: &[i32], efc_id: &[i32], contact: &[Contact]) -> bool {
 }
 
 /// Records the statistics of iteration `iter` (`saveStats`, monolithic island 0); iterations
-/// past `NSOLVER` are not recorded.
+/// past `NSOLVER_STATS` are not recorded.
 fn save_stats(stats: &mut [SolverStat], iter: usize, stat: SolverStat) {
-    if iter < NSOLVER {
+    if iter < NSOLVER_STATS {
         stats[iter] = stat;
     }
 }

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Builds the firmware for thumbv7em-none-eabihf, runs it under QEMU on mps2-an386 and on
+# netduinoplus2, compares its trajectory with the host's run of the same loop bit for bit,
+# checks that corrupted blobs are refused cleanly, and that mjrs-core (f32 and f64) builds for
+# the Cortex-M target with neither std nor alloc.
+#
+#   firmware-example/run.sh            everything above
+#   firmware-example/run.sh footprint  also the footprint table (instructions per step and per
+#                                      linearization, memory) of the models in model/footprint/
+#
+# Installs what is missing (Debian: rustc-web, rust-web-src, binutils-arm-none-eabi,
+# qemu-system-arm; defmt-print with cargo). Where QEMU cannot be installed it says so and exits 0.
+set -euo pipefail
+cd "$(dirname "$0")"
+here=$(pwd)
+
+sudo_=""; [[ $(id -u) -ne 0 ]] && sudo_="sudo"
+need=()
+[[ -x /usr/bin/rustc && -d /usr/lib/rustlib/src/rust ]] || need+=(rustc-web cargo-web rust-web-src)
+command -v arm-none-eabi-ld >/dev/null || need+=(binutils-arm-none-eabi)
+command -v qemu-system-arm >/dev/null || need+=(qemu-system-arm)
+if ((${#need[@]})); then
+  echo "firmware: installing ${need[*]}"
+  if ! { $sudo_ apt-get update -qq && $sudo_ apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null; }; then
+    echo "firmware: SKIPPED: cannot install ${need[*]} (needs Debian's apt)"
+    exit 0
+  fi
+fi
+if ! command -v defmt-print >/dev/null; then
+  echo "firmware: installing defmt-print"
+  cargo install --locked --quiet defmt-print
+fi
+
+# Debian's compiler ships the library source that -Z build-std needs (rustup's cannot download
+# the target here); the host program is built with the same compiler, so the two share one
+# `core` and one `libm`.
+export PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
+device=(--release --target thumbv7em-none-eabihf -Z build-std=core -p mjrs-firmware-example)
+elf=target/thumbv7em-none-eabihf/release/mjrs-firmware-example
+
+# run BOARD LOG: the built ELF under QEMU (-icount: instructions advance virtual time evenly,
+# which the firmware's SysTick clock counts), defmt decoded to LOG; returns QEMU's status
+run() {
+  local status=0
+  timeout 600 qemu-system-arm -machine "$1" -icount shift=0 -nographic \
+    -semihosting-config enable=on,target=native -kernel "$elf" >"$2.bin" || status=$?
+  defmt-print -e "$elf" --log-format "{s}" <"$2.bin" >"$2"
+  return $status
+}
+
+out=target/logs
+mkdir -p "$out"
+echo "firmware: building the host program"
+cargo build --release --quiet -p mjrs-firmware-host
+host=target/release/mjrs-firmware-host
+
+identical=1
+for board in mps2-an386 netduinoplus2; do
+  feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
+  echo "firmware: building and running on $board"
+  cargo build "${device[@]}" --quiet --no-default-features --features "$feature"
+  arm-none-eabi-size "$elf" | tail -1 | awk -v b="$board" '{printf "firmware: %s: flash %d B (text+data), RAM %d B static (data+bss)\n", b, $1+$2, $2+$3}'
+  status=0; run "$board" "$out/$board.log" || status=$?
+  grep -v '^x ' "$out/$board.log" | sed "s/^/  $board | /"
+  if ((status != 0)); then
+    echo "firmware: FAILED on $board: QEMU exited with $status"
+    exit 1
+  fi
+  "$host" compare "$out/$board.log" | sed "s/^/firmware: $board: /" || identical=0
+done
+
+echo "firmware: corrupted blobs (bad-blob build, mps2-an386)"
+cargo build "${device[@]}" --quiet --features bad-blob
+status=0; run mps2-an386 "$out/bad-blob.log" || status=$?
+tail -n 3 "$out/bad-blob.log" | sed 's/^/  bad-blob | /'
+if ((status != 1)) || ! grep -q "every damaged header, size and length refused, no fault" "$out/bad-blob.log"; then
+  echo "firmware: FAILED: corrupted blobs must end with an error code and a clean exit (status $status)"
+  exit 1
+fi
+echo "firmware: corrupted blobs: $(grep -c 'error code' "$out/bad-blob.log") refused with an error code, clean exit 1"
+
+echo "firmware: mjrs-core and mjrs-core-f32 for thumbv7em-none-eabihf without std or alloc"
+for pkg in mjrs-core mjrs-core-f32; do
+  # only `core` is built for the target: any use of alloc or std fails to compile
+  (cd .. && cargo build --quiet --lib -p "$pkg" --target thumbv7em-none-eabihf -Z build-std=core \
+    --target-dir "$here/target/core-check")
+  deps=$(cd .. && cargo tree -q -p "$pkg" --target thumbv7em-none-eabihf -e normal --prefix none | sort -u)
+  if grep -Eq '^(std|alloc) ' <<<"$deps"; then
+    echo "firmware: FAILED: $pkg depends on std or alloc"; exit 1
+  fi
+  echo "firmware: $pkg: builds for thumbv7em-none-eabihf; dependencies: $(tr '\n' ' ' <<<"$deps" | sed 's/ ([^)]*)//g')"
+done
+
+if ((identical)); then
+  echo "firmware: trajectories bit-identical: device (mps2-an386, netduinoplus2) and host agree on every state"
+else
+  echo "firmware: trajectories NOT bit-identical"
+  exit 1
+fi

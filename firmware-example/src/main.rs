@@ -1,0 +1,183 @@
+//! mjrs on a Cortex-M4F: the f32 MJB blob of an inverted double pendulum in flash, `Model` and
+//! `Data` carved from one `static` arena (no allocator is linked), an LQR computed on the device
+//! from the model (`mjd_transitionFD` + Riccati), and 1000 steps of closed-loop balancing after
+//! 1000 steps with zero control, every state logged with `defmt` over semihosting.
+//!
+//! Exit status (QEMU's, through semihosting): 0 when the task succeeds (the LQR balances, zero
+//! control falls), 1 on any error, which is logged with its code first.
+//!
+//! Features pick the board (`board-mps2`, `board-netduino`) and the program: the control task
+//! (default), `bad-blob` (corrupted and truncated blobs must be refused cleanly) or `footprint`
+//! (cycles per step and per linearization of whatever blob is embedded).
+#![no_std]
+#![no_main]
+
+use cortex_m_rt::{entry, exception, ExceptionFrame};
+use cortex_m_semihosting::debug;
+use defmt_semihosting as _;
+use mjrs_firmware_control as task;
+
+mod clock;
+#[cfg(feature = "bad-blob")]
+mod corrupt;
+#[cfg(feature = "footprint")]
+mod footprint;
+
+/// Bytes of the static arena that holds the `Model` and the `Data`: RAM minus room for the
+/// stack (measured use is logged at the end).
+#[cfg(feature = "board-netduino")]
+const ARENA_BYTES: usize = 60 * 1024;
+#[cfg(not(feature = "board-netduino"))]
+const ARENA_BYTES: usize = 3 * 1024 * 1024 + 896 * 1024;
+
+#[entry]
+fn main() -> ! {
+    // cortex-m-rt turns a `static mut` declared here into a `&'static mut`: safe, and placed
+    // in .bss rather than built on the stack
+    static mut ARENA: task::Aligned<[u8; ARENA_BYTES]> = task::Aligned([0; ARENA_BYTES]);
+    #[cfg(feature = "footprint")]
+    static mut FD: [task::mj::Real; footprint::SCRATCH] = [0.0; footprint::SCRATCH];
+    clock::start();
+    #[cfg(feature = "footprint")]
+    let status = footprint::run(&mut ARENA.0, FD);
+    #[cfg(not(feature = "footprint"))]
+    let status = run(&mut ARENA.0);
+    defmt::println!("stack: {=usize} bytes used at most", clock::stack_used());
+    exit(status)
+}
+
+#[cfg(not(any(feature = "bad-blob", feature = "footprint")))]
+fn run(arena: &'static mut [u8]) -> bool {
+    match control_task(arena) {
+        Ok(success) => success,
+        Err(e) => {
+            defmt::error!("error code {=u8}: {}", e.code(), e);
+            false
+        }
+    }
+}
+
+#[cfg(feature = "bad-blob")]
+fn run(arena: &'static mut [u8]) -> bool {
+    corrupt::run(arena)
+}
+
+/// Loads the blob, computes the LQR gains, runs the zero-control and the LQR episode, and says
+/// whether the controller balanced the poles where zero control let them fall.
+#[cfg(not(any(feature = "bad-blob", feature = "footprint")))]
+fn control_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
+    let blob = &task::BLOB.0;
+    let (m, mut d, fp) = task::load(blob, arena)?;
+    defmt::println!(
+        "model: nq {=usize} nv {=usize} nu {=usize}; blob {=usize} B, Model {=usize} B, Data {=usize} B (arena {=usize} B)",
+        m.nq, m.nv, m.nu, blob.len(), fp.model_bytes, fp.data_bytes, ARENA_BYTES
+    );
+
+    let t0 = clock::now();
+    let (k, iterations) = task::lqr_gains(&m, &mut d)?;
+    let lqr_cycles = clock::since(t0);
+    defmt::println!(
+        "LQR on the device: K = {=[?]} after {=u32} Riccati iterations",
+        k,
+        iterations
+    );
+
+    let zero = task::episode(&m, &mut d, None, |s| log_sample("zero", s))?;
+    report("zero control", &zero);
+    let lqr = task::episode(&m, &mut d, Some(&k), |s| log_sample("lqr", s))?;
+    report("LQR", &lqr);
+
+    let (step_cycles, control_cycles) = time_loop(&m, &mut d, &k)?;
+    defmt::println!(
+        "{=str}: {=u64} per step, {=u64} per control law, {=u64} per LQR update (transition_fd + Riccati)",
+        clock::unit(), step_cycles, control_cycles, lqr_cycles
+    );
+    let success = lqr.balanced && zero.fallen;
+    defmt::println!(
+        "task: {=str}",
+        if success {
+            "success: the LQR balances the poles, zero control lets them fall"
+        } else {
+            "FAILED"
+        }
+    );
+    Ok(success)
+}
+
+/// Cycles per step and per evaluation of the control law, averaged over one LQR episode.
+#[cfg(not(any(feature = "bad-blob", feature = "footprint")))]
+fn time_loop(
+    m: &task::mj::Model,
+    d: &mut task::mj::Data,
+    k: &[task::mj::Real; task::NX],
+) -> Result<(u64, u64), task::Error> {
+    task::start(m, d);
+    let (mut step, mut control) = (0, 0);
+    for _ in 0..task::STEPS {
+        let t0 = clock::now();
+        d.ctrl[0] = task::control(m, d, k);
+        control += clock::since(t0);
+        let t1 = clock::now();
+        task::mj::step(m, d)?;
+        step += clock::since(t1);
+    }
+    let n = u64::from(task::STEPS);
+    Ok((step / n, control / n))
+}
+
+/// One state, as bits, in the line format the host program prints too.
+#[cfg(not(any(feature = "bad-blob", feature = "footprint")))]
+fn log_sample(tag: &str, s: &task::Sample) {
+    let b = &s.bits;
+    defmt::println!(
+        "x {=str} {=u32} {=u32:x} {=u32:x} {=u32:x} {=u32:x} {=u32:x} {=u32:x} {=u32:x} {=u32:x}",
+        tag,
+        s.step,
+        b[0],
+        b[1],
+        b[2],
+        b[3],
+        b[4],
+        b[5],
+        b[6],
+        b[7]
+    );
+}
+
+#[cfg(not(any(feature = "bad-blob", feature = "footprint")))]
+fn report(name: &str, o: &task::Outcome) {
+    defmt::println!(
+        "{=str}: after {=u32} steps tilt {=f32} and {=f32} rad, cart at {=f32} m, largest tilt {=f32} rad: {=str}",
+        name,
+        task::STEPS,
+        o.final_tilt[0],
+        o.final_tilt[1],
+        o.final_cart,
+        o.max_tilt,
+        if o.balanced { "balanced" } else if o.fallen { "fallen" } else { "neither" }
+    );
+}
+
+/// Ends the QEMU run with status 0 or 1.
+fn exit(success: bool) -> ! {
+    debug::exit(if success {
+        debug::EXIT_SUCCESS
+    } else {
+        debug::EXIT_FAILURE
+    });
+    loop {
+        cortex_m::asm::wfi();
+    }
+}
+
+#[exception]
+unsafe fn HardFault(frame: &ExceptionFrame) -> ! {
+    defmt::error!("HardFault at pc {=u32:x}", frame.pc());
+    exit(false)
+}
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    defmt::error!("panic");
+    exit(false)
+}
