@@ -3,11 +3,24 @@
 //! option fields as scalars, non-finite numbers as the strings `"nan"`, `"inf"`, `"-inf"`.
 //! A diff against the reference is then mechanical (see the `mjrs-tests` crate).
 
-use mjrs_core::arena::ArenaDims;
-use mjrs_core::data::Contact;
-use mjrs_core::layout::{ArrayVisitor, Elem, FieldInfo, Kind, Scalar};
-use mjrs_core::{Data, Model};
+//!
+//! This file is compiled once per precision (`mjrs::dump` for the f64 core, `mjrs::f32::dump`
+//! for the f32 core): `super::mj` is the core crate of that precision.
+
+use super::mj;
+use mj::arena::ArenaDims;
+use mj::data::Contact;
+use mj::layout::{ArrayVisitor, Elem, FieldInfo, Kind, Scalar};
+use mj::{Data, Model, Real};
 use std::fmt::Write as _;
+
+/// A real of the core's precision as an f64 (exactly).
+pub fn wide(x: Real) -> f64 {
+    match x.to_scalar() {
+        Scalar::Real(r) => r,
+        Scalar::Int(i) => i as f64,
+    }
+}
 
 /// Builds one JSON object incrementally: fields in insertion order plus a `"shapes"` map.
 #[derive(Default)]
@@ -157,7 +170,7 @@ const MODEL_SKIP: &[&str] = &["text_data", "paths", "names"];
 /// `efc_force`, `sensordata`, `cacc`, `cfrc_int`, `cfrc_ext`.
 pub fn inverse_json(m: &Model, d: &Data) -> String {
     let mut obj = JsonObject::default();
-    let reals = |v: &[mjrs_core::Real]| v.iter().map(|&x| x.to_scalar()).collect::<Vec<_>>();
+    let reals = |v: &[Real]| v.iter().map(|&x| x.to_scalar()).collect::<Vec<_>>();
     let efc_force = d.arena.arrays().efc_force;
     let efc_force = &efc_force[..d.nefc.min(efc_force.len())];
     for (name, values, shape) in [
@@ -250,7 +263,7 @@ pub fn data_json(m: &Model, d: &Data) -> String {
     ] {
         obj.int(name, v as i64);
     }
-    obj.real("time", h.time);
+    obj.real("time", wide(h.time));
     obj.list(
         "maxuse_threadstack",
         d.maxuse_threadstack().iter().map(|&x| x.to_scalar()),
@@ -282,10 +295,10 @@ pub fn data_json(m: &Model, d: &Data) -> String {
 /// The contacts as `mjref data` writes them: one flat list per member.
 fn contact_json(contacts: &[Contact]) -> String {
     let mut obj = JsonObject::default();
-    let reals = |f: fn(&Contact) -> &[f64]| {
+    let reals = |f: fn(&Contact) -> &[Real]| {
         contacts
             .iter()
-            .flat_map(move |c| f(c).iter().map(|&x| Scalar::Real(x)))
+            .flat_map(move |c| f(c).iter().map(|&x| x.to_scalar()))
     };
     let ints = |f: fn(&Contact) -> &[i32]| {
         contacts
@@ -355,16 +368,16 @@ impl Trajectory {
 
     /// Records the current state.
     pub fn record(&mut self, d: &Data) {
-        let list = |v: &[f64]| {
+        let list = |v: &[Real]| {
             let mut s = String::new();
-            push_list(&mut s, v.iter().map(|&x| Scalar::Real(x)));
+            push_list(&mut s, v.iter().map(|&x| x.to_scalar()));
             s
         };
         for (name, values) in &mut self.fields {
             let text = match *name {
                 "time" => {
                     let mut s = String::new();
-                    push_real(&mut s, d.time);
+                    push_real(&mut s, wide(d.time));
                     s
                 }
                 "qpos" => list(d.qpos),
@@ -404,15 +417,15 @@ impl Trajectory {
 pub fn deriv_json(
     m: &Model,
     d: &mut Data,
-    eps: f64,
+    eps: Real,
     centered: bool,
-) -> Result<String, mjrs_core::FdError> {
+) -> Result<String, mj::FdError> {
     let (nx, nu, ns) = (2 * m.nv + m.na, m.nu, m.nsensordata);
     let mut a = vec![0.0; nx * nx];
     let mut b = vec![0.0; nx * nu];
     let (mut c, mut dd) = (vec![0.0; ns * nx], vec![0.0; ns * nu]);
     let sensors = ns > 0;
-    mjrs_core::transition_fd(
+    mj::transition_fd(
         m,
         d,
         eps,
@@ -423,7 +436,7 @@ pub fn deriv_json(
         sensors.then_some(&mut dd[..]),
     )?;
     let mut obj = JsonObject::default();
-    let reals = |v: &[f64]| v.iter().map(|&x| Scalar::Real(x)).collect::<Vec<_>>();
+    let reals = |v: &[Real]| v.iter().map(|&x| x.to_scalar()).collect::<Vec<_>>();
     obj.list("A", reals(&a).into_iter(), &[nx, nx]);
     obj.list("B", reals(&b).into_iter(), &[nx, nu]);
     if sensors {

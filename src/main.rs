@@ -30,6 +30,10 @@ enum Command {
         /// Leave the controls at zero instead of the sine control law.
         #[arg(long)]
         zero_ctrl: bool,
+        /// Run the f32 core (the model converted as `mjrs compile --f32` converts it), as a
+        /// device would.
+        #[arg(long)]
+        f32: bool,
     },
     /// Steps per second of mjrs on a model, as JSON in the shape of `mjref speed`.
     Speed {
@@ -41,7 +45,8 @@ enum Command {
         /// Start from this keyframe.
         #[arg(long)]
         key: Option<i32>,
-        /// Run the f32 core (the model converted as `mjrs compile --f32` converts it).
+        /// Run the f32 core (the model converted as `mjrs compile --f32` converts it), as a
+        /// device would.
         #[arg(long)]
         f32: bool,
         /// Bind a thread pool of this many workers to the data (`mju_bindThreadPool`): inertia
@@ -89,6 +94,10 @@ enum Command {
         /// Steps of the control law before the final forward pass.
         #[arg(long, default_value_t = 0)]
         steps: usize,
+        /// Run the f32 core (the model converted as `mjrs compile --f32` converts it), as a
+        /// device would.
+        #[arg(long)]
+        f32: bool,
         /// Write to this file instead of stdout.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -160,6 +169,10 @@ enum Command {
         /// Record every k-th step.
         #[arg(long, default_value_t = 1)]
         every: usize,
+        /// Run the f32 core (the model converted as `mjrs compile --f32` converts it), as a
+        /// device would.
+        #[arg(long)]
+        f32: bool,
         /// Write to this file instead of stdout.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -278,18 +291,7 @@ fn start(m: &Model, key: Option<i32>) -> Result<OwnedData, String> {
     mjrs::simulate::new_data(m, key)
 }
 
-fn step(m: &Model, d: &mut mjrs_core::Data) -> Result<(), String> {
-    mjrs_core::step(m, d).map_err(|e| format!("at time {}: {e}", d.time))
-}
-
-/// `steps` steps of the sine control law (`mjref`'s), as the commands that report a state do.
-fn run_control(m: &Model, d: &mut mjrs_core::Data, steps: usize) -> Result<(), String> {
-    for _ in 0..steps {
-        mjrs::control::sine(m, d);
-        step(m, d)?;
-    }
-    Ok(())
-}
+use mjrs::stepping::run_control;
 
 fn write_output(output: Option<&Path>, text: &str) -> Result<(), String> {
     match output {
@@ -310,6 +312,7 @@ fn run(cli: Cli) -> Result<(), String> {
             duration,
             key,
             zero_ctrl,
+            f32,
         } => {
             let mut owned = match &model {
                 Some(path) => load(path)?,
@@ -320,7 +323,13 @@ fn run(cli: Cli) -> Result<(), String> {
             let name = model
                 .as_ref()
                 .map_or("bundled humanoid".into(), |p| p.display().to_string());
-            mjrs::simulate::run(&m, &name, duration, key, !zero_ctrl)
+            if f32 {
+                mjrs::f32::with_f32(&m, key, |m, d, _| {
+                    mjrs::f32::stepping::simulate(m, d, &name, duration, !zero_ctrl)
+                })
+            } else {
+                mjrs::simulate::run(&m, &name, duration, key, !zero_ctrl)
+            }
         }
         Command::Speed {
             model,
@@ -332,7 +341,9 @@ fn run(cli: Cli) -> Result<(), String> {
             let mut owned = load(&model)?;
             let m = owned.view();
             let report = if f32 {
-                mjrs::simulate::speed_f32(&m, steps, key)?
+                mjrs::f32::with_f32(&m, key, |m, d, bytes| {
+                    mjrs::f32::stepping::speed(m, d, steps, bytes)
+                })?
             } else {
                 mjrs::simulate::speed(&m, steps, key, threads)?
             };
@@ -370,18 +381,17 @@ fn run(cli: Cli) -> Result<(), String> {
             model,
             key,
             steps,
+            f32,
             output,
         } => {
             let mut owned = load(&model)?;
             let m = owned.view();
-            let mut data = start(&m, key)?;
-            let mut d = data.view();
-            for _ in 0..steps {
-                mjrs::control::sine(&m, &mut d);
-                step(&m, &mut d)?;
-            }
-            mjrs_core::forward(&m, &mut d).map_err(|e| e.to_string())?;
-            write_output(output.as_deref(), &mjrs::dump::data_json(&m, &d))
+            let json = if f32 {
+                mjrs::f32::with_f32(&m, key, |m, d, _| mjrs::f32::stepping::data(m, d, steps))?
+            } else {
+                mjrs::stepping::data(&m, &mut start(&m, key)?.view(), steps)?
+            };
+            write_output(output.as_deref(), &json)
         }
         Command::Inverse {
             model,
@@ -457,23 +467,19 @@ fn run(cli: Cli) -> Result<(), String> {
             key,
             zero_ctrl,
             every,
+            f32,
             output,
         } => {
             let mut owned = load(&model)?;
             let m = owned.view();
-            let mut data = start(&m, key)?;
-            let mut d = data.view();
-            let mut rec = mjrs::dump::Trajectory::new(every, zero_ctrl);
-            for i in 0..steps {
-                if !zero_ctrl {
-                    mjrs::control::sine(&m, &mut d);
-                }
-                step(&m, &mut d)?;
-                if (i + 1) % every.max(1) == 0 {
-                    rec.record(&d);
-                }
-            }
-            write_output(output.as_deref(), &rec.finish())
+            let json = if f32 {
+                mjrs::f32::with_f32(&m, key, |m, d, _| {
+                    mjrs::f32::stepping::traj(m, d, steps, zero_ctrl, every)
+                })?
+            } else {
+                mjrs::stepping::traj(&m, &mut start(&m, key)?.view(), steps, zero_ctrl, every)?
+            };
+            write_output(output.as_deref(), &json)
         }
         Command::Model { model, output } => {
             let mut owned = load(&model)?;
