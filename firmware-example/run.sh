@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds the firmware for thumbv7em-none-eabihf, runs it under QEMU on mps2-an386 and on
 # netduinoplus2, compares its trajectory with the host's run of the same loop bit for bit,
-# checks that corrupted blobs are refused cleanly, and that mjrs-core (f32 and f64) builds for
-# the Cortex-M target with neither std nor alloc.
+# checks that corrupted blobs are refused cleanly, that mjrs-core (f32 and f64) builds for
+# the Cortex-M target with neither std nor alloc, and that the device's f32 libm path stays
+# within the documented distance (distance-bounds.txt) of the desktop's bit-exact f64 path.
 #
 #   firmware-example/run.sh            everything above
-#   firmware-example/run.sh footprint  also the footprint table (instructions per step and per
-#                                      linearization, memory) of the models in model/footprint/
+#   firmware-example/run.sh footprint  only the footprint table: memory, instructions per step
+#                                      and per linearization of the firmware model and of the
+#                                      largest bench models that fit 128 KiB and 4 MiB of RAM
 #
 # Installs what is missing (Debian: rustc-web, rust-web-src, binutils-arm-none-eabi,
 # qemu-system-arm; defmt-print with cargo). Where QEMU cannot be installed it says so and exits 0.
@@ -50,6 +52,28 @@ run() {
 
 out=target/logs
 mkdir -p "$out"
+
+# footprint XML MEMORY BOARD: the model with <size memory=MEMORY>, as an f32 blob, measured by
+# the footprint build on BOARD
+footprint() {
+  local name; name=$(basename "$1" .xml)
+  local dir=target/footprint; mkdir -p "$dir"
+  sed '0,/<mujoco[^>]*>/s//&<size memory="'"$2"'"\/>/' "$1" >"$dir/$name.xml"
+  (cd .. && cargo run --release --quiet -- compile --f32 "firmware-example/$dir/$name.xml" -o "firmware-example/$dir/$name.mjb")
+  local feature=board-mps2; [[ $3 == netduinoplus2 ]] && feature=board-netduino
+  MJRS_FIRMWARE_BLOB="$here/$dir/$name.mjb" cargo build "${device[@]}" --quiet --no-default-features --features "$feature,footprint"
+  arm-none-eabi-size "$elf" | tail -1 | awk -v b="$3" -v n="$name" '{printf "footprint: %s on %s: flash %d B, RAM %d B static\n", n, b, $1+$2, $2+$3}'
+  run "$3" "$out/footprint-$name.log" || { cat "$out/footprint-$name.log"; exit 1; }
+  sed "s/^/  $name | /" "$out/footprint-$name.log"
+}
+
+if [[ ${1:-} == footprint ]]; then
+  footprint model/inverted_double_pendulum.xml 16K netduinoplus2
+  footprint ../tests/models/ant.xml 28K netduinoplus2
+  footprint ../tests/models/humanoid.xml 56K mps2-an386
+  footprint ../tests/models/compile/mujoco/model/humanoid/humanoid.xml 56K mps2-an386
+  exit 0
+fi
 echo "firmware: building the host program"
 cargo build --release --quiet -p mjrs-firmware-host
 host=target/release/mjrs-firmware-host
@@ -90,6 +114,11 @@ for pkg in mjrs-core mjrs-core-f32; do
   fi
   echo "firmware: $pkg: builds for thumbv7em-none-eabihf; dependencies: $(tr '\n' ' ' <<<"$deps" | sed 's/ ([^)]*)//g')"
 done
+
+echo "firmware: distance of the device's f32 libm path from the desktop's bit-exact f64 path"
+if ! "$host" distance ../tests/fixtures/mjb distance-bounds.txt | sed 's/^/  /'; then
+  echo "firmware: FAILED: a distance exceeds its bound in distance-bounds.txt"; exit 1
+fi
 
 if ((identical)); then
   echo "firmware: trajectories bit-identical: device (mps2-an386, netduinoplus2) and host agree on every state"

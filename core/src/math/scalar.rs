@@ -7,6 +7,8 @@
 //! one unit in the last place (measured: 3% of `sin` values differ by 1 ulp, 18% of `atan2`).
 //! With `std` they are the platform's own C functions, the ones MuJoCo calls, so results agree
 //! bit for bit with MuJoCo on the same platform; desktop builds enable it, firmware does not.
+//! With `f32`, no `std` and the feature `micromath`, the transcendental functions are
+//! micromath's approximations instead (cheaper, far less accurate; numbers in the README).
 
 use crate::Real;
 
@@ -25,9 +27,13 @@ macro_rules! unary {
             {
                 libm::$f64(x)
             }
-            #[cfg(all(not(feature = "std"), feature = "f32"))]
+            #[cfg(all(not(feature = "std"), feature = "f32", not(feature = "micromath")))]
             {
                 libm::$f32(x)
+            }
+            #[cfg(all(not(feature = "std"), feature = "f32", feature = "micromath"))]
+            {
+                fast::$name(x)
             }
         }
     )*};
@@ -73,9 +79,13 @@ pub fn atan2(y: Real, x: Real) -> Real {
     {
         libm::atan2(y, x)
     }
-    #[cfg(all(not(feature = "std"), feature = "f32"))]
+    #[cfg(all(not(feature = "std"), feature = "f32", not(feature = "micromath")))]
     {
         libm::atan2f(y, x)
+    }
+    #[cfg(all(not(feature = "std"), feature = "f32", feature = "micromath"))]
+    {
+        micromath::F32Ext::atan2(y, x)
     }
 }
 
@@ -90,9 +100,61 @@ pub fn pow(x: Real, y: Real) -> Real {
     {
         libm::pow(x, y)
     }
-    #[cfg(all(not(feature = "std"), feature = "f32"))]
+    #[cfg(all(not(feature = "std"), feature = "f32", not(feature = "micromath")))]
     {
         libm::powf(x, y)
+    }
+    #[cfg(all(not(feature = "std"), feature = "f32", feature = "micromath"))]
+    {
+        micromath::F32Ext::powf(x, y)
+    }
+}
+
+/// The f32 functions with feature `micromath` (no `std`): micromath's approximations where it
+/// has them, libm's exact `sqrt`, `fabs`, `floor`, `ceil` (the factorizations need a correctly
+/// rounded square root) and `tanh` (micromath has none).
+#[cfg(all(not(feature = "std"), feature = "f32", feature = "micromath"))]
+mod fast {
+    use micromath::F32Ext;
+
+    pub fn sqrt(x: f32) -> f32 {
+        libm::sqrtf(x)
+    }
+    pub fn exp(x: f32) -> f32 {
+        F32Ext::exp(x)
+    }
+    pub fn sin(x: f32) -> f32 {
+        F32Ext::sin(x)
+    }
+    pub fn cos(x: f32) -> f32 {
+        F32Ext::cos(x)
+    }
+    pub fn tan(x: f32) -> f32 {
+        F32Ext::tan(x)
+    }
+    pub fn asin(x: f32) -> f32 {
+        F32Ext::asin(x)
+    }
+    pub fn acos(x: f32) -> f32 {
+        F32Ext::acos(x)
+    }
+    pub fn tanh(x: f32) -> f32 {
+        libm::tanhf(x)
+    }
+    pub fn abs(x: f32) -> f32 {
+        libm::fabsf(x)
+    }
+    pub fn log(x: f32) -> f32 {
+        F32Ext::ln(x)
+    }
+    pub fn log10(x: f32) -> f32 {
+        F32Ext::log10(x)
+    }
+    pub fn floor(x: f32) -> f32 {
+        libm::floorf(x)
+    }
+    pub fn ceil(x: f32) -> f32 {
+        libm::ceilf(x)
     }
 }
 
