@@ -14,5 +14,6 @@ pub mod control;
 pub mod dump;
 pub mod f32;
 pub mod rollout;
+pub mod scene;
 pub mod simulate;
 pub mod stepping;

@@ -199,6 +199,22 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Print the abstract scene (`mjv_updateScene`: default options, default free camera, all
+    /// categories) after N steps of the control law and a forward pass, as JSON in the shape of
+    /// `mjref scene`: geoms and lights.
+    Scene {
+        /// Model file (.xml or .mjb).
+        model: PathBuf,
+        /// Start from this keyframe.
+        #[arg(long)]
+        key: Option<i32>,
+        /// Steps of the control law before the forward pass.
+        #[arg(long, default_value_t = 0)]
+        steps: usize,
+        /// Write to this file instead of stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Compile an MJCF (or URDF) model to an MJB file (MuJoCo 3.1.6's binary model format),
     /// optionally with a 4-byte mjtNum for f32 builds.
     Compile {
@@ -480,6 +496,20 @@ fn run(cli: Cli) -> Result<(), String> {
                 mjrs::stepping::traj(&m, &mut start(&m, key)?.view(), steps, zero_ctrl, every)?
             };
             write_output(output.as_deref(), &json)
+        }
+        Command::Scene {
+            model,
+            key,
+            steps,
+            output,
+        } => {
+            let mut owned = load(&model)?;
+            let m = owned.view();
+            let mut data = start(&m, key)?;
+            let mut d = data.view();
+            run_control(&m, &mut d, steps)?;
+            mjrs_core::forward(&m, &mut d).map_err(|e| e.to_string())?;
+            write_output(output.as_deref(), &mjrs::scene::scene_json(&m, &mut d)?)
         }
         Command::Model { model, output } => {
             let mut owned = load(&model)?;

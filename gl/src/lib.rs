@@ -1,4 +1,7 @@
-//! `mjrs-gl`: abstract visualization (camera, scene, perturbation, selection) and the OpenGL
-//! renderer on `gl` + `glutin`, with the interactive viewer behind `mjrs view`.
+//! `mjrs-gl`: visualization for mjrs.
 //!
-//! Not implemented yet: it arrives with the visualization issue.
+//! [`vis`] is MuJoCo's abstract visualization (`mjv_*`): options, cameras, perturbation and the
+//! scene, a list of plain geoms and lights computed from a `Model` and `Data` without any
+//! graphics API, comparable field by field with `mjref scene`. The OpenGL renderer (`mjr_*`)
+//! and the interactive viewer are not there yet.
+pub mod vis;

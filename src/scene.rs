@@ -1,0 +1,94 @@
+//! `mjrs scene`: the abstract scene (`mjv_updateScene` with the default options, no
+//! perturbation and the default free camera, every category) as JSON in the shape of
+//! `mjref scene`: `ngeom`, `nlight`, then one list per geom and light field, each entry the
+//! field's values as a list.
+
+use mjrs_core::{Data, Model};
+use mjrs_gl::vis::{self, Camera, Perturb, Scene, VisOption};
+use std::fmt::Write as _;
+
+/// Geoms a scene holds, as `mjref scene` makes it.
+const MAXGEOM: usize = 10000;
+
+/// The scene of the current state of `d` as JSON.
+pub fn scene_json(m: &Model, d: &mut Data) -> Result<String, String> {
+    let mut scn = Scene::new(MAXGEOM);
+    let mut cam = Camera::default_free(m);
+    vis::update_scene(
+        m,
+        d,
+        &VisOption::default(),
+        &Perturb::default(),
+        &mut cam,
+        vis::CAT_ALL,
+        &mut scn,
+    )
+    .map_err(|e| e.to_string())?;
+    let mut out = format!(
+        "{{\"ngeom\": {}, \"nlight\": {}",
+        scn.geoms.len(),
+        scn.lights.len()
+    );
+    let g = &scn.geoms;
+    let ints = |f: fn(&vis::VisGeom) -> i64| g.iter().map(move |x| vec![f(x).to_string()]);
+    field(&mut out, "geom.type", ints(|x| x.type_.into()));
+    field(&mut out, "geom.dataid", ints(|x| x.dataid.into()));
+    field(&mut out, "geom.objtype", ints(|x| x.objtype.into()));
+    field(&mut out, "geom.objid", ints(|x| x.objid.into()));
+    field(&mut out, "geom.category", ints(|x| x.category.into()));
+    field(&mut out, "geom.texid", ints(|x| x.texid.into()));
+    field(&mut out, "geom.texuniform", ints(|x| x.texuniform.into()));
+    field(&mut out, "geom.texcoord", ints(|x| x.texcoord.into()));
+    field(&mut out, "geom.segid", ints(|x| x.segid.into()));
+    let floats = |f: fn(&vis::VisGeom) -> Vec<f32>| {
+        g.iter().map(move |x| f(x).into_iter().map(real).collect())
+    };
+    field(&mut out, "geom.size", floats(|x| x.size.to_vec()));
+    field(&mut out, "geom.pos", floats(|x| x.pos.to_vec()));
+    field(&mut out, "geom.mat", floats(|x| x.mat.to_vec()));
+    field(&mut out, "geom.rgba", floats(|x| x.rgba.to_vec()));
+    field(&mut out, "geom.emission", floats(|x| vec![x.emission]));
+    field(&mut out, "geom.specular", floats(|x| vec![x.specular]));
+    field(&mut out, "geom.shininess", floats(|x| vec![x.shininess]));
+    field(
+        &mut out,
+        "geom.reflectance",
+        floats(|x| vec![x.reflectance]),
+    );
+    field(&mut out, "geom.transparent", ints(|x| x.transparent.into()));
+    let l = &scn.lights;
+    let lights = |f: fn(&vis::VisLight) -> Vec<f32>| {
+        l.iter().map(move |x| f(x).into_iter().map(real).collect())
+    };
+    let light_ints = |f: fn(&vis::VisLight) -> u8| l.iter().map(move |x| vec![f(x).to_string()]);
+    field(&mut out, "light.pos", lights(|x| x.pos.to_vec()));
+    field(&mut out, "light.dir", lights(|x| x.dir.to_vec()));
+    field(&mut out, "light.directional", light_ints(|x| x.directional));
+    field(&mut out, "light.castshadow", light_ints(|x| x.castshadow));
+    field(&mut out, "light.diffuse", lights(|x| x.diffuse.to_vec()));
+    field(&mut out, "light.ambient", lights(|x| x.ambient.to_vec()));
+    field(&mut out, "light.specular", lights(|x| x.specular.to_vec()));
+    out.push('}');
+    Ok(out)
+}
+
+/// A float as JSON: the shortest text that reads back as the same (widened) value.
+fn real(v: f32) -> String {
+    format!("{:?}", f64::from(v))
+}
+
+/// Appends `, "name": [[...], ...]` from the rows' JSON tokens.
+fn field(out: &mut String, name: &str, rows: impl Iterator<Item = Vec<String>>) {
+    let _ = write!(out, ", \"{name}\": [");
+    for (i, row) in rows.enumerate() {
+        out.push_str(if i == 0 { "[" } else { ", [" });
+        for (j, v) in row.iter().enumerate() {
+            if j > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(v);
+        }
+        out.push(']');
+    }
+    out.push(']');
+}

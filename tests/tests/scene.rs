@@ -1,0 +1,180 @@
+//! The abstract scene (`mjrs_gl::vis::update_scene`) against `mjref scene` (MuJoCo 3.1.6's
+//! `mjv_updateScene`, default options and free camera): every geom and light field bit for bit
+//! on the models of `fixtures/scene-models.txt`. Categories not drawn yet are errors, a full
+//! scene drops geoms with MuJoCo's warning, and the camera types place the eyes as MuJoCo does.
+
+use mjrs_alloc::OwnedModel;
+use mjrs_gl::vis::{self, camera_type, Camera, Perturb, Scene, VisOption};
+use mjrs_tests::{fixtures, read_json};
+use std::path::Path;
+
+fn compile(xml: &str) -> OwnedModel {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("models")
+        .join(xml);
+    mjrs_xml::load_xml(&path, None)
+        .unwrap_or_else(|e| panic!("{xml}: {e}"))
+        .model
+}
+
+#[test]
+fn scenes_equal_the_reference() {
+    let list = std::fs::read_to_string(fixtures().join("scene-models.txt")).unwrap();
+    let mut checked = 0;
+    for line in list
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (name, xml, key, steps) = (f[0], f[1], f[2], f[3].parse::<usize>().unwrap());
+        let mut owned = compile(xml);
+        let m = owned.view();
+        let key = (key != "-").then(|| key.parse::<i32>().unwrap());
+        let mut data = mjrs::simulate::new_data(&m, key).unwrap();
+        let mut d = data.view();
+        mjrs::stepping::run_control(&m, &mut d, steps).unwrap();
+        mjrs_core::forward(&m, &mut d).unwrap();
+        let ours: serde_json::Value =
+            serde_json::from_str(&mjrs::scene::scene_json(&m, &mut d).unwrap()).unwrap();
+        let reference = read_json(&fixtures().join("scene").join(format!("{name}.json")));
+        for (field, value) in reference.as_object().unwrap() {
+            assert_eq!(&ours[field], value, "{name}: {field}");
+        }
+        assert_eq!(
+            ours.as_object().unwrap().len(),
+            reference.as_object().unwrap().len()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked} scenes");
+}
+
+#[test]
+fn undrawn_categories_are_errors() {
+    // kitchen_sink has a spatial tendon, which the default options show
+    let mut owned = compile("kitchen_sink.xml");
+    let m = owned.view();
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut d = data.view();
+    mjrs_core::forward(&m, &mut d).unwrap();
+    let err = mjrs::scene::scene_json(&m, &mut d).unwrap_err();
+    assert!(err.contains("spatial tendons"), "{err}");
+
+    let mut owned = compile("hopper.xml");
+    let m = owned.view();
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut d = data.view();
+    let mut opt = VisOption::default();
+    opt.flags[vis::flag::CONTACTFORCE] = 1;
+    let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(100));
+    let e = vis::update_scene(
+        &m,
+        &mut d,
+        &opt,
+        &Perturb::default(),
+        &mut cam,
+        vis::CAT_ALL,
+        &mut scn,
+    );
+    assert_eq!(e, Err(vis::SceneError::Unsupported("contact forces")));
+}
+
+#[test]
+fn full_scene_drops_geoms_with_the_warning() {
+    let mut owned = compile("humanoid.xml");
+    let m = owned.view();
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut d = data.view();
+    mjrs_core::forward(&m, &mut d).unwrap();
+    let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(4));
+    let opt = VisOption::default();
+    vis::update_scene(
+        &m,
+        &mut d,
+        &opt,
+        &Perturb::default(),
+        &mut cam,
+        vis::CAT_ALL,
+        &mut scn,
+    )
+    .unwrap();
+    assert_eq!(scn.geoms.len(), 4);
+    let w = &d.warning[mjrs_core::types::WARN_VGEOMFULL as usize];
+    assert_eq!((w.number, w.lastinfo), (1, 4));
+    // static geoms only: the floor
+    let mut scn = Scene::new(100);
+    vis::update_scene(
+        &m,
+        &mut d,
+        &opt,
+        &Perturb::default(),
+        &mut cam,
+        vis::CAT_STATIC,
+        &mut scn,
+    )
+    .unwrap();
+    assert!(scn.geoms.iter().all(|g| g.category == vis::CAT_STATIC) && !scn.geoms.is_empty());
+}
+
+#[test]
+fn cameras_place_the_eyes() {
+    let mut owned = compile("humanoid.xml");
+    let m = owned.view();
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut d = data.view();
+    mjrs_core::forward(&m, &mut d).unwrap();
+    let mut scn = Scene::new(100);
+    // a model camera: the eyes straddle its position, looking down its -z axis
+    let mut cam = Camera {
+        type_: camera_type::FIXED,
+        fixedcamid: 0,
+        ..Camera::default()
+    };
+    vis::update_camera(&m, &d, &mut cam, &mut scn).unwrap();
+    let (head, forward, _) = scn.camera_in_model();
+    for k in 0..3 {
+        assert!((head[k] - d.cam_xpos[k]).abs() < 1e-6, "{head:?}");
+        assert!(
+            (forward[k] + d.cam_xmat[3 * k + 2]).abs() < 1e-6,
+            "{forward:?}"
+        );
+    }
+    // tracking moves lookat a fifth of the way to the body's subtree com
+    let mut cam = Camera {
+        type_: camera_type::TRACKING,
+        trackbodyid: 1,
+        ..Camera::default_free(&m)
+    };
+    let before = cam.lookat;
+    vis::update_camera(&m, &d, &mut cam, &mut scn).unwrap();
+    for k in 0..3 {
+        let expected = before[k] + (d.subtree_com[3 + k] - before[k]) * 0.2;
+        assert_eq!(cam.lookat[k], expected);
+    }
+    // bad ids are errors, not panics
+    let mut cam = Camera {
+        type_: camera_type::FIXED,
+        fixedcamid: 99,
+        ..Camera::default()
+    };
+    assert!(vis::update_camera(&m, &d, &mut cam, &mut scn).is_err());
+    let mut cam = Camera {
+        type_: camera_type::TRACKING,
+        trackbodyid: -1,
+        ..Camera::default()
+    };
+    assert!(vis::update_camera(&m, &d, &mut cam, &mut scn).is_err());
+}
+
+#[test]
+fn connectors_take_only_connector_types() {
+    let mut g = vis::init_geom(mjrs_core::types::GEOM_NONE, None, None, None, None);
+    let (a, b) = ([0.0, 0.0, 0.0], [0.0, 0.0, 2.0]);
+    vis::connector(&mut g, mjrs_core::types::GEOM_CAPSULE, 0.1, &a, &b).unwrap();
+    assert_eq!((g.size, g.pos), ([0.1, 0.1, 1.0], [0.0, 0.0, 1.0]));
+    let e = vis::connector(&mut g, mjrs_core::types::GEOM_BOX, 0.1, &a, &b);
+    assert_eq!(
+        e,
+        Err(vis::SceneError::BadConnector(mjrs_core::types::GEOM_BOX))
+    );
+}
