@@ -46,19 +46,19 @@ fn scenes_equal_the_reference() {
         );
         checked += 1;
     }
-    assert!(checked >= 10, "{checked} scenes");
+    assert!(checked >= 17, "{checked} scenes");
 }
 
 #[test]
 fn undrawn_categories_are_errors() {
-    // kitchen_sink has a spatial tendon, which the default options show
-    let mut owned = compile("kitchen_sink.xml");
+    // the slider-crank actuator's rods are not drawn yet
+    let mut owned = compile("tendon_slidercrank.xml");
     let m = owned.view();
     let mut data = mjrs::simulate::new_data(&m, None).unwrap();
     let mut d = data.view();
     mjrs_core::forward(&m, &mut d).unwrap();
     let err = mjrs::scene::scene_json(&m, &mut d).unwrap_err();
-    assert!(err.contains("spatial tendons"), "{err}");
+    assert!(err.contains("slider-crank"), "{err}");
 
     let mut owned = compile("hopper.xml");
     let m = owned.view();
@@ -177,4 +177,28 @@ fn connectors_take_only_connector_types() {
         e,
         Err(vis::SceneError::BadConnector(mjrs_core::types::GEOM_BOX))
     );
+}
+
+#[test]
+fn catenary_cases() {
+    let g = [0.0, 0.0, -9.81];
+    let mut out = [[0.0; 3]; vis::NCATENARY];
+    // taut: the straight segment
+    assert_eq!(
+        vis::catenary(&[0.0; 3], &[1.0, 0.0, 0.0], &g, 0.5, &mut out),
+        2
+    );
+    // nearly vertical: a bead below both ends
+    assert_eq!(
+        vis::catenary(&[0.0; 3], &[0.001, 0.0, -0.5], &g, 1.0, &mut out),
+        3
+    );
+    assert!(out[1][2] < -0.5);
+    // slack: the whole curve, its lowest point below both ends, ends in place
+    assert_eq!(
+        vis::catenary(&[0.0; 3], &[0.5, 0.0, 0.1], &g, 1.0, &mut out),
+        vis::NCATENARY
+    );
+    assert!(out.iter().any(|p| p[2] < -0.1));
+    assert_eq!(out[vis::NCATENARY - 1], [0.5, 0.0, 0.1]);
 }

@@ -3,8 +3,10 @@
 //! `mjvGeom`, `mjvLight`, `mjvGLCamera` and `mjvScene`.
 
 mod scene;
+mod tendon;
 
 pub use scene::{connector, init_geom, update_camera, update_scene, SceneError};
+pub use tendon::{catenary, NCATENARY};
 
 use mjrs_core::types::NGROUP;
 use mjrs_core::{Model, Real};

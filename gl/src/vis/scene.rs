@@ -117,11 +117,6 @@ fn check_supported(m: &Model, d: &Data, opt: &VisOption, pert: &Perturb) -> Resu
     if m.nflex > 0 {
         return Err(SceneError::Unsupported("flexes"));
     }
-    let tendon_drawn = (0..m.ntendon)
-        .any(|i| opt.tendongroup[group(m.tendon_group[i])] != 0 && d.ten_wrapnum[i] >= 2);
-    if opt.flags[flag::TENDON] != 0 && tendon_drawn {
-        return Err(SceneError::Unsupported("spatial tendons"));
-    }
     if m.actuator_trntype.contains(&TRN_SLIDERCRANK) {
         return Err(SceneError::Unsupported("slider-crank actuators"));
     }
@@ -132,7 +127,7 @@ fn check_supported(m: &Model, d: &Data, opt: &VisOption, pert: &Perturb) -> Resu
 }
 
 /// A group number clamped to the groups an option has.
-fn group(g: i32) -> usize {
+pub(super) fn group(g: i32) -> usize {
     g.clamp(0, NGROUP as i32 - 1) as usize
 }
 
@@ -186,7 +181,7 @@ pub fn init_geom(
 /// Material properties (MuJoCo's `setMaterial`): from material `matid` if any; `rgba` wins
 /// unless it is the default grey and a material is given; the texture when textures are shown;
 /// alpha scaled for dynamic geoms when transparency is on.
-fn set_material(m: &Model, g: &mut VisGeom, matid: i32, rgba: &[f32], flags: &[u8]) {
+pub(super) fn set_material(m: &Model, g: &mut VisGeom, matid: i32, rgba: &[f32], flags: &[u8]) {
     if let Ok(mat) = usize::try_from(matid) {
         g.texrepeat = [m.mat_texrepeat[2 * mat], m.mat_texrepeat[2 * mat + 1]];
         g.rgba.copy_from_slice(&m.mat_rgba[4 * mat..4 * mat + 4]);
@@ -210,7 +205,7 @@ fn set_material(m: &Model, g: &mut VisGeom, matid: i32, rgba: &[f32], flags: &[u
 }
 
 /// Starts the next geom (MuJoCo's `START`): `None`, with the warning, when the scene is full.
-fn start_geom(
+pub(super) fn start_geom(
     d: &mut Data,
     scn: &Scene,
     objtype: i32,
@@ -321,6 +316,9 @@ fn add_geoms(m: &Model, d: &mut Data, opt: &VisOption, catmask: i32, scn: &mut S
         if g.rgba[3] != 0.0 {
             scn.geoms.push(g);
         }
+    }
+    if opt.flags[flag::TENDON] != 0 && catmask & CAT_DYNAMIC != 0 {
+        super::tendon::add_tendons(m, d, opt, scn);
     }
     if opt.flags[flag::RANGEFINDER] != 0 && catmask & CAT_DECOR != 0 {
         add_sensor_rays(m, d, scn);
