@@ -24,6 +24,11 @@ pub fn scene_json(m: &Model, d: &mut Data) -> Result<String, String> {
         &mut scn,
     )
     .map_err(|e| e.to_string())?;
+    Ok(scene_to_json(&scn))
+}
+
+/// A scene's geoms and lights as JSON in the shape of `mjref scene`.
+pub fn scene_to_json(scn: &Scene) -> String {
     let mut out = format!(
         "{{\"ngeom\": {}, \"nlight\": {}",
         scn.geoms.len(),
@@ -69,7 +74,7 @@ pub fn scene_json(m: &Model, d: &mut Data) -> Result<String, String> {
     field(&mut out, "light.ambient", lights(|x| x.ambient.to_vec()));
     field(&mut out, "light.specular", lights(|x| x.specular.to_vec()));
     out.push('}');
-    Ok(out)
+    out
 }
 
 /// A float as JSON: the shortest text that reads back as the same (widened) value.

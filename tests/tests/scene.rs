@@ -65,7 +65,7 @@ fn undrawn_categories_are_errors() {
     let mut data = mjrs::simulate::new_data(&m, None).unwrap();
     let mut d = data.view();
     let mut opt = VisOption::default();
-    opt.flags[vis::flag::CONTACTFORCE] = 1;
+    opt.flags[vis::flag::JOINT] = 1;
     let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(100));
     let e = vis::update_scene(
         &m,
@@ -76,7 +76,7 @@ fn undrawn_categories_are_errors() {
         vis::CAT_ALL,
         &mut scn,
     );
-    assert_eq!(e, Err(vis::SceneError::Unsupported("contact forces")));
+    assert_eq!(e, Err(vis::SceneError::Unsupported("joints")));
 }
 
 #[test]
@@ -201,4 +201,51 @@ fn catenary_cases() {
     );
     assert!(out.iter().any(|p| p[2] < -0.1));
     assert_eq!(out[vis::NCATENARY - 1], [0.5, 0.0, 0.1]);
+}
+
+/// The `options-*.json` fixtures (generate-scene-options.py): scenes with flags switched on.
+#[test]
+fn scenes_with_options_equal_the_reference() {
+    let cases = [
+        ("contacts_humanoid", "collision_humanoid.xml", 100),
+        ("contacts_split_ant", "ant.xml", 300),
+        ("contacts_objects", "multiple_objects.xml", 150),
+        ("contacts_elliptic", "rows_contacts_elliptic.xml", 50),
+    ];
+    for (name, xml, steps) in cases {
+        let reference = read_json(
+            &fixtures()
+                .join("scene")
+                .join(format!("options-{name}.json")),
+        );
+        let mut opt = VisOption::default();
+        for f in reference["flags"].as_array().unwrap() {
+            opt.flags[f.as_u64().unwrap() as usize] = 1;
+        }
+        let mut owned = compile(xml);
+        let m = owned.view();
+        let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+        let mut d = data.view();
+        mjrs::stepping::run_control(&m, &mut d, steps).unwrap();
+        mjrs_core::forward(&m, &mut d).unwrap();
+        let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(10000));
+        vis::update_scene(
+            &m,
+            &mut d,
+            &opt,
+            &Perturb::default(),
+            &mut cam,
+            vis::CAT_ALL,
+            &mut scn,
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let ours: serde_json::Value =
+            serde_json::from_str(&mjrs::scene::scene_to_json(&scn)).unwrap();
+        assert!(reference["ngeom"].as_u64().unwrap() > 0);
+        for (field, value) in reference.as_object().unwrap() {
+            if field != "flags" {
+                assert_eq!(&ours[field], value, "{name}: {field}");
+            }
+        }
+    }
 }

@@ -59,12 +59,15 @@ pub fn update_scene(
 /// Refuses options and model features whose drawing is not implemented, instead of leaving
 /// them out of the scene silently.
 fn check_supported(m: &Model, d: &Data, opt: &VisOption, pert: &Perturb) -> Result<(), SceneError> {
-    const DRAWN: [usize; 5] = [
+    const DRAWN: [usize; 8] = [
         flag::TEXTURE,
         flag::STATIC,
         flag::TENDON,
         flag::RANGEFINDER,
         flag::SKIN,
+        flag::CONTACTPOINT,
+        flag::CONTACTFORCE,
+        flag::CONTACTSPLIT,
     ];
     const NAMES: [&str; flag::N] = [
         "convex hulls",
@@ -141,7 +144,7 @@ fn body_category(m: &Model, body: usize) -> i32 {
 }
 
 /// Doubles to floats, as C's `(float)` casts (`mju_n2f`).
-fn n2f<const N: usize>(v: &[Real]) -> [f32; N] {
+pub(super) fn n2f<const N: usize>(v: &[Real]) -> [f32; N] {
     core::array::from_fn(|i| v[i] as f32)
 }
 
@@ -317,18 +320,26 @@ fn add_geoms(m: &Model, d: &mut Data, opt: &VisOption, catmask: i32, scn: &mut S
             scn.geoms.push(g);
         }
     }
-    if opt.flags[flag::TENDON] != 0 && catmask & CAT_DYNAMIC != 0 {
-        super::tendon::add_tendons(m, d, opt, scn);
+    // each category stops the whole update when the scene is full, as MuJoCo's does
+    if opt.flags[flag::TENDON] != 0
+        && catmask & CAT_DYNAMIC != 0
+        && !super::tendon::add_tendons(m, d, opt, scn)
+    {
+        return;
     }
-    if opt.flags[flag::RANGEFINDER] != 0 && catmask & CAT_DECOR != 0 {
-        add_sensor_rays(m, d, scn);
+    if opt.flags[flag::RANGEFINDER] != 0 && catmask & CAT_DECOR != 0 && !add_sensor_rays(m, d, scn)
+    {
+        return;
+    }
+    if catmask & CAT_DECOR != 0 {
+        super::contact::add_contacts(m, d, opt, scn);
     }
 }
 
 /// The rays of rangefinders (from the site along its z axis to the hit) and the segments of
 /// geom-distance `fromto` sensors, as lines in the rangefinder colour; nothing for a sensor
-/// that measured nothing.
-fn add_sensor_rays(m: &Model, d: &mut Data, scn: &mut Scene) {
+/// that measured nothing. `false` when the scene is full.
+fn add_sensor_rays(m: &Model, d: &mut Data, scn: &mut Scene) -> bool {
     for i in 0..m.nsensor {
         let adr = m.sensor_adr[i] as usize;
         let (from, to) = match m.sensor_type[i] {
@@ -360,13 +371,14 @@ fn add_sensor_rays(m: &Model, d: &mut Data, scn: &mut Scene) {
             _ => continue,
         };
         let Some(mut g) = start_geom(d, scn, OBJ_UNKNOWN, i, CAT_DECOR) else {
-            return;
+            return false;
         };
         // a line is a valid connector type
         let _ = connector(&mut g, GEOM_LINE, 3.0, &from, &to);
         g.rgba = m.vis.rgba.rangefinder;
         scn.geoms.push(g);
     }
+    true
 }
 
 /// Makes `g` a connector of `type_` from `a` to `b` (`mjv_connector`): capsules and cylinders

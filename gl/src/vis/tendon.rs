@@ -12,8 +12,8 @@ use mjrs_core::{Data, Model, Real};
 /// Points of a drawn catenary (`mjNCATENARY`).
 pub const NCATENARY: usize = 31;
 
-/// Adds the capsules of every shown spatial tendon.
-pub(super) fn add_tendons(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut Scene) {
+/// Adds the capsules of every shown spatial tendon; `false` when the scene is full.
+pub(super) fn add_tendons(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut Scene) -> bool {
     for i in 0..m.ntendon {
         if opt.tendongroup[group(m.tendon_group[i])] == 0 {
             continue;
@@ -31,7 +31,7 @@ pub(super) fn add_tendons(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut Sc
                 let n = catenary(&x0, &x1, &m.opt.gravity, length, &mut out);
                 for j in 0..n.saturating_sub(1) {
                     if !segment(m, d, opt, scn, i, m.tendon_width[i], &out[j], &out[j + 1]) {
-                        return;
+                        return false;
                     }
                 }
                 continue;
@@ -58,10 +58,11 @@ pub(super) fn add_tendons(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut Sc
                 ]
             };
             if !segment(m, d, opt, scn, i, width, &p(j), &p(j + 1)) {
-                return;
+                return false;
             }
         }
     }
+    true
 }
 
 /// One capsule of tendon `i`; `false` when the scene is full.
