@@ -65,7 +65,7 @@ fn undrawn_categories_are_errors() {
     let mut data = mjrs::simulate::new_data(&m, None).unwrap();
     let mut d = data.view();
     let mut opt = VisOption::default();
-    opt.flags[vis::flag::JOINT] = 1;
+    opt.flags[vis::flag::ACTUATOR] = 1;
     let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(100));
     let e = vis::update_scene(
         &m,
@@ -76,7 +76,7 @@ fn undrawn_categories_are_errors() {
         vis::CAT_ALL,
         &mut scn,
     );
-    assert_eq!(e, Err(vis::SceneError::Unsupported("joints")));
+    assert_eq!(e, Err(vis::SceneError::Unsupported("actuators")));
 }
 
 #[test]
@@ -203,7 +203,8 @@ fn catenary_cases() {
     assert_eq!(out[vis::NCATENARY - 1], [0.5, 0.0, 0.1]);
 }
 
-/// The `options-*.json` fixtures (generate-scene-options.py): scenes with flags switched on.
+/// The `options-*.json` fixtures (generate-scene-options.py): scenes with flags switched on and
+/// frames shown.
 #[test]
 fn scenes_with_options_equal_the_reference() {
     let cases = [
@@ -211,6 +212,12 @@ fn scenes_with_options_equal_the_reference() {
         ("contacts_split_ant", "ant.xml", 300),
         ("contacts_objects", "multiple_objects.xml", 150),
         ("contacts_elliptic", "rows_contacts_elliptic.xml", 50),
+        ("decor_humanoid", "humanoid.xml", 30),
+        ("decor_ant", "ant.xml", 30),
+        ("frames_geom", "hopper.xml", 20),
+        ("frames_site", "rollout_arm.xml", 20),
+        ("frames_contact", "multiple_objects.xml", 150),
+        ("joints_kitchen", "kitchen_sink.xml", 20),
     ];
     for (name, xml, steps) in cases {
         let reference = read_json(
@@ -222,6 +229,7 @@ fn scenes_with_options_equal_the_reference() {
         for f in reference["flags"].as_array().unwrap() {
             opt.flags[f.as_u64().unwrap() as usize] = 1;
         }
+        opt.frame = reference["frame"].as_i64().unwrap() as i32;
         let mut owned = compile(xml);
         let m = owned.view();
         let mut data = mjrs::simulate::new_data(&m, None).unwrap();
@@ -243,9 +251,23 @@ fn scenes_with_options_equal_the_reference() {
             serde_json::from_str(&mjrs::scene::scene_to_json(&scn)).unwrap();
         assert!(reference["ngeom"].as_u64().unwrap() > 0);
         for (field, value) in reference.as_object().unwrap() {
-            if field != "flags" {
-                assert_eq!(&ours[field], value, "{name}: {field}");
+            if field != "flags" && field != "frame" {
+                assert_same(&ours[field], value, &format!("{name}: {field}"));
             }
         }
     }
+}
+
+/// Equal JSON, or a panic naming the first differing entry of a list.
+fn assert_same(ours: &serde_json::Value, reference: &serde_json::Value, what: &str) {
+    if ours == reference {
+        return;
+    }
+    if let (Some(a), Some(b)) = (ours.as_array(), reference.as_array()) {
+        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            assert_eq!(x, y, "{what}[{i}]");
+        }
+        assert_eq!(a.len(), b.len(), "{what}: entries");
+    }
+    assert_eq!(ours, reference, "{what}");
 }

@@ -12,7 +12,8 @@ use mjrs_core::{Data, Model, Real};
 /// Adds the contact points and forces the options ask for.
 pub(super) fn add_contacts(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut Scene) {
     let flags = &opt.flags;
-    if flags[flag::CONTACTPOINT] == 0 && flags[flag::CONTACTFORCE] == 0 {
+    let frames = opt.frame == super::frame::CONTACT;
+    if flags[flag::CONTACTPOINT] == 0 && flags[flag::CONTACTFORCE] == 0 && !frames {
         return;
     }
     let scl = m.stat.meansize;
@@ -40,6 +41,14 @@ pub(super) fn add_contacts(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut S
                 m.vis.rgba.contactgap
             };
             scn.geoms.push(g);
+        }
+        if frames {
+            // half the size of body frames
+            let length = Real::from(m.vis.scale.framelength) * scl / 2.0;
+            let width = Real::from(m.vis.scale.framewidth) * scl / 2.0;
+            if !super::decor::add_axes(d, scn, OBJ_UNKNOWN, i, &con.pos, &mat, length, width) {
+                return;
+            }
         }
         if con.efc_address < 0 || flags[flag::CONTACTFORCE] == 0 {
             continue;

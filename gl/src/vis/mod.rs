@@ -3,6 +3,7 @@
 //! `mjvGeom`, `mjvLight`, `mjvGLCamera` and `mjvScene`.
 
 mod contact;
+mod decor;
 mod scene;
 mod tendon;
 
@@ -159,6 +160,26 @@ impl Default for VisOption {
             flex_layer: 0,
         }
     }
+}
+
+/// Frames drawn (`mjtFrame`), the values of [`VisOption::frame`].
+pub mod frame {
+    /// None.
+    pub const NONE: i32 = 0;
+    /// Body frames.
+    pub const BODY: i32 = 1;
+    /// Geom frames.
+    pub const GEOM: i32 = 2;
+    /// Site frames.
+    pub const SITE: i32 = 3;
+    /// Camera frames.
+    pub const CAMERA: i32 = 4;
+    /// Light frames.
+    pub const LIGHT: i32 = 5;
+    /// Contact frames.
+    pub const CONTACT: i32 = 6;
+    /// The world frame.
+    pub const WORLD: i32 = 7;
 }
 
 /// Camera types (`mjtCamera`).

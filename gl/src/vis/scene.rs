@@ -59,7 +59,7 @@ pub fn update_scene(
 /// Refuses options and model features whose drawing is not implemented, instead of leaving
 /// them out of the scene silently.
 fn check_supported(m: &Model, d: &Data, opt: &VisOption, pert: &Perturb) -> Result<(), SceneError> {
-    const DRAWN: [usize; 8] = [
+    const DRAWN: [usize; 12] = [
         flag::TEXTURE,
         flag::STATIC,
         flag::TENDON,
@@ -68,6 +68,10 @@ fn check_supported(m: &Model, d: &Data, opt: &VisOption, pert: &Perturb) -> Resu
         flag::CONTACTPOINT,
         flag::CONTACTFORCE,
         flag::CONTACTSPLIT,
+        flag::JOINT,
+        flag::INERTIA,
+        flag::SCLINERTIA,
+        flag::COM,
     ];
     const NAMES: [&str; flag::N] = [
         "convex hulls",
@@ -108,8 +112,11 @@ fn check_supported(m: &Model, d: &Data, opt: &VisOption, pert: &Perturb) -> Resu
             return Err(SceneError::Unsupported(NAMES[i]));
         }
     }
-    if opt.label != 0 || opt.frame != 0 {
-        return Err(SceneError::Unsupported("labels and frames"));
+    if opt.label != 0 {
+        return Err(SceneError::Unsupported("labels"));
+    }
+    if opt.frame == super::frame::CAMERA || opt.frame == super::frame::LIGHT {
+        return Err(SceneError::Unsupported("camera and light frames"));
     }
     if pert.select > 0 || pert.active != 0 || pert.active2 != 0 {
         return Err(SceneError::Unsupported("selection and perturbation"));
@@ -135,7 +142,7 @@ pub(super) fn group(g: i32) -> usize {
 }
 
 /// Static if welded to the world and not a mocap body (MuJoCo's `bodycategory`).
-fn body_category(m: &Model, body: usize) -> i32 {
+pub(super) fn body_category(m: &Model, body: usize) -> i32 {
     if m.body_weldid[body] == 0 && m.body_mocapid[body] == -1 {
         CAT_STATIC
     } else {
@@ -236,6 +243,16 @@ fn add_geoms(m: &Model, d: &mut Data, opt: &VisOption, catmask: i32, scn: &mut S
     } else {
         catmask
     };
+    if !super::decor::add_inertia(m, d, opt, catmask, scn)
+        || !super::decor::add_body_frames(m, d, opt, catmask, scn)
+        || !super::decor::add_joints(m, d, opt, catmask, scn)
+    {
+        return;
+    }
+    // float products: MuJoCo keeps the mean size as a float in this function
+    let scl = m.stat.meansize as f32;
+    let frame_length = Real::from(m.vis.scale.framelength * scl);
+    let frame_width = Real::from(m.vis.scale.framewidth * scl);
     let mut planeid = -1;
     for i in 0..m.ngeom {
         if m.geom_type[i] == GEOM_PLANE {
@@ -291,6 +308,22 @@ fn add_geoms(m: &Model, d: &mut Data, opt: &VisOption, catmask: i32, scn: &mut S
             g.pos = n2f(&plane_position(m, d, scn, i));
         }
         scn.geoms.push(g);
+        if catmask & CAT_DECOR != 0 && opt.frame == super::frame::GEOM {
+            let pos = super::decor::to3(&d.geom_xpos[3 * i..]);
+            let mat = super::decor::to9(&d.geom_xmat[9 * i..]);
+            if !super::decor::add_axes(
+                d,
+                scn,
+                OBJ_UNKNOWN,
+                i,
+                &pos,
+                &mat,
+                frame_length,
+                frame_width,
+            ) {
+                return;
+            }
+        }
     }
     for i in 0..m.nsite {
         let category = body_category(m, m.site_bodyid[i] as usize);
@@ -316,8 +349,25 @@ fn add_geoms(m: &Model, d: &mut Data, opt: &VisOption, catmask: i32, scn: &mut S
             &m.site_rgba[4 * i..4 * i + 4],
             &opt.flags,
         );
-        if g.rgba[3] != 0.0 {
-            scn.geoms.push(g);
+        if g.rgba[3] == 0.0 {
+            continue;
+        }
+        scn.geoms.push(g);
+        if catmask & CAT_DECOR != 0 && opt.frame == super::frame::SITE {
+            let pos = super::decor::to3(&d.site_xpos[3 * i..]);
+            let mat = super::decor::to9(&d.site_xmat[9 * i..]);
+            if !super::decor::add_axes(
+                d,
+                scn,
+                OBJ_UNKNOWN,
+                i,
+                &pos,
+                &mat,
+                frame_length,
+                frame_width,
+            ) {
+                return;
+            }
         }
     }
     // each category stops the whole update when the scene is full, as MuJoCo's does
@@ -325,6 +375,9 @@ fn add_geoms(m: &Model, d: &mut Data, opt: &VisOption, catmask: i32, scn: &mut S
         && catmask & CAT_DYNAMIC != 0
         && !super::tendon::add_tendons(m, d, opt, scn)
     {
+        return;
+    }
+    if !super::decor::add_com(m, d, opt, catmask, scn) {
         return;
     }
     if opt.flags[flag::RANGEFINDER] != 0 && catmask & CAT_DECOR != 0 && !add_sensor_rays(m, d, scn)

@@ -1,0 +1,236 @@
+//! Decorations of bodies and joints in the scene (the parts of MuJoCo's `mjv_addGeoms` before
+//! and after the model geoms): equivalent-inertia boxes, world and body frames, joint axes,
+//! centers of mass of the kinematic trees, and the RGB axis triads every frame is drawn with.
+
+use super::scene::{body_category, connector, group, init_geom, start_geom};
+use super::{flag, frame, Scene, VisOption, CAT_DECOR};
+use mjrs_core::math::mat::mul_mat_vec;
+use mjrs_core::math::scalar;
+use mjrs_core::types::*;
+use mjrs_core::{Data, Model, Real};
+
+/// The identity rotation, row-major.
+const IDENTITY: [Real; 9] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+
+/// Boxes (or ellipsoids, with `ellipsoidinertia`) of the bodies' equivalent inertia, in their
+/// inertial frames, optionally scaled to the density of water; `false` when the scene is full.
+pub(super) fn add_inertia(
+    m: &Model,
+    d: &mut Data,
+    opt: &VisOption,
+    catmask: i32,
+    scn: &mut Scene,
+) -> bool {
+    if opt.flags[flag::INERTIA] == 0 {
+        return true;
+    }
+    let ellipsoid = m.vis.global.ellipsoidinertia == 1;
+    for i in 1..m.nbody {
+        let category = body_category(m, i);
+        if m.body_mass[i] <= mjrs_core::real::MINVAL || category & catmask == 0 {
+            continue;
+        }
+        // the body's category decides whether it is shown; the box itself is a decoration
+        let Some(start) = start_geom(d, scn, OBJ_BODY, i, CAT_DECOR) else {
+            return false;
+        };
+        let inertia = &m.body_inertia[3 * i..3 * i + 3];
+        let mass = m.body_mass[i];
+        let scale = scalar::sqrt(if ellipsoid { 5.0 } else { 3.0 });
+        let half = |a: usize, b: usize, c: usize| {
+            scalar::sqrt((inertia[b] + inertia[c] - inertia[a]) / (2.0 * mass)) * scale
+        };
+        let mut sz = [half(0, 1, 2), half(1, 0, 2), half(2, 0, 1)];
+        if opt.flags[flag::SCLINERTIA] != 0 {
+            // sizes scaled so that a body of density 1000 keeps its box
+            let volume = if ellipsoid {
+                4.0 / 3.0 * core::f64::consts::PI
+            } else {
+                8.0
+            } * sz[0]
+                * sz[1]
+                * sz[2];
+            let density = mass / volume.max(mjrs_core::real::MINVAL);
+            let s = scalar::pow(density * 0.001, 1.0 / 3.0);
+            for x in &mut sz {
+                *x *= s;
+            }
+        }
+        let type_ = if ellipsoid { GEOM_ELLIPSOID } else { GEOM_BOX };
+        let mut g = init_geom(
+            type_,
+            Some(&sz),
+            Some(&d.xipos[3 * i..3 * i + 3]),
+            Some(&d.ximat[9 * i..9 * i + 9]),
+            Some(&m.vis.rgba.inertia),
+        );
+        (g.objtype, g.objid, g.category, g.segid) =
+            (start.objtype, start.objid, start.category, start.segid);
+        scn.geoms.push(g);
+    }
+    true
+}
+
+/// The world frame (`frame::WORLD`, twice as large) or every body frame (`frame::BODY`; at
+/// the inertial frame when inertia is shown); `false` when the scene is full.
+pub(super) fn add_body_frames(
+    m: &Model,
+    d: &mut Data,
+    opt: &VisOption,
+    catmask: i32,
+    scn: &mut Scene,
+) -> bool {
+    if catmask & CAT_DECOR == 0 {
+        return true;
+    }
+    let bodies = match opt.frame {
+        frame::WORLD => 0..1,
+        frame::BODY => 1..m.nbody,
+        _ => return true,
+    };
+    // MuJoCo keeps the mean size as a float here, so these products are float products
+    let scl = m.stat.meansize as f32;
+    let inertial = opt.flags[flag::INERTIA] != 0;
+    for i in bodies {
+        let factor = if i == 0 { 2.0 } else { 1.0 };
+        let length = Real::from(m.vis.scale.framelength * scl * factor);
+        let width = Real::from(m.vis.scale.framewidth * scl * factor);
+        if i > 0 && body_category(m, i) & !catmask != 0 {
+            continue;
+        }
+        let (pos, mat) = if inertial {
+            (&d.xipos[3 * i..3 * i + 3], &d.ximat[9 * i..9 * i + 9])
+        } else {
+            (&d.xpos[3 * i..3 * i + 3], &d.xmat[9 * i..9 * i + 9])
+        };
+        let (pos, mat) = (to3(pos), to9(mat));
+        if !add_axes(d, scn, OBJ_UNKNOWN, i, &pos, &mat, length, width) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Three cylinders along the axes of frame `mat` at `pos`, red, green and blue; `false` when
+/// the scene is full.
+pub(super) fn add_axes(
+    d: &mut Data,
+    scn: &mut Scene,
+    objtype: i32,
+    objid: usize,
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    length: Real,
+    width: Real,
+) -> bool {
+    for j in 0..3 {
+        let Some(mut g) = start_geom(d, scn, objtype, objid, CAT_DECOR) else {
+            return false;
+        };
+        let mut axis = [0.0; 3];
+        axis[j] = length;
+        let mut vec = [0.0; 3];
+        mul_mat_vec(&mut vec, mat, &axis, 3, 3);
+        let to = [pos[0] + vec[0], pos[1] + vec[1], pos[2] + vec[2]];
+        let _ = connector(&mut g, GEOM_CYLINDER, width, pos, &to);
+        g.rgba = [0.0, 0.0, 0.0, 1.0];
+        g.rgba[j] = 0.9;
+        scn.geoms.push(g);
+    }
+    true
+}
+
+/// The joints of the shown groups: a box at a free joint, a sphere at a ball joint, an arrow
+/// along a slide axis and a one-headed arrow along a hinge axis; `false` when the scene is full.
+pub(super) fn add_joints(
+    m: &Model,
+    d: &mut Data,
+    opt: &VisOption,
+    catmask: i32,
+    scn: &mut Scene,
+) -> bool {
+    if opt.flags[flag::JOINT] == 0 || catmask & CAT_DECOR == 0 {
+        return true;
+    }
+    let scl = m.stat.meansize as f32; // a float in MuJoCo, as for frames
+    let length = Real::from(m.vis.scale.jointlength * scl);
+    let width = Real::from(m.vis.scale.jointwidth * scl);
+    for i in 0..m.njnt {
+        if opt.jointgroup[group(m.jnt_group[i])] == 0 {
+            continue;
+        }
+        let Some(mut g) = start_geom(d, scn, OBJ_JOINT, i, CAT_DECOR) else {
+            return false;
+        };
+        let body = m.jnt_bodyid[i] as usize;
+        let anchor = to3(&d.xanchor[3 * i..3 * i + 3]);
+        match m.jnt_type[i] {
+            JNT_FREE | JNT_BALL => {
+                g.type_ = if m.jnt_type[i] == JNT_FREE {
+                    GEOM_BOX
+                } else {
+                    GEOM_SPHERE
+                };
+                g.size = [(0.3 * length) as f32; 3];
+                g.pos = anchor.map(|x| x as f32);
+                g.mat = core::array::from_fn(|k| d.xmat[9 * body + k] as f32);
+            }
+            _ => {
+                let axis = &d.xaxis[3 * i..3 * i + 3];
+                let to = [
+                    anchor[0] + axis[0] * length,
+                    anchor[1] + axis[1] * length,
+                    anchor[2] + axis[2] * length,
+                ];
+                let type_ = if m.jnt_type[i] == JNT_SLIDE {
+                    GEOM_ARROW
+                } else {
+                    GEOM_ARROW1
+                };
+                let _ = connector(&mut g, type_, width, &anchor, &to);
+            }
+        }
+        g.rgba = m.vis.rgba.joint;
+        scn.geoms.push(g);
+    }
+    true
+}
+
+/// A sphere at the center of mass of every kinematic tree; `false` when the scene is full.
+pub(super) fn add_com(
+    m: &Model,
+    d: &mut Data,
+    opt: &VisOption,
+    catmask: i32,
+    scn: &mut Scene,
+) -> bool {
+    if opt.flags[flag::COM] == 0 || catmask & CAT_DECOR == 0 {
+        return true;
+    }
+    let size = m.stat.meansize as f32 * m.vis.scale.com;
+    for i in 1..m.nbody {
+        if m.body_rootid[i] as usize != i {
+            continue;
+        }
+        let Some(mut g) = start_geom(d, scn, OBJ_UNKNOWN, i, CAT_DECOR) else {
+            return false;
+        };
+        g.type_ = GEOM_SPHERE;
+        g.size = [size; 3];
+        g.pos = core::array::from_fn(|k| d.subtree_com[3 * i + k] as f32);
+        g.mat = IDENTITY.map(|x| x as f32);
+        g.rgba = m.vis.rgba.com;
+        scn.geoms.push(g);
+    }
+    true
+}
+
+/// The first three values.
+pub(super) fn to3(v: &[Real]) -> [Real; 3] {
+    [v[0], v[1], v[2]]
+}
+
+/// The first nine values.
+pub(super) fn to9(v: &[Real]) -> [Real; 9] {
+    core::array::from_fn(|k| v[k])
+}
