@@ -4,6 +4,7 @@
 
 mod contact;
 mod decor;
+pub mod interact;
 mod scene;
 mod tendon;
 
@@ -259,9 +260,11 @@ pub struct Perturb {
     pub refpos: [Real; 3],
     /// Reference orientation for the selected object.
     pub refquat: [Real; 4],
+    /// Reference position of the selection point.
+    pub refselpos: [Real; 3],
     /// Selection point in the object's frame.
     pub localpos: [Real; 3],
-    /// Mass of the subtree when perturbation started.
+    /// Effective mass at the selection point (set by `init_perturb`).
     pub localmass: Real,
     /// Relative mouse motion to space scaling.
     pub scale: Real,
@@ -278,6 +281,7 @@ impl Default for Perturb {
             active2: 0,
             refpos: [0.0; 3],
             refquat: [1.0, 0.0, 0.0, 0.0],
+            refselpos: [0.0; 3],
             localpos: [0.0; 3],
             localmass: 0.0,
             scale: 1.0,

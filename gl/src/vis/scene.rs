@@ -22,6 +22,8 @@ pub enum SceneError {
     BadCamera(&'static str),
     /// A connector of a type that is not a capsule, cylinder, arrow or line.
     BadConnector(i32),
+    /// A mouse action the function does not take.
+    BadAction(i32),
 }
 
 impl core::fmt::Display for SceneError {
@@ -30,6 +32,7 @@ impl core::fmt::Display for SceneError {
             SceneError::Unsupported(what) => write!(f, "the scene cannot show {what} yet"),
             SceneError::BadCamera(what) => write!(f, "{what}"),
             SceneError::BadConnector(t) => write!(f, "invalid geom type {t} for connector"),
+            SceneError::BadAction(a) => write!(f, "unexpected mouse action {a}"),
         }
     }
 }
@@ -686,8 +689,8 @@ pub(super) fn camera_in_model_exact(scn: &Scene) -> ([Real; 3], [Real; 3], [Real
             left[0], u[0], fwd[0], left[1], u[1], fwd[1], left[2], u[2], fwd[2],
         ];
         let mut quat = mat2quat(&mat);
-        if scn.enabletransform != 0 {
-            (pos, quat) = room_to_model_pose(scn, &pos, &quat);
+        if let Ok(model) = super::interact::room_to_model(scn, &pos, &quat) {
+            (pos, quat) = model;
         }
         let model = quat2mat(&quat);
         for k in 0..3 {
@@ -699,18 +702,4 @@ pub(super) fn camera_in_model_exact(scn: &Scene) -> ([Real; 3], [Real; 3], [Real
     normalize3(&mut forward);
     normalize3(&mut up);
     (head, forward, up)
-}
-
-/// A pose from room to model space (`mjv_room2model`, with the transformation enabled).
-fn room_to_model_pose(scn: &Scene, pos: &[Real; 3], quat: &[Real; 4]) -> ([Real; 3], [Real; 4]) {
-    use mjrs_core::math::pose::{mul_pose, neg_pose};
-    let translate = scn.translate.map(Real::from);
-    let rotate = scn.rotate.map(Real::from);
-    let (invpos, invquat) = neg_pose(&translate, &rotate);
-    let (mut mpos, mquat) = mul_pose(&invpos, &invquat, pos, quat);
-    let inv_scale = 1.0 / Real::from(scn.scale);
-    for p in &mut mpos {
-        *p *= inv_scale;
-    }
-    (mpos, mquat)
 }
