@@ -43,6 +43,14 @@ const PERTURB_MOVES: [(i32, f64, f64); 5] = [
     (2, -0.3, 0.4),
     (2, 0.6, 0.1),
 ];
+const SELECT_POINTS: [(f64, f64); 6] = [
+    (0.5, 0.5),
+    (0.5, 0.6),
+    (0.5, 0.65),
+    (0.5, 0.7),
+    (0.5, 0.75),
+    (0.9, 0.1),
+];
 const MODEL_MOVES: [(i32, f64, f64); 5] = [
     (1, 0.1, 0.05),
     (2, -0.2, 0.1),
@@ -75,6 +83,32 @@ fn interaction_equals_mujoco() {
     for (k, v) in [head, fwd, up].iter().enumerate() {
         same(v, &r["camera_in_room"][k], "camera_in_room");
     }
+    for (i, (relx, rely)) in SELECT_POINTS.into_iter().enumerate() {
+        let hit = interact::select(&m, &mut d, &opt, 4.0 / 3.0, relx, rely, &scn).unwrap();
+        let s = &r["select"][i];
+        let h = hit.unwrap_or_else(|| panic!("select {i}: MuJoCo hit body {}", s["body"]));
+        let expected = (
+            s["body"].as_i64().unwrap() as i32,
+            s["geom"].as_i64().unwrap() as i32,
+        );
+        assert_eq!((h.body, h.geom), expected, "select {i}");
+        same(&h.point, &s["point"], &format!("select {i}"));
+    }
+    let bodies: Vec<i64> = (0..SELECT_POINTS.len())
+        .map(|i| r["select"][i]["body"].as_i64().unwrap())
+        .collect();
+    assert!(bodies.iter().filter(|&&b| b > 0).count() >= 3, "{bodies:?}");
+    let mut up_cam = Camera {
+        elevation: 30.0,
+        ..Camera::default_free(&m)
+    };
+    let mut up_scn = Scene::new(1000);
+    update(&mut d, &mut up_cam, &mut up_scn);
+    assert_eq!(r["select_up"].as_i64(), Some(-1));
+    assert_eq!(
+        interact::select(&m, &mut d, &opt, 4.0 / 3.0, 0.5, 0.9, &up_scn).unwrap(),
+        None
+    );
     same(
         &interact::align_to_camera(&[0.3, -0.2, 0.5], &fwd),
         &r["align"],

@@ -505,3 +505,105 @@ pub fn apply_perturb_force(m: &Model, d: &mut Data, pert: &Perturb) {
     d.xfrc_applied[6 * sel..6 * sel + 3].copy_from_slice(&force);
     d.xfrc_applied[6 * sel + 3..6 * sel + 6].copy_from_slice(&torque);
 }
+
+/// The average of two eye cameras (`mjv_averageCamera`): mean position, mean forward
+/// direction, the mean up direction made orthogonal to it, mean frustum.
+pub fn average_camera(c1: &super::GlCamera, c2: &super::GlCamera) -> super::GlCamera {
+    let wide = |a: &[f32; 3], b: &[f32; 3]| -> [Real; 3] {
+        core::array::from_fn(|k| Real::from(a[k]) + Real::from(b[k]))
+    };
+    let pos = wide(&c1.pos, &c2.pos).map(|x| x * 0.5);
+    let mut forward = wide(&c1.forward, &c2.forward);
+    normalize3(&mut forward);
+    let mut up = wide(&c1.up, &c2.up);
+    let projection = dot3(&up, &forward);
+    for k in 0..3 {
+        up[k] += forward[k] * -projection;
+    }
+    normalize3(&mut up);
+    let mean = |a: f32, b: f32| 0.5 * (a + b);
+    super::GlCamera {
+        pos: pos.map(|x| x as f32),
+        forward: forward.map(|x| x as f32),
+        up: up.map(|x| x as f32),
+        frustum_bottom: mean(c1.frustum_bottom, c2.frustum_bottom),
+        frustum_top: mean(c1.frustum_top, c2.frustum_top),
+        frustum_center: mean(c1.frustum_center, c2.frustum_center),
+        frustum_width: mean(c1.frustum_width, c2.frustum_width),
+        frustum_near: mean(c1.frustum_near, c2.frustum_near),
+        frustum_far: mean(c1.frustum_far, c2.frustum_far),
+    }
+}
+
+/// What [`select`] hit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Selection {
+    /// The body of the geom hit.
+    pub body: i32,
+    /// The geom hit.
+    pub geom: i32,
+    /// The point hit, in model coordinates.
+    pub point: [Real; 3],
+}
+
+/// Picks what is under the mouse (`mjv_select`): a ray from the viewer through the point
+/// `(relx, rely)` of a viewport of `aspectratio` (relative coordinates from the bottom left),
+/// cast against the geoms of the shown groups (static ones if shown). `None` when nothing is
+/// hit. Models whose skins or flexes are shown are refused: picking them is not implemented.
+pub fn select(
+    m: &Model,
+    d: &mut Data,
+    opt: &super::VisOption,
+    aspectratio: Real,
+    relx: Real,
+    rely: Real,
+    scn: &Scene,
+) -> Result<Option<Selection>, SceneError> {
+    use super::flag;
+    let flex_shown = [
+        flag::FLEXVERT,
+        flag::FLEXEDGE,
+        flag::FLEXFACE,
+        flag::FLEXSKIN,
+    ]
+    .iter()
+    .any(|&f| opt.flags[f] != 0);
+    if (flex_shown && m.nflex > 0) || (opt.flags[flag::SKIN] != 0 && m.nskin > 0) {
+        return Err(SceneError::Unsupported("picking skins and flexes"));
+    }
+    let cam = average_camera(&scn.camera[0], &scn.camera[1]);
+    let (pos, forward, up) = camera_in_model(scn)?;
+    let mut left = cross(&up, &forward);
+    normalize3(&mut left);
+    let height = Real::from(cam.frustum_top - cam.frustum_bottom);
+    let halfwidth = 0.5 * aspectratio * height;
+    let along_up = Real::from(cam.frustum_bottom) + rely * height;
+    let along_left = -(Real::from(cam.frustum_center) + (2.0 * relx - 1.0) * halfwidth);
+    let mut ray: [Real; 3] = core::array::from_fn(|k| forward[k] * Real::from(cam.frustum_near));
+    for k in 0..3 {
+        ray[k] += up[k] * along_up;
+    }
+    for k in 0..3 {
+        ray[k] += left[k] * along_left;
+    }
+    normalize3(&mut ray);
+    let groups = opt.geomgroup;
+    let hit = mjrs_core::ray::ray(
+        m,
+        d,
+        &pos,
+        &ray,
+        Some(&groups),
+        opt.flags[flag::STATIC] != 0,
+        -1,
+    );
+    let (dist, geom) = hit.map_err(|_| SceneError::Unsupported("picking with this view"))?;
+    if dist < 0.0 || geom < 0 {
+        return Ok(None);
+    }
+    Ok(Some(Selection {
+        body: m.geom_bodyid[geom as usize],
+        geom,
+        point: core::array::from_fn(|k| pos[k] + ray[k] * dist),
+    }))
+}
