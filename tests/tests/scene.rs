@@ -51,14 +51,26 @@ fn scenes_equal_the_reference() {
 
 #[test]
 fn undrawn_categories_are_errors() {
-    // the slider-crank actuator's rods are not drawn yet
-    let mut owned = compile("tendon_slidercrank.xml");
+    // labels are text, not drawn yet
+    let mut owned = compile("hopper.xml");
     let m = owned.view();
     let mut data = mjrs::simulate::new_data(&m, None).unwrap();
     let mut d = data.view();
-    mjrs_core::forward(&m, &mut d).unwrap();
-    let err = mjrs::scene::scene_json(&m, &mut d).unwrap_err();
-    assert!(err.contains("slider-crank"), "{err}");
+    let opt = VisOption {
+        label: 1,
+        ..VisOption::default()
+    };
+    let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(100));
+    let e = vis::update_scene(
+        &m,
+        &mut d,
+        &opt,
+        &Perturb::default(),
+        &mut cam,
+        vis::CAT_ALL,
+        &mut scn,
+    );
+    assert_eq!(e, Err(vis::SceneError::Unsupported("labels")));
 
     let mut owned = compile("hopper.xml");
     let m = owned.view();
@@ -203,8 +215,8 @@ fn catenary_cases() {
     assert_eq!(out[vis::NCATENARY - 1], [0.5, 0.0, 0.1]);
 }
 
-/// The `options-*.json` fixtures (generate-scene-options.py): scenes with flags switched on and
-/// frames shown.
+/// The `options-*.json` fixtures (generate-scene-options.py): scenes with flags switched on,
+/// frames shown, applied forces and perturbations.
 #[test]
 fn scenes_with_options_equal_the_reference() {
     let cases = [
@@ -218,6 +230,13 @@ fn scenes_with_options_equal_the_reference() {
         ("frames_site", "rollout_arm.xml", 20),
         ("frames_contact", "multiple_objects.xml", 150),
         ("joints_kitchen", "kitchen_sink.xml", 20),
+        ("objects", "scene_objects.xml", 10),
+        ("objects_camframes", "scene_objects.xml", 10),
+        ("objects_lightframes", "scene_objects.xml", 10),
+        ("hull_objects", "multiple_objects.xml", 10),
+        ("perturb_translate", "scene_objects.xml", 10),
+        ("perturb_rotate", "humanoid.xml", 10),
+        ("islands_contacts", "island_newton_elliptic.xml", 30),
     ];
     for (name, xml, steps) in cases {
         let reference = read_json(
@@ -235,27 +254,49 @@ fn scenes_with_options_equal_the_reference() {
         let mut data = mjrs::simulate::new_data(&m, None).unwrap();
         let mut d = data.view();
         mjrs::stepping::run_control(&m, &mut d, steps).unwrap();
+        let extra = &reference["extra"];
+        if let Some(x) = extra["xfrc"].as_array() {
+            let body = x[0].as_u64().unwrap() as usize;
+            for (k, f) in x[1].as_array().unwrap().iter().enumerate() {
+                d.xfrc_applied[6 * body + k] = f.as_f64().unwrap();
+            }
+        }
+        let pert = perturb_of(&extra["pert"]);
         mjrs_core::forward(&m, &mut d).unwrap();
         let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(10000));
-        vis::update_scene(
-            &m,
-            &mut d,
-            &opt,
-            &Perturb::default(),
-            &mut cam,
-            vis::CAT_ALL,
-            &mut scn,
-        )
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        vis::update_scene(&m, &mut d, &opt, &pert, &mut cam, vis::CAT_ALL, &mut scn)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let ours: serde_json::Value =
             serde_json::from_str(&mjrs::scene::scene_to_json(&scn)).unwrap();
         assert!(reference["ngeom"].as_u64().unwrap() > 0);
         for (field, value) in reference.as_object().unwrap() {
-            if field != "flags" && field != "frame" {
+            if !["flags", "frame", "extra"].contains(&field.as_str()) {
                 assert_same(&ours[field], value, &format!("{name}: {field}"));
             }
         }
     }
+}
+
+/// The perturbation a fixture describes (none when absent).
+fn perturb_of(p: &serde_json::Value) -> Perturb {
+    let mut pert = Perturb::default();
+    let Some(p) = p.as_object() else {
+        return pert;
+    };
+    let int = |k: &str| p[k].as_i64().unwrap() as i32;
+    let vals = |k: &str| -> Vec<f64> {
+        p[k].as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    (pert.select, pert.active, pert.active2) = (int("select"), int("active"), int("active2"));
+    pert.localpos.copy_from_slice(&vals("localpos"));
+    pert.refpos.copy_from_slice(&vals("refpos"));
+    pert.refquat.copy_from_slice(&vals("refquat"));
+    pert.refselpos.copy_from_slice(&vals("refselpos"));
+    pert
 }
 
 /// Equal JSON, or a panic naming the first differing entry of a list.

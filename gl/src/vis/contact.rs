@@ -35,7 +35,11 @@ pub(super) fn add_contacts(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut S
             ];
             g.pos = n2f(&con.pos);
             g.mat = n2f(&mat);
-            g.rgba = if con.efc_address >= 0 {
+            g.rgba = if opt.flags[flag::ISLAND] != 0 && d.nisland != 0 && con.efc_address >= 0 {
+                let a = d.arena.arrays();
+                let island = a.efc_island[con.efc_address as usize] as usize;
+                super::scene::island_color(a.island_dofind[a.island_dofadr[island] as usize])
+            } else if con.efc_address >= 0 {
                 m.vis.rgba.contactpoint
             } else {
                 m.vis.rgba.contactgap

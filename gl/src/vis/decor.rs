@@ -18,6 +18,7 @@ pub(super) fn add_inertia(
     m: &Model,
     d: &mut Data,
     opt: &VisOption,
+    pert: &super::Perturb,
     catmask: i32,
     scn: &mut Scene,
 ) -> bool {
@@ -66,6 +67,9 @@ pub(super) fn add_inertia(
         );
         (g.objtype, g.objid, g.category, g.segid) =
             (start.objtype, start.objid, start.category, start.segid);
+        if pert.select == i as i32 {
+            g.emission += m.vis.global.glow;
+        }
         scn.geoms.push(g);
     }
     true

@@ -5,6 +5,7 @@
 mod contact;
 mod decor;
 pub mod interact;
+mod objects;
 mod scene;
 mod tendon;
 
@@ -95,17 +96,17 @@ pub mod flag {
     pub const SDFITER: usize = 31;
     /// Number of flags (`mjNVISFLAG`).
     pub const N: usize = 32;
-    /// On by default: texture, tendon, rangefinder, perturbation object, selection point,
-    /// static bodies, skin, flex vertices (`mjVISSTRING`'s defaults).
+    /// On by default (`mjVISSTRING`'s defaults): texture, tendon, rangefinder, perturbation
+    /// object, island colours, static bodies, skin, flex skin.
     pub(crate) const DEFAULT_ON: [usize; 8] = [
         TEXTURE,
         TENDON,
         RANGEFINDER,
         PERTOBJ,
-        SELECT,
+        ISLAND,
         STATIC,
         SKIN,
-        FLEXVERT,
+        FLEXSKIN,
     ];
 }
 

@@ -51,9 +51,9 @@ pub fn update_scene(
     catmask: i32,
     scn: &mut Scene,
 ) -> Result<(), SceneError> {
-    check_supported(m, d, opt, pert)?;
+    check_supported(m, opt)?;
     scn.geoms.clear();
-    add_geoms(m, d, opt, catmask, scn);
+    add_geoms(m, d, opt, pert, catmask, scn);
     update_camera(m, d, cam, scn)?;
     make_lights(m, d, scn);
     Ok(())
@@ -61,20 +61,32 @@ pub fn update_scene(
 
 /// Refuses options and model features whose drawing is not implemented, instead of leaving
 /// them out of the scene silently.
-fn check_supported(m: &Model, d: &Data, opt: &VisOption, pert: &Perturb) -> Result<(), SceneError> {
-    const DRAWN: [usize; 12] = [
+fn check_supported(m: &Model, opt: &VisOption) -> Result<(), SceneError> {
+    const DRAWN: [usize; 24] = [
+        flag::ISLAND,
+        flag::FLEXSKIN,
+        flag::CONVEXHULL,
         flag::TEXTURE,
-        flag::STATIC,
+        flag::JOINT,
+        flag::CAMERA,
+        flag::LIGHT,
         flag::TENDON,
         flag::RANGEFINDER,
-        flag::SKIN,
+        flag::CONSTRAINT,
+        flag::INERTIA,
+        flag::SCLINERTIA,
+        flag::PERTFORCE,
+        flag::PERTOBJ,
         flag::CONTACTPOINT,
         flag::CONTACTFORCE,
         flag::CONTACTSPLIT,
-        flag::JOINT,
-        flag::INERTIA,
-        flag::SCLINERTIA,
+        flag::TRANSPARENT,
+        flag::AUTOCONNECT,
         flag::COM,
+        flag::SELECT,
+        flag::STATIC,
+        flag::SKIN,
+        flag::FLEXVERT,
     ];
     const NAMES: [&str; flag::N] = [
         "convex hulls",
@@ -118,23 +130,11 @@ fn check_supported(m: &Model, d: &Data, opt: &VisOption, pert: &Perturb) -> Resu
     if opt.label != 0 {
         return Err(SceneError::Unsupported("labels"));
     }
-    if opt.frame == super::frame::CAMERA || opt.frame == super::frame::LIGHT {
-        return Err(SceneError::Unsupported("camera and light frames"));
-    }
-    if pert.select > 0 || pert.active != 0 || pert.active2 != 0 {
-        return Err(SceneError::Unsupported("selection and perturbation"));
-    }
     if opt.flags[flag::SKIN] != 0 && m.nskin > 0 {
         return Err(SceneError::Unsupported("skins"));
     }
     if m.nflex > 0 {
         return Err(SceneError::Unsupported("flexes"));
-    }
-    if m.actuator_trntype.contains(&TRN_SLIDERCRANK) {
-        return Err(SceneError::Unsupported("slider-crank actuators"));
-    }
-    if d.xfrc_applied[6..].iter().any(|&f| f != 0.0) {
-        return Err(SceneError::Unsupported("applied forces (xfrc_applied)"));
     }
     Ok(())
 }
@@ -142,6 +142,34 @@ fn check_supported(m: &Model, d: &Data, opt: &VisOption, pert: &Perturb) -> Resu
 /// A group number clamped to the groups an option has.
 pub(super) fn group(g: i32) -> usize {
     g.clamp(0, NGROUP as i32 - 1) as usize
+}
+
+/// With island colours on and islands in the data: grey, or the colour of the island of the
+/// body's weld root (MuJoCo colours a geom by its welded ancestor's first degree of freedom).
+fn island_rgba(m: &Model, d: &Data, opt: &VisOption, body: usize) -> Option<[f32; 4]> {
+    if opt.flags[flag::ISLAND] == 0 || d.nisland == 0 {
+        return None;
+    }
+    let mut rgba = [0.5, 0.5, 0.5, 1.0];
+    let weld = m.body_weldid[body] as usize;
+    if m.body_dofnum[weld] != 0 {
+        let a = d.arena.arrays();
+        let island = a.dof_island[m.body_dofadr[weld] as usize];
+        if island > -1 {
+            rgba = island_color(a.island_dofind[a.island_dofadr[island as usize] as usize]);
+        }
+    }
+    Some(rgba)
+}
+
+/// A colour per island from the Halton sequence at its first degree of freedom (MuJoCo's
+/// `islandColor`).
+pub(super) fn island_color(dof: i32) -> [f32; 4] {
+    let h = |base| {
+        let x = mjrs_core::math::misc::halton(dof as usize + 1, base);
+        (f64::from(0.1f32) + f64::from(0.8f32) * x) as f32
+    };
+    [h(2), h(3), h(5), 1.0]
 }
 
 /// Static if welded to the world and not a mocap body (MuJoCo's `bodycategory`).
@@ -240,18 +268,30 @@ pub(super) fn start_geom(
 
 /// The geoms and sites of the shown groups and categories (the parts of `mjv_addGeoms` that
 /// the default options draw).
-fn add_geoms(m: &Model, d: &mut Data, opt: &VisOption, catmask: i32, scn: &mut Scene) {
+fn add_geoms(
+    m: &Model,
+    d: &mut Data,
+    opt: &VisOption,
+    pert: &Perturb,
+    catmask: i32,
+    scn: &mut Scene,
+) {
     let catmask = if opt.flags[flag::STATIC] == 0 {
         catmask & !CAT_STATIC
     } else {
         catmask
     };
-    if !super::decor::add_inertia(m, d, opt, catmask, scn)
+    use super::objects;
+    if !super::decor::add_inertia(m, d, opt, pert, catmask, scn)
+        || !objects::add_perturb(m, d, opt, pert, catmask, scn)
         || !super::decor::add_body_frames(m, d, opt, catmask, scn)
+        || !objects::add_selection_point(m, d, opt, pert, catmask, scn)
         || !super::decor::add_joints(m, d, opt, catmask, scn)
     {
         return;
     }
+    let glow = m.vis.global.glow;
+    let selected = |body: i32| pert.select > 0 && pert.select == body;
     // float products: MuJoCo keeps the mean size as a float in this function
     let scl = m.stat.meansize as f32;
     let frame_length = Real::from(m.vis.scale.framelength * scl);
@@ -281,13 +321,13 @@ fn add_geoms(m: &Model, d: &mut Data, opt: &VisOption, catmask: i32, scn: &mut S
         };
         (g.objtype, g.objid, g.category, g.segid) =
             (start.objtype, start.objid, start.category, start.segid);
-        set_material(
-            m,
-            &mut g,
-            m.geom_matid[i],
-            &m.geom_rgba[4 * i..4 * i + 4],
-            &opt.flags,
-        );
+        match island_rgba(m, d, opt, m.geom_bodyid[i] as usize) {
+            Some(rgba) => set_material(m, &mut g, -1, &rgba, &opt.flags),
+            None => {
+                let rgba = &m.geom_rgba[4 * i..4 * i + 4];
+                set_material(m, &mut g, m.geom_matid[i], rgba, &opt.flags)
+            }
+        }
         let ty = m.geom_type[i];
         let mesh = (ty == GEOM_MESH || ty == GEOM_SDF) && m.geom_dataid[i] >= 0;
         if mesh && m.mesh_texcoordadr[m.geom_dataid[i] as usize] >= 0 {
@@ -295,6 +335,9 @@ fn add_geoms(m: &Model, d: &mut Data, opt: &VisOption, catmask: i32, scn: &mut S
         }
         if g.rgba[3] == 0.0 {
             continue;
+        }
+        if selected(m.geom_bodyid[i]) {
+            g.emission += glow;
         }
         if ty == GEOM_MESH || ty == GEOM_SDF {
             // mesh 2k is the mesh, 2k+1 its convex hull
@@ -355,6 +398,9 @@ fn add_geoms(m: &Model, d: &mut Data, opt: &VisOption, catmask: i32, scn: &mut S
         if g.rgba[3] == 0.0 {
             continue;
         }
+        if selected(m.site_bodyid[i]) {
+            g.emission += glow;
+        }
         scn.geoms.push(g);
         if catmask & CAT_DECOR != 0 && opt.frame == super::frame::SITE {
             let pos = super::decor::to3(&d.site_xpos[3 * i..]);
@@ -374,16 +420,29 @@ fn add_geoms(m: &Model, d: &mut Data, opt: &VisOption, catmask: i32, scn: &mut S
         }
     }
     // each category stops the whole update when the scene is full, as MuJoCo's does
+    if !objects::add_cameras(m, d, opt, catmask, scn)
+        || !objects::add_lights(m, d, opt, catmask, scn)
+    {
+        return;
+    }
     if opt.flags[flag::TENDON] != 0
         && catmask & CAT_DYNAMIC != 0
         && !super::tendon::add_tendons(m, d, opt, scn)
     {
         return;
     }
-    if !super::decor::add_com(m, d, opt, catmask, scn) {
+    if !objects::add_slider_cranks(m, d, catmask, scn)
+        || !super::decor::add_com(m, d, opt, catmask, scn)
+        || !objects::add_autoconnect(m, d, opt, catmask, scn)
+    {
         return;
     }
     if opt.flags[flag::RANGEFINDER] != 0 && catmask & CAT_DECOR != 0 && !add_sensor_rays(m, d, scn)
+    {
+        return;
+    }
+    if !objects::add_applied_forces(m, d, opt, catmask, scn)
+        || !objects::add_equalities(m, d, opt, catmask, scn)
     {
         return;
     }

@@ -80,13 +80,19 @@ fn segment(
         return false;
     };
     let _ = connector(&mut g, GEOM_CAPSULE, width, a, b);
-    set_material(
-        m,
-        &mut g,
-        m.tendon_matid[i],
-        &m.tendon_rgba[4 * i..4 * i + 4],
-        &opt.flags,
-    );
+    if opt.flags[super::flag::ISLAND] != 0 && d.nisland != 0 {
+        // grey, or the colour of the island of the tendon's first constraint row
+        let mut rgba = [0.5, 0.5, 0.5, 1.0];
+        let a = d.arena.arrays();
+        if let Ok(row) = usize::try_from(a.tendon_efcadr[i]) {
+            let island = a.efc_island[row] as usize;
+            rgba = super::scene::island_color(a.island_dofind[a.island_dofadr[island] as usize]);
+        }
+        set_material(m, &mut g, -1, &rgba, &opt.flags);
+    } else {
+        let rgba = &m.tendon_rgba[4 * i..4 * i + 4];
+        set_material(m, &mut g, m.tendon_matid[i], rgba, &opt.flags);
+    }
     scn.geoms.push(g);
     true
 }
