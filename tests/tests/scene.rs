@@ -77,7 +77,7 @@ fn undrawn_categories_are_errors() {
     let mut data = mjrs::simulate::new_data(&m, None).unwrap();
     let mut d = data.view();
     let mut opt = VisOption::default();
-    opt.flags[vis::flag::ACTUATOR] = 1;
+    opt.flags[vis::flag::BODYBVH] = 1;
     let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(100));
     let e = vis::update_scene(
         &m,
@@ -88,7 +88,10 @@ fn undrawn_categories_are_errors() {
         vis::CAT_ALL,
         &mut scn,
     );
-    assert_eq!(e, Err(vis::SceneError::Unsupported("actuators")));
+    assert_eq!(
+        e,
+        Err(vis::SceneError::Unsupported("body bounding volumes"))
+    );
 }
 
 #[test]
@@ -237,6 +240,11 @@ fn scenes_with_options_equal_the_reference() {
         ("perturb_translate", "scene_objects.xml", 10),
         ("perturb_rotate", "humanoid.xml", 10),
         ("islands_contacts", "island_newton_elliptic.xml", 30),
+        ("actuators_ant", "ant.xml", 20),
+        ("actuators_arm26", "arm26.xml", 20),
+        ("actuators_kitchen", "kitchen_sink.xml", 20),
+        ("actuators_muscle", "implicit_muscle.xml", 20),
+        ("actuators_user", "user_actuators.xml", 20),
     ];
     for (name, xml, steps) in cases {
         let reference = read_json(

@@ -2,6 +2,7 @@
 //! data a renderer draws. Names follow MuJoCo's `mjvOption`, `mjvCamera`, `mjvPerturb`,
 //! `mjvGeom`, `mjvLight`, `mjvGLCamera` and `mjvScene`.
 
+mod actuator;
 mod contact;
 mod decor;
 pub mod interact;

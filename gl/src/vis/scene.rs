@@ -62,7 +62,9 @@ pub fn update_scene(
 /// Refuses options and model features whose drawing is not implemented, instead of leaving
 /// them out of the scene silently.
 fn check_supported(m: &Model, opt: &VisOption) -> Result<(), SceneError> {
-    const DRAWN: [usize; 24] = [
+    const DRAWN: [usize; 26] = [
+        flag::ACTUATOR,
+        flag::ACTIVATION,
         flag::ISLAND,
         flag::FLEXSKIN,
         flag::CONVEXHULL,
@@ -287,6 +289,7 @@ fn add_geoms(
         || !super::decor::add_body_frames(m, d, opt, catmask, scn)
         || !objects::add_selection_point(m, d, opt, pert, catmask, scn)
         || !super::decor::add_joints(m, d, opt, catmask, scn)
+        || !super::actuator::add_actuators(m, d, opt, catmask, scn)
     {
         return;
     }
