@@ -51,27 +51,6 @@ fn scenes_equal_the_reference() {
 
 #[test]
 fn undrawn_categories_are_errors() {
-    // labels are text, not drawn yet
-    let mut owned = compile("hopper.xml");
-    let m = owned.view();
-    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
-    let mut d = data.view();
-    let opt = VisOption {
-        label: 1,
-        ..VisOption::default()
-    };
-    let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(100));
-    let e = vis::update_scene(
-        &m,
-        &mut d,
-        &opt,
-        &Perturb::default(),
-        &mut cam,
-        vis::CAT_ALL,
-        &mut scn,
-    );
-    assert_eq!(e, Err(vis::SceneError::Unsupported("labels")));
-
     let mut owned = compile("hopper.xml");
     let m = owned.view();
     let mut data = mjrs::simulate::new_data(&m, None).unwrap();
@@ -245,6 +224,21 @@ fn scenes_with_options_equal_the_reference() {
         ("actuators_kitchen", "kitchen_sink.xml", 20),
         ("actuators_muscle", "implicit_muscle.xml", 20),
         ("actuators_user", "user_actuators.xml", 20),
+        ("labels_geom", "humanoid.xml", 10),
+        ("labels_body", "humanoid.xml", 10),
+        ("labels_body_inertia", "humanoid.xml", 10),
+        ("labels_actuator", "kitchen_sink.xml", 10),
+        ("labels_joint", "kitchen_sink.xml", 10),
+        ("labels_site", "rollout_arm.xml", 10),
+        ("labels_tendon", "scene_tendons.xml", 10),
+        ("labels_camera", "scene_objects.xml", 10),
+        ("labels_light", "scene_objects.xml", 10),
+        ("labels_constraint", "scene_objects.xml", 10),
+        ("labels_contactpoint", "multiple_objects.xml", 150),
+        ("labels_contactforce", "multiple_objects.xml", 150),
+        ("labels_island", "island_pgs.xml", 30),
+        ("labels_selpnt", "scene_objects.xml", 10),
+        ("labels_selection", "humanoid.xml", 10),
     ];
     for (name, xml, steps) in cases {
         let reference = read_json(
@@ -257,6 +251,7 @@ fn scenes_with_options_equal_the_reference() {
             opt.flags[f.as_u64().unwrap() as usize] = 1;
         }
         opt.frame = reference["frame"].as_i64().unwrap() as i32;
+        opt.label = reference["label"].as_i64().unwrap() as i32;
         let mut owned = compile(xml);
         let m = owned.view();
         let mut data = mjrs::simulate::new_data(&m, None).unwrap();
@@ -278,7 +273,16 @@ fn scenes_with_options_equal_the_reference() {
             serde_json::from_str(&mjrs::scene::scene_to_json(&scn)).unwrap();
         assert!(reference["ngeom"].as_u64().unwrap() > 0);
         for (field, value) in reference.as_object().unwrap() {
-            if !["flags", "frame", "extra"].contains(&field.as_str()) {
+            if field == "geom.label" {
+                let ours: Vec<&str> = scn.geoms.iter().map(|g| g.label.as_str()).collect();
+                let theirs: Vec<&str> = value
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|l| l.as_str().unwrap())
+                    .collect();
+                assert_eq!(ours, theirs, "{name}: labels");
+            } else if !["flags", "frame", "extra", "label"].contains(&field.as_str()) {
                 assert_same(&ours[field], value, &format!("{name}: {field}"));
             }
         }

@@ -30,7 +30,10 @@ pub(super) fn add_actuators(
         let rgba = actuator_color(m, d, opt, i);
         let j = m.actuator_trnid[2 * i] as usize;
         let added = match m.actuator_trntype[i] {
-            TRN_JOINT | TRN_JOINTINPARENT | TRN_SITE => joint_or_site(m, d, scn, i, j, scl, &rgba),
+            TRN_JOINT | TRN_JOINTINPARENT | TRN_SITE => {
+                let label = opt.label == super::label::ACTUATOR;
+                joint_or_site(m, d, scn, (i, j), scl, &rgba, label)
+            }
             TRN_BODY => body_geoms(m, d, scn, i, j, &rgba),
             TRN_TENDON if d.ten_wrapnum[j] != 0 => tendon(m, d, opt, scn, i, j, &rgba),
             _ => true,
@@ -101,10 +104,10 @@ fn joint_or_site(
     m: &Model,
     d: &mut Data,
     scn: &mut Scene,
-    i: usize,
-    j: usize,
+    (i, j): (usize, usize),
     scl: f32,
     rgba: &[f32; 4],
+    label: bool,
 ) -> bool {
     let Some(start) = start_geom(d, scn, OBJ_ACTUATOR, i, CAT_DECOR) else {
         return false;
@@ -158,6 +161,9 @@ fn joint_or_site(
     };
     retag(&mut g, &start);
     g.rgba = *rgba;
+    if label {
+        g.label = super::labels::make_label(m, OBJ_ACTUATOR, i);
+    }
     scn.geoms.push(g);
     true
 }
@@ -226,14 +232,12 @@ fn tendon(
         width *= Real::from(m.vis.map.actuatortendon);
         let (a, b) = (to3(&d.wrap_xpos[3 * k..]), to3(&d.wrap_xpos[3 * k + 3..]));
         let _ = connector(&mut g, GEOM_CAPSULE, width, &a, &b);
-        set_material(
-            m,
-            &mut g,
-            m.tendon_matid[t],
-            &m.tendon_rgba[4 * t..4 * t + 4],
-            &opt.flags,
-        );
+        let material = &m.tendon_rgba[4 * t..4 * t + 4];
+        set_material(m, &mut g, m.tendon_matid[t], material, &opt.flags);
         g.rgba = *rgba;
+        if opt.label == super::label::ACTUATOR && k == adr {
+            g.label = super::labels::make_label(m, OBJ_ACTUATOR, i);
+        }
         scn.geoms.push(g);
     }
     true

@@ -6,7 +6,7 @@ use super::scene::{connector, n2f, start_geom};
 use super::{flag, Scene, VisOption, CAT_DECOR};
 use mjrs_core::math::vec::norm3;
 use mjrs_core::support::contact_force;
-use mjrs_core::types::{GEOM_ARROW, GEOM_ARROW2, GEOM_CYLINDER, OBJ_UNKNOWN};
+use mjrs_core::types::{GEOM_ARROW, GEOM_ARROW2, GEOM_CYLINDER, OBJ_GEOM, OBJ_UNKNOWN};
 use mjrs_core::{Data, Model, Real};
 
 /// Adds the contact points and forces the options ask for.
@@ -44,6 +44,19 @@ pub(super) fn add_contacts(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut S
             } else {
                 m.vis.rgba.contactgap
             };
+            if opt.label == super::label::CONTACTPOINT {
+                let name = |k: usize| {
+                    let g = con.geom[k];
+                    match usize::try_from(g)
+                        .ok()
+                        .and_then(|g| mjrs_core::name::id2name(m, OBJ_GEOM, g))
+                    {
+                        Some(n) => n.to_string(),
+                        None => format!("g{g}"),
+                    }
+                };
+                g.label = super::labels::truncate(format!("{} | {}", name(0), name(1)));
+            }
             scn.geoms.push(g);
         }
         if frames {
@@ -128,6 +141,9 @@ fn add_force_arrows(
         } else {
             m.vis.rgba.contactforce
         };
+        if opt.label == super::label::CONTACTFORCE && j == parts[0] {
+            g.label = super::labels::printf("%-.3g", norm3(&frc));
+        }
         scn.geoms.push(g);
     }
     true

@@ -3,7 +3,7 @@
 //! centers of mass of the kinematic trees, and the RGB axis triads every frame is drawn with.
 
 use super::scene::{body_category, connector, group, init_geom, start_geom};
-use super::{flag, frame, Scene, VisOption, CAT_DECOR};
+use super::{flag, frame, label, Scene, VisOption, CAT_DECOR};
 use mjrs_core::math::mat::mul_mat_vec;
 use mjrs_core::math::scalar;
 use mjrs_core::types::*;
@@ -69,6 +69,9 @@ pub(super) fn add_inertia(
             (start.objtype, start.objid, start.category, start.segid);
         if pert.select == i as i32 {
             g.emission += m.vis.global.glow;
+        }
+        if opt.label == label::BODY || (opt.label == label::SELECTION && pert.select == i as i32) {
+            g.label = super::labels::make_label(m, OBJ_BODY, i);
         }
         scn.geoms.push(g);
     }
@@ -195,6 +198,9 @@ pub(super) fn add_joints(
             }
         }
         g.rgba = m.vis.rgba.joint;
+        if opt.label == label::JOINT {
+            g.label = super::labels::make_label(m, OBJ_JOINT, i);
+        }
         scn.geoms.push(g);
     }
     true

@@ -6,6 +6,7 @@ mod actuator;
 mod contact;
 mod decor;
 pub mod interact;
+mod labels;
 mod objects;
 mod scene;
 mod tendon;
@@ -183,6 +184,44 @@ pub mod frame {
     pub const CONTACT: i32 = 6;
     /// The world frame.
     pub const WORLD: i32 = 7;
+}
+
+/// What to label (`mjtLabel`), the values of [`VisOption::label`].
+pub mod label {
+    /// Nothing.
+    pub const NONE: i32 = 0;
+    /// Bodies.
+    pub const BODY: i32 = 1;
+    /// Joints.
+    pub const JOINT: i32 = 2;
+    /// Geoms.
+    pub const GEOM: i32 = 3;
+    /// Sites.
+    pub const SITE: i32 = 4;
+    /// Cameras.
+    pub const CAMERA: i32 = 5;
+    /// Lights.
+    pub const LIGHT: i32 = 6;
+    /// Tendons.
+    pub const TENDON: i32 = 7;
+    /// Actuators.
+    pub const ACTUATOR: i32 = 8;
+    /// Equality constraints.
+    pub const CONSTRAINT: i32 = 9;
+    /// Flexes.
+    pub const FLEX: i32 = 10;
+    /// Skins.
+    pub const SKIN: i32 = 11;
+    /// The selected body.
+    pub const SELECTION: i32 = 12;
+    /// Coordinates of the selection point.
+    pub const SELPNT: i32 = 13;
+    /// The geoms of each contact.
+    pub const CONTACTPOINT: i32 = 14;
+    /// Contact force magnitudes.
+    pub const CONTACTFORCE: i32 = 15;
+    /// Island ids.
+    pub const ISLAND: i32 = 16;
 }
 
 /// Camera types (`mjtCamera`).

@@ -5,7 +5,7 @@
 use super::decor::{add_axes, to3, to9};
 use super::interact::pert;
 use super::scene::{connector, init_geom, start_geom};
-use super::{flag, frame, Perturb, Scene, VisOption, CAT_DECOR, CAT_DYNAMIC};
+use super::{flag, frame, label, Perturb, Scene, VisOption, CAT_DECOR, CAT_DYNAMIC};
 use mjrs_core::math::mat::rot_vec_mat;
 use mjrs_core::math::quat::{quat2mat, quat_z2vec};
 use mjrs_core::math::scalar;
@@ -148,6 +148,19 @@ pub(super) fn add_selection_point(
     g.pos = selpos.map(|x| x as f32);
     g.mat = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
     g.rgba = m.vis.rgba.selectpoint;
+    if opt.label == label::SELPNT {
+        let f = |x: Real| super::labels::printf("%.3f", x);
+        let l = &p.localpos;
+        g.label = super::labels::truncate(format!(
+            "{} {} {} (local {} {} {})",
+            f(selpos[0]),
+            f(selpos[1]),
+            f(selpos[2]),
+            f(l[0]),
+            f(l[1]),
+            f(l[2])
+        ));
+    }
     scn.geoms.push(g);
     true
 }
@@ -175,6 +188,9 @@ pub(super) fn add_cameras(
                 return false;
             };
             g.type_ = GEOM_BOX;
+            if opt.label == label::CAMERA {
+                g.label = super::labels::make_label(m, OBJ_CAMERA, i);
+            }
             g.size = [
                 Real::from(s) * 1.0,
                 Real::from(s) * 0.8,
@@ -359,6 +375,9 @@ pub(super) fn add_lights(
         g.pos = pos.map(|x| x as f32);
         g.mat = mat.map(|x| x as f32);
         g.rgba = m.vis.rgba.light;
+        if opt.label == label::LIGHT {
+            g.label = super::labels::make_label(m, OBJ_LIGHT, i);
+        }
         scn.geoms.push(g);
         if opt.frame == frame::LIGHT {
             objtype = OBJ_UNKNOWN;
@@ -374,7 +393,13 @@ pub(super) fn add_lights(
 
 /// The slider and crank rods of slider-crank actuators (the crank red when the linkage cannot
 /// close); `false` when the scene is full.
-pub(super) fn add_slider_cranks(m: &Model, d: &mut Data, catmask: i32, scn: &mut Scene) -> bool {
+pub(super) fn add_slider_cranks(
+    m: &Model,
+    d: &mut Data,
+    opt: &VisOption,
+    catmask: i32,
+    scn: &mut Scene,
+) -> bool {
     if catmask & CAT_DYNAMIC == 0 {
         return true;
     }
@@ -409,6 +434,9 @@ pub(super) fn add_slider_cranks(m: &Model, d: &mut Data, catmask: i32, scn: &mut
         };
         let _ = connector(&mut g, GEOM_CYLINDER, width, &spos, &end);
         g.rgba = m.vis.rgba.slidercrank;
+        if opt.label == label::ACTUATOR {
+            g.label = super::labels::make_label(m, OBJ_ACTUATOR, i);
+        }
         scn.geoms.push(g);
         let Some(mut g) = start_geom(d, scn, OBJ_ACTUATOR, i, CAT_DYNAMIC) else {
             return false;
@@ -527,10 +555,12 @@ pub(super) fn add_equalities(
             let Some(start) = start_geom(d, scn, OBJ_EQUALITY, i, CAT_DECOR) else {
                 return false;
             };
-            scn.geoms.push(retag(
-                init_geom(GEOM_SPHERE, Some(&size), Some(&p), Some(&xmat), Some(rgba)),
-                &start,
-            ));
+            let sphere = init_geom(GEOM_SPHERE, Some(&size), Some(&p), Some(&xmat), Some(rgba));
+            let mut g = retag(sphere, &start);
+            if opt.label == label::CONSTRAINT {
+                g.label = super::labels::make_label(m, OBJ_EQUALITY, i);
+            }
+            scn.geoms.push(g);
         }
     }
     true

@@ -129,9 +129,6 @@ fn check_supported(m: &Model, opt: &VisOption) -> Result<(), SceneError> {
             return Err(SceneError::Unsupported(NAMES[i]));
         }
     }
-    if opt.label != 0 {
-        return Err(SceneError::Unsupported("labels"));
-    }
     if opt.flags[flag::SKIN] != 0 && m.nskin > 0 {
         return Err(SceneError::Unsupported("skins"));
     }
@@ -288,8 +285,10 @@ fn add_geoms(
         || !objects::add_perturb(m, d, opt, pert, catmask, scn)
         || !super::decor::add_body_frames(m, d, opt, catmask, scn)
         || !objects::add_selection_point(m, d, opt, pert, catmask, scn)
+        || !super::labels::add_body_labels(m, d, opt, pert, catmask, scn)
         || !super::decor::add_joints(m, d, opt, catmask, scn)
         || !super::actuator::add_actuators(m, d, opt, catmask, scn)
+        || !super::labels::add_island_labels(m, d, opt, catmask, scn)
     {
         return;
     }
@@ -341,6 +340,9 @@ fn add_geoms(
         }
         if selected(m.geom_bodyid[i]) {
             g.emission += glow;
+        }
+        if opt.label == super::label::GEOM {
+            g.label = super::labels::make_label(m, OBJ_GEOM, i);
         }
         if ty == GEOM_MESH || ty == GEOM_SDF {
             // mesh 2k is the mesh, 2k+1 its convex hull
@@ -404,6 +406,9 @@ fn add_geoms(
         if selected(m.site_bodyid[i]) {
             g.emission += glow;
         }
+        if opt.label == super::label::SITE {
+            g.label = super::labels::make_label(m, OBJ_SITE, i);
+        }
         scn.geoms.push(g);
         if catmask & CAT_DECOR != 0 && opt.frame == super::frame::SITE {
             let pos = super::decor::to3(&d.site_xpos[3 * i..]);
@@ -434,7 +439,7 @@ fn add_geoms(
     {
         return;
     }
-    if !objects::add_slider_cranks(m, d, catmask, scn)
+    if !objects::add_slider_cranks(m, d, opt, catmask, scn)
         || !super::decor::add_com(m, d, opt, catmask, scn)
         || !objects::add_autoconnect(m, d, opt, catmask, scn)
     {

@@ -30,7 +30,9 @@ pub(super) fn add_tendons(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut Sc
                 let mut out = [[0.0; 3]; NCATENARY];
                 let n = catenary(&x0, &x1, &m.opt.gravity, length, &mut out);
                 for j in 0..n.saturating_sub(1) {
-                    if !segment(m, d, opt, scn, i, m.tendon_width[i], &out[j], &out[j + 1]) {
+                    // MuJoCo labels every catenary segment (its test `npoints/2` is always true)
+                    let w = m.tendon_width[i];
+                    if !segment(m, d, opt, scn, (i, true), w, &out[j], &out[j + 1]) {
                         return false;
                     }
                 }
@@ -57,7 +59,7 @@ pub(super) fn add_tendons(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut Sc
                     d.wrap_xpos[3 * k + 2],
                 ]
             };
-            if !segment(m, d, opt, scn, i, width, &p(j), &p(j + 1)) {
+            if !segment(m, d, opt, scn, (i, j == adr), width, &p(j), &p(j + 1)) {
                 return false;
             }
         }
@@ -71,7 +73,7 @@ fn segment(
     d: &mut Data,
     opt: &VisOption,
     scn: &mut Scene,
-    i: usize,
+    (i, first): (usize, bool),
     width: Real,
     a: &[Real; 3],
     b: &[Real; 3],
@@ -92,6 +94,9 @@ fn segment(
     } else {
         let rgba = &m.tendon_rgba[4 * i..4 * i + 4];
         set_material(m, &mut g, m.tendon_matid[i], rgba, &opt.flags);
+    }
+    if first && opt.label == super::label::TENDON {
+        g.label = super::labels::make_label(m, OBJ_TENDON, i);
     }
     scn.geoms.push(g);
     true
