@@ -56,7 +56,7 @@ fn undrawn_categories_are_errors() {
     let mut data = mjrs::simulate::new_data(&m, None).unwrap();
     let mut d = data.view();
     let mut opt = VisOption::default();
-    opt.flags[vis::flag::BODYBVH] = 1;
+    opt.flags[vis::flag::SDFITER] = 1;
     let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(100));
     let e = vis::update_scene(
         &m,
@@ -67,10 +67,7 @@ fn undrawn_categories_are_errors() {
         vis::CAT_ALL,
         &mut scn,
     );
-    assert_eq!(
-        e,
-        Err(vis::SceneError::Unsupported("body bounding volumes"))
-    );
+    assert_eq!(e, Err(vis::SceneError::Unsupported("SDF iterations")));
 }
 
 #[test]
@@ -239,6 +236,10 @@ fn scenes_with_options_equal_the_reference() {
         ("labels_island", "island_pgs.xml", 30),
         ("labels_selpnt", "scene_objects.xml", 10),
         ("labels_selection", "humanoid.xml", 10),
+        ("bvh_body", "humanoid.xml", 10),
+        ("bvh_body_deep", "collision_humanoid.xml", 100),
+        ("bvh_mesh", "convex_stacked_boxes.xml", 40),
+        ("bvh_mesh_deep", "multiple_objects.xml", 150),
     ];
     for (name, xml, steps) in cases {
         let reference = read_json(
@@ -252,6 +253,9 @@ fn scenes_with_options_equal_the_reference() {
         }
         opt.frame = reference["frame"].as_i64().unwrap() as i32;
         opt.label = reference["label"].as_i64().unwrap() as i32;
+        if let Some(depth) = reference["extra"]["bvh_depth"].as_i64() {
+            opt.bvh_depth = depth as i32;
+        }
         let mut owned = compile(xml);
         let m = owned.view();
         let mut data = mjrs::simulate::new_data(&m, None).unwrap();

@@ -244,3 +244,124 @@ pub(super) fn to3(v: &[Real]) -> [Real; 3] {
 pub(super) fn to9(v: &[Real]) -> [Real; 9] {
     core::array::from_fn(|k| v[k])
 }
+
+/// Boxes of the bounding-volume hierarchies at the depth the options ask for (leaves above it
+/// too): of the bodies (`BODYBVH`) and of the meshes (`MESHBVH`, only the volumes the last
+/// collision touched when `bvactive` is on), red where collision detection was active. A full
+/// scene stops each hierarchy without a warning, as in MuJoCo.
+pub(super) fn add_bvh(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut Scene) {
+    let mark_active = m.vis.global.bvactive != 0;
+    let shown = |i: usize| {
+        let leaf = m.bvh_child[2 * i] == -1 && m.bvh_child[2 * i + 1] == -1;
+        m.bvh_depth[i] == opt.bvh_depth || (leaf && m.bvh_depth[i] < opt.bvh_depth)
+    };
+    let color = |active: u8| {
+        if mark_active && active != 0 {
+            m.vis.rgba.bvactive
+        } else {
+            m.vis.rgba.bv
+        }
+    };
+    if opt.flags[flag::BODYBVH] != 0 {
+        for i in 0..m.nbvhstatic {
+            if scn.geoms.len() >= scn.maxgeom {
+                break;
+            }
+            if !shown(i) {
+                continue;
+            }
+            // the body whose hierarchy holds node i
+            let mut body = 0;
+            while i as i64 >= i64::from(m.body_bvhadr[body]) + i64::from(m.body_bvhnum[body]) {
+                body += 1;
+                if body >= m.nbody {
+                    break;
+                }
+            }
+            if body >= m.nbody {
+                break;
+            }
+            let leaf = m.bvh_child[2 * i] == -1 && m.bvh_child[2 * i + 1] == -1;
+            let geom = m.bvh_nodeid[i].max(0) as usize;
+            let (xpos, xmat, aabb) = if leaf {
+                (
+                    to3(&d.geom_xpos[3 * geom..]),
+                    to9(&d.geom_xmat[9 * geom..]),
+                    &m.geom_aabb[6 * geom..6 * geom + 6],
+                )
+            } else {
+                (
+                    to3(&d.xipos[3 * body..]),
+                    to9(&d.ximat[9 * body..]),
+                    &m.bvh_aabb[6 * i..6 * i + 6],
+                )
+            };
+            let rgba = color(d.bvh_active[i]);
+            if !add_box(d, scn, i, &xpos, &xmat, aabb, &rgba) {
+                return;
+            }
+        }
+    }
+    if opt.flags[flag::MESHBVH] != 0 {
+        for geom in 0..m.ngeom {
+            let Ok(mesh) = usize::try_from(m.geom_dataid[geom]) else {
+                continue;
+            };
+            if mesh >= m.nmesh {
+                continue; // a height field's data id; MuJoCo would read past the meshes here
+            }
+            let adr = m.mesh_bvhadr[mesh].max(0) as usize;
+            for i in adr..adr + m.mesh_bvhnum[mesh].max(0) as usize {
+                if scn.geoms.len() >= scn.maxgeom {
+                    break;
+                }
+                if !shown(i) || (mark_active && d.bvh_active[i] == 0) {
+                    continue;
+                }
+                let rgba = color(d.bvh_active[i]);
+                let (xpos, xmat) = (to3(&d.geom_xpos[3 * geom..]), to9(&d.geom_xmat[9 * geom..]));
+                if !add_box(
+                    d,
+                    scn,
+                    i,
+                    &xpos,
+                    &xmat,
+                    &m.bvh_aabb[6 * i..6 * i + 6],
+                    &rgba,
+                ) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A line box for bounding volume `i`: `aabb` (center, half sizes) in the frame `xpos, xmat`.
+fn add_box(
+    d: &mut Data,
+    scn: &mut Scene,
+    i: usize,
+    xpos: &[Real; 3],
+    xmat: &[Real; 9],
+    aabb: &[Real],
+    rgba: &[f32; 4],
+) -> bool {
+    let Some(start) = start_geom(d, scn, OBJ_UNKNOWN, i, CAT_DECOR) else {
+        return false;
+    };
+    let mut pos = mjrs_core::math::mat::rot_vec_mat(&to3(aabb), xmat);
+    for k in 0..3 {
+        pos[k] += xpos[k];
+    }
+    let mut g = init_geom(
+        GEOM_LINEBOX,
+        Some(&aabb[3..6]),
+        Some(&pos),
+        Some(xmat),
+        Some(rgba),
+    );
+    (g.objtype, g.objid, g.category, g.segid) =
+        (start.objtype, start.objid, start.category, start.segid);
+    scn.geoms.push(g);
+    true
+}

@@ -62,7 +62,9 @@ pub fn update_scene(
 /// Refuses options and model features whose drawing is not implemented, instead of leaving
 /// them out of the scene silently.
 fn check_supported(m: &Model, opt: &VisOption) -> Result<(), SceneError> {
-    const DRAWN: [usize; 26] = [
+    const DRAWN: [usize; 28] = [
+        flag::BODYBVH,
+        flag::MESHBVH,
         flag::ACTUATOR,
         flag::ACTIVATION,
         flag::ISLAND,
@@ -281,6 +283,7 @@ fn add_geoms(
         catmask
     };
     use super::objects;
+    super::decor::add_bvh(m, d, opt, scn);
     if !super::decor::add_inertia(m, d, opt, pert, catmask, scn)
         || !objects::add_perturb(m, d, opt, pert, catmask, scn)
         || !super::decor::add_body_frames(m, d, opt, catmask, scn)
