@@ -240,6 +240,8 @@ fn scenes_with_options_equal_the_reference() {
         ("bvh_body_deep", "collision_humanoid.xml", 100),
         ("bvh_mesh", "convex_stacked_boxes.xml", 40),
         ("bvh_mesh_deep", "multiple_objects.xml", 150),
+        ("skins", "compile/mjrs/assets.xml", 30),
+        ("skins_labels", "compile/mjrs/assets.xml", 5),
     ];
     for (name, xml, steps) in cases {
         let reference = read_json(
@@ -277,7 +279,21 @@ fn scenes_with_options_equal_the_reference() {
             serde_json::from_str(&mjrs::scene::scene_to_json(&scn)).unwrap();
         assert!(reference["ngeom"].as_u64().unwrap() > 0);
         for (field, value) in reference.as_object().unwrap() {
-            if field == "geom.label" {
+            if field == "skinvert" || field == "skinnormal" {
+                let ours = if field == "skinvert" {
+                    &scn.skinvert
+                } else {
+                    &scn.skinnormal
+                };
+                let ours: Vec<f64> = ours.iter().map(|&x| f64::from(x)).collect();
+                let theirs: Vec<f64> = value
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_f64().unwrap())
+                    .collect();
+                assert_eq!(ours, theirs, "{name}: {field}");
+            } else if field == "geom.label" {
                 let ours: Vec<&str> = scn.geoms.iter().map(|g| g.label.as_str()).collect();
                 let theirs: Vec<&str> = value
                     .as_array()

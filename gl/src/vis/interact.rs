@@ -538,18 +538,21 @@ pub fn average_camera(c1: &super::GlCamera, c2: &super::GlCamera) -> super::GlCa
 /// What [`select`] hit.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Selection {
-    /// The body of the geom hit.
+    /// The body of the geom hit, or the bone body weighing most on the skin vertex hit.
     pub body: i32,
-    /// The geom hit.
+    /// The geom hit (-1 when a skin was hit).
     pub geom: i32,
+    /// The skin hit (-1 when a geom was hit).
+    pub skin: i32,
     /// The point hit, in model coordinates.
     pub point: [Real; 3],
 }
 
 /// Picks what is under the mouse (`mjv_select`): a ray from the viewer through the point
 /// `(relx, rely)` of a viewport of `aspectratio` (relative coordinates from the bottom left),
-/// cast against the geoms of the shown groups (static ones if shown). `None` when nothing is
-/// hit. Models whose skins or flexes are shown are refused: picking them is not implemented.
+/// cast against the geoms of the shown groups (static ones if shown) and the shown skins (as
+/// last posed by `update_scene`). `None` when nothing is hit. Models whose flexes are shown
+/// are refused: mjrs has no flexes.
 pub fn select(
     m: &Model,
     d: &mut Data,
@@ -568,8 +571,8 @@ pub fn select(
     ]
     .iter()
     .any(|&f| opt.flags[f] != 0);
-    if (flex_shown && m.nflex > 0) || (opt.flags[flag::SKIN] != 0 && m.nskin > 0) {
-        return Err(SceneError::Unsupported("picking skins and flexes"));
+    if flex_shown && m.nflex > 0 {
+        return Err(SceneError::Unsupported("picking flexes"));
     }
     let cam = average_camera(&scn.camera[0], &scn.camera[1]);
     let (pos, forward, up) = camera_in_model(scn)?;
@@ -597,13 +600,80 @@ pub fn select(
         opt.flags[flag::STATIC] != 0,
         -1,
     );
-    let (dist, geom) = hit.map_err(|_| SceneError::Unsupported("picking with this view"))?;
-    if dist < 0.0 || geom < 0 {
-        return Ok(None);
+    let (geomdist, geom) = hit.map_err(|_| SceneError::Unsupported("picking with this view"))?;
+    let skin = if opt.flags[flag::SKIN] != 0 {
+        pick_skin(m, scn, &pos, &ray)
+    } else {
+        None
+    };
+    let geom_hit = (geomdist >= 0.0 && geom >= 0).then_some(geomdist);
+    match (geom_hit, skin) {
+        (None, None) => Ok(None),
+        // a skin wins only when strictly nearer, as MuJoCo's scan over (geom, flex, skin) does
+        (Some(gd), Some((sd, _, _, _))) if gd <= sd => {
+            Ok(Some(geom_selection(m, geom, &pos, &ray, gd)))
+        }
+        (Some(gd), None) => Ok(Some(geom_selection(m, geom, &pos, &ray, gd))),
+        (_, Some((_, skin, body, point))) => Ok(Some(Selection {
+            body,
+            geom: -1,
+            skin,
+            point,
+        })),
     }
-    Ok(Some(Selection {
+}
+
+fn geom_selection(m: &Model, geom: i32, pos: &[Real; 3], ray: &[Real; 3], dist: Real) -> Selection {
+    Selection {
         body: m.geom_bodyid[geom as usize],
         geom,
+        skin: -1,
         point: core::array::from_fn(|k| pos[k] + ray[k] * dist),
-    }))
+    }
+}
+
+/// The nearest shown skin along the ray: distance, skin, the bone body with the largest weight
+/// on the vertex hit, and that vertex.
+fn pick_skin(
+    m: &Model,
+    scn: &Scene,
+    pos: &[Real; 3],
+    ray: &[Real; 3],
+) -> Option<(Real, i32, i32, [Real; 3])> {
+    let mut best: Option<(Real, i32, i32, [Real; 3])> = None;
+    for i in 0..m.nskin {
+        let (vadr, vnum) = (m.skin_vertadr[i] as usize, m.skin_vertnum[i] as usize);
+        let (fadr, fnum) = (m.skin_faceadr[i] as usize, m.skin_facenum[i] as usize);
+        let Some(vert) = scn.skinvert.get(3 * vadr..3 * (vadr + vnum)) else {
+            continue;
+        };
+        let face = &m.skin_face[3 * fadr..3 * (fadr + fnum)];
+        let Ok((dist, Some(vertid))) = mjrs_core::ray::ray_skin(face, vert, pos, ray) else {
+            continue;
+        };
+        if dist < 0.0 || best.is_some_and(|b| dist >= b.0) {
+            continue;
+        }
+        // the bone that weighs most on the vertex (the first of equals)
+        let mut body = -1;
+        let mut weight = -1.0f32;
+        let first = m.skin_boneadr[i] as usize;
+        for j in first..first + m.skin_bonenum[i] as usize {
+            let vfirst = m.skin_bonevertadr[j] as usize;
+            for k in vfirst..vfirst + m.skin_bonevertnum[j] as usize {
+                if m.skin_bonevertid[k] as usize == vertid && m.skin_bonevertweight[k] > weight {
+                    weight = m.skin_bonevertweight[k];
+                    body = m.skin_bonebodyid[j];
+                }
+            }
+        }
+        let v = &vert[3 * vertid..3 * vertid + 3];
+        best = Some((
+            dist,
+            i as i32,
+            body,
+            [Real::from(v[0]), Real::from(v[1]), Real::from(v[2])],
+        ));
+    }
+    best
 }

@@ -9,6 +9,8 @@ pub mod interact;
 mod labels;
 mod objects;
 mod scene;
+mod skin;
+
 mod tendon;
 
 pub use scene::{connector, init_geom, update_camera, update_scene, SceneError};
@@ -443,6 +445,10 @@ pub struct Scene {
     pub lights: Vec<VisLight>,
     /// Left and right eye.
     pub camera: [GlCamera; 2],
+    /// Skinned vertex positions, 3 per skin vertex of the model (`skinvert`).
+    pub skinvert: Vec<f32>,
+    /// Skinned vertex normals (`skinnormal`).
+    pub skinnormal: Vec<f32>,
     /// Apply the model transformation below.
     pub enabletransform: u8,
     /// Model translation.
@@ -461,6 +467,8 @@ impl Scene {
             geoms: Vec::with_capacity(maxgeom.min(1 << 16)),
             lights: Vec::new(),
             camera: Default::default(),
+            skinvert: Vec::new(),
+            skinnormal: Vec::new(),
             enabletransform: 0,
             translate: [0.0; 3],
             rotate: [1.0, 0.0, 0.0, 0.0],

@@ -56,6 +56,9 @@ pub fn update_scene(
     add_geoms(m, d, opt, pert, catmask, scn);
     update_camera(m, d, cam, scn)?;
     make_lights(m, d, scn);
+    if opt.flags[flag::SKIN] != 0 {
+        super::skin::update_skins(m, d, opt, scn);
+    }
     Ok(())
 }
 
@@ -130,9 +133,6 @@ fn check_supported(m: &Model, opt: &VisOption) -> Result<(), SceneError> {
         if on != 0 && !DRAWN.contains(&i) && !NAMES[i].is_empty() && i != flag::FLEXVERT {
             return Err(SceneError::Unsupported(NAMES[i]));
         }
-    }
-    if opt.flags[flag::SKIN] != 0 && m.nskin > 0 {
-        return Err(SceneError::Unsupported("skins"));
     }
     if m.nflex > 0 {
         return Err(SceneError::Unsupported("flexes"));
@@ -283,6 +283,9 @@ fn add_geoms(
         catmask
     };
     use super::objects;
+    if !super::skin::add_skins(m, d, opt, pert, catmask, scn) {
+        return;
+    }
     super::decor::add_bvh(m, d, opt, scn);
     if !super::decor::add_inertia(m, d, opt, pert, catmask, scn)
         || !objects::add_perturb(m, d, opt, pert, catmask, scn)
