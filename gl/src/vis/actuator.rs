@@ -4,7 +4,7 @@
 
 use super::decor::{to3, to9};
 use super::scene::{connector, group, init_geom, set_material, start_geom};
-use super::{flag, Scene, VisGeom, VisOption, CAT_DECOR};
+use super::{flag, Scene, VisOption, CAT_DECOR};
 use mjrs_core::real::MINVAL;
 use mjrs_core::types::*;
 use mjrs_core::{Data, Model, Real};
@@ -159,7 +159,7 @@ fn joint_or_site(
             Some(&start.rgba),
         )
     };
-    retag(&mut g, &start);
+    g.take_slot(&start);
     g.rgba = *rgba;
     if label {
         g.label = super::labels::make_label(m, OBJ_ACTUATOR, i);
@@ -198,7 +198,7 @@ fn body_geoms(
             Some(&d.geom_xmat[9 * k..]),
             Some(&start.rgba),
         );
-        retag(&mut g, &start);
+        g.take_slot(&start);
         g.rgba = *rgba;
         scn.geoms.push(g);
     }
@@ -241,10 +241,4 @@ fn tendon(
         scn.geoms.push(g);
     }
     true
-}
-
-/// Gives `g` the object, category and segmentation id of a started geom.
-fn retag(g: &mut VisGeom, start: &VisGeom) {
-    (g.objtype, g.objid, g.category, g.segid) =
-        (start.objtype, start.objid, start.category, start.segid);
 }

@@ -65,8 +65,7 @@ pub(super) fn add_inertia(
             Some(&d.ximat[9 * i..9 * i + 9]),
             Some(&m.vis.rgba.inertia),
         );
-        (g.objtype, g.objid, g.category, g.segid) =
-            (start.objtype, start.objid, start.category, start.segid);
+        g.take_slot(&start);
         if pert.select == i as i32 {
             g.emission += m.vis.global.glow;
         }
@@ -360,8 +359,7 @@ fn add_box(
         Some(xmat),
         Some(rgba),
     );
-    (g.objtype, g.objid, g.category, g.segid) =
-        (start.objtype, start.objid, start.category, start.segid);
+    g.take_slot(&start);
     scn.geoms.push(g);
     true
 }

@@ -381,6 +381,15 @@ pub struct VisGeom {
     pub transparent: u8,
 }
 
+impl VisGeom {
+    /// Takes the object, category and segmentation id of `start`, the slot a category
+    /// reserved for this geom before building it (MuJoCo's `START` fills them first).
+    pub(crate) fn take_slot(&mut self, start: &VisGeom) {
+        (self.objtype, self.objid, self.category, self.segid) =
+            (start.objtype, start.objid, start.category, start.segid);
+    }
+}
+
 /// One light of the scene (`mjvLight`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct VisLight {

@@ -111,10 +111,9 @@ fn mix_color(reference: &[f32; 4], primary: bool, secondary: bool) -> [f32; 4] {
     rgba
 }
 
-/// `g` with the object, category and segmentation id of a started geom.
+/// `g` in the slot reserved by `start`.
 fn retag(mut g: super::VisGeom, start: &super::VisGeom) -> super::VisGeom {
-    (g.objtype, g.objid, g.category, g.segid) =
-        (start.objtype, start.objid, start.category, start.segid);
+    g.take_slot(start);
     g
 }
 

@@ -327,8 +327,7 @@ fn add_geoms(
                 None,
             )
         };
-        (g.objtype, g.objid, g.category, g.segid) =
-            (start.objtype, start.objid, start.category, start.segid);
+        g.take_slot(&start);
         match island_rgba(m, d, opt, m.geom_bodyid[i] as usize) {
             Some(rgba) => set_material(m, &mut g, -1, &rgba, &opt.flags),
             None => {
@@ -366,15 +365,15 @@ fn add_geoms(
         }
         scn.geoms.push(g);
         if catmask & CAT_DECOR != 0 && opt.frame == super::frame::GEOM {
-            let pos = super::decor::to3(&d.geom_xpos[3 * i..]);
-            let mat = super::decor::to9(&d.geom_xmat[9 * i..]);
+            let (pos, mat) = (&d.geom_xpos[3 * i..], &d.geom_xmat[9 * i..]);
+            let pose = (super::decor::to3(pos), super::decor::to9(mat));
             if !super::decor::add_axes(
                 d,
                 scn,
                 OBJ_UNKNOWN,
                 i,
-                &pos,
-                &mat,
+                &pose.0,
+                &pose.1,
                 frame_length,
                 frame_width,
             ) {
@@ -397,8 +396,7 @@ fn add_geoms(
             Some(&d.site_xmat[9 * i..9 * i + 9]),
             None,
         );
-        (g.objtype, g.objid, g.category, g.segid) =
-            (start.objtype, start.objid, start.category, start.segid);
+        g.take_slot(&start);
         set_material(
             m,
             &mut g,
@@ -417,15 +415,15 @@ fn add_geoms(
         }
         scn.geoms.push(g);
         if catmask & CAT_DECOR != 0 && opt.frame == super::frame::SITE {
-            let pos = super::decor::to3(&d.site_xpos[3 * i..]);
-            let mat = super::decor::to9(&d.site_xmat[9 * i..]);
+            let (pos, mat) = (&d.site_xpos[3 * i..], &d.site_xmat[9 * i..]);
+            let pose = (super::decor::to3(pos), super::decor::to9(mat));
             if !super::decor::add_axes(
                 d,
                 scn,
                 OBJ_UNKNOWN,
                 i,
-                &pos,
-                &mat,
+                &pose.0,
+                &pose.1,
                 frame_length,
                 frame_width,
             ) {

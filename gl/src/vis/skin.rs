@@ -33,8 +33,7 @@ pub(super) fn add_skins(
         };
         let bone_body = m.skin_bonebodyid[m.skin_boneadr[i] as usize] as usize;
         let mut g = init_geom(GEOM_SKIN, None, Some(&d.xpos[3 * bone_body..]), None, None);
-        (g.objtype, g.objid, g.category, g.segid) =
-            (start.objtype, start.objid, start.category, start.segid);
+        g.take_slot(&start);
         set_material(
             m,
             &mut g,
