@@ -344,3 +344,44 @@ fn assert_same(ours: &serde_json::Value, reference: &serde_json::Value, what: &s
     }
     assert_eq!(ours, reference, "{what}");
 }
+
+#[test]
+fn nan_state_draws_without_panicking() {
+    let mut owned = compile("humanoid.xml");
+    let m = owned.view();
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut d = data.view();
+    d.qpos.fill(f64::NAN);
+    d.ctrl.fill(f64::NAN);
+    let _ = mjrs_core::forward(&m, &mut d);
+    let mut opt = VisOption::default();
+    for f in [
+        vis::flag::JOINT,
+        vis::flag::ACTUATOR,
+        vis::flag::INERTIA,
+        vis::flag::COM,
+        vis::flag::CONTACTPOINT,
+        vis::flag::CONTACTFORCE,
+        vis::flag::CAMERA,
+        vis::flag::LIGHT,
+        vis::flag::AUTOCONNECT,
+        vis::flag::BODYBVH,
+    ] {
+        opt.flags[f] = 1;
+    }
+    opt.frame = vis::frame::BODY;
+    opt.label = vis::label::BODY;
+    let pert = Perturb {
+        select: 1,
+        active: 3,
+        ..Perturb::default()
+    };
+    let mut cam = Camera {
+        azimuth: f64::NAN,
+        ..Camera::default_free(&m)
+    };
+    let mut scn = Scene::new(10000);
+    vis::update_scene(&m, &mut d, &opt, &pert, &mut cam, vis::CAT_ALL, &mut scn).unwrap();
+    assert!(!scn.geoms.is_empty());
+    let _ = vis::interact::select(&m, &mut d, &opt, 1.0, 0.5, 0.5, &scn);
+}

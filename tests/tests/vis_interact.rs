@@ -135,22 +135,22 @@ fn interaction_equals_mujoco() {
         check_perturb(&pert, &r["perturb_moves"][i], &format!("perturb move {i}"));
     }
     pert.active = 3;
-    interact::apply_perturb_force(&m, &mut d, &pert);
+    interact::apply_perturb_force(&m, &mut d, &pert).unwrap();
     same(d.xfrc_applied, &r["xfrc_applied"], "xfrc_applied");
     pert.active = 2;
-    interact::apply_perturb_force(&m, &mut d, &pert);
+    interact::apply_perturb_force(&m, &mut d, &pert).unwrap();
     same(
         d.xfrc_applied,
         &r["xfrc_applied_rotate"],
         "xfrc_applied (rotation)",
     );
-    interact::apply_perturb_pose(&m, &mut d, &pert, true);
+    interact::apply_perturb_pose(&m, &mut d, &pert, true).unwrap();
     same(d.qpos, &r["qpos_paused"], "qpos (free body)");
     pert.select = 5;
     interact::init_perturb(&m, &d, &scn, &mut pert).unwrap();
     pert.refpos[2] += 0.1;
     pert.active = 1;
-    interact::apply_perturb_pose(&m, &mut d, &pert, true);
+    interact::apply_perturb_pose(&m, &mut d, &pert, true).unwrap();
     same(d.qpos, &r["qpos_child"], "qpos (child of a free body)");
 
     scn.enabletransform = 1;
@@ -202,4 +202,43 @@ fn bad_actions_and_unset_scenes_are_errors() {
         ..Camera::default()
     };
     assert!(interact::move_camera(&m, 42, 0.1, 0.1, &scn, &mut fixed).is_ok());
+}
+
+#[test]
+fn data_of_another_model_is_an_error() {
+    let load = |name: &str| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("models")
+            .join(name);
+        mjrs_xml::load_xml(&path, None).unwrap().model
+    };
+    let (mut hopper, mut humanoid) = (load("hopper.xml"), load("humanoid.xml"));
+    let (m, other) = (hopper.view(), humanoid.view());
+    let mut data = mjrs::simulate::new_data(&other, None).unwrap();
+    let mut d = data.view();
+    let (opt, mut pert) = (
+        VisOption::default(),
+        Perturb {
+            select: 1,
+            active: 3,
+            ..Perturb::default()
+        },
+    );
+    let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(100));
+    let mismatch = Err(vis::SceneError::ModelMismatch);
+    assert_eq!(
+        vis::update_scene(&m, &mut d, &opt, &pert, &mut cam, vis::CAT_ALL, &mut scn),
+        mismatch
+    );
+    assert_eq!(vis::update_camera(&m, &d, &mut cam, &mut scn), mismatch);
+    assert_eq!(interact::apply_perturb_force(&m, &mut d, &pert), mismatch);
+    assert_eq!(
+        interact::apply_perturb_pose(&m, &mut d, &pert, true),
+        mismatch
+    );
+    assert_eq!(interact::init_perturb(&m, &d, &scn, &mut pert), mismatch);
+    assert_eq!(
+        interact::select(&m, &mut d, &opt, 1.0, 0.5, 0.5, &scn).map(|_| ()),
+        mismatch
+    );
 }

@@ -240,6 +240,7 @@ pub fn move_perturb(
     scn: &Scene,
     pert: &mut Perturb,
 ) -> Result<(), SceneError> {
+    super::scene::check_match(m, d)?;
     let (_, forward, _) = camera_in_model(scn)?;
     let mut vec = convert_2d(action, reldx, reldy, &forward)?;
     match action {
@@ -345,6 +346,7 @@ pub fn init_perturb(
     scn: &Scene,
     pert: &mut Perturb,
 ) -> Result<(), SceneError> {
+    super::scene::check_match(m, d)?;
     let sel = pert.select;
     if sel <= 0 || sel as usize >= m.nbody {
         return Ok(());
@@ -396,10 +398,16 @@ fn quat4(v: &[Real]) -> [Real; 4] {
 /// Moves the selected body to the perturbation reference (`mjv_applyPerturbPose`): a mocap
 /// body always; while paused, a body with a free joint or, through its root's free joint, a
 /// body of a floating tree.
-pub fn apply_perturb_pose(m: &Model, d: &mut Data, pert: &Perturb, paused: bool) {
+pub fn apply_perturb_pose(
+    m: &Model,
+    d: &mut Data,
+    pert: &Perturb,
+    paused: bool,
+) -> Result<(), SceneError> {
+    super::scene::check_match(m, d)?;
     let sel = pert.select;
     if sel <= 0 || sel as usize >= m.nbody || (pert.active | pert.active2) == 0 {
-        return;
+        return Ok(());
     }
     let sel = sel as usize;
     let root = m.body_rootid[sel] as usize;
@@ -433,20 +441,22 @@ pub fn apply_perturb_pose(m: &Model, d: &mut Data, pert: &Perturb, paused: bool)
         d.qpos[adr..adr + 3].copy_from_slice(&p);
         d.qpos[adr + 3..adr + 7].copy_from_slice(&q);
     }
+    Ok(())
 }
 
 /// Writes the perturbation force and torque on the selected body into `xfrc_applied`
 /// (`mjv_applyPerturbForce`): a critically damped spring pulling the selection point to the
 /// reference (translation) and one turning the body to the reference orientation (rotation).
-pub fn apply_perturb_force(m: &Model, d: &mut Data, pert: &Perturb) {
+pub fn apply_perturb_force(m: &Model, d: &mut Data, pert: &Perturb) -> Result<(), SceneError> {
+    super::scene::check_match(m, d)?;
     let sel = pert.select;
     let active = pert.active | pert.active2;
     if sel < 0 || sel as usize >= m.nbody || active == 0 {
-        return;
+        return Ok(());
     }
     let sel = sel as usize;
     let Some(bvel) = mjrs_core::support::object_velocity(m, d, OBJ_BODY, sel, false) else {
-        return;
+        return Ok(());
     };
     let rotvel = [bvel[0], bvel[1], bvel[2]];
     let linvel = [bvel[3], bvel[4], bvel[5]];
@@ -504,6 +514,7 @@ pub fn apply_perturb_force(m: &Model, d: &mut Data, pert: &Perturb) {
     }
     d.xfrc_applied[6 * sel..6 * sel + 3].copy_from_slice(&force);
     d.xfrc_applied[6 * sel + 3..6 * sel + 6].copy_from_slice(&torque);
+    Ok(())
 }
 
 /// The average of two eye cameras (`mjv_averageCamera`): mean position, mean forward
@@ -562,6 +573,7 @@ pub fn select(
     rely: Real,
     scn: &Scene,
 ) -> Result<Option<Selection>, SceneError> {
+    super::scene::check_match(m, d)?;
     use super::flag;
     let flex_shown = [
         flag::FLEXVERT,

@@ -24,6 +24,17 @@ pub enum SceneError {
     BadConnector(i32),
     /// A mouse action the function does not take.
     BadAction(i32),
+    /// The data was made for a model of other sizes.
+    ModelMismatch,
+}
+
+/// The data must belong to the model: every index the scene reads comes from the model.
+pub(super) fn check_match(m: &Model, d: &Data) -> Result<(), SceneError> {
+    if d.sizes() == m.sizes() {
+        Ok(())
+    } else {
+        Err(SceneError::ModelMismatch)
+    }
 }
 
 impl core::fmt::Display for SceneError {
@@ -33,6 +44,9 @@ impl core::fmt::Display for SceneError {
             SceneError::BadCamera(what) => write!(f, "{what}"),
             SceneError::BadConnector(t) => write!(f, "invalid geom type {t} for connector"),
             SceneError::BadAction(a) => write!(f, "unexpected mouse action {a}"),
+            SceneError::ModelMismatch => {
+                f.write_str("data was made for a model of different sizes")
+            }
         }
     }
 }
@@ -51,6 +65,7 @@ pub fn update_scene(
     catmask: i32,
     scn: &mut Scene,
 ) -> Result<(), SceneError> {
+    check_match(m, d)?;
     check_supported(m, opt)?;
     scn.geoms.clear();
     add_geoms(m, d, opt, pert, catmask, scn);
@@ -589,6 +604,7 @@ pub fn update_camera(
     cam: &mut Camera,
     scn: &mut Scene,
 ) -> Result<(), SceneError> {
+    check_match(m, d)?;
     if cam.type_ == camera_type::USER {
         return Ok(());
     }
