@@ -111,7 +111,7 @@ fn push_list(out: &mut String, values: impl Iterator<Item = Scalar>) {
     out.push(']');
 }
 
-fn push_string(out: &mut String, s: &str) {
+pub(crate) fn push_string(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {

@@ -211,6 +211,17 @@ enum Command {
         /// Steps of the control law before the forward pass.
         #[arg(long, default_value_t = 0)]
         steps: usize,
+        /// Visualization flags to switch on (`contactforce`) or off (`-static`), comma
+        /// separated; MuJoCo's flag names in lower case (`mjrs scene --flags help` lists them).
+        #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+        flags: Vec<String>,
+        /// Frames to draw: none, body, geom, site, camera, light, contact or world.
+        #[arg(long, default_value = "none")]
+        frame: String,
+        /// What to label: none, body, joint, geom, site, camera, light, tendon, actuator,
+        /// constraint, flex, skin, selection, selpnt, contactpoint, contactforce or island.
+        #[arg(long, default_value = "none")]
+        label: String,
         /// Write to this file instead of stdout.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -501,15 +512,22 @@ fn run(cli: Cli) -> Result<(), String> {
             model,
             key,
             steps,
+            flags,
+            frame,
+            label,
             output,
         } => {
+            let opt = mjrs::scene::options(&flags, &frame, &label)?;
             let mut owned = load(&model)?;
             let m = owned.view();
             let mut data = start(&m, key)?;
             let mut d = data.view();
             run_control(&m, &mut d, steps)?;
             mjrs_core::forward(&m, &mut d).map_err(|e| e.to_string())?;
-            write_output(output.as_deref(), &mjrs::scene::scene_json(&m, &mut d)?)
+            write_output(
+                output.as_deref(),
+                &mjrs::scene::scene_json_with(&m, &mut d, &opt)?,
+            )
         }
         Command::Model { model, output } => {
             let mut owned = load(&model)?;

@@ -10,14 +10,102 @@ use std::fmt::Write as _;
 /// Geoms a scene holds, as `mjref scene` makes it.
 const MAXGEOM: usize = 10000;
 
-/// The scene of the current state of `d` as JSON.
+/// Names of the visualization flags, in `mjtVisFlag` order (MuJoCo's `mjVISSTRING`, lower case
+/// without spaces).
+pub const FLAG_NAMES: [&str; vis::flag::N] = [
+    "convexhull",
+    "texture",
+    "joint",
+    "camera",
+    "actuator",
+    "activation",
+    "light",
+    "tendon",
+    "rangefinder",
+    "constraint",
+    "inertia",
+    "sclinertia",
+    "pertforce",
+    "pertobj",
+    "contactpoint",
+    "island",
+    "contactforce",
+    "contactsplit",
+    "transparent",
+    "autoconnect",
+    "com",
+    "select",
+    "static",
+    "skin",
+    "flexvert",
+    "flexedge",
+    "flexface",
+    "flexskin",
+    "bodybvh",
+    "flexbvh",
+    "meshbvh",
+    "sdfiter",
+];
+/// Names of the frame choices, in `mjtFrame` order.
+pub const FRAME_NAMES: [&str; 8] = [
+    "none", "body", "geom", "site", "camera", "light", "contact", "world",
+];
+/// Names of the label choices, in `mjtLabel` order.
+pub const LABEL_NAMES: [&str; 17] = [
+    "none",
+    "body",
+    "joint",
+    "geom",
+    "site",
+    "camera",
+    "light",
+    "tendon",
+    "actuator",
+    "constraint",
+    "flex",
+    "skin",
+    "selection",
+    "selpnt",
+    "contactpoint",
+    "contactforce",
+    "island",
+];
+
+/// The default options with the named flags switched on (`+name`, or just `name`) or off
+/// (`-name`), and the named frame and label kind.
+pub fn options(flags: &[String], frame: &str, label: &str) -> Result<VisOption, String> {
+    let find = |names: &[&str], what: &str, name: &str| {
+        names
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("unknown {what} {name:?}; one of: {}", names.join(", ")))
+    };
+    let mut opt = VisOption::default();
+    for f in flags {
+        let (on, name) = match f.strip_prefix('-') {
+            Some(name) => (0, name),
+            None => (1, f.strip_prefix('+').unwrap_or(f)),
+        };
+        opt.flags[find(&FLAG_NAMES, "flag", name)?] = on;
+    }
+    opt.frame = find(&FRAME_NAMES, "frame", frame)? as i32;
+    opt.label = find(&LABEL_NAMES, "label", label)? as i32;
+    Ok(opt)
+}
+
+/// The scene of the current state of `d` as JSON, with the default options.
 pub fn scene_json(m: &Model, d: &mut Data) -> Result<String, String> {
+    scene_json_with(m, d, &VisOption::default())
+}
+
+/// The scene of the current state of `d` as JSON, with options `opt`.
+pub fn scene_json_with(m: &Model, d: &mut Data, opt: &VisOption) -> Result<String, String> {
     let mut scn = Scene::new(MAXGEOM);
     let mut cam = Camera::default_free(m);
     vis::update_scene(
         m,
         d,
-        &VisOption::default(),
+        opt,
         &Perturb::default(),
         &mut cam,
         vis::CAT_ALL,
@@ -73,6 +161,17 @@ pub fn scene_to_json(scn: &Scene) -> String {
     field(&mut out, "light.diffuse", lights(|x| x.diffuse.to_vec()));
     field(&mut out, "light.ambient", lights(|x| x.ambient.to_vec()));
     field(&mut out, "light.specular", lights(|x| x.specular.to_vec()));
+    // labels only when there are any (`mjref scene` never asks for them)
+    if g.iter().any(|x| !x.label.is_empty()) {
+        out.push_str(", \"geom.label\": [");
+        for (i, x) in g.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            crate::dump::push_string(&mut out, &x.label);
+        }
+        out.push(']');
+    }
     out.push('}');
     out
 }

@@ -385,3 +385,46 @@ fn nan_state_draws_without_panicking() {
     assert!(!scn.geoms.is_empty());
     let _ = vis::interact::select(&m, &mut d, &opt, 1.0, 0.5, 0.5, &scn);
 }
+
+#[test]
+fn command_line_options_name_mujocos_flags() {
+    // `mjrs scene --flags ... --frame ... --label ...` builds the options the tests use
+    let opt = mjrs::scene::options(
+        &["contactforce".into(), "-static".into(), "+JOINT".into()],
+        "contact",
+        "geom",
+    )
+    .unwrap();
+    let mut expected = VisOption::default();
+    expected.flags[vis::flag::CONTACTFORCE] = 1;
+    expected.flags[vis::flag::STATIC] = 0;
+    expected.flags[vis::flag::JOINT] = 1;
+    expected.frame = vis::frame::CONTACT;
+    expected.label = vis::label::GEOM;
+    assert_eq!(opt, expected);
+    for (flags, frame, label, what) in [
+        (
+            vec!["nosuchflag".to_string()],
+            "none",
+            "none",
+            "unknown flag",
+        ),
+        (vec![], "bodies", "none", "unknown frame"),
+        (vec![], "none", "everything", "unknown label"),
+    ] {
+        let err = mjrs::scene::options(&flags, frame, label).unwrap_err();
+        assert!(err.contains(what), "{err}");
+    }
+    // labels appear in the JSON only when asked for
+    let mut owned = compile("hopper.xml");
+    let m = owned.view();
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut d = data.view();
+    mjrs_core::forward(&m, &mut d).unwrap();
+    let plain = mjrs::scene::scene_json(&m, &mut d).unwrap();
+    assert!(!plain.contains("geom.label"));
+    let opt = mjrs::scene::options(&[], "none", "geom").unwrap();
+    let labelled: serde_json::Value =
+        serde_json::from_str(&mjrs::scene::scene_json_with(&m, &mut d, &opt).unwrap()).unwrap();
+    assert_eq!(labelled["geom.label"][1], "torso_geom");
+}
