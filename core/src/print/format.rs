@@ -365,7 +365,6 @@ impl Write for Buf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::string::String;
 
     fn fmt(f: &str, x: f64) -> String {
         let mut s = String::new();
