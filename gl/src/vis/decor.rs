@@ -45,7 +45,7 @@ pub(super) fn add_inertia(
         if opt.flags[flag::SCLINERTIA] != 0 {
             // sizes scaled so that a body of density 1000 keeps its box
             let volume = if ellipsoid {
-                4.0 / 3.0 * core::f64::consts::PI
+                4.0 / 3.0 * mjrs_core::real::PI
             } else {
                 8.0
             } * sz[0]
@@ -237,6 +237,11 @@ pub(super) fn add_com(
 /// The first three values.
 pub(super) fn to3(v: &[Real]) -> [Real; 3] {
     [v[0], v[1], v[2]]
+}
+
+/// The first four values (a quaternion).
+pub(super) fn to4(v: &[Real]) -> [Real; 4] {
+    [v[0], v[1], v[2], v[3]]
 }
 
 /// The first nine values.

@@ -2,6 +2,7 @@
 //! perturbation reference with the mouse, starting and applying perturbations, and the
 //! room/model transformations of an immersive scene.
 
+use super::decor::{to3, to4, to9};
 use super::{camera_type, Camera, Perturb, Scene, SceneError};
 use mjrs_core::math::mat::rot_vec_mat;
 use mjrs_core::math::pose::{mul_pose, neg_pose};
@@ -12,7 +13,7 @@ use mjrs_core::real::MINVAL;
 use mjrs_core::types::{JNT_FREE, OBJ_BODY};
 use mjrs_core::{Data, Model, Real};
 
-const PI: Real = core::f64::consts::PI;
+use mjrs_core::real::PI;
 
 /// Head position, forward and up directions of the viewer.
 pub type Gaze = ([Real; 3], [Real; 3], [Real; 3]);
@@ -267,10 +268,7 @@ pub fn move_perturb(
 
 /// Keeps the perturbation orientation within 90 degrees of the selected body's inertial frame.
 fn limit_rotation(m: &Model, d: &Data, sel: usize, pert: &mut Perturb) {
-    let xiquat = mul_quat(
-        &quat4(&d.xquat[4 * sel..]),
-        &quat4(&m.body_iquat[4 * sel..]),
-    );
+    let xiquat = mul_quat(&to4(&d.xquat[4 * sel..]), &to4(&m.body_iquat[4 * sel..]));
     let q2 = mul_quat(&neg_quat(&xiquat), &pert.refquat);
     let mut dif = quat2vel(&q2, 1.0);
     let angle = normalize3(&mut dif);
@@ -365,11 +363,8 @@ pub fn init_perturb(
     } else {
         3.0 / invmass.max(MINVAL)
     };
-    pert.refpos = [d.xipos[3 * sel], d.xipos[3 * sel + 1], d.xipos[3 * sel + 2]];
-    pert.refquat = mul_quat(
-        &quat4(&d.xquat[4 * sel..]),
-        &quat4(&m.body_iquat[4 * sel..]),
-    );
+    pert.refpos = to3(&d.xipos[3 * sel..]);
+    pert.refquat = mul_quat(&to4(&d.xquat[4 * sel..]), &to4(&m.body_iquat[4 * sel..]));
     pert.refselpos = selpos;
     let (head, forward, _) = camera_in_model(scn)?;
     let dif = [
@@ -382,17 +377,12 @@ pub fn init_perturb(
 }
 
 /// The selection point in world coordinates.
-fn selection_point(d: &Data, sel: usize, localpos: &[Real; 3]) -> [Real; 3] {
-    let xmat: [Real; 9] = core::array::from_fn(|k| d.xmat[9 * sel + k]);
-    let mut p = rot_vec_mat(localpos, &xmat);
+pub(super) fn selection_point(d: &Data, sel: usize, localpos: &[Real; 3]) -> [Real; 3] {
+    let mut p = rot_vec_mat(localpos, &to9(&d.xmat[9 * sel..]));
     for k in 0..3 {
         p[k] += d.xpos[3 * sel + k];
     }
     p
-}
-
-fn quat4(v: &[Real]) -> [Real; 4] {
-    [v[0], v[1], v[2], v[3]]
 }
 
 /// Moves the selected body to the perturbation reference (`mjv_applyPerturbPose`): a mocap
@@ -412,12 +402,8 @@ pub fn apply_perturb_pose(
     let sel = sel as usize;
     let root = m.body_rootid[sel] as usize;
     let (pos1, quat1) = neg_pose(
-        &[
-            m.body_ipos[3 * sel],
-            m.body_ipos[3 * sel + 1],
-            m.body_ipos[3 * sel + 2],
-        ],
-        &quat4(&m.body_iquat[4 * sel..]),
+        &to3(&m.body_ipos[3 * sel..]),
+        &to4(&m.body_iquat[4 * sel..]),
     );
     let (refpos, refquat) = mul_pose(&pert.refpos, &pert.refquat, &pos1, &quat1);
     let free =
@@ -432,10 +418,10 @@ pub fn apply_perturb_pose(
     } else if paused && free(root) {
         // root <- ref * neg(child) * root
         let adr = m.jnt_qposadr[m.body_jntadr[root] as usize] as usize;
-        let rpos = [d.qpos[adr], d.qpos[adr + 1], d.qpos[adr + 2]];
-        let rquat = quat4(&d.qpos[adr + 3..]);
-        let cpos = [d.xpos[3 * sel], d.xpos[3 * sel + 1], d.xpos[3 * sel + 2]];
-        let (p1, q1) = neg_pose(&cpos, &quat4(&d.xquat[4 * sel..]));
+        let rpos = to3(&d.qpos[adr..]);
+        let rquat = to4(&d.qpos[adr + 3..]);
+        let cpos = to3(&d.xpos[3 * sel..]);
+        let (p1, q1) = neg_pose(&cpos, &to4(&d.xquat[4 * sel..]));
         let (p2, q2) = mul_pose(&p1, &q1, &rpos, &rquat);
         let (p, q) = mul_pose(&refpos, &refquat, &p2, &q2);
         d.qpos[adr..adr + 3].copy_from_slice(&p);
@@ -501,10 +487,7 @@ pub fn apply_perturb_force(m: &Model, d: &mut Data, pert: &Perturb) -> Result<()
     }
     if active & pert::ROTATE != 0 {
         let stiffness = Real::from(m.vis.map.stiffnessrot);
-        let xiquat = mul_quat(
-            &quat4(&d.xquat[4 * sel..]),
-            &quat4(&m.body_iquat[4 * sel..]),
-        );
+        let xiquat = mul_quat(&to4(&d.xquat[4 * sel..]), &to4(&m.body_iquat[4 * sel..]));
         let difquat = mul_quat(&pert.refquat, &neg_quat(&xiquat));
         torque = quat2vel(&difquat, 1.0 / (stiffness * inertia));
         let damping = -Real::from(m.vis.map.stiffnessrot.sqrt()) * inertia;

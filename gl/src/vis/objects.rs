@@ -44,7 +44,7 @@ pub(super) fn add_perturb(
         let Some(mut g) = start_geom(d, scn, OBJ_UNKNOWN, i, CAT_DECOR) else {
             return false;
         };
-        let selpos = selection_point(d, i, &p.localpos);
+        let selpos = super::interact::selection_point(d, i, &p.localpos);
         let width = Real::from(scl(m) * m.vis.scale.constraint);
         let _ = connector(&mut g, GEOM_CAPSULE, width, &selpos, &p.refselpos);
         let rgba = mix_color(
@@ -117,15 +117,6 @@ fn retag(mut g: super::VisGeom, start: &super::VisGeom) -> super::VisGeom {
     g
 }
 
-/// The selection point in world coordinates.
-fn selection_point(d: &Data, body: usize, localpos: &[Real; 3]) -> [Real; 3] {
-    let mut p = rot_vec_mat(localpos, &to9(&d.xmat[9 * body..]));
-    for k in 0..3 {
-        p[k] += d.xpos[3 * body + k];
-    }
-    p
-}
-
 /// A small sphere at the selection point of the selected body; `false` when the scene is full.
 pub(super) fn add_selection_point(
     m: &Model,
@@ -141,7 +132,7 @@ pub(super) fn add_selection_point(
     let Some(mut g) = start_geom(d, scn, OBJ_UNKNOWN, 0, CAT_DECOR) else {
         return false;
     };
-    let selpos = selection_point(d, p.select as usize, &p.localpos);
+    let selpos = super::interact::selection_point(d, p.select as usize, &p.localpos);
     g.type_ = GEOM_SPHERE;
     g.size = [scl(m) * m.vis.scale.selectpoint; 3];
     g.pos = selpos.map(|x| x as f32);

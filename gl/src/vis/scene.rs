@@ -80,74 +80,15 @@ pub fn update_scene(
 /// Refuses options and model features whose drawing is not implemented, instead of leaving
 /// them out of the scene silently.
 fn check_supported(m: &Model, opt: &VisOption) -> Result<(), SceneError> {
-    const DRAWN: [usize; 28] = [
-        flag::BODYBVH,
-        flag::MESHBVH,
-        flag::ACTUATOR,
-        flag::ACTIVATION,
-        flag::ISLAND,
-        flag::FLEXSKIN,
-        flag::CONVEXHULL,
-        flag::TEXTURE,
-        flag::JOINT,
-        flag::CAMERA,
-        flag::LIGHT,
-        flag::TENDON,
-        flag::RANGEFINDER,
-        flag::CONSTRAINT,
-        flag::INERTIA,
-        flag::SCLINERTIA,
-        flag::PERTFORCE,
-        flag::PERTOBJ,
-        flag::CONTACTPOINT,
-        flag::CONTACTFORCE,
-        flag::CONTACTSPLIT,
-        flag::TRANSPARENT,
-        flag::AUTOCONNECT,
-        flag::COM,
-        flag::SELECT,
-        flag::STATIC,
-        flag::SKIN,
-        flag::FLEXVERT,
+    // every flag is drawn but these (flex flags other than these draw nothing without flexes)
+    const UNDRAWN: [(usize, &str); 4] = [
+        (flag::FLEXEDGE, "flex edges"),
+        (flag::FLEXFACE, "flex faces"),
+        (flag::FLEXBVH, "flex bounding volumes"),
+        (flag::SDFITER, "SDF iterations"),
     ];
-    const NAMES: [&str; flag::N] = [
-        "convex hulls",
-        "",
-        "joints",
-        "cameras",
-        "actuators",
-        "activations",
-        "lights",
-        "",
-        "",
-        "equality constraints",
-        "inertia boxes",
-        "scaled inertia boxes",
-        "perturbation forces",
-        "",
-        "contact points",
-        "islands",
-        "contact forces",
-        "split contact forces",
-        "transparency",
-        "auto-connectors",
-        "centers of mass",
-        "",
-        "",
-        "",
-        "flex vertices",
-        "flex edges",
-        "flex faces",
-        "flex skins",
-        "body bounding volumes",
-        "flex bounding volumes",
-        "mesh bounding volumes",
-        "SDF iterations",
-    ];
-    for (i, &on) in opt.flags.iter().enumerate() {
-        if on != 0 && !DRAWN.contains(&i) && !NAMES[i].is_empty() && i != flag::FLEXVERT {
-            return Err(SceneError::Unsupported(NAMES[i]));
-        }
+    if let Some(&(_, what)) = UNDRAWN.iter().find(|(f, _)| opt.flags[*f] != 0) {
+        return Err(SceneError::Unsupported(what));
     }
     if m.nflex > 0 {
         return Err(SceneError::Unsupported("flexes"));
@@ -687,7 +628,7 @@ fn angle(degrees: Real) -> (Real, Real) {
     (scalar::cos(rad), scalar::sin(rad))
 }
 
-const PI: Real = core::f64::consts::PI;
+use mjrs_core::real::PI;
 
 /// Half height of the near plane for a vertical field of view (degrees), in MuJoCo's mix of
 /// float and double arithmetic.

@@ -2,7 +2,7 @@
 //! shown skin, and the skinned vertex positions and normals in the scene, each vertex the
 //! weighted sum of its bones' poses relative to their bind poses.
 
-use super::decor::to3;
+use super::decor::{to3, to4};
 use super::scene::{group, init_geom, set_material, start_geom};
 use super::{flag, label, Perturb, Scene, VisOption, CAT_DYNAMIC};
 use mjrs_core::math::mat::rot_vec_mat;
@@ -92,12 +92,7 @@ fn pose_vertices(m: &Model, d: &Data, skin: usize, vert: &mut [f32]) {
         let bindquat: [Real; 4] =
             core::array::from_fn(|k| Real::from(m.skin_bonebindquat[4 * j + k]));
         let body = m.skin_bonebodyid[j] as usize;
-        let xquat = [
-            d.xquat[4 * body],
-            d.xquat[4 * body + 1],
-            d.xquat[4 * body + 2],
-            d.xquat[4 * body + 3],
-        ];
+        let xquat = to4(&d.xquat[4 * body..]);
         let rotate = quat2mat(&mul_quat(&xquat, &neg_quat(&bindquat)));
         let moved = rot_vec_mat(&bindpos, &rotate);
         let xpos = to3(&d.xpos[3 * body..]);
