@@ -13,6 +13,7 @@ use mjrs_core as mj;
 pub mod control;
 pub mod dump;
 pub mod f32;
+pub mod render;
 pub mod rollout;
 pub mod scene;
 pub mod simulate;

@@ -226,6 +226,35 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Render an image of the state after N steps of the control law and a forward pass,
+    /// offscreen (headless, no display needed), as `mjref render` does: PNG, default free
+    /// camera unless --camera, size at most the model's offscreen buffer (640x480 by default).
+    Render {
+        /// Model file (.xml or .mjb).
+        model: PathBuf,
+        /// Output PNG file.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Start from this keyframe.
+        #[arg(long)]
+        key: Option<i32>,
+        /// Steps of the control law before the forward pass.
+        #[arg(long, default_value_t = 0)]
+        steps: usize,
+        /// Camera id or name; -1 is the default free camera.
+        #[arg(long, default_value = "-1", allow_hyphen_values = true)]
+        camera: String,
+        /// Image width in pixels.
+        #[arg(long, default_value_t = 640)]
+        width: i32,
+        /// Image height in pixels.
+        #[arg(long, default_value_t = 480)]
+        height: i32,
+        /// Segmentation image: each pixel is ((objid+1)&255, (objid+1)>>8, objtype+1), 0 for
+        /// background.
+        #[arg(long)]
+        segment: bool,
+    },
     /// Compile an MJCF (or URDF) model to an MJB file (MuJoCo 3.1.6's binary model format),
     /// optionally with a 4-byte mjtNum for f32 builds.
     Compile {
@@ -507,6 +536,32 @@ fn run(cli: Cli) -> Result<(), String> {
                 mjrs::stepping::traj(&m, &mut start(&m, key)?.view(), steps, zero_ctrl, every)?
             };
             write_output(output.as_deref(), &json)
+        }
+        Command::Render {
+            model,
+            output,
+            key,
+            steps,
+            camera,
+            width,
+            height,
+            segment,
+        } => {
+            let mut owned = load(&model)?;
+            let m = owned.view();
+            let opt = mjrs::render::Options {
+                camera,
+                width,
+                height,
+                segment,
+            };
+            let mut renderer = mjrs::render::Renderer::new(&m, opt)?;
+            let mut data = start(&m, key)?;
+            let mut d = data.view();
+            run_control(&m, &mut d, steps)?;
+            mjrs_core::forward(&m, &mut d).map_err(|e| e.to_string())?;
+            let img = renderer.image(&m, &mut d)?;
+            mjrs::render::write_png(&output, width as u32, height as u32, &img)
         }
         Command::Scene {
             model,

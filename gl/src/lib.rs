@@ -4,4 +4,9 @@
 //! scene, a list of plain geoms and lights computed from a `Model` and `Data` without any
 //! graphics API, comparable field by field with `mjref scene`. The OpenGL renderer (`mjr_*`)
 //! and the interactive viewer are not there yet.
+pub mod render;
+mod sys;
 pub mod vis;
+
+pub use sys::egl::Headless;
+pub use sys::Gl;

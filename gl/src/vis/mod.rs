@@ -442,6 +442,43 @@ pub struct GlCamera {
     pub frustum_far: f32,
 }
 
+/// Rendering flags of a scene (`mjtRndFlag`), indices into `Scene::flags`.
+pub mod rnd {
+    /// Shadows from lights that cast them.
+    pub const SHADOW: usize = 0;
+    /// Polygons as outlines.
+    pub const WIREFRAME: usize = 1;
+    /// Mirror images in reflective planes and boxes.
+    pub const REFLECTION: usize = 2;
+    /// Additive blending of transparent geoms.
+    pub const ADDITIVE: usize = 3;
+    /// The skybox texture around the viewer.
+    pub const SKYBOX: usize = 4;
+    /// Linear fog.
+    pub const FOG: usize = 5;
+    /// Haze at the horizon of the first infinite plane.
+    pub const HAZE: usize = 6;
+    /// Flat colours per object instead of shading.
+    pub const SEGMENT: usize = 7;
+    /// With SEGMENT: colours that encode the segmentation id.
+    pub const IDCOLOR: usize = 8;
+    /// Cull back faces.
+    pub const CULL_FACE: usize = 9;
+    /// Number of flags.
+    pub const N: usize = 10;
+    /// MuJoCo's defaults (`mjv_defaultScene`).
+    pub const DEFAULT: [u8; N] = [1, 0, 1, 0, 1, 0, 1, 0, 0, 1];
+}
+
+/// Stereo modes (`mjtStereo`).
+pub mod stereo {
+    /// One image.
+    pub const NONE: i32 = 0;
+    /// Left and right eye in the two halves of the viewport (also used for quad-buffered
+    /// stereo, which needs hardware this renderer does not drive).
+    pub const SIDEBYSIDE: i32 = 2;
+}
+
 /// The abstract scene (`mjvScene`): geoms, lights and the stereo cameras. Geoms past
 /// `maxgeom` are dropped with MuJoCo's `mjWARN_VGEOMFULL` warning in the data.
 #[derive(Clone, Debug, PartialEq)]
@@ -466,6 +503,14 @@ pub struct Scene {
     pub rotate: [f32; 4],
     /// Model scaling.
     pub scale: f32,
+    /// Rendering flags ([`rnd`]).
+    pub flags: [u8; rnd::N],
+    /// Stereo mode ([`stereo`]).
+    pub stereo: i32,
+    /// Width in pixels of the frame drawn around the viewport (0: none).
+    pub framewidth: i32,
+    /// Colour of that frame.
+    pub framergb: [f32; 3],
 }
 
 impl Scene {
@@ -482,6 +527,10 @@ impl Scene {
             translate: [0.0; 3],
             rotate: [1.0, 0.0, 0.0, 0.0],
             scale: 1.0,
+            flags: rnd::DEFAULT,
+            stereo: stereo::NONE,
+            framewidth: 0,
+            framergb: [0.0; 3],
         }
     }
 

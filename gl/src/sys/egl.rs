@@ -1,0 +1,90 @@
+//! Headless OpenGL through EGL's device platform: no display server, no window. On machines
+//! without a GPU, Mesa's software device (llvmpipe) is preferred, as it is always there.
+
+use super::Gl;
+use glutin::api::egl::{context::PossiblyCurrentContext, device::Device, display::Display};
+use glutin::config::{ConfigSurfaceTypes, ConfigTemplateBuilder};
+use glutin::context::{ContextApi, ContextAttributesBuilder, GlProfile, Version};
+use glutin::display::GlDisplay;
+use std::ffi::CString;
+
+/// A surfaceless OpenGL 3.3 core context on an EGL device, current on the thread that made
+/// it. Rendering goes to framebuffer objects.
+pub struct Headless {
+    // field order: the token first, the context before its display
+    gl: Gl,
+    _context: PossiblyCurrentContext,
+    _display: Display,
+}
+
+impl Headless {
+    /// Create the context and make it current on this thread. The error says what is missing
+    /// (no EGL library, no device, no OpenGL 3.3 configuration).
+    pub fn new() -> Result<Headless, String> {
+        let devices: Vec<Device> = Device::query_devices()
+            .map_err(|e| {
+                format!(
+                    "no EGL devices (is libEGL with EGL_EXT_device_enumeration installed?): {e}"
+                )
+            })?
+            .collect();
+        // software first: it is the same everywhere, so images are reproducible
+        let software = |d: &&Device| d.extensions().contains("EGL_MESA_device_software");
+        let mut ordered: Vec<&Device> = devices.iter().filter(software).collect();
+        ordered.extend(devices.iter().filter(|d| !software(d)));
+        if ordered.is_empty() {
+            return Err("EGL found no devices to render on".into());
+        }
+        let mut last = String::new();
+        for device in ordered {
+            match Self::on_device(device) {
+                Ok(h) => return Ok(h),
+                Err(e) => last = e,
+            }
+        }
+        Err(format!(
+            "no EGL device gave an OpenGL 3.3 core context: {last}"
+        ))
+    }
+
+    fn on_device(device: &Device) -> Result<Headless, String> {
+        // SAFETY: no raw display handle is passed, so there is no pointer to validate.
+        #[allow(unsafe_code)]
+        let display = unsafe { Display::with_device(device, None) }.map_err(|e| e.to_string())?;
+        let template = ConfigTemplateBuilder::new()
+            .with_surface_type(ConfigSurfaceTypes::empty())
+            .with_api(glutin::config::Api::OPENGL)
+            .build();
+        // SAFETY: the template carries no native window handle.
+        #[allow(unsafe_code)]
+        let config = unsafe { display.find_configs(template) }
+            .map_err(|e| e.to_string())?
+            .next()
+            .ok_or("no surfaceless OpenGL configuration")?;
+        let attrs = ContextAttributesBuilder::new()
+            .with_context_api(ContextApi::OpenGl(Some(Version::new(3, 3))))
+            .with_profile(GlProfile::Core)
+            .build(None);
+        // SAFETY: the attributes carry no raw window handle.
+        #[allow(unsafe_code)]
+        let context =
+            unsafe { display.create_context(&config, &attrs) }.map_err(|e| e.to_string())?;
+        let context = context
+            .make_current_surfaceless()
+            .map_err(|e| e.to_string())?;
+        let gl = Gl::load(|name| {
+            let c = CString::new(name).unwrap_or_default();
+            display.get_proc_address(&c)
+        })?;
+        Ok(Headless {
+            gl,
+            _context: context,
+            _display: display,
+        })
+    }
+
+    /// The OpenGL calls of this context.
+    pub fn gl(&self) -> &Gl {
+        &self.gl
+    }
+}
