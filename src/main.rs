@@ -254,6 +254,23 @@ enum Command {
         /// background.
         #[arg(long)]
         segment: bool,
+        /// Follow this body (name or id) with a tracking camera instead of --camera.
+        #[arg(long)]
+        track: Option<String>,
+        /// Visualization flags to switch on (`contactforce`) or off (`-static`), as for
+        /// `mjrs scene`.
+        #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+        flags: Vec<String>,
+        /// Rendering flags to switch on or off: shadow, wireframe, reflection, additive,
+        /// skybox, fog, haze, segment, idcolor, cullface (e.g. `wireframe,-shadow`).
+        #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+        rnd: Vec<String>,
+        /// Frames to draw (as for `mjrs scene`).
+        #[arg(long, default_value = "none")]
+        frame: String,
+        /// What to label (as for `mjrs scene`).
+        #[arg(long, default_value = "none")]
+        label: String,
     },
     /// Compile an MJCF (or URDF) model to an MJB file (MuJoCo 3.1.6's binary model format),
     /// optionally with a 4-byte mjtNum for f32 builds.
@@ -546,15 +563,23 @@ fn run(cli: Cli) -> Result<(), String> {
             width,
             height,
             segment,
+            track,
+            flags,
+            rnd,
+            frame,
+            label,
         } => {
-            let mut owned = load(&model)?;
-            let m = owned.view();
             let opt = mjrs::render::Options {
                 camera,
                 width,
                 height,
                 segment,
+                vis: mjrs::scene::options(&flags, &frame, &label)?,
+                rnd: mjrs::render::rnd_flags(&rnd)?,
+                track,
             };
+            let mut owned = load(&model)?;
+            let m = owned.view();
             let mut renderer = mjrs::render::Renderer::new(&m, opt)?;
             let mut data = start(&m, key)?;
             let mut d = data.view();

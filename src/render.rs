@@ -5,11 +5,11 @@
 //! `((objid + 1) & 255, (objid + 1) >> 8, objtype + 1)`, 0 where there is none.
 
 use mjrs_core::name::name2id;
-use mjrs_core::types::OBJ_CAMERA;
+use mjrs_core::types::{OBJ_BODY, OBJ_CAMERA};
 use mjrs_core::{Data, Model};
 use mjrs_gl::render::{self, Context, Rect};
 use mjrs_gl::vis::{self, camera_type, rnd, Camera, Perturb, Scene, VisOption};
-use mjrs_gl::{Gl, Headless};
+use mjrs_gl::Headless;
 use std::path::Path;
 
 /// Geoms a scene holds (MuJoCo's `Renderer` default).
@@ -28,6 +28,12 @@ pub struct Options {
     pub height: i32,
     /// Segmentation image instead of colours.
     pub segment: bool,
+    /// Visualization options (what is in the scene).
+    pub vis: VisOption,
+    /// Rendering flags (`mjtRndFlag`: shadows, wireframe...).
+    pub rnd: [u8; rnd::N],
+    /// Follow this body with a tracking camera instead of `camera` (name or id).
+    pub track: Option<String>,
 }
 
 impl Default for Options {
@@ -37,6 +43,9 @@ impl Default for Options {
             width: 640,
             height: 480,
             segment: false,
+            vis: VisOption::default(),
+            rnd: rnd::DEFAULT,
+            track: None,
         }
     }
 }
@@ -63,6 +72,58 @@ pub fn camera(m: &Model, spec: &str) -> Result<Camera, String> {
         type_: camera_type::FIXED,
         fixedcamid: id as i32,
         ..Camera::default()
+    })
+}
+
+/// Names of the rendering flags, in `mjtRndFlag` order (MuJoCo's `mjRNDSTRING`, lower case
+/// without spaces).
+pub const RND_NAMES: [&str; rnd::N] = [
+    "shadow",
+    "wireframe",
+    "reflection",
+    "additive",
+    "skybox",
+    "fog",
+    "haze",
+    "segment",
+    "idcolor",
+    "cullface",
+];
+
+/// MuJoCo's default rendering flags with the named ones switched on (`name` or `+name`) or off
+/// (`-name`).
+pub fn rnd_flags(names: &[String]) -> Result<[u8; rnd::N], String> {
+    let mut flags = rnd::DEFAULT;
+    for spec in names.iter().filter(|s| !s.is_empty()) {
+        let (on, name) = match spec.strip_prefix('-') {
+            Some(n) => (0, n),
+            None => (1, spec.strip_prefix('+').unwrap_or(spec)),
+        };
+        let Some(k) = RND_NAMES.iter().position(|n| n.eq_ignore_ascii_case(name)) else {
+            return Err(format!(
+                "unknown rendering flag '{name}'; the flags are: {}",
+                RND_NAMES.join(", ")
+            ));
+        };
+        flags[k] = on;
+    }
+    Ok(flags)
+}
+
+/// A tracking camera following body `spec` (name or id) at the default free camera's
+/// distance and angles.
+pub fn tracking_camera(m: &Model, spec: &str) -> Result<Camera, String> {
+    let id = match spec.trim().parse::<i64>() {
+        Ok(id) => id,
+        Err(_) => name2id(m, OBJ_BODY, spec).map_or(-1, |id| id as i64),
+    };
+    if id < 0 || id >= m.nbody as i64 {
+        return Err(format!("no body '{spec}' to track (bodies 0..{})", m.nbody));
+    }
+    Ok(Camera {
+        type_: camera_type::TRACKING,
+        trackbodyid: id as i32,
+        ..Camera::default_free(m)
     })
 }
 
@@ -101,6 +162,9 @@ impl Renderer {
     pub fn new(m: &Model, opt: Options) -> Result<Renderer, String> {
         check_size(m, opt.width, opt.height)?;
         camera(m, &opt.camera)?;
+        if let Some(body) = &opt.track {
+            tracking_camera(m, body)?;
+        }
         let gl = Headless::new().map_err(|e| format!("no headless OpenGL: {e}"))?;
         let con = Context::new(gl.gl(), m, FONTSCALE).map_err(|e| e.to_string())?;
         Ok(Renderer {
@@ -111,27 +175,28 @@ impl Renderer {
         })
     }
 
-    fn gl(&self) -> &Gl {
-        self.gl.gl()
-    }
-
     /// Render the current state of `d`: RGB bytes, top row first.
     pub fn image(&mut self, m: &Model, d: &mut Data) -> Result<Vec<u8>, String> {
-        let mut cam = camera(m, &self.opt.camera)?;
-        let vopt = VisOption::default();
+        let mut cam = match &self.opt.track {
+            Some(body) => tracking_camera(m, body)?,
+            None => camera(m, &self.opt.camera)?,
+        };
         vis::update_scene(
             m,
             d,
-            &vopt,
+            &self.opt.vis,
             &Perturb::default(),
             &mut cam,
             vis::CAT_ALL,
             &mut self.scn,
         )
         .map_err(|e| e.to_string())?;
+        self.scn.flags = self.opt.rnd;
         let segment = self.opt.segment;
-        self.scn.flags[rnd::SEGMENT] = u8::from(segment);
-        self.scn.flags[rnd::IDCOLOR] = u8::from(segment);
+        if segment {
+            self.scn.flags[rnd::SEGMENT] = 1;
+            self.scn.flags[rnd::IDCOLOR] = 1;
+        }
         let rect = Rect::sized(self.opt.width, self.opt.height);
         let gl = self.gl.gl();
         render::render(gl, rect, &mut self.scn, &self.con).map_err(|e| e.to_string())?;
@@ -143,7 +208,6 @@ impl Renderer {
         if segment {
             self.decode_segments(&mut img);
         }
-        let _ = self.gl();
         Ok(img)
     }
 
@@ -167,21 +231,24 @@ fn flip_rows(rgb: &[u8], stride: usize) -> Vec<u8> {
     rgb.chunks(stride).rev().flatten().copied().collect()
 }
 
-/// Write an 8-bit RGB PNG atomically (a temporary file renamed over the target).
+/// Write an 8-bit RGB PNG atomically: to a temporary file beside the target, renamed over
+/// it when complete, so a failure never leaves a partial or clobbered image.
 pub fn write_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
-    let err = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
     let tmp = path.with_extension("png.tmp");
-    {
-        let file = std::fs::File::create(&tmp).map_err(|e| err(&e))?;
-        let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut writer = enc.write_header().map_err(|e| err(&e))?;
-        writer.write_image_data(rgb).map_err(|e| err(&e))?;
-        writer.finish().map_err(|e| err(&e))?;
-    }
-    std::fs::rename(&tmp, path).map_err(|e| {
+    let result = encode_png(&tmp, width, height, rgb).and_then(|()| std::fs::rename(&tmp, path));
+    result.map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
-        err(&e)
+        format!("cannot write {}: {e}", path.display())
     })
+}
+
+fn encode_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> std::io::Result<()> {
+    let file = std::fs::File::create(path)?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut writer = enc.write_header()?;
+    writer.write_image_data(rgb)?;
+    writer.finish()?;
+    Ok(())
 }
