@@ -71,6 +71,7 @@ pub(crate) struct Offscreen {
 /// The renderer's resources for one model (`mjrContext`).
 pub struct Context {
     pub(crate) program: Program,
+    pub(crate) pixels: shader::PixelProgram,
     pub(crate) builtin: [Buffer; NBUILTIN],
     pub(crate) planes: Vec<Buffer>,
     pub(crate) meshes: Vec<Option<Buffer>>,
@@ -82,11 +83,14 @@ pub struct Context {
     pub(crate) off: Offscreen,
     /// Where `render` draws.
     pub current: Framebuffer,
+    /// How `read_pixels` maps depth.
+    pub read_depth_map: super::DepthMap,
     pub(crate) window_doublebuffer: bool,
     pub(crate) fog: (f32, f32, [f32; 4]),
     pub(crate) shadow_clip: f32,
     pub(crate) shadow_scale: f32,
     pub(crate) line_width: f32,
+    pub(crate) font: super::text::FontSet,
 }
 
 /// What a skin needs besides the scene's vertex positions and normals.
@@ -200,8 +204,9 @@ fn hfield_shape(m: &Model, k: usize) -> Shape {
 impl Context {
     /// Upload everything a model needs (`mjr_makeContext`). `fontscale` is a percentage
     /// (50 to 300 in steps of 50, MuJoCo's `mjtFontScale`).
-    pub fn new(gl: &Gl, m: &Model, _fontscale: i32) -> Result<Context, RenderError> {
+    pub fn new(gl: &Gl, m: &Model, fontscale: i32) -> Result<Context, RenderError> {
         let program = Program::new(gl).map_err(RenderError::Gl)?;
+        let pixels = shader::PixelProgram::new(gl).map_err(RenderError::Gl)?;
         let builtin = builtin_shapes(m).map(|s| upload(gl, &s));
         let planes = plane_shapes(m).iter().map(|s| upload(gl, s)).collect();
         let mut meshes = Vec::with_capacity(2 * m.nmesh);
@@ -216,6 +221,7 @@ impl Context {
         let stream = upload(gl, &Shape::default());
         let mut con = Context {
             program,
+            pixels,
             builtin,
             planes,
             meshes,
@@ -226,6 +232,7 @@ impl Context {
             shadow: None,
             off: Offscreen::default(),
             current: Framebuffer::Offscreen,
+            read_depth_map: super::DepthMap::ZeroNear,
             window_doublebuffer: true,
             fog: (
                 (m.stat.extent * f64::from(m.vis.map.fogstart)) as f32,
@@ -235,6 +242,7 @@ impl Context {
             shadow_clip: (m.stat.extent * f64::from(m.vis.map.shadowclip)) as f32,
             shadow_scale: m.vis.map.shadowscale,
             line_width: m.vis.global.linewidth,
+            font: super::text::FontSet::new(gl, fontscale)?,
         };
         con.upload_textures(gl, m)?;
         con.make_shadow(gl, count(m.vis.quality.shadowsize))?;
@@ -348,6 +356,28 @@ impl Context {
         Ok(())
     }
 
+    /// Switch the fonts to another scale in percent (`mjr_changeFont`).
+    pub fn change_font(&mut self, gl: &Gl, fontscale: i32) -> Result<(), RenderError> {
+        let font = super::text::FontSet::new(gl, fontscale)?;
+        std::mem::replace(&mut self.font, font).free(gl);
+        Ok(())
+    }
+
+    /// The font scale in percent.
+    pub fn font_scale(&self) -> i32 {
+        self.font.scale
+    }
+
+    /// Width in pixels of `text` in `font` (as overlays measure it).
+    pub fn text_width(&self, font: super::text::Font, text: &str) -> i32 {
+        self.font.width(font, text)
+    }
+
+    /// Height in pixels of a line of `font`.
+    pub fn text_height(&self, font: super::text::Font) -> i32 {
+        self.font.height(font)
+    }
+
     /// Offscreen buffer size (width, height) in pixels.
     pub fn offscreen_size(&self) -> (i32, i32) {
         (self.off.width, self.off.height)
@@ -411,6 +441,7 @@ impl Context {
         }
         gl.delete_textures(&tex);
         gl.delete_framebuffers(&fbos, &self.off.rbos);
+        self.font.free(gl);
     }
 }
 

@@ -554,6 +554,7 @@ pub fn render(gl: &Gl, viewport: Rect, scn: &mut Scene, con: &Context) -> Result
             skybox(&mut frame, &cam);
         }
         transparent(&mut frame, &order);
+        labels(&frame, &proj, &camview, &vp);
     }
     draw_frame(gl, scn, &vp);
     gl.uniform_vec(p.clip, 4, &[0.0; 4]);
@@ -890,6 +891,39 @@ fn transparent(f: &mut Frame, order: &[usize]) {
     }
     blend_transparent(f, false);
     f.lights(&[]);
+}
+
+/// Each geom's label in the shadow font at the geom's position, over everything.
+fn labels(f: &Frame, proj: &Mat4, view: &Mat4, vp: &Rect) {
+    let (gl, con) = (f.gl, f.con);
+    let pv = matrix::mul(proj, view);
+    let mut drawn = false;
+    for g in f.scn.geoms.iter().filter(|g| !g.label.is_empty()) {
+        let c = matrix::apply(&pv, [g.pos[0], g.pos[1], g.pos[2], 1.0]);
+        // a position outside the view volume is not drawn (an invalid raster position)
+        let inside = c[3] > 0.0 && c[..3].iter().all(|x| x.abs() <= c[3]);
+        if !inside {
+            continue;
+        }
+        if !drawn {
+            super::overlay::begin_2d(gl, con, *vp, vp.width as f32, vp.height as f32);
+            drawn = true;
+        }
+        let x = (c[0] / c[3] + 1.0) * 0.5 * vp.width as f32;
+        let y = (c[1] / c[3] + 1.0) * 0.5 * vp.height as f32;
+        super::text::draw(gl, con, super::text::Font::Shadow, &g.label, x, y, [1.0; 3]);
+    }
+    if drawn {
+        gl.set(gl::DEPTH_TEST, true);
+        gl.set(gl::CULL_FACE, f.scn.flags[rnd::CULL_FACE] != 0);
+        gl.uniform_i(f.p.lighting, i32::from(f.lighting));
+        gl.uniform_i(f.p.fog, i32::from(f.scn.flags[rnd::FOG] != 0));
+        gl.polygon_mode(if f.scn.flags[rnd::WIREFRAME] != 0 {
+            gl::LINE
+        } else {
+            gl::FILL
+        });
+    }
 }
 
 /// The coloured frame around the viewport, `framewidth` pixels wide.

@@ -254,3 +254,50 @@ impl Program {
         Ok(p)
     }
 }
+
+const PIXELS_VERTEX: &str = r#"#version 330 core
+layout(location = 0) in vec3 a_pos;
+layout(location = 2) in vec2 a_tex;
+out vec2 v_tex;
+void main() {
+    v_tex = a_tex;
+    gl_Position = vec4(2.0 * a_pos.xy - 1.0, 0.0, 1.0);
+}
+"#;
+
+const PIXELS_FRAGMENT: &str = r#"#version 330 core
+in vec2 v_tex;
+uniform sampler2D u_rgb;
+uniform sampler2D u_depth;
+uniform bool u_hasdepth;
+out vec4 o_color;
+void main() {
+    o_color = vec4(texture(u_rgb, v_tex).rgb, 1.0);
+    gl_FragDepth = u_hasdepth ? texture(u_depth, v_tex).r : gl_FragCoord.z;
+}
+"#;
+
+/// The program that copies client pixels into the framebuffer (`mjr_drawPixels`): a quad over
+/// the viewport, colour from one texture and depth from another.
+pub struct PixelProgram {
+    /// Program name.
+    pub id: u32,
+    /// Whether a depth texture is bound.
+    pub hasdepth: GLint,
+}
+
+impl PixelProgram {
+    /// Compile and link, bind the samplers (colour on unit 0, depth on unit 1).
+    pub fn new(gl: &Gl) -> Result<PixelProgram, String> {
+        let id = gl
+            .program(PIXELS_VERTEX, PIXELS_FRAGMENT)
+            .map_err(|e| format!("shader: {e}"))?;
+        gl.use_program(id);
+        gl.uniform_i(gl.uniform_location(id, "u_rgb"), 0);
+        gl.uniform_i(gl.uniform_location(id, "u_depth"), 1);
+        Ok(PixelProgram {
+            id,
+            hasdepth: gl.uniform_location(id, "u_hasdepth"),
+        })
+    }
+}

@@ -89,6 +89,14 @@ impl Gl {
         v
     }
 
+    /// `glGetIntegerv` for a four-value state (the viewport, the scissor box).
+    pub fn integer4(&self, name: GLenum) -> [GLint; 4] {
+        let mut v = [0; 4];
+        // SAFETY: the queries used return four integers; v holds four.
+        unsafe { gl::GetIntegerv(name, v.as_mut_ptr()) };
+        v
+    }
+
     /// `glEnable` or `glDisable`.
     pub fn set(&self, cap: GLenum, on: bool) {
         // SAFETY: a current context; bad caps only raise GL errors.
@@ -485,6 +493,33 @@ impl Gl {
                 0,
                 format,
                 gl::UNSIGNED_BYTE,
+                data.as_ptr().cast(),
+            );
+        }
+        Ok(())
+    }
+
+    /// Upload one float per pixel (`w * h`, bottom row first) to the bound 2D texture (`R32F`).
+    pub fn tex_image_f32(&self, w: usize, h: usize, data: &[f32]) -> Result<(), String> {
+        if data.len() < w * h {
+            return Err(format!(
+                "data holds {} values, {w}x{h} needs {}",
+                data.len(),
+                w * h
+            ));
+        }
+        // SAFETY: a current context; exactly w*h floats are read, checked above.
+        unsafe {
+            gl::PixelStorei(gl::UNPACK_ALIGNMENT, 4);
+            gl::TexImage2D(
+                gl::TEXTURE_2D,
+                0,
+                gl::R32F as GLint,
+                w as GLsizei,
+                h as GLsizei,
+                0,
+                gl::RED,
+                gl::FLOAT,
                 data.as_ptr().cast(),
             );
         }
