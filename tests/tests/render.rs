@@ -362,3 +362,65 @@ mod two_d {
         assert!(render::draw_pixels(gl, &con, rect, Some(&rgb[..10]), None).is_err());
     }
 }
+
+mod plots {
+    use super::compile;
+    use mjrs_gl::render::{self, Context, Rect};
+    use mjrs_gl::vis::Figure;
+    use mjrs_gl::Headless;
+
+    #[test]
+    fn figures_draw_lines_grid_and_legend_in_their_viewport() {
+        let mut owned = compile("hopper.xml");
+        let m = owned.view();
+        let h = Headless::new().unwrap();
+        let gl = h.gl();
+        let con = Context::new(gl, &m, 100).unwrap();
+        render::rectangle(gl, &con, Rect::sized(640, 480), [0.0, 0.0, 0.0, 1.0]);
+        let mut fig = Figure {
+            title: "Energy  Forces".into(),
+            subplot: 1,
+            xlabel: "time".into(),
+            gridsize: [5, 5],
+            ..Figure::default()
+        };
+        fig.linedata[0] = (0..=100).map(|i| [i as f32, i as f32 * 0.5]).collect();
+        fig.linename[0] = "diagonal".into();
+        fig.linedata[1] = vec![[0.0, 10.0], [100.0, 10.0]];
+        let vp = Rect {
+            left: 100,
+            bottom: 50,
+            width: 400,
+            height: 300,
+        };
+        render::figure(gl, &con, vp, &mut fig);
+        // the plot area lies inside the viewport, ranges fit the data
+        assert!(fig.xaxispixel[0] > vp.left && fig.xaxispixel[1] < vp.left + vp.width);
+        assert!(fig.yaxispixel[0] > vp.bottom && fig.yaxispixel[1] < vp.bottom + vp.height);
+        assert_eq!(fig.xaxisdata, [0.0, 100.0]);
+        assert_eq!(fig.yaxisdata, [0.0, 50.0]);
+        let mut px = vec![0u8; 640 * 480 * 3];
+        render::read_pixels(gl, &con, Rect::sized(640, 480), Some(&mut px), None).unwrap();
+        let at = |x: i32, y: i32| {
+            let i = 3 * (y as usize * 640 + x as usize);
+            [px[i], px[i + 1], px[i + 2]]
+        };
+        // the first line's colour (1, .3, .3) on the diagonal's middle; the second line (green)
+        // at y = 10 of 50
+        let (x0, x1) = (fig.xaxispixel[0] as f32, fig.xaxispixel[1] as f32);
+        let (y0, y1) = (fig.yaxispixel[0] as f32, fig.yaxispixel[1] as f32);
+        let mid = at(((x0 + x1) / 2.0) as i32, ((y0 + y1) / 2.0) as i32);
+        assert!(mid[0] > 200 && mid[1] < 120, "{mid:?}");
+        let green = at(((x0 + x1) / 3.0) as i32, (y0 + (y1 - y0) * 0.2) as i32);
+        assert!(green[1] > 200 && green[0] < 100, "{green:?}");
+        // nothing outside the viewport
+        assert_eq!(at(50, 400), [0, 0, 0]);
+        // a legend box at the top right of the plot
+        let legend = (0..40).flat_map(|dy| (0..80).map(move |dx| (dx, dy)));
+        let lit = legend
+            .map(|(dx, dy)| at(fig.xaxispixel[1] - dx, fig.yaxispixel[1] - dy))
+            .filter(|p| p[0] > 150)
+            .count();
+        assert!(lit > 20, "{lit}");
+    }
+}

@@ -11,6 +11,7 @@ use super::shapes::{Shape, Vertex};
 use super::{Rect, RenderError};
 use crate::sys::Gl;
 use crate::vis::{rnd, stereo, GlCamera, Scene, VisGeom, VisLight, CAT_DECOR};
+use mjrs_core::math::misc::halton;
 use mjrs_core::types::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,17 +44,6 @@ fn rbound(g: &VisGeom) -> f32 {
         GEOM_MESH | GEOM_SDF | GEOM_HFIELD => g.modelrbound,
         _ => 0.0,
     }
-}
-
-/// Halton sequence value `index` in `base` (the random segmentation colours).
-fn halton(mut index: u32, base: u32) -> f32 {
-    let (mut f, mut r) = (1.0f64, 0.0f64);
-    while index > 0 {
-        f /= f64::from(base);
-        r += f * f64::from(index % base);
-        index /= base;
-    }
-    r as f32
 }
 
 /// The state of one `render` call.
@@ -232,8 +222,8 @@ impl Frame<'_> {
                 [id & 0xFF, (id >> 8) & 0xFF, (id >> 16) & 0xFF].map(|b| b as f32 / 255.0)
             }
             Mode::Segment => {
-                let k = (g.segid + 10) as u32;
-                [2, 3, 5].map(|b| 0.1 + 0.8 * halton(k, b))
+                let k = (g.segid + 10) as usize;
+                [2, 3, 5].map(|b| 0.1 + 0.8 * halton(k, b) as f32)
             }
             _ => [rgba[0], rgba[1], rgba[2]],
         };
@@ -946,16 +936,4 @@ fn draw_frame(gl: &Gl, scn: &Scene, vp: &Rect) {
     }
     gl.set(gl::SCISSOR_TEST, false);
     gl.clear_color([0.0; 4]);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn halton_matches_its_definition() {
-        assert_eq!(halton(1, 2), 0.5);
-        assert_eq!(halton(3, 2), 0.75);
-        assert!((halton(5, 3) - (2.0 / 3.0 + 1.0 / 9.0)).abs() < 1e-7);
-    }
 }

@@ -8,6 +8,7 @@
 
 mod context;
 mod draw;
+pub mod figure;
 pub mod matrix;
 pub mod overlay;
 mod shader;
@@ -16,6 +17,7 @@ pub mod text;
 
 pub use context::{Builtin, Context, Framebuffer};
 pub use draw::render;
+pub use figure::figure;
 pub use overlay::{find_rect, label, max_viewport, overlay, rectangle, text, GridPos};
 pub use text::{Font, FONT_SCALES};
 

@@ -13,6 +13,8 @@ mod skin;
 
 mod tendon;
 
+mod figure;
+pub use figure::{Figure, MAXLINEPNT};
 pub use scene::{connector, init_geom, update_camera, update_scene, SceneError};
 pub use tendon::{catenary, NCATENARY};
 
@@ -30,6 +32,8 @@ pub const CAT_ALL: i32 = 7;
 
 /// Most lights a scene holds (`mjMAXLIGHT`).
 pub const MAXLIGHT: usize = 100;
+/// Most lines of a figure (`mjMAXLINE`).
+pub const MAXLINE: usize = 100;
 
 /// Visualization flags (`mjtVisFlag`), indices into [`VisOption::flags`], and whether each is
 /// on by default (`mjVISSTRING`).
