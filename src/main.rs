@@ -271,6 +271,10 @@ enum Command {
         /// What to label (as for `mjrs scene`).
         #[arg(long, default_value = "none")]
         label: String,
+        /// Video: a frame every K steps (from step 0 to --steps) into the directory given by
+        /// -o, as frame-000000.png...; also video.mp4 there when ffmpeg is on the PATH.
+        #[arg(long, value_name = "K")]
+        every: Option<usize>,
     },
     /// Compile an MJCF (or URDF) model to an MJB file (MuJoCo 3.1.6's binary model format),
     /// optionally with a 4-byte mjtNum for f32 builds.
@@ -568,6 +572,7 @@ fn run(cli: Cli) -> Result<(), String> {
             rnd,
             frame,
             label,
+            every,
         } => {
             let opt = mjrs::render::Options {
                 camera,
@@ -583,6 +588,16 @@ fn run(cli: Cli) -> Result<(), String> {
             let mut renderer = mjrs::render::Renderer::new(&m, opt)?;
             let mut data = start(&m, key)?;
             let mut d = data.view();
+            if let Some(every) = every {
+                let frames =
+                    mjrs::render::write_frames(&mut renderer, &m, &mut d, steps, every, &output)?;
+                println!("{} frames in {}", frames.count, output.display());
+                match frames.video {
+                    Some(v) => println!("video: {}", v.display()),
+                    None => println!("no video (ffmpeg not found or failed); frames kept"),
+                }
+                return Ok(());
+            }
             run_control(&m, &mut d, steps)?;
             mjrs_core::forward(&m, &mut d).map_err(|e| e.to_string())?;
             let img = renderer.image(&m, &mut d)?;

@@ -153,7 +153,7 @@ pub struct Renderer {
     gl: Headless,
     con: Context,
     scn: Scene,
-    opt: Options,
+    pub(crate) opt: Options,
 }
 
 impl Renderer {
@@ -251,4 +251,86 @@ fn encode_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> std::io::Resu
     writer.write_image_data(rgb)?;
     writer.finish()?;
     Ok(())
+}
+
+/// Where `write_frames` put its output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frames {
+    /// Number of PNG frames written (`frame-000000.png`, ...).
+    pub count: usize,
+    /// The video, when `ffmpeg` was found and succeeded.
+    pub video: Option<std::path::PathBuf>,
+}
+
+/// Frame rate of a video with one frame every `every` steps, in real time.
+pub fn frame_rate(timestep: f64, every: usize) -> f64 {
+    1.0 / (timestep * every.max(1) as f64)
+}
+
+/// `mjrs render --every k`: run `steps` steps of the control law, rendering the state (after a
+/// forward pass) at step 0 and every `every` steps into numbered PNGs in `dir`, with a
+/// progress bar; then, if `ffmpeg` is on the PATH, encode them as `dir/video.mp4` in real time.
+pub fn write_frames(
+    renderer: &mut Renderer,
+    m: &Model,
+    d: &mut Data,
+    steps: usize,
+    every: usize,
+    dir: &Path,
+) -> Result<Frames, String> {
+    if every == 0 {
+        return Err("--every must be at least 1".into());
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let total = steps / every + 1;
+    let bar = indicatif::ProgressBar::new(total as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "rendering [{bar:40}] {pos}/{len} frames ({per_sec}, eta {eta})",
+        )
+        .map_err(|e| e.to_string())?
+        .progress_chars("=> "),
+    );
+    let (w, h) = (renderer.opt.width as u32, renderer.opt.height as u32);
+    for k in 0..total {
+        if k > 0 {
+            crate::stepping::run_control(m, d, every)?;
+        }
+        mjrs_core::forward(m, d).map_err(|e| e.to_string())?;
+        let img = renderer.image(m, d)?;
+        write_png(&dir.join(format!("frame-{k:06}.png")), w, h, &img)?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let fps = frame_rate(m.opt.timestep, every);
+    Ok(Frames {
+        count: total,
+        video: encode_video(dir, fps),
+    })
+}
+
+/// Encode `dir/frame-%06d.png` as an H.264 mp4 with `ffmpeg`, if it is installed; `None` when
+/// it is not there or fails (the frames stay either way).
+fn encode_video(dir: &Path, fps: f64) -> Option<std::path::PathBuf> {
+    let out = dir.join("video.mp4");
+    let status = std::process::Command::new("ffmpeg")
+        .args([
+            "-y",
+            "-loglevel",
+            "error",
+            "-framerate",
+            &format!("{fps}"),
+            "-i",
+        ])
+        .arg(dir.join("frame-%06d.png"))
+        .args([
+            "-pix_fmt",
+            "yuv420p",
+            "-vf",
+            "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+        ])
+        .arg(&out)
+        .status()
+        .ok()?;
+    status.success().then_some(out)
 }

@@ -424,3 +424,44 @@ mod plots {
         assert!(lit > 20, "{lit}");
     }
 }
+
+#[test]
+fn frames_every_k_steps_end_at_the_single_image() {
+    let dir = std::env::temp_dir().join(format!("mjrs-render-frames-{}", std::process::id()));
+    let mut owned = compile("hopper.xml");
+    let m = owned.view();
+    let opt = Options {
+        width: 96,
+        height: 64,
+        ..Options::default()
+    };
+    let mut r = Renderer::new(&m, opt).unwrap();
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut d = data.view();
+    assert!(render::write_frames(&mut r, &m, &mut d, 20, 0, &dir).is_err());
+    let frames = render::write_frames(&mut r, &m, &mut d, 25, 10, &dir).unwrap();
+    assert_eq!(frames.count, 3);
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".png"))
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["frame-000000.png", "frame-000001.png", "frame-000002.png"]
+    );
+    if let Some(video) = &frames.video {
+        assert!(std::fs::metadata(video).unwrap().len() > 0);
+    }
+    // the last frame is the state after 20 steps, as a single render of it
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut d = data.view();
+    mjrs::stepping::run_control(&m, &mut d, 20).unwrap();
+    mjrs_core::forward(&m, &mut d).unwrap();
+    let single = r.image(&m, &mut d).unwrap();
+    assert_eq!(read_png(&dir.join("frame-000002.png")).2, single);
+    assert_ne!(read_png(&dir.join("frame-000000.png")).2, single);
+    assert!((render::frame_rate(0.002, 10) - 50.0).abs() < 1e-9);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
