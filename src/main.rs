@@ -35,6 +35,27 @@ enum Command {
         #[arg(long)]
         f32: bool,
     },
+    /// Interactive viewer (MuJoCo's `simulate` conventions; F1 in the window lists the keys).
+    /// Needs a display (X11; Xvfb works); `mjrs render` does not.
+    View {
+        /// Model file (.xml or .mjb); default: the bundled humanoid.
+        model: Option<PathBuf>,
+        /// Start from this keyframe.
+        #[arg(long)]
+        key: Option<i32>,
+        /// Start paused.
+        #[arg(long)]
+        paused: bool,
+        /// Window size in pixels, WIDTHxHEIGHT.
+        #[arg(long, default_value = "1200x800")]
+        size: String,
+        /// Close after this many frames (scripted runs).
+        #[arg(long)]
+        frames: Option<u64>,
+        /// Save the last frame as a PNG (with --frames: the frame it closes on).
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+    },
     /// Steps per second of mjrs on a model, as JSON in the shape of `mjref speed`.
     Speed {
         /// Model file (.xml or .mjb).
@@ -384,6 +405,43 @@ fn write_output(output: Option<&Path>, text: &str) -> Result<(), String> {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
+        Command::View {
+            model,
+            key,
+            paused,
+            size,
+            frames,
+            screenshot,
+        } => {
+            let (w, h) = size
+                .split_once('x')
+                .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
+                .filter(|&(w, h): &(u32, u32)| w > 0 && h > 0)
+                .ok_or_else(|| format!("--size {size}: expected WIDTHxHEIGHT, e.g. 1200x800"))?;
+            let mut owned = match &model {
+                Some(path) => load(path)?,
+                None => bundled_humanoid()?,
+            };
+            let mut m = owned.view();
+            let mut data = start(&m, key)?;
+            let mut d = data.view();
+            let title = model
+                .as_ref()
+                .map_or("bundled humanoid".into(), |p| p.display().to_string());
+            let opts = mjrs_gl::viewer::Options {
+                title: format!("mjrs: {title}"),
+                size: (w, h),
+                paused,
+                frames,
+                screenshot,
+                any_thread: false,
+            };
+            let summary = mjrs_gl::viewer::run(&mut m, &mut d, opts)?;
+            if frames.is_some() {
+                println!("{} frames, {} steps", summary.frames, summary.steps);
+            }
+            Ok(())
+        }
         Command::Simulate {
             model,
             duration,

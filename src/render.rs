@@ -231,27 +231,7 @@ fn flip_rows(rgb: &[u8], stride: usize) -> Vec<u8> {
     rgb.chunks(stride).rev().flatten().copied().collect()
 }
 
-/// Write an 8-bit RGB PNG atomically: to a temporary file beside the target, renamed over
-/// it when complete, so a failure never leaves a partial or clobbered image.
-pub fn write_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension("png.tmp");
-    let result = encode_png(&tmp, width, height, rgb).and_then(|()| std::fs::rename(&tmp, path));
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}: {e}", path.display())
-    })
-}
-
-fn encode_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> std::io::Result<()> {
-    let file = std::fs::File::create(path)?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut writer = enc.write_header()?;
-    writer.write_image_data(rgb)?;
-    writer.finish()?;
-    Ok(())
-}
+pub use mjrs_gl::render::write_png;
 
 /// Where `write_frames` put its output.
 #[derive(Clone, Debug, PartialEq)]

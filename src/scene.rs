@@ -47,29 +47,9 @@ pub const FLAG_NAMES: [&str; vis::flag::N] = [
     "sdfiter",
 ];
 /// Names of the frame choices, in `mjtFrame` order.
-pub const FRAME_NAMES: [&str; 8] = [
-    "none", "body", "geom", "site", "camera", "light", "contact", "world",
-];
+pub const FRAME_NAMES: [&str; 8] = vis::frame::NAMES;
 /// Names of the label choices, in `mjtLabel` order.
-pub const LABEL_NAMES: [&str; 17] = [
-    "none",
-    "body",
-    "joint",
-    "geom",
-    "site",
-    "camera",
-    "light",
-    "tendon",
-    "actuator",
-    "constraint",
-    "flex",
-    "skin",
-    "selection",
-    "selpnt",
-    "contactpoint",
-    "contactforce",
-    "island",
-];
+pub const LABEL_NAMES: [&str; 17] = vis::label::NAMES;
 
 /// The default options with the named flags switched on (`+name`, or just `name`) or off
 /// (`-name`), and the named frame and label kind.

@@ -9,4 +9,6 @@ mod sys;
 pub mod vis;
 
 pub use sys::egl::Headless;
+pub use sys::window::WindowGl;
 pub use sys::Gl;
+pub mod viewer;

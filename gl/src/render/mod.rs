@@ -22,6 +22,7 @@ pub use overlay::{find_rect, label, max_viewport, overlay, rectangle, text, Grid
 pub use text::{Font, FONT_SCALES};
 
 use crate::sys::Gl;
+use std::path::Path;
 
 /// A rectangle of the framebuffer in pixels, origin at the bottom left (`mjrRect`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -207,4 +208,26 @@ pub fn draw_pixels(
 fn nearest(gl: &Gl) {
     gl.tex_parameter(gl::TEXTURE_2D, gl::TEXTURE_MIN_FILTER, gl::NEAREST);
     gl.tex_parameter(gl::TEXTURE_2D, gl::TEXTURE_MAG_FILTER, gl::NEAREST);
+}
+
+/// Write an 8-bit RGB PNG atomically: to a temporary file beside the target, renamed over
+/// it when complete, so a failure never leaves a partial or clobbered image.
+pub fn write_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
+    let tmp = path.with_extension("png.tmp");
+    let result = encode_png(&tmp, width, height, rgb).and_then(|()| std::fs::rename(&tmp, path));
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot write {}: {e}", path.display())
+    })
+}
+
+fn encode_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> std::io::Result<()> {
+    let file = std::fs::File::create(path)?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut writer = enc.write_header()?;
+    writer.write_image_data(rgb)?;
+    writer.finish()?;
+    Ok(())
 }

@@ -122,6 +122,30 @@ pub fn text(gl: &Gl, con: &Context, font: Font, txt: &str, x: f32, y: f32, rgb: 
     text::draw(gl, con, font, txt, x * w as f32, y * h as f32, rgb);
 }
 
+/// Text at pixel offset `x` from the left of `viewport`, vertically centred in it.
+pub fn text_at(
+    gl: &Gl,
+    con: &Context,
+    viewport: Rect,
+    font: Font,
+    txt: &str,
+    x: i32,
+    rgb: [f32; 3],
+) {
+    if viewport.width <= 0 || viewport.height <= 0 {
+        return;
+    }
+    begin_2d(
+        gl,
+        con,
+        viewport,
+        viewport.width as f32,
+        viewport.height as f32,
+    );
+    let y = (viewport.height - con.font.height(font)) / 2;
+    text::draw(gl, con, font, txt, x as f32, y as f32, rgb);
+}
+
 /// A rectangle blended over `viewport` (`mjr_rectangle`).
 pub fn rectangle(gl: &Gl, con: &Context, viewport: Rect, rgba: [f32; 4]) {
     if viewport.width <= 0 || viewport.height <= 0 {

@@ -190,6 +190,30 @@ pub mod frame {
     pub const CONTACT: i32 = 6;
     /// The world frame.
     pub const WORLD: i32 = 7;
+    /// Number of choices.
+    pub const COUNT: i32 = 8;
+    /// Their names, lower case (`mjFRAMESTRING`).
+    pub const NAMES: [&str; COUNT as usize] = [
+        "none", "body", "geom", "site", "camera", "light", "contact", "world",
+    ];
+}
+
+/// Name of frame choice `f` ("?" when out of range).
+pub fn frame_name(f: i32) -> &'static str {
+    usize::try_from(f)
+        .ok()
+        .and_then(|k| frame::NAMES.get(k))
+        .copied()
+        .unwrap_or("?")
+}
+
+/// Name of label choice `l` ("?" when out of range).
+pub fn label_name(l: i32) -> &'static str {
+    usize::try_from(l)
+        .ok()
+        .and_then(|k| label::NAMES.get(k))
+        .copied()
+        .unwrap_or("?")
 }
 
 /// What to label (`mjtLabel`), the values of [`VisOption::label`].
@@ -228,6 +252,28 @@ pub mod label {
     pub const CONTACTFORCE: i32 = 15;
     /// Island ids.
     pub const ISLAND: i32 = 16;
+    /// Number of choices.
+    pub const COUNT: i32 = 17;
+    /// Their names, lower case (`mjLABELSTRING`).
+    pub const NAMES: [&str; COUNT as usize] = [
+        "none",
+        "body",
+        "joint",
+        "geom",
+        "site",
+        "camera",
+        "light",
+        "tendon",
+        "actuator",
+        "constraint",
+        "flex",
+        "skin",
+        "selection",
+        "selpnt",
+        "contactpoint",
+        "contactforce",
+        "island",
+    ];
 }
 
 /// Camera types (`mjtCamera`).
