@@ -101,12 +101,13 @@ pub(crate) struct SkinStatic {
 }
 
 fn upload(gl: &Gl, shape: &Shape) -> Buffer {
-    use shader::{ATTR_COLOR, ATTR_NORMAL, ATTR_POS, ATTR_TEX};
+    use shader::{ATTR_COLOR, ATTR_EDGE, ATTR_NORMAL, ATTR_POS, ATTR_TEX};
     let attribs = [
         (ATTR_POS, 3, 0),
         (ATTR_NORMAL, 3, 3),
         (ATTR_TEX, 2, 6),
         (ATTR_COLOR, 4, 8),
+        (ATTR_EDGE, 1, 12),
     ];
     let (vao, vbo) = gl.vertex_array(&shape.floats(), VERTEX_FLOATS, &attribs);
     Buffer {

@@ -333,6 +333,7 @@ impl Frame<'_> {
                     normal: [0.0, 0.0, 1.0],
                     tex: [0.0; 2],
                     color: [1.0; 4],
+                    edge: 1.0,
                 };
                 let tri = Shape {
                     verts: vec![v([0.0; 3]), v([s[0], 0.0, 0.0]), v([0.0, s[1], 0.0])],
@@ -359,6 +360,7 @@ impl Frame<'_> {
                     normal: [0.0, 0.0, 1.0],
                     tex: [0.0; 2],
                     color: [1.0; 4],
+                    edge: 1.0,
                 })
                 .collect(),
         };
@@ -394,6 +396,7 @@ impl Frame<'_> {
                 normal: [n[0], n[1], n[2]],
                 tex,
                 color: [1.0; 4],
+                edge: 1.0,
             });
         }
         let b = self.con.stream(self.gl, &shape);
@@ -553,6 +556,12 @@ pub fn render(gl: &Gl, viewport: Rect, scn: &mut Scene, con: &Context) -> Result
     Ok(())
 }
 
+/// Polygons as outlines (without the hidden diagonals of quads) or filled.
+fn polygon(gl: &Gl, p: &Program, wire: bool) {
+    gl.polygon_mode(if wire { gl::LINE } else { gl::FILL });
+    gl.uniform_i(p.wireframe, i32::from(wire));
+}
+
 /// OpenGL state at the start of a render: reverse-Z depth, culling, polygon mode, fog.
 fn init_state(gl: &Gl, p: &Program, scn: &Scene, con: &Context) {
     gl.set(gl::MULTISAMPLE, true);
@@ -564,11 +573,7 @@ fn init_state(gl: &Gl, p: &Program, scn: &Scene, con: &Context) {
     gl.front_face(gl::CCW);
     gl.clear_color([0.0; 4]);
     gl.clear_depth_stencil(0.0, 0);
-    gl.polygon_mode(if scn.flags[rnd::WIREFRAME] != 0 {
-        gl::LINE
-    } else {
-        gl::FILL
-    });
+    polygon(gl, p, scn.flags[rnd::WIREFRAME] != 0);
     gl.line_width(con.line_width);
     gl.set(gl::CLIP_DISTANCE0, false);
     gl.uniform_vec(p.clip, 4, &[0.0; 4]);
@@ -586,7 +591,7 @@ fn init_state(gl: &Gl, p: &Program, scn: &Scene, con: &Context) {
 fn segmentation(f: &mut Frame) {
     let (gl, p) = (f.gl, f.p);
     f.set_lighting(false);
-    gl.polygon_mode(gl::FILL);
+    polygon(gl, p, false);
     gl.uniform_i(p.fog, 0);
     gl.set(gl::MULTISAMPLE, false);
     let mode = if f.scn.flags[rnd::IDCOLOR] != 0 {
@@ -608,11 +613,7 @@ fn segmentation(f: &mut Frame) {
 /// by its reflectance.
 fn reflections(f: &mut Frame, order: &[usize]) {
     let (gl, p, scn) = (f.gl, f.p, f.scn);
-    let polymode = if scn.flags[rnd::WIREFRAME] != 0 {
-        gl::LINE
-    } else {
-        gl::FILL
-    };
+    let wire = scn.flags[rnd::WIREFRAME] != 0;
     for (i, g) in scn.geoms.iter().enumerate() {
         if !is_reflective(g) {
             continue;
@@ -632,9 +633,9 @@ fn reflections(f: &mut Frame, order: &[usize]) {
         gl.set(gl::STENCIL_TEST, true);
         gl.clear(gl::STENCIL_BUFFER_BIT);
         gl.stencil(gl::ALWAYS, 1, gl::REPLACE);
-        gl.polygon_mode(gl::FILL);
+        polygon(gl, p, false);
         f.geom(&mirror, Mode::Normal);
-        gl.polygon_mode(polymode);
+        polygon(gl, p, wire);
         gl.set(gl::DEPTH_TEST, true);
         gl.color_mask(true);
         gl.stencil(gl::EQUAL, 1, gl::KEEP);
@@ -802,7 +803,7 @@ fn skybox(f: &mut Frame, cam: &GlCamera) {
     let Some(&(tex, _)) = con.textures.iter().find(|t| t.1 == TEXTURE_SKYBOX) else {
         return;
     };
-    gl.polygon_mode(gl::FILL);
+    polygon(gl, p, false);
     f.set_lighting(false);
     f.set_cull(true);
     let mut dst = cam.frustum_far * 0.70;
@@ -827,11 +828,7 @@ fn skybox(f: &mut Frame, cam: &GlCamera) {
     }
     f.set_lighting(true);
     f.set_cull(false);
-    gl.polygon_mode(if scn.flags[rnd::WIREFRAME] != 0 {
-        gl::LINE
-    } else {
-        gl::FILL
-    });
+    polygon(gl, p, scn.flags[rnd::WIREFRAME] != 0);
 }
 
 fn haze(f: &mut Frame, sky: &Mat4, dst: f32) {
@@ -908,11 +905,7 @@ fn labels(f: &Frame, proj: &Mat4, view: &Mat4, vp: &Rect) {
         gl.set(gl::CULL_FACE, f.scn.flags[rnd::CULL_FACE] != 0);
         gl.uniform_i(f.p.lighting, i32::from(f.lighting));
         gl.uniform_i(f.p.fog, i32::from(f.scn.flags[rnd::FOG] != 0));
-        gl.polygon_mode(if f.scn.flags[rnd::WIREFRAME] != 0 {
-            gl::LINE
-        } else {
-            gl::FILL
-        });
+        polygon(gl, f.p, f.scn.flags[rnd::WIREFRAME] != 0);
     }
 }
 

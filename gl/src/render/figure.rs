@@ -182,6 +182,7 @@ fn line_shape(points: &[[f32; 2]]) -> Shape {
                 normal: [0.0, 0.0, 1.0],
                 tex: [0.0; 2],
                 color: [1.0; 4],
+                edge: 1.0,
             })
             .collect(),
     }

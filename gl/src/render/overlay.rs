@@ -45,6 +45,7 @@ pub(crate) fn begin_2d(gl: &Gl, con: &Context, viewport: Rect, w: f32, h: f32) {
     gl.set(gl::BLEND, false);
     gl.blend_func(gl::SRC_ALPHA, gl::ONE_MINUS_SRC_ALPHA);
     gl.polygon_mode(gl::FILL);
+    gl.uniform_i(p.wireframe, 0);
     gl.viewport(
         viewport.left,
         viewport.bottom,
@@ -71,6 +72,7 @@ pub(crate) fn unit_quad() -> Shape {
         normal: [0.0, 0.0, 1.0],
         tex: [x, y],
         color: [1.0; 4],
+        edge: 1.0,
     };
     Shape {
         verts: vec![
@@ -91,6 +93,7 @@ pub(crate) fn quad(gl: &Gl, con: &Context, x0: f32, y0: f32, x1: f32, y1: f32, r
         normal: [0.0, 0.0, 1.0],
         tex: [0.0; 2],
         color: [1.0; 4],
+        edge: 1.0,
     };
     let shape = Shape {
         verts: vec![

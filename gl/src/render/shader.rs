@@ -21,6 +21,8 @@ pub const ATTR_NORMAL: u32 = 1;
 pub const ATTR_TEX: u32 = 2;
 /// Per-vertex colour.
 pub const ATTR_COLOR: u32 = 3;
+/// Hidden-edge flag (see `shapes::Vertex::edge`).
+pub const ATTR_EDGE: u32 = 4;
 
 /// How texture coordinates are made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +42,7 @@ layout(location = 0) in vec3 a_pos;
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec2 a_tex;
 layout(location = 3) in vec4 a_color;
+layout(location = 4) in float a_edge;
 
 uniform mat4 u_proj;
 uniform mat4 u_view;
@@ -71,6 +74,7 @@ out vec4 v_color;
 out vec3 v_tex;
 out vec4 v_shadow;
 out float v_fogz;
+out float v_edge;
 
 vec4 lit(vec3 eye, vec3 n, vec4 color) {
     vec3 c = u_emission + color.rgb * u_ambient;
@@ -118,6 +122,7 @@ void main() {
     }
     v_shadow = u_shadow ? u_shadowmat * world : vec4(0.0);
     v_fogz = abs(eye.z);
+    v_edge = a_edge;
 }
 "#;
 
@@ -126,7 +131,9 @@ in vec4 v_color;
 in vec3 v_tex;
 in vec4 v_shadow;
 in float v_fogz;
+in float v_edge;
 
+uniform bool u_wireframe;
 uniform int u_texmode;
 uniform sampler2D u_tex2d;
 uniform samplerCube u_texcube;
@@ -140,6 +147,9 @@ uniform vec4 u_fogcolor;
 out vec4 o_color;
 
 void main() {
+    if (u_wireframe && v_edge <= 0.0) {
+        discard;
+    }
     vec4 c = v_color;
     if (u_texmode == 1 || u_texmode == 2) {
         c *= texture(u_tex2d, v_tex.xy);
@@ -196,6 +206,7 @@ pub struct Program {
     pub fog: GLint,
     pub fogrange: GLint,
     pub fogcolor: GLint,
+    pub wireframe: GLint,
 }
 
 /// Texture units: 2D textures, the shadow map, cube textures.
@@ -246,6 +257,7 @@ impl Program {
             fog: u("u_fog"),
             fogrange: u("u_fogrange"),
             fogcolor: u("u_fogcolor"),
+            wireframe: u("u_wireframe"),
         };
         gl.use_program(id);
         gl.uniform_i(p.tex2d, UNIT_2D as i32);

@@ -9,7 +9,7 @@
 use core::f64::consts::PI;
 
 /// One vertex: position, normal, 2D texture coordinate, colour (used by the haze only).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct Vertex {
     /// Position in the shape's frame.
@@ -20,10 +20,13 @@ pub struct Vertex {
     pub tex: [f32; 2],
     /// Per-vertex colour.
     pub color: [f32; 4],
+    /// 0 on both ends of the hidden diagonal of a quad split into triangles, 1 elsewhere: the
+    /// wireframe mode skips edges where it is 0, so quads show four edges as in MuJoCo.
+    pub edge: f32,
 }
 
 /// Floats per vertex in the vertex buffer.
-pub const VERTEX_FLOATS: usize = 12;
+pub const VERTEX_FLOATS: usize = 13;
 
 /// A triangle list under construction.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -40,6 +43,7 @@ fn vertex(pos: [f32; 3], normal: [f32; 3]) -> Vertex {
         normal,
         tex: [0.0; 2],
         color: WHITE,
+        edge: 1.0,
     }
 }
 
@@ -48,8 +52,11 @@ impl Shape {
         self.verts.extend([a, b, c]);
     }
 
-    /// A quad as two triangles sharing the first vertex (as OpenGL splits `GL_QUADS`).
+    /// A quad as two triangles sharing the first vertex (as OpenGL splits `GL_QUADS`); the
+    /// shared diagonal a-c is marked hidden for the wireframe.
     fn quad(&mut self, a: Vertex, b: Vertex, c: Vertex, d: Vertex) {
+        let hide = |v: Vertex| Vertex { edge: 0.0, ..v };
+        let (a, c) = (hide(a), hide(c));
         self.verts.extend([a, b, c, a, c, d]);
     }
 
@@ -72,6 +79,7 @@ impl Shape {
             out.extend_from_slice(&v.normal);
             out.extend_from_slice(&v.tex);
             out.extend_from_slice(&v.color);
+            out.push(v.edge);
         }
         out
     }
@@ -305,6 +313,7 @@ pub fn haze(slices: usize, r: f32, rgba: [f32; 4]) -> Shape {
                 normal: [0.0, 0.0, 1.0],
                 tex: [0.0; 2],
                 color: [rgba[0], rgba[1], rgba[2], a],
+                edge: 1.0,
             };
             s.quad(
                 at(az1, h1, c1),
@@ -661,6 +670,19 @@ mod tests {
         closed.extend(&disk(-1.0, 28, 8));
         let v = signed_volume(&closed);
         assert!((v - 2.0 / 3.0 * PI).abs() < 0.02 * v, "{v}");
+    }
+
+    #[test]
+    fn quads_hide_their_diagonal_and_triangles_hide_nothing() {
+        let face = cube(1);
+        // per face: triangles (a, b, c) and (a, c, d); a and c end the hidden diagonal
+        for t in face.verts.chunks(3) {
+            let hidden: Vec<bool> = t.iter().map(|v| v.edge == 0.0).collect();
+            assert_eq!(hidden.iter().filter(|&&h| h).count(), 2, "{t:?}");
+        }
+        let data = [0.0; 4];
+        let hf = hfield(&data, 2, 2, [1.0, 1.0, 1.0, 0.1], 1);
+        assert!(hf.verts[..6].iter().all(|v| v.edge == 1.0));
     }
 
     #[test]

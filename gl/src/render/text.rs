@@ -182,6 +182,7 @@ impl FontSet {
                 normal: [0.0, 0.0, 1.0],
                 tex: [u, t],
                 color: [1.0; 4],
+                edge: 1.0,
             };
             let (a, b) = (v(pen, y, u0, v0), v(pen + w, y, u1, v0));
             let (c2, d) = (v(pen + w, y + h, u1, v1), v(pen, y + h, u0, v1));
