@@ -465,3 +465,57 @@ fn frames_every_k_steps_end_at_the_single_image() {
     assert!((render::frame_rate(0.002, 10) - 50.0).abs() < 1e-9);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+mod buffers {
+    use super::compile;
+    use mjrs_gl::render::{self, Context, Font, Rect};
+    use mjrs_gl::Headless;
+
+    fn pixel(gl: &mjrs_gl::Gl, con: &Context, x: i32, y: i32) -> Vec<u8> {
+        let mut px = vec![0; 3];
+        let r = Rect {
+            left: x,
+            bottom: y,
+            width: 1,
+            height: 1,
+        };
+        render::read_pixels(gl, con, r, Some(&mut px), None).unwrap();
+        px
+    }
+
+    #[test]
+    fn aux_buffers_resizes_and_reuploads_work_and_refuse_bad_indices() {
+        let mut owned = compile("render_effects.xml");
+        let m = owned.view();
+        let h = Headless::new().unwrap();
+        let gl = h.gl();
+        let mut con = Context::new(gl, &m, 100).unwrap();
+        // draw green into an auxiliary buffer, copy a corner of it into the offscreen buffer
+        con.add_aux(gl, 2, 64, 32, 4).unwrap();
+        con.set_aux(gl, 2).unwrap();
+        render::rectangle(gl, &con, Rect::sized(64, 32), [0.0, 1.0, 0.0, 1.0]);
+        con.set_buffer(gl, render::Framebuffer::Offscreen);
+        render::rectangle(gl, &con, Rect::sized(640, 480), [0.0, 0.0, 0.0, 1.0]);
+        con.blit_aux(gl, 2, Rect::sized(16, 16), 100, 200).unwrap();
+        assert_eq!(pixel(gl, &con, 105, 205), [0, 255, 0]);
+        assert_eq!(pixel(gl, &con, 95, 205), [0, 0, 0]);
+        assert!(con.add_aux(gl, render::NAUX, 8, 8, 0).is_err());
+        assert!(con.set_aux(gl, 3).is_err());
+        assert!(con.add_aux(gl, 0, 0, 8, 0).is_err());
+        // a smaller offscreen buffer is what the maximal viewport reports
+        con.resize_offscreen(gl, 320, 200).unwrap();
+        assert_eq!(render::max_viewport(gl, &con), Rect::sized(320, 200));
+        assert!(con.resize_offscreen(gl, 0, 10).is_err());
+        // re-uploads keep drawing; bad indices are errors
+        con.upload_texture(gl, &m, 0).unwrap();
+        con.upload_mesh(gl, &m, 0).unwrap();
+        con.upload_hfield(gl, &m, 0).unwrap();
+        assert!(con.upload_texture(gl, &m, 99).is_err());
+        assert!(con.upload_mesh(gl, &m, 1).is_err());
+        assert!(con.upload_hfield(gl, &m, 1).is_err());
+        render::text(gl, &con, Font::Normal, "ok", 0.1, 0.1, [1.0; 3]);
+        render::finish(gl);
+        assert_eq!(render::get_error(gl), 0);
+        con.free(gl);
+    }
+}

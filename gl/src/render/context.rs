@@ -66,6 +66,68 @@ pub(crate) struct Offscreen {
     pub(crate) rbos: Vec<GLuint>,
     pub(crate) width: i32,
     pub(crate) height: i32,
+    /// Samples asked for and obtained.
+    pub(crate) requested: i32,
+    pub(crate) samples: i32,
+}
+
+/// Auxiliary buffers a context holds (`mjNAUX`).
+pub const NAUX: usize = 10;
+
+impl Offscreen {
+    /// The framebuffer to read `rect` from: the single-sample copy, after resolving into it,
+    /// when multisampled.
+    pub(crate) fn resolved(&self, gl: &Gl, rect: super::Rect) -> GLuint {
+        if self.fbo_r == 0 {
+            return self.fbo;
+        }
+        gl.bind_framebuffer(gl::READ_FRAMEBUFFER, self.fbo);
+        gl.bind_framebuffer(gl::DRAW_FRAMEBUFFER, self.fbo_r);
+        let mask = gl::COLOR_BUFFER_BIT | gl::DEPTH_BUFFER_BIT;
+        gl.blit_rects(rect, rect, mask, gl::NEAREST);
+        self.fbo_r
+    }
+
+    fn free(self, gl: &Gl) {
+        gl.delete_framebuffers(&[self.fbo, self.fbo_r], &self.rbos);
+    }
+}
+
+/// A framebuffer of `w x h` (colour RGBA8, depth and stencil), multisampled with up to
+/// `samples` samples and then with a single-sample copy to read from.
+fn framebuffer(
+    gl: &Gl,
+    w: i32,
+    h: i32,
+    samples: i32,
+    what: &str,
+) -> Result<Offscreen, RenderError> {
+    let requested = samples;
+    let samples = samples.clamp(0, gl.integer(gl::MAX_SAMPLES).max(0));
+    let depth = gl::DEPTH32F_STENCIL8;
+    let fbo = gl.new_framebuffer();
+    let mut rbos = vec![gl.attach_renderbuffer(gl::COLOR_ATTACHMENT0, gl::RGBA8, samples, w, h)];
+    let samples = gl.renderbuffer_samples();
+    rbos.push(gl.attach_renderbuffer(gl::DEPTH_STENCIL_ATTACHMENT, depth, samples, w, h));
+    check_complete(gl, what)?;
+    let fbo_r = if samples > 0 {
+        let f = gl.new_framebuffer();
+        rbos.push(gl.attach_renderbuffer(gl::COLOR_ATTACHMENT0, gl::RGBA8, 0, w, h));
+        rbos.push(gl.attach_renderbuffer(gl::DEPTH_STENCIL_ATTACHMENT, depth, 0, w, h));
+        check_complete(gl, what)?;
+        f
+    } else {
+        0
+    };
+    Ok(Offscreen {
+        fbo,
+        fbo_r,
+        rbos,
+        width: w,
+        height: h,
+        requested,
+        samples,
+    })
 }
 
 /// The renderer's resources for one model (`mjrContext`).
@@ -81,6 +143,7 @@ pub struct Context {
     pub(crate) stream: Buffer,
     pub(crate) shadow: Option<(GLuint, GLuint, i32)>,
     pub(crate) off: Offscreen,
+    pub(crate) aux: [Option<Offscreen>; NAUX],
     /// Where `render` draws.
     pub current: Framebuffer,
     /// How `read_pixels` maps depth.
@@ -232,6 +295,7 @@ impl Context {
             stream,
             shadow: None,
             off: Offscreen::default(),
+            aux: Default::default(),
             current: Framebuffer::Offscreen,
             read_depth_map: super::DepthMap::ZeroNear,
             window_doublebuffer: true,
@@ -268,33 +332,49 @@ impl Context {
 
     fn upload_textures(&mut self, gl: &Gl, m: &Model) -> Result<(), RenderError> {
         for k in 0..m.ntex {
-            let (w, h) = (count(m.tex_width[k]), count(m.tex_height[k]));
-            let adr = count(m.tex_adr[k]);
-            let ty = m.tex_type[k];
-            let data = m.tex_rgb.get(adr..).unwrap_or(&[]);
-            let id = if ty == TEXTURE_2D {
-                let t = gl.new_texture(gl::TEXTURE_2D, shader::UNIT_2D);
-                gl.tex_image_u8(gl::TEXTURE_2D, w, h, 3, data)
-                    .map_err(RenderError::Model)?;
-                filtering(gl, gl::TEXTURE_2D, gl::REPEAT);
-                t
-            } else {
-                let t = gl.new_texture(gl::TEXTURE_CUBE_MAP, shader::UNIT_CUBE);
-                // a square image is repeated on all six faces, else the faces are stacked
-                let stacked = w != h;
-                for face in 0..6 {
-                    let offset = if stacked { face * 3 * w * w } else { 0 };
-                    let target = gl::TEXTURE_CUBE_MAP_POSITIVE_X + face as u32;
-                    let bytes = data.get(offset..).unwrap_or(&[]);
-                    gl.tex_image_u8(target, w, w, 3, bytes)
-                        .map_err(RenderError::Model)?;
-                }
-                filtering(gl, gl::TEXTURE_CUBE_MAP, gl::CLAMP_TO_EDGE);
-                t
-            };
-            self.textures.push((id, ty));
+            let id = texture(gl, m, k)?;
+            self.textures.push((id, m.tex_type[k]));
         }
         gl.set(gl::TEXTURE_CUBE_MAP_SEAMLESS, true);
+        Ok(())
+    }
+
+    /// Upload texture `k` of `m` again after its pixels changed (`mjr_uploadTexture`).
+    pub fn upload_texture(&mut self, gl: &Gl, m: &Model, k: usize) -> Result<(), RenderError> {
+        let slot = self
+            .textures
+            .get(k)
+            .map(|t| t.0)
+            .ok_or_else(|| bad_index("texture", k))?;
+        let id = texture(gl, m, k)?;
+        gl.delete_textures(&[slot]);
+        self.textures[k] = (id, m.tex_type[k]);
+        Ok(())
+    }
+
+    /// Upload mesh `k` of `m` (and its convex hull) again after its vertices changed
+    /// (`mjr_uploadMesh`).
+    pub fn upload_mesh(&mut self, gl: &Gl, m: &Model, k: usize) -> Result<(), RenderError> {
+        if k >= m.nmesh || 2 * k + 1 >= self.meshes.len() {
+            return Err(bad_index("mesh", k));
+        }
+        for (slot, shape) in mesh_shapes(m, k).into_iter().enumerate() {
+            let new = shape.map(|s| upload(gl, &s));
+            if let Some(old) = std::mem::replace(&mut self.meshes[2 * k + slot], new) {
+                gl.delete_arrays(&[old.vao], &[old.vbo]);
+            }
+        }
+        Ok(())
+    }
+
+    /// Upload height field `k` of `m` again after its elevations changed
+    /// (`mjr_uploadHField`).
+    pub fn upload_hfield(&mut self, gl: &Gl, m: &Model, k: usize) -> Result<(), RenderError> {
+        if k >= m.nhfield || k >= self.hfields.len() {
+            return Err(bad_index("height field", k));
+        }
+        let old = std::mem::replace(&mut self.hfields[k], upload(gl, &hfield_shape(m, k)));
+        gl.delete_arrays(&[old.vao], &[old.vbo]);
         Ok(())
     }
 
@@ -329,32 +409,135 @@ impl Context {
         if w <= 0 || h <= 0 {
             return Ok(());
         }
-        let max = gl.integer(gl::MAX_SAMPLES);
-        let samples = samples.clamp(0, max.max(0));
-        let depth = gl::DEPTH32F_STENCIL8;
-        let fbo = gl.new_framebuffer();
-        let mut rbos =
-            vec![gl.attach_renderbuffer(gl::COLOR_ATTACHMENT0, gl::RGBA8, samples, w, h)];
-        let samples = gl.renderbuffer_samples();
-        rbos.push(gl.attach_renderbuffer(gl::DEPTH_STENCIL_ATTACHMENT, depth, samples, w, h));
-        check_complete(gl, "offscreen")?;
-        let fbo_r = if samples > 0 {
-            let f = gl.new_framebuffer();
-            rbos.push(gl.attach_renderbuffer(gl::COLOR_ATTACHMENT0, gl::RGBA8, 0, w, h));
-            rbos.push(gl.attach_renderbuffer(gl::DEPTH_STENCIL_ATTACHMENT, depth, 0, w, h));
-            check_complete(gl, "offscreen resolve")?;
-            f
-        } else {
-            0
-        };
-        self.off = Offscreen {
-            fbo,
-            fbo_r,
-            rbos,
-            width: w,
-            height: h,
-        };
+        self.off = framebuffer(gl, w, h, samples, "offscreen")?;
         Ok(())
+    }
+
+    /// Change the offscreen buffer's size (`mjr_resizeOffscreen`); its contents are lost.
+    pub fn resize_offscreen(&mut self, gl: &Gl, w: i32, h: i32) -> Result<(), RenderError> {
+        if w <= 0 || h <= 0 {
+            return Err(RenderError::Size(format!(
+                "offscreen size {w}x{h} must be positive"
+            )));
+        }
+        let new = framebuffer(gl, w, h, self.off.requested, "offscreen")?;
+        std::mem::replace(&mut self.off, new).free(gl);
+        self.restore_buffer(gl);
+        Ok(())
+    }
+
+    /// Make auxiliary buffer `index` (0..[`NAUX`]) of `w x h` with `samples` samples
+    /// (`mjr_addAux`), replacing one there.
+    pub fn add_aux(
+        &mut self,
+        gl: &Gl,
+        index: usize,
+        w: i32,
+        h: i32,
+        samples: i32,
+    ) -> Result<(), RenderError> {
+        if index >= NAUX {
+            return Err(bad_index("auxiliary buffer", index));
+        }
+        if w <= 0 || h <= 0 {
+            return Err(RenderError::Size(format!(
+                "auxiliary buffer size {w}x{h} must be positive"
+            )));
+        }
+        let new = framebuffer(gl, w, h, samples, "auxiliary")?;
+        if let Some(old) = self.aux[index].replace(new) {
+            old.free(gl);
+        }
+        self.restore_buffer(gl);
+        Ok(())
+    }
+
+    /// Draw into auxiliary buffer `index` from now on, until `set_buffer` (`mjr_setAux`).
+    pub fn set_aux(&self, gl: &Gl, index: usize) -> Result<(), RenderError> {
+        let aux = self
+            .aux
+            .get(index)
+            .and_then(Option::as_ref)
+            .ok_or_else(|| bad_index("auxiliary buffer", index))?;
+        gl.bind_framebuffer(gl::FRAMEBUFFER, aux.fbo);
+        gl.draw_read_buffer(gl::COLOR_ATTACHMENT0, gl::COLOR_ATTACHMENT0);
+        Ok(())
+    }
+
+    /// Copy `src` of auxiliary buffer `index` to (left, bottom) of the current buffer
+    /// (`mjr_blitAux`), resolving its samples.
+    pub fn blit_aux(
+        &self,
+        gl: &Gl,
+        index: usize,
+        src: super::Rect,
+        left: i32,
+        bottom: i32,
+    ) -> Result<(), RenderError> {
+        let aux = self
+            .aux
+            .get(index)
+            .and_then(Option::as_ref)
+            .ok_or_else(|| bad_index("auxiliary buffer", index))?;
+        let read = aux.resolved(gl, src);
+        gl.bind_framebuffer(gl::READ_FRAMEBUFFER, read);
+        gl.bind_framebuffer(gl::DRAW_FRAMEBUFFER, self.target_fbo());
+        let dst = super::Rect {
+            left,
+            bottom,
+            ..src
+        };
+        gl.blit_rects(src, dst, gl::COLOR_BUFFER_BIT, gl::NEAREST);
+        self.restore_buffer(gl);
+        Ok(())
+    }
+
+    /// Copy `src` of the current buffer to `dst` of the other one (offscreen to window or
+    /// the reverse), colour and/or depth, scaling colour linearly when the sizes differ
+    /// (`mjr_blitBuffer`).
+    pub fn blit_buffer(
+        &self,
+        gl: &Gl,
+        src: super::Rect,
+        dst: super::Rect,
+        color: bool,
+        depth: bool,
+    ) -> Result<(), RenderError> {
+        let mask = if color { gl::COLOR_BUFFER_BIT } else { 0 }
+            | if depth { gl::DEPTH_BUFFER_BIT } else { 0 };
+        if mask == 0 {
+            return Ok(());
+        }
+        let scaled = src.width != dst.width || src.height != dst.height;
+        let filter = if scaled && !depth {
+            gl::LINEAR
+        } else {
+            gl::NEAREST
+        };
+        let (read, draw) = match self.current {
+            Framebuffer::Offscreen => (self.off.resolved(gl, src), 0),
+            Framebuffer::Window => {
+                if self.off.samples > 0 {
+                    return Err(RenderError::Size(
+                        "cannot blit into a multisampled offscreen buffer".into(),
+                    ));
+                }
+                (0, self.off.fbo)
+            }
+        };
+        gl.bind_framebuffer(gl::READ_FRAMEBUFFER, read);
+        gl.bind_framebuffer(gl::DRAW_FRAMEBUFFER, draw);
+        gl.blit_rects(src, dst, mask, filter);
+        self.restore_buffer(gl);
+        Ok(())
+    }
+
+    /// The framebuffer object of the current target.
+    fn target_fbo(&self) -> GLuint {
+        match self.current {
+            Framebuffer::Window => 0,
+            Framebuffer::Offscreen => self.off.fbo,
+        }
     }
 
     /// Switch the fonts to another scale in percent (`mjr_changeFont`).
@@ -435,15 +618,46 @@ impl Context {
         }
         gl.delete_arrays(&vaos, &vbos);
         let mut tex: Vec<GLuint> = self.textures.iter().map(|t| t.0).collect();
-        let mut fbos = vec![self.off.fbo, self.off.fbo_r];
         if let Some((fbo, t, _)) = self.shadow {
             tex.push(t);
-            fbos.push(fbo);
+            gl.delete_framebuffers(&[fbo], &[]);
         }
         gl.delete_textures(&tex);
-        gl.delete_framebuffers(&fbos, &self.off.rbos);
+        self.off.free(gl);
+        for aux in self.aux.into_iter().flatten() {
+            aux.free(gl);
+        }
         self.font.free(gl);
     }
+}
+
+fn bad_index(what: &str, k: usize) -> RenderError {
+    RenderError::Model(format!("invalid {what} index {k}"))
+}
+
+/// Upload texture `k`: a 2D image, or a cube map whose six faces are one square image
+/// repeated or six stacked ones.
+fn texture(gl: &Gl, m: &Model, k: usize) -> Result<GLuint, RenderError> {
+    let (w, h) = (count(m.tex_width[k]), count(m.tex_height[k]));
+    let data = m.tex_rgb.get(count(m.tex_adr[k])..).unwrap_or(&[]);
+    if m.tex_type[k] == TEXTURE_2D {
+        let t = gl.new_texture(gl::TEXTURE_2D, shader::UNIT_2D);
+        gl.tex_image_u8(gl::TEXTURE_2D, w, h, 3, data)
+            .map_err(RenderError::Model)?;
+        filtering(gl, gl::TEXTURE_2D, gl::REPEAT);
+        return Ok(t);
+    }
+    let t = gl.new_texture(gl::TEXTURE_CUBE_MAP, shader::UNIT_CUBE);
+    let stacked = w != h;
+    for face in 0..6 {
+        let offset = if stacked { face * 3 * w * w } else { 0 };
+        let target = gl::TEXTURE_CUBE_MAP_POSITIVE_X + face as u32;
+        let bytes = data.get(offset..).unwrap_or(&[]);
+        gl.tex_image_u8(target, w, w, 3, bytes)
+            .map_err(RenderError::Model)?;
+    }
+    filtering(gl, gl::TEXTURE_CUBE_MAP, gl::CLAMP_TO_EDGE);
+    Ok(t)
 }
 
 fn filtering(gl: &Gl, target: gl::types::GLenum, wrap: gl::types::GLenum) {

@@ -15,7 +15,7 @@ mod shader;
 pub mod shapes;
 pub mod text;
 
-pub use context::{Builtin, Context, Framebuffer};
+pub use context::{Builtin, Context, Framebuffer, NAUX};
 pub use draw::render;
 pub use figure::figure;
 pub use overlay::{find_rect, label, max_viewport, overlay, rectangle, text, GridPos};
@@ -102,27 +102,9 @@ pub fn read_pixels(
     if w == 0 || h == 0 {
         return Ok(());
     }
-    if con.current == Framebuffer::Offscreen && con.off.fbo_r != 0 {
-        gl.bind_framebuffer(gl::READ_FRAMEBUFFER, con.off.fbo);
-        gl.bind_framebuffer(gl::DRAW_FRAMEBUFFER, con.off.fbo_r);
-        let (x, y) = (rect.left, rect.bottom);
-        gl.blit(
-            x,
-            y,
-            rect.width,
-            rect.height,
-            gl::COLOR_BUFFER_BIT,
-            gl::NEAREST,
-        );
-        gl.blit(
-            x,
-            y,
-            rect.width,
-            rect.height,
-            gl::DEPTH_BUFFER_BIT,
-            gl::NEAREST,
-        );
-        gl.bind_framebuffer(gl::READ_FRAMEBUFFER, con.off.fbo_r);
+    if con.current == Framebuffer::Offscreen {
+        let read = con.off.resolved(gl, rect);
+        gl.bind_framebuffer(gl::READ_FRAMEBUFFER, read);
     }
     let result = (|| {
         if let Some(out) = rgb {
@@ -230,4 +212,14 @@ fn encode_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> std::io::Resu
     writer.write_image_data(rgb)?;
     writer.finish()?;
     Ok(())
+}
+
+/// The oldest OpenGL error not yet reported, 0 when none (`mjr_getError`).
+pub fn get_error(gl: &Gl) -> u32 {
+    gl.error()
+}
+
+/// Wait until OpenGL has finished every command (`mjr_finish`).
+pub fn finish(gl: &Gl) {
+    gl.finish();
 }

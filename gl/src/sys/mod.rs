@@ -638,10 +638,29 @@ impl Gl {
         unsafe { gl::CheckFramebufferStatus(gl::FRAMEBUFFER) }
     }
 
-    /// `glBlitFramebuffer` of the same rectangle, between the bound read and draw framebuffers.
-    pub fn blit(&self, x: i32, y: i32, w: i32, h: i32, mask: GLenum, filter: GLenum) {
+    /// `glBlitFramebuffer` from rectangle `src` to `dst` (x, y, width, height each).
+    pub fn blit_rects(
+        &self,
+        src: crate::render::Rect,
+        dst: crate::render::Rect,
+        mask: GLenum,
+        filter: GLenum,
+    ) {
         // SAFETY: a current context.
-        unsafe { gl::BlitFramebuffer(x, y, x + w, y + h, x, y, x + w, y + h, mask, filter) }
+        unsafe {
+            gl::BlitFramebuffer(
+                src.left,
+                src.bottom,
+                src.left + src.width,
+                src.bottom + src.height,
+                dst.left,
+                dst.bottom,
+                dst.left + dst.width,
+                dst.bottom + dst.height,
+                mask,
+                filter,
+            )
+        }
     }
 
     /// Read an RGB 8-bit rectangle of the bound read framebuffer into `out`
