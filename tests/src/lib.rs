@@ -259,6 +259,16 @@ pub const CONTACT_SOLVER_MJBS: [&str; 6] = [
     "inverse/solver_contacts_pgs_elliptic.mjb",
 ];
 
+/// A model of `tests/models` compiled (panics naming the file when it does not compile).
+pub fn compile_model(xml: &str) -> mjrs_alloc::OwnedModel {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("models")
+        .join(xml);
+    mjrs_xml::load_xml(&path, None)
+        .unwrap_or_else(|e| panic!("{xml}: {e}"))
+        .model
+}
+
 /// The folder of committed fixtures (`tests/fixtures`).
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")

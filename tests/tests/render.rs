@@ -6,18 +6,8 @@
 //! mean by more than that: their text must only be there, within 25/255.
 
 use mjrs::render::{self, Options, Renderer};
-use mjrs_alloc::OwnedModel;
-use mjrs_tests::fixtures;
+use mjrs_tests::{compile_model as compile, fixtures};
 use std::path::Path;
-
-fn compile(xml: &str) -> OwnedModel {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("models")
-        .join(xml);
-    mjrs_xml::load_xml(&path, None)
-        .unwrap_or_else(|e| panic!("{xml}: {e}"))
-        .model
-}
 
 fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -3,19 +3,8 @@
 //! on the models of `fixtures/scene-models.txt`. Categories not drawn yet are errors, a full
 //! scene drops geoms with MuJoCo's warning, and the camera types place the eyes as MuJoCo does.
 
-use mjrs_alloc::OwnedModel;
 use mjrs_gl::vis::{self, camera_type, Camera, Perturb, Scene, VisOption};
-use mjrs_tests::{fixtures, read_json};
-use std::path::Path;
-
-fn compile(xml: &str) -> OwnedModel {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("models")
-        .join(xml);
-    mjrs_xml::load_xml(&path, None)
-        .unwrap_or_else(|e| panic!("{xml}: {e}"))
-        .model
-}
+use mjrs_tests::{compile_model as compile, fixtures, read_json};
 
 #[test]
 fn scenes_equal_the_reference() {

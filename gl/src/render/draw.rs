@@ -4,7 +4,7 @@
 //! through its shadow map, the skybox and horizon haze, transparent geoms sorted by distance,
 //! then the frame around the viewport.
 
-use super::context::{Buffer, Builtin, Context, Framebuffer, TEXTURE_2D, TEXTURE_SKYBOX};
+use super::context::{Buffer, Builtin, Context, TEXTURE_2D, TEXTURE_SKYBOX};
 use super::matrix::{self, Mat4, IDENTITY};
 use super::shader::{Program, TexMode, MAXLIGHT, UNIT_2D, UNIT_CUBE, UNIT_SHADOW};
 use super::shapes::{Shape, Vertex};
@@ -552,7 +552,6 @@ pub fn render(gl: &Gl, viewport: Rect, scn: &mut Scene, con: &Context) -> Result
     draw_frame(gl, scn, &vp);
     gl.uniform_vec(p.clip, 4, &[0.0; 4]);
     con.restore_buffer(gl);
-    let _ = con.current == Framebuffer::Window;
     Ok(())
 }
 

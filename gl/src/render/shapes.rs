@@ -207,16 +207,6 @@ fn cone_vertex(az: f32, r: f32) -> Vertex {
     )
 }
 
-fn normalized(v: [f32; 3]) -> [f32; 3] {
-    let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-    if len < 1e-10 {
-        [0.0, 0.0, 1.0]
-    } else {
-        let s = 1.0 / len;
-        [v[0] * s, v[1] * s, v[2] * s]
-    }
-}
-
 /// Open cone of height 1 and base radius 1, apex at `z = 1`.
 fn cone_side(slices: usize, stacks: usize) -> Shape {
     let mut s = Shape::default();
@@ -225,7 +215,7 @@ fn cone_side(slices: usize, stacks: usize) -> Shape {
     for j in 0..slices {
         let (az1, az2) = (azimuth(j, slices), azimuth(j + 1, slices));
         let (v1, v2) = (cone_vertex(az1, r1), cone_vertex(az2, r1));
-        let n = normalized([
+        let n = super::matrix::normalize([
             v1.normal[0] + v2.normal[0],
             v1.normal[1] + v2.normal[1],
             v1.normal[2] + v2.normal[2],
@@ -455,7 +445,7 @@ pub fn plane_cells(size: f64, spacing: f64, texrepeat: Option<f64>, zfar: f64) -
 pub fn face_normal(a: [f32; 3], b: [f32; 3], c: [f32; 3]) -> [f32; 3] {
     let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
     let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-    normalized([
+    super::matrix::normalize([
         u[1] * v[2] - u[2] * v[1],
         u[2] * v[0] - u[0] * v[2],
         u[0] * v[1] - u[1] * v[0],

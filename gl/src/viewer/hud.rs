@@ -53,8 +53,7 @@ impl Hud {
     }
 
     /// Note the cost and results of one step.
-    pub fn record_step(&mut self, m: &Model, d: &Data, elapsed: Duration) {
-        let _ = m;
+    pub fn record_step(&mut self, d: &Data, elapsed: Duration) {
         self.step_time = elapsed;
         self.steps += 1;
         let iterations = d

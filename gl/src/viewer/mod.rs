@@ -405,7 +405,7 @@ impl App<'_, '_, '_> {
         interact::apply_perturb_force(m, d, &self.pert).map_err(|e| e.to_string())?;
         let t = Instant::now();
         let result = mjrs_core::step(m, d);
-        self.hud.record_step(m, d, t.elapsed());
+        self.hud.record_step(d, t.elapsed());
         self.summary.steps += 1;
         // a diverged state is reset, as simulate does, rather than stopping the viewer
         if let Err(e) = result {
