@@ -724,6 +724,13 @@ fn ball_limit(m: &Model, d: &Data, j: usize) -> ([Real; 3], Real) {
     )
 }
 
+/// Whether a limit at distance `dist` is active: closer than its margin. A NaN distance (a
+/// NaN position or tendon length) is never active, as in MuJoCo, so the row counter and the
+/// row builder agree.
+fn within_margin(dist: Real, margin: Real) -> bool {
+    dist < margin
+}
+
 /// Joint and tendon limit rows (`mj_nl`).
 fn count_limits(m: &Model, d: &Data, sparse: bool, c: &mut RowCounts) {
     if disabled(m, DSBL_LIMIT) {
@@ -735,13 +742,16 @@ fn count_limits(m: &Model, d: &Data, sparse: bool, c: &mut RowCounts) {
             JNT_SLIDE | JNT_HINGE => {
                 let value = d.qpos[m.jnt_qposadr[j] as usize];
                 for side in [-1, 1] {
-                    if limit_dist(&m.jnt_range[2 * j..2 * j + 2], side, value) < margin {
+                    if within_margin(
+                        limit_dist(&m.jnt_range[2 * j..2 * j + 2], side, value),
+                        margin,
+                    ) {
                         c.nl += block_rows(m, sparse, 1, 1);
                         c.nnz += 1;
                     }
                 }
             }
-            JNT_BALL if ball_limit(m, d, j).1 < margin => {
+            JNT_BALL if within_margin(ball_limit(m, d, j).1, margin) => {
                 c.nl += block_rows(m, sparse, 1, 3);
                 c.nnz += 3;
             }
@@ -752,7 +762,10 @@ fn count_limits(m: &Model, d: &Data, sparse: bool, c: &mut RowCounts) {
         let value = d.ten_length[i];
         let nnz = d.ten_J_rownnz[i] as usize;
         for side in [-1, 1] {
-            if limit_dist(&m.tendon_range[2 * i..2 * i + 2], side, value) < m.tendon_margin[i] {
+            if within_margin(
+                limit_dist(&m.tendon_range[2 * i..2 * i + 2], side, value),
+                m.tendon_margin[i],
+            ) {
                 c.nl += block_rows(m, sparse, 1, nnz);
                 c.nnz += nnz;
             }
@@ -1136,7 +1149,7 @@ fn joint_limit_rows(
     let dof = m.jnt_dofadr[j];
     for side in [-1, 1] {
         let dist = limit_dist(&m.jnt_range[2 * j..2 * j + 2], side, value);
-        if dist >= margin {
+        if !within_margin(dist, margin) {
             continue;
         }
         let sign = -Real::from(side as i8);
@@ -1171,7 +1184,7 @@ fn ball_limit_row(
 ) -> Result<(), StepError> {
     let margin = m.jnt_margin[j];
     let (axis, dist) = ball_limit(m, d, j);
-    if dist >= margin {
+    if !within_margin(dist, margin) {
         return Ok(());
     }
     let dof = m.jnt_dofadr[j];
@@ -1210,7 +1223,7 @@ fn tendon_limit_rows(
     let (row, cols) = tendon_row(m, d, i, rows.sparse);
     for side in [-1, 1] {
         let dist = limit_dist(&m.tendon_range[2 * i..2 * i + 2], side, value);
-        if dist >= margin {
+        if !within_margin(dist, margin) {
             continue;
         }
         let sign = -Real::from(side as i8);

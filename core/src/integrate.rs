@@ -144,15 +144,18 @@ impl RkLayout {
     ) -> (&'b mut [Real], [&'b mut [Real]; 4], [&'b mut [Real]; 4]) {
         let (dx, rest) = buf.split_at_mut(self.nv + self.nf());
         let (xs, fs) = rest.split_at_mut(4 * self.nx());
-        let mut x = xs.chunks_exact_mut(self.nx());
-        let mut f = fs.chunks_exact_mut(self.nf());
-        let mut next = || (x.next().unwrap_or_default(), f.next().unwrap_or_default());
-        let (x0, f0) = next();
-        let (x1, f1) = next();
-        let (x2, f2) = next();
-        let (x3, f3) = next();
-        (dx, [x0, x1, x2, x3], [f0, f1, f2, f3])
+        (dx, quarters(xs, self.nx()), quarters(fs, self.nf()))
     }
+}
+
+/// The first four consecutive pieces of length `n` of `buf` (empty pieces when `n` is 0: a
+/// model without degrees of freedom still integrates its time).
+fn quarters(buf: &mut [Real], n: usize) -> [&mut [Real]; 4] {
+    let (a, rest) = buf.split_at_mut(n);
+    let (b, rest) = rest.split_at_mut(n);
+    let (c, rest) = rest.split_at_mut(n);
+    let (d, _) = rest.split_at_mut(n);
+    [a, b, c, d]
 }
 
 fn rk4_stages(m: &Model, d: &mut Data, l: &RkLayout, block: &Reservation) -> Result<(), StepError> {

@@ -111,7 +111,31 @@ fn fixed_tendon(m: &Model, d: &mut Data, i: usize, sparse: bool) {
         let start = d.ten_J_rowadr[i] as usize;
         let end = start + d.ten_J_rownnz[i] as usize;
         sort_row(&mut d.ten_J_colind[start..end], &mut d.ten_J[start..end]);
+        let nnz = merge_repeated(&mut d.ten_J_colind[start..end], &mut d.ten_J[start..end]);
+        d.ten_J_rownnz[i] = nnz as i32;
     }
+}
+
+/// Sums the entries of a sorted sparse row that share a column (a fixed tendon listing a
+/// joint twice), so that the row is the derivative of the tendon's length and every sparse
+/// kernel sees each column once; returns the new length.
+///
+/// MuJoCo 3.1.6 keeps the repeated entries: its constraint projection then completes the row
+/// to a chain longer than the buffers it sized (`nefc * nv`) and writes past them, and a
+/// tendon equality on such a tendon stops with "constraint Jacobian mis-allocation". Its dense
+/// Jacobian keeps the last coefficient only. Summing is the tendon's own definition.
+fn merge_repeated(colind: &mut [i32], values: &mut [Real]) -> usize {
+    let mut n = 0;
+    for k in 0..colind.len() {
+        if n > 0 && colind[n - 1] == colind[k] {
+            values[n - 1] += values[k];
+        } else {
+            colind[n] = colind[k];
+            values[n] = values[k];
+            n += 1;
+        }
+    }
+    n
 }
 
 /// Sorts a sparse row by column with MuJoCo's insertion sort (stable, so repeated joints keep

@@ -219,7 +219,13 @@ pub fn muscle_dynamics(ctrl: Real, act: Real, prm: &[Real; 3]) -> Real {
 /// Converts a contact force (normal, then `dim - 1` tangential components) to its pyramid
 /// representation of `2 (dim - 1)` edge forces (`mju_encodePyramid`); `mu` has `dim - 1`
 /// friction coefficients.
+///
+/// A contact of dimension 0 or 1 has no friction pyramid: nothing is written (MuJoCo's loop
+/// runs zero times then).
 pub fn encode_pyramid(pyramid: &mut [Real], force: &[Real], mu: &[Real], dim: usize) {
+    if dim < 2 {
+        return;
+    }
     let a = force[0] / (dim - 1) as Real;
     for i in 0..dim - 1 {
         let b = min(a, force[i + 1] / mu[i]);
@@ -229,7 +235,12 @@ pub fn encode_pyramid(pyramid: &mut [Real], force: &[Real], mu: &[Real], dim: us
 }
 
 /// Converts a pyramid representation back to the contact force (`mju_decodePyramid`).
+///
+/// Dimension 0 writes nothing.
 pub fn decode_pyramid(force: &mut [Real], pyramid: &[Real], mu: &[Real], dim: usize) {
+    if dim == 0 {
+        return;
+    }
     if dim == 1 {
         force[0] = pyramid[0];
         return;
@@ -404,7 +415,12 @@ pub fn insertion_sort_int(list: &mut [i32]) {
 }
 
 /// Element `index` of the Halton (van der Corput) sequence in `base` (`mju_Halton`).
+///
+/// Bases 0 and 1 have no digits (MuJoCo divides by zero or loops forever there): 0.
 pub fn halton(index: usize, base: usize) -> Real {
+    if base < 2 {
+        return 0.0;
+    }
     let b = base as Real;
     let mut f = 1.0 / b;
     let mut hn = 0.0;
@@ -435,6 +451,20 @@ mod tests {
     use super::*;
     use crate::real::EPSILON;
     use proptest::prelude::*;
+
+    #[test]
+    fn degenerate_halton_bases_and_pyramids_are_harmless() {
+        assert_eq!(halton(5, 0), 0.0);
+        assert_eq!(halton(5, 1), 0.0);
+        assert_eq!(halton(1, 2), 0.5);
+        let mut pyramid = [7.0; 2];
+        encode_pyramid(&mut pyramid, &[1.0], &[1.0], 0);
+        encode_pyramid(&mut pyramid, &[1.0], &[1.0], 1);
+        assert_eq!(pyramid, [7.0; 2]);
+        let mut force = [7.0; 2];
+        decode_pyramid(&mut force, &[1.0, 2.0], &[1.0], 0);
+        assert_eq!(force, [7.0; 2]);
+    }
 
     #[test]
     fn scalar_helpers() {
