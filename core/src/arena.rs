@@ -54,6 +54,9 @@ pub enum ArenaError {
     },
     /// Sizes whose byte count does not fit in `usize`.
     SizeOverflow,
+    /// A [`DataHeader`](crate::DataHeader) whose arena marks or array positions lie outside
+    /// the arena it is viewed with.
+    BadHeader,
     /// Arena arrays can be pushed only through the arena's own frames ([`Arena::stack`]), not
     /// through the scratch frames of `Data::with_stack`.
     Detached,
@@ -78,6 +81,9 @@ impl core::fmt::Display for ArenaError {
                 f,
                 "arena out of memory: requested {requested} bytes, {available} free of {narena} \
                  (raise <size memory=...> in the model)"
+            ),
+            ArenaError::BadHeader => f.write_str(
+                "data header does not fit its arena (marks or array positions out of range)",
             ),
             ArenaError::SizeOverflow => f.write_str("sizes too large: byte count overflows"),
             ArenaError::Detached => f.write_str("arena arrays pushed through a scratch-only frame"),
@@ -548,6 +554,20 @@ impl<'a> Arena<'a> {
             state: ArenaState::default(),
             fields: [(0, 0); N_ARENA_FIELDS],
         }
+    }
+
+    /// Whether `state` and `fields` (from a caller's header) fit this arena: the marks within
+    /// its bytes, every array below the arena arrays' top.
+    pub fn fits(&self, state: &ArenaState, fields: &[(usize, usize); N_ARENA_FIELDS]) -> bool {
+        let n = self.buf.len();
+        let marks = state.parena <= n && state.pstack <= n - state.parena;
+        marks
+            && fields.iter().all(|&(off, len)| {
+                // a length counts elements of at most MAX_ALIGN bytes
+                len.checked_mul(MAX_ALIGN)
+                    .and_then(|b| b.checked_add(off))
+                    .is_some_and(|end| len == 0 || off <= state.parena && end >= off)
+            })
     }
 
     /// Moves the bytes and counters out, leaving this arena empty until [`Arena::attach`]

@@ -296,6 +296,9 @@ macro_rules! gen_data {
                         $( let $name = c.take::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+)))?; )*
                         let arena_words = c.take::<u64>(Some(s.narena / 8))?;
                         let mut arena = Arena::new(crate::pod::as_bytes_mut(arena_words));
+                        if !arena.fits(&header.arena, &header.arena_fields) {
+                            return Err(ArenaError::BadHeader);
+                        }
                         arena.state = header.arena;
                         arena.fields = header.arena_fields;
                         Ok(Data {

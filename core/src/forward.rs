@@ -31,6 +31,9 @@ pub enum StepError {
     /// A request MuJoCo itself refuses as fatal (`mjERROR`), such as discrete-time inverse
     /// dynamics with RK4; the text is MuJoCo's.
     Rejected(&'static str),
+    /// A model option mjrs refuses because it could never be met or would run for hours
+    /// (see [`check_options`]); the text names the option and its valid range.
+    InvalidOption(&'static str),
 }
 
 impl From<ArenaError> for StepError {
@@ -69,6 +72,7 @@ impl core::fmt::Display for StepError {
             StepError::ModelMismatch => f.write_str("data was made for a model of different sizes"),
             StepError::Numerical(what) => write!(f, "numerical failure: {what}"),
             StepError::Rejected(what) => f.write_str(what),
+            StepError::InvalidOption(what) => write!(f, "invalid option: {what}"),
         }
     }
 }
@@ -156,11 +160,74 @@ pub fn check_acc(m: &Model, d: &mut Data) -> Result<(), StepError> {
 
 /// Rejects a data made for another model before any stage indexes it.
 pub(crate) fn check_sizes(m: &Model, d: &Data) -> Result<(), StepError> {
-    if d.sizes() == m.sizes() {
-        Ok(())
-    } else {
-        Err(StepError::ModelMismatch)
+    if d.sizes() != m.sizes() {
+        return Err(StepError::ModelMismatch);
     }
+    check_options(&m.opt)
+}
+
+/// Most solver, line-search and noslip iterations mjrs runs per step.
+pub const MAX_ITERATIONS: i32 = 10_000;
+/// Most MPR (convex collision) and SDF iterations per geom pair.
+pub const MAX_MPR_ITERATIONS: i32 = 1_000;
+
+/// Options that would make a step endless or meaningless are refused before any work: a
+/// tolerance that is negative or NaN can never be met, so every solver and collision loop
+/// would run to its cap, and caps beyond [`MAX_ITERATIONS`] / [`MAX_MPR_ITERATIONS`] turn that
+/// into hours per step. MuJoCo runs them; mjrs says which option is out of range.
+pub fn check_options(o: &crate::model::Options) -> Result<(), StepError> {
+    let caps = [
+        (
+            o.iterations,
+            MAX_ITERATIONS,
+            "opt.iterations must be in 0..=10000",
+        ),
+        (
+            o.ls_iterations,
+            MAX_ITERATIONS,
+            "opt.ls_iterations must be in 0..=10000",
+        ),
+        (
+            o.noslip_iterations,
+            MAX_ITERATIONS,
+            "opt.noslip_iterations must be in 0..=10000",
+        ),
+        (
+            o.mpr_iterations,
+            MAX_MPR_ITERATIONS,
+            "opt.mpr_iterations must be in 0..=1000",
+        ),
+        (
+            o.sdf_iterations,
+            MAX_MPR_ITERATIONS,
+            "opt.sdf_iterations must be in 0..=1000",
+        ),
+        (
+            o.sdf_initpoints,
+            MAX_MPR_ITERATIONS,
+            "opt.sdf_initpoints must be in 0..=1000",
+        ),
+    ];
+    for (v, cap, what) in caps {
+        if !(0..=cap).contains(&v) {
+            return Err(StepError::InvalidOption(what));
+        }
+    }
+    let tolerances = [
+        (o.tolerance, "opt.tolerance must be a number >= 0"),
+        (o.ls_tolerance, "opt.ls_tolerance must be a number >= 0"),
+        (
+            o.noslip_tolerance,
+            "opt.noslip_tolerance must be a number >= 0",
+        ),
+        (o.mpr_tolerance, "opt.mpr_tolerance must be a number >= 0"),
+    ];
+    for (v, what) in tolerances {
+        if v.is_nan() || v < 0.0 {
+            return Err(StepError::InvalidOption(what));
+        }
+    }
+    Ok(())
 }
 
 /// Position-dependent stage (`mj_fwdPosition`): kinematics, com, cameras and lights, tendons,

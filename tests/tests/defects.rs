@@ -107,3 +107,69 @@ fn nan_positions_and_tendon_lengths_add_no_limit_rows() {
         assert!(d.ten_length[0].is_nan());
     }
 }
+
+#[test]
+fn endless_iteration_settings_are_refused_before_any_work() {
+    // mpr_iterations = i32::MAX with mpr_tolerance = -1 once ran for hours per step
+    let mut owned = compile_model("convex_drop.xml");
+    let mut m = owned.view();
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut d = data.view();
+    mjrs_core::step(&m, &mut d).unwrap();
+    let base = m.opt;
+    type Edit = fn(&mut mjrs_core::model::Options);
+    let cases: [(&str, Edit); 6] = [
+        ("mpr_iterations", |o| o.mpr_iterations = i32::MAX),
+        ("mpr_tolerance", |o| o.mpr_tolerance = -1.0),
+        ("opt.tolerance", |o| o.tolerance = f64::NAN),
+        ("opt.iterations", |o| o.iterations = 1_000_000),
+        ("ls_iterations", |o| o.ls_iterations = -1),
+        ("noslip_tolerance", |o| o.noslip_tolerance = -1e-9),
+    ];
+    for (name, set) in cases {
+        m.opt = base;
+        set(&mut m.opt);
+        let time = d.time;
+        let err = mjrs_core::step(&m, &mut d).unwrap_err();
+        assert!(err.to_string().contains(name), "{name}: {err}");
+        assert_eq!(d.time, time, "{name}: the state is untouched");
+        assert!(mjrs_core::forward(&m, &mut d).is_err());
+    }
+    // zero tolerances and the largest caps are fine
+    m.opt = base;
+    m.opt.tolerance = 0.0;
+    m.opt.mpr_iterations = mjrs_core::forward::MAX_MPR_ITERATIONS;
+    mjrs_core::step(&m, &mut d).unwrap();
+}
+
+#[test]
+fn data_views_refuse_headers_whose_arena_marks_do_not_fit() {
+    use mjrs_core::{ArenaError, Data};
+    let mut owned = compile_model("convex_drop.xml");
+    let m = owned.view();
+    let mut buf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+    let header = {
+        let mut d = Data::new(&m, &mut buf).unwrap();
+        for _ in 0..300 {
+            mjrs_core::step(&m, &mut d).unwrap();
+        }
+        d.header()
+    };
+    // the header as it is views the same data
+    assert!(Data::view(&header, &mut buf).unwrap().ncon > 0);
+    let bad = |edit: fn(&mut mjrs_core::DataHeader)| {
+        let mut h = header.clone();
+        edit(&mut h);
+        h
+    };
+    for h in [
+        bad(|h| h.arena.parena = usize::MAX / 2),
+        bad(|h| h.arena.pstack = usize::MAX),
+        bad(|h| h.arena_fields[0].0 = usize::MAX / 4),
+    ] {
+        assert!(matches!(
+            Data::view(&h, &mut buf),
+            Err(ArenaError::BadHeader)
+        ));
+    }
+}
