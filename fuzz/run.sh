@@ -31,8 +31,10 @@ run_one() {
   [[ -d seeds/$t ]] && cp -r "seeds/$t/." "$work/"
   echo "fuzz: $t for ${secs}s ($(ls "$work" | wc -l) inputs to start from, corpus copy in $work)"
   # shellcheck disable=SC2046
+  local parallel=""
+  ((jobs > 1)) && parallel="-fork=$jobs"
   cargo fuzz run -O "$t" "$work" -- $(opts "$t") -max_total_time="$secs" \
-    -artifact_prefix="artifacts/$t/" -jobs="$jobs" -workers="$jobs" 2>&1 | tee "$work.log" | \
+    -artifact_prefix="artifacts/$t/" $parallel 2>&1 | tee "$work.log" | \
     grep -E "^(#[0-9]+ *(DONE|INITED)|stat::|==[0-9]+==|SUMMARY|thread .* panicked|Done [0-9]+ runs)" || true
   local status=${PIPESTATUS[0]}
   echo "fuzz: $t log in $work.log, corpus now $(ls "$work" | wc -l) inputs"
