@@ -381,7 +381,8 @@ fn write_mjb(m: &Model, output: &Path, f32: bool) -> Result<(), String> {
     let real_bytes = if f32 { 4 } else { 8 };
     let mut out = vec![0u8; mjrs_core::mjb::save_size(m, real_bytes)];
     let n = mjrs_core::mjb::save(m, &mut out, real_bytes).map_err(|e| e.to_string())?;
-    std::fs::write(output, &out[..n]).map_err(|e| format!("cannot write {}: {e}", output.display()))
+    mjrs_std::write_atomic(output, &out[..n])
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))
 }
 
 /// A fresh data for `m`, reset to keyframe `key` if given.
@@ -393,9 +394,8 @@ use mjrs::stepping::run_control;
 
 fn write_output(output: Option<&Path>, text: &str) -> Result<(), String> {
     match output {
-        Some(p) => {
-            std::fs::write(p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
-        }
+        Some(p) => mjrs_std::write_atomic(p, text)
+            .map_err(|e| format!("cannot write {}: {e}", p.display())),
         None => {
             println!("{text}");
             Ok(())
@@ -588,7 +588,7 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             .map_err(|_| "formatting failed".to_string())?;
             match output {
-                Some(p) => std::fs::write(&p, text)
+                Some(p) => mjrs_std::write_atomic(&p, text)
                     .map_err(|e| format!("cannot write {}: {e}", p.display())),
                 None => {
                     print!("{text}");
@@ -701,7 +701,7 @@ fn run(cli: Cli) -> Result<(), String> {
             mjrs_xml::compiler::compile(spec.clone(), &mjrs_xml::FileResources::new(None))
                 .map_err(|e| e.to_string())?;
             let xml = mjrs_xml::writer::write_xml(&spec).map_err(|e| e.to_string())?;
-            std::fs::write(&output, xml)
+            mjrs_std::write_atomic(&output, xml)
                 .map_err(|e| format!("cannot write {}: {e}", output.display()))
         }
         Command::Mjb { input, output, f32 } | Command::Compile { input, output, f32 } => {

@@ -28,3 +28,31 @@ pub use thread_pool::{
     bind_thread_pool, Task, TaskPanicked, TaskStatus, ThreadPool, ThreadPoolError,
 };
 pub use vfs::{vfs_name, Vfs, VfsError, MAX_VFS, MAX_VFS_NAME};
+
+/// Writes `bytes` to `path` so that the file is either the old one or the whole new one: into
+/// a temporary file beside it, flushed to disk, then renamed over it. On failure the
+/// temporary file is removed and `path` is untouched.
+pub fn write_atomic(
+    path: impl AsRef<std::path::Path>,
+    bytes: impl AsRef<[u8]>,
+) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let (path, bytes) = (path.as_ref(), bytes.as_ref());
+    let name = path.file_name().ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "no file name to write")
+    })?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".tmp-{}", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

@@ -192,26 +192,21 @@ fn nearest(gl: &Gl) {
     gl.tex_parameter(gl::TEXTURE_2D, gl::TEXTURE_MAG_FILTER, gl::NEAREST);
 }
 
-/// Write an 8-bit RGB PNG atomically: to a temporary file beside the target, renamed over
-/// it when complete, so a failure never leaves a partial or clobbered image.
+/// Write an 8-bit RGB PNG atomically: the encoded image goes to a temporary file beside the
+/// target, renamed over it when complete, so a failure never leaves a partial or clobbered
+/// image.
 pub fn write_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension("png.tmp");
-    let result = encode_png(&tmp, width, height, rgb).and_then(|()| std::fs::rename(&tmp, path));
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}: {e}", path.display())
-    })
-}
-
-fn encode_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> std::io::Result<()> {
-    let file = std::fs::File::create(path)?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut writer = enc.write_header()?;
-    writer.write_image_data(rgb)?;
-    writer.finish()?;
-    Ok(())
+    let err = |e: &dyn core::fmt::Display| format!("cannot write {}: {e}", path.display());
+    let mut bytes = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut bytes, width, height);
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut writer = enc.write_header().map_err(|e| err(&e))?;
+        writer.write_image_data(rgb).map_err(|e| err(&e))?;
+        writer.finish().map_err(|e| err(&e))?;
+    }
+    mjrs_std::write_atomic(path, &bytes).map_err(|e| err(&e))
 }
 
 /// The oldest OpenGL error not yet reported, 0 when none (`mjr_getError`).
