@@ -56,3 +56,56 @@ fn a_failed_mjb_save_keeps_the_previous_file() {
     assert_eq!(entries(&dir), ["blocked.mjb", "hopper.mjb"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `multiple_objects.xml` with an arena of `kb` kilobytes.
+fn objects(kb: usize) -> mjrs_alloc::OwnedModel {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/models/");
+    let xml = std::fs::read_to_string(format!("{dir}multiple_objects.xml")).unwrap();
+    let text = xml.replacen('>', &format!("><size memory=\"{kb}K\"/>"), 1);
+    mjrs_xml::compile_str(&text, "objects.xml", dir, None)
+        .unwrap()
+        .model
+}
+
+#[test]
+fn an_arena_that_runs_out_mid_step_loses_nothing() {
+    // 32K holds the contacts (MuJoCo drops what does not fit, with a warning) but not the
+    // solver's scratch once the pile settles: the step fails with an arena error
+    let mut small = objects(32);
+    let m = small.view();
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut d = data.view();
+    let (mut qpos, mut qvel, mut time) = (Vec::new(), Vec::new(), 0.0);
+    let mut failed = false;
+    for _ in 0..400 {
+        (qpos, qvel, time) = (d.qpos.to_vec(), d.qvel.to_vec(), d.time);
+        if let Err(e) = mjrs_core::step(&m, &mut d) {
+            assert!(matches!(e, mjrs_core::StepError::Arena(_)), "{e}");
+            failed = true;
+            break;
+        }
+    }
+    assert!(failed, "the 32K arena did not run out");
+    // the state of the failed step is what it was before it; the stack is empty again
+    assert_eq!(
+        (d.qpos.to_vec(), d.qvel.to_vec(), d.time),
+        (qpos.clone(), qvel.clone(), time)
+    );
+    assert_eq!(d.arena.state.pstack, 0);
+    // a bigger arena takes the state over and goes on
+    let mut big = objects(256);
+    let mb = big.view();
+    let mut bigdata = mjrs::simulate::new_data(&mb, None).unwrap();
+    let mut db = bigdata.view();
+    db.qpos.copy_from_slice(&qpos);
+    db.qvel.copy_from_slice(&qvel);
+    db.time = time;
+    for _ in 0..50 {
+        mjrs_core::step(&mb, &mut db).unwrap();
+    }
+    // and reset_data brings the small one back to a state it can step from
+    mjrs_core::io::reset_data(&m, &mut d);
+    for _ in 0..50 {
+        mjrs_core::step(&m, &mut d).unwrap();
+    }
+}
