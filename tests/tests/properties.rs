@@ -129,6 +129,19 @@ fn state(m: &Model, d: &mut Data, dq: &[f64], v: &[f64]) {
     }
 }
 
+/// The compiled model and a data at [`state`], after a forward pass.
+fn at_state(xml: &str, dq: &[f64], v: &[f64]) -> (OwnedModel, mjrs_alloc::OwnedData) {
+    let mut owned = compile(xml);
+    let m = owned.view();
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut d = data.view();
+    state(&m, &mut d, dq, v);
+    mjrs_core::forward(&m, &mut d).unwrap();
+    drop(d);
+    drop(m);
+    (owned, data)
+}
+
 fn dense_m(m: &Model, d: &Data) -> Vec<f64> {
     let mut full = vec![0.0; m.nv * m.nv];
     support::full_m(m, &mut full, d.qM);
@@ -163,12 +176,9 @@ proptest! {
     #[test]
     fn mass_matrix_is_spd_and_mul_m_agrees(bodies in tree(), dq in prop::collection::vec(-1.0..1.0f64, 1..8),
                                           x in prop::collection::vec(-2.0..2.0f64, 1..8)) {
-        let mut owned = compile(&mjcf(&bodies, "", 1, false));
+        let (mut owned, mut data) = at_state(&mjcf(&bodies, "", 1, false), &dq, &[0.0]);
         let m = owned.view();
-        let mut data = mjrs::simulate::new_data(&m, None).unwrap();
-        let mut d = data.view();
-        state(&m, &mut d, &dq, &[0.0]);
-        mjrs_core::forward(&m, &mut d).unwrap();
+        let d = data.view();
         let n = m.nv;
         let full = dense_m(&m, &d);
         for i in 0..n {
@@ -189,12 +199,9 @@ proptest! {
     #[test]
     fn body_jacobians_match_finite_differences(bodies in tree(), dq in prop::collection::vec(-1.0..1.0f64, 1..8),
                                                dir in prop::collection::vec(-1.0..1.0f64, 1..8)) {
-        let mut owned = compile(&mjcf(&bodies, "", 1, false));
+        let (mut owned, mut data) = at_state(&mjcf(&bodies, "", 1, false), &dq, &[0.0]);
         let m = owned.view();
-        let mut data = mjrs::simulate::new_data(&m, None).unwrap();
         let mut d = data.view();
-        state(&m, &mut d, &dq, &[0.0]);
-        mjrs_core::forward(&m, &mut d).unwrap();
         let (n, eps) = (m.nv, 1e-7);
         let v: Vec<f64> = (0..n).map(|k| dir[k % dir.len()]).collect();
         let q0 = d.qpos.to_vec();
