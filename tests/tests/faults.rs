@@ -109,3 +109,37 @@ fn an_arena_that_runs_out_mid_step_loses_nothing() {
         mjrs_core::step(&m, &mut d).unwrap();
     }
 }
+
+#[test]
+fn files_that_vanish_or_change_underfoot_are_errors() {
+    let dir = scratch("vanish");
+    let mut owned = mjrs_tests::compile_model("hopper.xml");
+    let m = owned.view();
+    let file = dir.join("hopper.mjb");
+    mjrs_std::save_mjb(&m, &file, 8).unwrap();
+    assert!(mjrs_std::load_mjb(&file, None).is_ok());
+    // cut short (a writer still at work, a full disk): refused, not half-loaded
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    let err = mjrs_std::load_mjb(&file, None).unwrap_err().to_string();
+    assert!(err.contains("hopper.mjb"), "{err}");
+    // gone: an error naming it
+    std::fs::remove_file(&file).unwrap();
+    assert!(mjrs_std::load_mjb(&file, None).is_err());
+    // a model whose mesh file vanished between writing and compiling
+    let mesh = dir.join("wedge.stl");
+    std::fs::write(&mesh, b"solid w\nendsolid w\n").unwrap();
+    let xml = dir.join("m.xml");
+    std::fs::write(
+        &xml,
+        r#"<mujoco><asset><mesh file="wedge.stl"/></asset><worldbody><geom type="mesh" mesh="wedge"/></worldbody></mujoco>"#,
+    )
+    .unwrap();
+    std::fs::remove_file(&mesh).unwrap();
+    let err = mjrs_xml::load_xml(&xml, None)
+        .err()
+        .expect("a missing mesh is an error")
+        .to_string();
+    assert!(err.contains("wedge"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
