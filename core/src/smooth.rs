@@ -351,21 +351,7 @@ pub fn crb_into(m: &Model, cinert: &[Real], cdof: &[Real], crb: &mut [Real], qm:
 /// Sparse `L'DL` factorization of a matrix `mat` in `qM`'s layout (`mj_factorI`): `qld` gets `L`
 /// below the diagonal and `D` on it, `diag_inv` gets `1/D`, `diag_sqrt_inv` (optional)
 /// `1/sqrt(D)`. Diagonals below `mjMINVAL` are raised to it with a `WARN_INERTIA` warning.
-#[inline]
 pub fn factor_i(
-    m: &Model,
-    warnings: &mut [crate::data::WarningStat],
-    mat: &[Real],
-    qld: &mut [Real],
-    diag_inv: &mut [Real],
-    diag_sqrt_inv: Option<&mut [Real]>,
-) {
-    crate::math::simd::factor_i(m, warnings, mat, qld, diag_inv, diag_sqrt_inv);
-}
-
-/// [`factor_i`] in portable code (compiled as it is and for AVX by [`crate::math::simd`]).
-#[inline(always)]
-pub(crate) fn factor_i_body(
     m: &Model,
     warnings: &mut [crate::data::WarningStat],
     mat: &[Real],

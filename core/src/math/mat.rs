@@ -76,18 +76,6 @@ pub fn mul_mat_vec(res: &mut [Real], mat: &[Real], vec: &[Real], nr: usize, nc: 
 /// the non-zero elements of `vec` are added into `res` (length `nc`) in row order.
 #[inline]
 pub fn mul_mat_t_vec(res: &mut [Real], mat: &[Real], vec: &[Real], nr: usize, nc: usize) {
-    super::simd::mul_mat_t_vec(res, mat, vec, nr, nc);
-}
-
-/// [`mul_mat_t_vec`] in portable code (compiled as it is and for AVX by [`super::simd`]).
-#[inline(always)]
-pub(crate) fn mul_mat_t_vec_body(
-    res: &mut [Real],
-    mat: &[Real],
-    vec: &[Real],
-    nr: usize,
-    nc: usize,
-) {
     let res = &mut res[..nc];
     zero(res);
     for r in 0..nr {
@@ -218,18 +206,6 @@ pub fn mul_mat_t_mat(
 /// (skipping zeros), then copied to the upper one.
 #[inline]
 pub fn sqr_mat_td(res: &mut [Real], mat: &[Real], diag: Option<&[Real]>, nr: usize, nc: usize) {
-    super::simd::sqr_mat_td(res, mat, diag, nr, nc);
-}
-
-/// [`sqr_mat_td`] in portable code (compiled as it is and for AVX by [`super::simd`]).
-#[inline(always)]
-pub(crate) fn sqr_mat_td_body(
-    res: &mut [Real],
-    mat: &[Real],
-    diag: Option<&[Real]>,
-    nr: usize,
-    nc: usize,
-) {
     zero(&mut res[..nc * nc]);
     let mut accumulate = |i: usize, j: usize, scl: Real| {
         add_to_scl(

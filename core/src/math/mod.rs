@@ -18,7 +18,6 @@ pub mod pose;
 pub mod qcqp;
 pub mod quat;
 pub mod scalar;
-pub mod simd;
 pub mod sparse;
 pub mod spatial;
 pub mod vec;

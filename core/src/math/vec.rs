@@ -295,15 +295,10 @@ pub fn dot6(a: &[Real; 6], b: &[Real; 6]) -> Real {
 
 /// Dot product (`mju_dot`), rounded as MuJoCo's AVX version: products of each block of four
 /// are summed into four lanes, the lanes are combined as `(l0 + l2) + (l1 + l3)`, and the last
-/// `len % 4` products are summed left to right and then added.
+/// `len % 4` products are summed left to right and then added. Built with AVX (the workspace's
+/// `.cargo/config.toml`), the four lanes are one 256-bit register, as in MuJoCo's build.
 #[inline]
 pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
-    super::simd::dot(vec1, vec2)
-}
-
-/// [`dot`] in portable code, compiled once as it is and once for AVX by [`super::simd`].
-#[inline(always)]
-pub(crate) fn dot_lanes(vec1: &[Real], vec2: &[Real]) -> Real {
     debug_assert_eq!(vec1.len(), vec2.len());
     let (blocks1, blocks2) = (vec1.chunks_exact(4), vec2.chunks_exact(4));
     let (tail1, tail2) = (blocks1.remainder(), blocks2.remainder());
@@ -326,7 +321,7 @@ pub(crate) fn dot_lanes(vec1: &[Real], vec2: &[Real]) -> Real {
 /// `res` plus the last `len % 4` products of a [`dot`] (up to three), summed left to right
 /// first, as `mju_dot` adds its remainder.
 #[inline(always)]
-pub(crate) fn add_dot_tail(res: Real, tail1: &[Real], tail2: &[Real]) -> Real {
+fn add_dot_tail(res: Real, tail1: &[Real], tail2: &[Real]) -> Real {
     match (tail1, tail2) {
         ([a0, a1, a2], [b0, b1, b2]) => res + (a0 * b0 + a1 * b1 + a2 * b2),
         ([a0, a1], [b0, b1]) => res + (a0 * b0 + a1 * b1),
