@@ -88,7 +88,8 @@ pub fn tendon(m: &Model, d: &mut Data) -> Result<(), StepError> {
 }
 
 /// A fixed tendon: `length = Σ coef * qpos`, one Jacobian entry `coef` per joint dof (sorted by
-/// dof when sparse).
+/// dof when sparse; a joint listed again adds to its entry, so a row never holds more than `nv`
+/// entries however long the list).
 fn fixed_tendon(m: &Model, d: &mut Data, i: usize, sparse: bool) {
     let nv = m.nv;
     let adr = m.tendon_adr[i] as usize;
@@ -99,10 +100,7 @@ fn fixed_tendon(m: &Model, d: &mut Data, i: usize, sparse: bool) {
         d.ten_length[i] += coef * d.qpos[m.jnt_qposadr[jnt] as usize];
         let dof = m.jnt_dofadr[jnt];
         if sparse {
-            let k = (d.ten_J_rowadr[i] + d.ten_J_rownnz[i]) as usize;
-            d.ten_J[k] = coef;
-            d.ten_J_colind[k] = dof;
-            d.ten_J_rownnz[i] += 1;
+            add_sparse_entry(d, i, dof, coef);
         } else {
             d.ten_J[i * nv + dof as usize] = coef;
         }
@@ -111,31 +109,32 @@ fn fixed_tendon(m: &Model, d: &mut Data, i: usize, sparse: bool) {
         let start = d.ten_J_rowadr[i] as usize;
         let end = start + d.ten_J_rownnz[i] as usize;
         sort_row(&mut d.ten_J_colind[start..end], &mut d.ten_J[start..end]);
-        let nnz = merge_repeated(&mut d.ten_J_colind[start..end], &mut d.ten_J[start..end]);
-        d.ten_J_rownnz[i] = nnz as i32;
     }
 }
 
-/// Sums the entries of a sorted sparse row that share a column (a fixed tendon listing a
-/// joint twice), so that the row is the derivative of the tendon's length and every sparse
-/// kernel sees each column once; returns the new length.
+/// Adds `coef` to column `dof` of tendon `i`'s sparse Jacobian row, appending the column when
+/// the row does not hold it yet. Summing a joint listed twice (in list order) makes the row
+/// the derivative of the tendon's length and lets every sparse kernel see each column once.
 ///
-/// MuJoCo 3.1.6 keeps the repeated entries: its constraint projection then completes the row
-/// to a chain longer than the buffers it sized (`nefc * nv`) and writes past them, and a
-/// tendon equality on such a tendon stops with "constraint Jacobian mis-allocation". Its dense
-/// Jacobian keeps the last coefficient only. Summing is the tendon's own definition.
-fn merge_repeated(colind: &mut [i32], values: &mut [Real]) -> usize {
-    let mut n = 0;
-    for k in 0..colind.len() {
-        if n > 0 && colind[n - 1] == colind[k] {
-            values[n - 1] += values[k];
-        } else {
-            colind[n] = colind[k];
-            values[n] = values[k];
-            n += 1;
+/// MuJoCo 3.1.6 appends every entry: a list longer than `nv` writes past the row into the
+/// next tendon's (or past `ten_J`), its constraint projection completes a row with repeats to
+/// a chain longer than the buffers it sized (`nefc * nv`), and a tendon equality on such a
+/// tendon stops with "constraint Jacobian mis-allocation". Its dense Jacobian keeps the last
+/// coefficient only, which mjrs matches.
+fn add_sparse_entry(d: &mut Data, i: usize, dof: i32, coef: Real) {
+    let start = d.ten_J_rowadr[i] as usize;
+    let nnz = d.ten_J_rownnz[i] as usize;
+    match d.ten_J_colind[start..start + nnz]
+        .iter()
+        .position(|&c| c == dof)
+    {
+        Some(k) => d.ten_J[start + k] += coef,
+        None => {
+            d.ten_J[start + nnz] = coef;
+            d.ten_J_colind[start + nnz] = dof;
+            d.ten_J_rownnz[i] += 1;
         }
     }
-    n
 }
 
 /// Sorts a sparse row by column with MuJoCo's insertion sort (stable, so repeated joints keep

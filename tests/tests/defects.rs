@@ -59,6 +59,35 @@ fn a_tendon_equality_on_such_a_tendon_steps_and_couples_the_tendons() {
 }
 
 #[test]
+fn a_fixed_tendon_listing_a_joint_more_often_than_there_are_dofs_loads_and_steps() {
+    // found by the property tests' model generator: with one dof, a sparse Jacobian row holds
+    // one entry, and the third listing of j0 once wrote past `ten_J` (a panic in the compiler's
+    // own forward pass); the MJB loader refused such a model that the compiler had written
+    let xml = |list: &str| {
+        format!(
+            r#"<mujoco><option jacobian="sparse"/><worldbody><body>
+              <joint name="j0" axis="0 1 0" limited="true" range="-1 1"/>
+              <geom size=".1" pos=".2 0 0"/></body></worldbody>
+              <tendon><fixed name="t" limited="true" range="-.1 .1" frictionloss=".1">{list}</fixed>
+              </tendon></mujoco>"#
+        )
+    };
+    let mut listed = compile_text(&xml(
+        r#"<joint joint="j0" coef="1"/><joint joint="j0" coef="2"/>
+        <joint joint="j0" coef="-.5"/>"#,
+    ));
+    let mut once = compile_text(&xml(r#"<joint joint="j0" coef="2.5"/>"#));
+    let mut loaded = OwnedModel::from_mjb(&listed.to_mjb(8).unwrap()).unwrap();
+    let (q1, v1, len1) = run(&mut listed, 100);
+    assert_eq!((q1.clone(), v1.clone()), {
+        let (q, v, _) = run(&mut once, 100);
+        (q, v)
+    });
+    let (q2, v2, len2) = run(&mut loaded, 100);
+    assert_eq!((q1, v1, len1), (q2, v2, len2));
+}
+
+#[test]
 fn rk4_without_degrees_of_freedom_advances_time_as_mujoco() {
     let mut owned = compile_model("defect_rk4_no_dof.xml");
     let m = owned.view();

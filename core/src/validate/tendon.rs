@@ -25,7 +25,7 @@ pub(super) fn validate(m: &Model) -> Check {
             "a tendon path cannot be empty",
         )?;
         if m.wrap_type[path.start] == WRAP_JOINT {
-            fixed_path(m, t, path)?;
+            fixed_path(m, path)?;
         } else {
             spatial_path(m, t, path)?;
         }
@@ -33,15 +33,9 @@ pub(super) fn validate(m: &Model) -> Check {
     expect_size("nwrap", m.nwrap as i64, cursor as i64)
 }
 
-/// A fixed tendon is a list of joints. Its Jacobian row has one entry per joint, so it has at
-/// most `nv` of them (the sparse `ten_J` keeps `nv` entries per tendon).
-fn fixed_path(m: &Model, t: usize, path: core::ops::Range<usize>) -> Check {
-    rule(
-        path.len() <= m.nv,
-        "tendon_num",
-        t,
-        "a fixed tendon cannot list more joints than there are dofs",
-    )?;
+/// A fixed tendon is a list of joints, possibly repeated (MuJoCo's compiler accepts that; the
+/// sparse Jacobian row sums the repeats, so it never needs more than its `nv` entries).
+fn fixed_path(m: &Model, path: core::ops::Range<usize>) -> Check {
     for w in path {
         rule(
             m.wrap_type[w] == WRAP_JOINT,
