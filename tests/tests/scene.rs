@@ -39,24 +39,34 @@ fn scenes_equal_the_reference() {
 }
 
 #[test]
-fn undrawn_categories_are_errors() {
+fn flex_and_sdf_flags_change_nothing_without_flexes_or_sdfs() {
+    // as in MuJoCo 3.1.6: the flex flags draw flexes only, and SDFITER is not read by the
+    // scene update (these flags were once refused as undrawn)
     let mut owned = compile("hopper.xml");
     let m = owned.view();
     let mut data = mjrs::simulate::new_data(&m, None).unwrap();
     let mut d = data.view();
-    let mut opt = VisOption::default();
-    opt.flags[vis::flag::SDFITER] = 1;
-    let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(100));
-    let e = vis::update_scene(
-        &m,
-        &mut d,
-        &opt,
-        &Perturb::default(),
-        &mut cam,
-        vis::CAT_ALL,
-        &mut scn,
-    );
-    assert_eq!(e, Err(vis::SceneError::Unsupported("SDF iterations")));
+    let mut scene = |flags: &[usize]| {
+        let mut opt = VisOption::default();
+        for &f in flags {
+            opt.flags[f] = 1;
+        }
+        let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(100));
+        let pert = Perturb::default();
+        vis::update_scene(&m, &mut d, &opt, &pert, &mut cam, vis::CAT_ALL, &mut scn).unwrap();
+        format!("{:?}", scn.geoms)
+    };
+    let plain = scene(&[]);
+    let flagged = scene(&[
+        vis::flag::SDFITER,
+        vis::flag::FLEXVERT,
+        vis::flag::FLEXEDGE,
+        vis::flag::FLEXFACE,
+        vis::flag::FLEXSKIN,
+        vis::flag::FLEXBVH,
+    ]);
+    assert!(!plain.is_empty());
+    assert_eq!(plain, flagged);
 }
 
 #[test]
