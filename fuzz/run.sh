@@ -51,7 +51,7 @@ case "${1:-}" in
     # one target per core at a time (CI's two cores: 3 rounds instead of 5); built once first
     secs=${2:?usage: run.sh all SECONDS}
     cargo fuzz build -O
-    printf '%s\n' "${TARGETS[@]}" | xargs -P "$(nproc)" -I{} "$0" {} "$secs" ;;
+    printf '%s\n' "${TARGETS[@]}" | xargs -P "$(nproc)" -I{} "./$(basename "$0")" {} "$secs" ;;
   cmin)
     t=${2:?usage: run.sh cmin TARGET DIR...}; shift 2
     mkdir -p "corpus/$t"
@@ -62,5 +62,5 @@ case "${1:-}" in
   mjb_load|xml_compile|step_state|ray|vfs)
     run_one "$1" "${2:?usage: run.sh TARGET SECONDS [JOBS]}" "${3:-1}" ;;
   *)
-    sed -n '2,10p' "$0"; exit 2 ;;
+    sed -n '2,10p' "$(basename "$0")"; exit 2 ;;
 esac
