@@ -137,8 +137,7 @@ fn add_sparse_entry(d: &mut Data, i: usize, dof: i32, coef: Real) {
     }
 }
 
-/// Sorts a sparse row by column with MuJoCo's insertion sort (stable, so repeated joints keep
-/// their order).
+/// Sorts a sparse row by column with MuJoCo's insertion sort.
 fn sort_row(colind: &mut [i32], values: &mut [Real]) {
     for k in 1..colind.len() {
         let (x, y) = (colind[k], values[k]);

@@ -62,7 +62,11 @@ fuzz_target!(|input: Input| {
     // RK4 evaluates the model four times a step: fewer steps keep every input's cost alike
     // (the 72-dof convex pile with 90 elliptic contacts and 59 Newton iterations took 20 s of
     // instrumented time at 4 RK4 steps, a timeout that was work, not a hang)
-    let steps = if m.opt.integrator == mjrs_core::types::INT_RK4 { input.steps % 3 } else { input.steps % 8 };
+    let steps = if m.opt.integrator == mjrs_core::types::INT_RK4 {
+        input.steps % 3
+    } else {
+        input.steps % 8
+    };
     run_steps(&m, &mut d, usize::from(steps));
     let before = warnings(&d);
     let _ = mjrs_core::inverse(&m, &mut d);

@@ -78,13 +78,10 @@ fn a_fixed_tendon_listing_a_joint_more_often_than_there_are_dofs_loads_and_steps
     ));
     let mut once = compile_text(&xml(r#"<joint joint="j0" coef="2.5"/>"#));
     let mut loaded = OwnedModel::from_mjb(&listed.to_mjb(8).unwrap()).unwrap();
-    let (q1, v1, len1) = run(&mut listed, 100);
-    assert_eq!((q1.clone(), v1.clone()), {
-        let (q, v, _) = run(&mut once, 100);
-        (q, v)
-    });
-    let (q2, v2, len2) = run(&mut loaded, 100);
-    assert_eq!((q1, v1, len1), (q2, v2, len2));
+    let listed_run = run(&mut listed, 100);
+    let (q, v, _) = run(&mut once, 100);
+    assert_eq!((&listed_run.0, &listed_run.1), (&q, &v));
+    assert_eq!(listed_run, run(&mut loaded, 100));
 }
 
 #[test]

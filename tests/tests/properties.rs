@@ -289,28 +289,18 @@ fn equalities_xml(spec: &ModelSpec, scalar: &[String], ntendon: usize) -> String
     let mut out = String::new();
     for e in &spec.equalities {
         let (a, b) = (1 + e.a % n, e.b % (n + 1));
-        let b = if b == a { 0 } else { b };
+        let body2 = if b == a || b == 0 {
+            "world".to_string()
+        } else {
+            format!("b{b}")
+        };
         let x = &e.x;
         match e.kind {
             0 => out.push_str(&format!(
-                "<connect body1=\"b{a}\" body2=\"{}\" anchor=\"{} {} {}\"/>",
-                if b == 0 {
-                    "world".to_string()
-                } else {
-                    format!("b{b}")
-                },
-                x[0],
-                x[1],
-                x[2]
+                "<connect body1=\"b{a}\" body2=\"{body2}\" anchor=\"{} {} {}\"/>",
+                x[0], x[1], x[2]
             )),
-            1 => out.push_str(&format!(
-                "<weld body1=\"b{a}\" body2=\"{}\"/>",
-                if b == 0 {
-                    "world".to_string()
-                } else {
-                    format!("b{b}")
-                }
-            )),
+            1 => out.push_str(&format!("<weld body1=\"b{a}\" body2=\"{body2}\"/>")),
             2 if !scalar.is_empty() => {
                 let (j1, j2) = (e.a % scalar.len(), e.b % scalar.len());
                 let second = if j1 == j2 {

@@ -54,7 +54,7 @@ fn flex_and_sdf_flags_change_nothing_without_flexes_or_sdfs() {
         let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(100));
         let pert = Perturb::default();
         vis::update_scene(&m, &mut d, &opt, &pert, &mut cam, vis::CAT_ALL, &mut scn).unwrap();
-        format!("{:?}", scn.geoms)
+        scn.geoms.clone()
     };
     let plain = scene(&[]);
     let flagged = scene(&[

@@ -66,7 +66,7 @@ pub fn update_scene(
     scn: &mut Scene,
 ) -> Result<(), SceneError> {
     check_match(m, d)?;
-    check_supported(m, opt)?;
+    check_supported(m)?;
     scn.geoms.clear();
     add_geoms(m, d, opt, pert, catmask, scn);
     update_camera(m, d, cam, scn)?;
@@ -78,9 +78,9 @@ pub fn update_scene(
 }
 
 /// Refuses model features whose drawing is not implemented, instead of leaving them out of
-/// the scene silently. Every flag is honoured: the flex flags draw only flexes, which no model
+/// the scene silently. No flag is refused: the flex flags draw only flexes, which no model
 /// that loads has, and MuJoCo 3.1.6's scene update never reads `SDFITER`.
-fn check_supported(m: &Model, _opt: &VisOption) -> Result<(), SceneError> {
+fn check_supported(m: &Model) -> Result<(), SceneError> {
     if m.nflex > 0 {
         return Err(SceneError::Unsupported("flexes"));
     }
