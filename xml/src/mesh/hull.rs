@@ -5,8 +5,8 @@
 //! its neighbors (hull-local ids, in the order qhull's neighboring facets give them) followed
 //! by -1; faces hold mesh vertex ids, reoriented with qhull's `toporient` flag.
 
-use super::qhull::{convex_hull, Hull};
 use super::LoadError;
+use mjrs_qhull_sys::{convex_hull, Hull};
 
 /// `MakeGraph`: runs qhull on the vertices and lays out the graph. An empty graph means qhull
 /// returned vertices that are not mesh vertices (MuJoCo warns "Could not construct convex hull
@@ -16,7 +16,7 @@ pub(super) fn make_graph(vert: &[f32]) -> Result<Vec<i32>, LoadError> {
         return Err(format!("vertex coordinate {i} is not finite"));
     }
     let mut points: Vec<f64> = vert.iter().map(|&x| f64::from(x)).collect();
-    let hull = convex_hull(&mut points).ok_or_else(|| "qhull error".to_string())?;
+    let hull = convex_hull(&mut points).map_err(|_| "qhull error".to_string())?;
     layout(&hull, (vert.len() / 3) as i32)
 }
 

@@ -9,7 +9,7 @@
 //!    take the vertices and faces given in the XML;
 //! 2. check sizes and face indices, note inconsistently oriented faces;
 //! 3. build the convex hull graph when a colliding geom needs it or there are no faces
-//!    (`hull`, on qhull through `qhull`, the only `unsafe` code);
+//!    (`hull`, on qhull through `mjrs-qhull-sys`);
 //! 4. vertex normals, then transformations, volume, inertia and principal frame (`process`);
 //! 5. face circumcenters and the face bounding volume hierarchy.
 //!
@@ -20,7 +20,6 @@ mod hull;
 mod msh;
 mod obj;
 mod process;
-mod qhull;
 mod skin;
 mod stl;
 mod strtold;
