@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds the qhull binding, the workspace's only C code, from scratch with every libclang of
+# this machine hidden from the loader (run inside `unshare -m`: the bind mounts vanish with the
+# namespace) and LIBCLANG_PATH pointing nowhere. Proves that the build needs a C compiler and
+# no libclang (issue 21).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+while IFS= read -r lib; do
+  mount --bind /dev/null "$lib"
+done < <(find /usr/lib /lib /usr/local/lib -type f -name 'libclang*.so*' 2>/dev/null)
+target=$(mktemp -d)
+trap 'rm -rf "$target"' EXIT
+LIBCLANG_PATH=/nonexistent cargo build --release -p mjrs-qhull-sys --target-dir "$target"
+echo "mjrs-qhull-sys built with libclang hidden"
