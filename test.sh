@@ -21,7 +21,9 @@ if ((${#missing_tools[@]})); then
   exit 1
 fi
 
-has_lib() { ldconfig -p 2>/dev/null | grep -q "$1"; }
+# ldconfig lives in /sbin, which is not on every user's PATH
+ldconfig=$(PATH=$PATH:/sbin:/usr/sbin command -v ldconfig || echo ldconfig)
+has_lib() { "$ldconfig" -p 2>/dev/null | grep -q "$1"; }
 
 # library or program -> Debian package
 packages=()
