@@ -8,6 +8,10 @@ use glutin::context::{ContextApi, ContextAttributesBuilder, GlProfile, Version};
 use glutin::display::GlDisplay;
 use std::ffi::CString;
 
+/// What to install when EGL or its software device is missing (`./test.sh` installs it).
+const MESA: &str =
+    "Mesa's EGL and software device: Debian packages libegl1 libegl-mesa0 libgl1-mesa-dri";
+
 /// A surfaceless OpenGL 3.3 core context on an EGL device, current on the thread that made
 /// it. Rendering goes to framebuffer objects.
 pub struct Headless {
@@ -23,9 +27,7 @@ impl Headless {
     pub fn new() -> Result<Headless, String> {
         let devices: Vec<Device> = Device::query_devices()
             .map_err(|e| {
-                format!(
-                    "no EGL devices (is libEGL with EGL_EXT_device_enumeration installed?): {e}"
-                )
+                format!("no EGL devices (is libEGL with EGL_EXT_device_enumeration installed? {MESA}): {e}")
             })?
             .collect();
         // software first: it is the same everywhere, so images are reproducible
@@ -33,7 +35,7 @@ impl Headless {
         let mut ordered: Vec<&Device> = devices.iter().filter(software).collect();
         ordered.extend(devices.iter().filter(|d| !software(d)));
         if ordered.is_empty() {
-            return Err("EGL found no devices to render on".into());
+            return Err(format!("EGL found no devices to render on ({MESA})"));
         }
         let mut last = String::new();
         for device in ordered {
