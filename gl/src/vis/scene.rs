@@ -2,56 +2,18 @@
 //! data. Floats are converted exactly where MuJoCo converts them (its `mjvGeom` and `mjvLight`
 //! hold `float`s), so the scene equals MuJoCo's bit for bit.
 
+use super::error::{check_match, SceneError};
+use super::geom::{add_axes, body_category, connector, group, island_color, n2f, to3, to9};
+use super::geom::{init_geom, set_material, start_geom};
 use super::{camera_type, flag, Camera, Perturb, Scene, VisGeom, VisLight, VisOption};
 use super::{CAT_DECOR, CAT_DYNAMIC, CAT_STATIC, MAXLIGHT};
-use mjrs_core::math::quat::{mat2quat, quat2mat, quat_z2vec};
-use mjrs_core::math::vec::{cross, dot3, norm3, normalize3};
+use mjrs_core::math::vec::dot3;
 use mjrs_core::math::{misc::round, scalar};
 use mjrs_core::types::*;
 use mjrs_core::{Data, Model, Real};
 
 /// Grid lines of an infinite plane (`mjMAXPLANEGRID`).
 const MAXPLANEGRID: Real = 200.0;
-
-/// What [`update_scene`] cannot show yet; the text names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SceneError {
-    /// A category the options ask for, or the model needs, that mjrs does not draw yet.
-    Unsupported(&'static str),
-    /// A camera id or tracked body id outside the model (MuJoCo's fatal error).
-    BadCamera(&'static str),
-    /// A connector of a type that is not a capsule, cylinder, arrow or line.
-    BadConnector(i32),
-    /// A mouse action the function does not take.
-    BadAction(i32),
-    /// The data was made for a model of other sizes.
-    ModelMismatch,
-}
-
-/// The data must belong to the model: every index the scene reads comes from the model.
-pub(super) fn check_match(m: &Model, d: &Data) -> Result<(), SceneError> {
-    if d.sizes() == m.sizes() {
-        Ok(())
-    } else {
-        Err(SceneError::ModelMismatch)
-    }
-}
-
-impl core::fmt::Display for SceneError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            SceneError::Unsupported(what) => write!(f, "the scene cannot show {what} yet"),
-            SceneError::BadCamera(what) => write!(f, "{what}"),
-            SceneError::BadConnector(t) => write!(f, "invalid geom type {t} for connector"),
-            SceneError::BadAction(a) => write!(f, "unexpected mouse action {a}"),
-            SceneError::ModelMismatch => {
-                f.write_str("data was made for a model of different sizes")
-            }
-        }
-    }
-}
-
-impl std::error::Error for SceneError {}
 
 /// Rebuilds `scn` from the model and data (`mjv_updateScene`): the geoms of the categories in
 /// `catmask`, then the cameras, then the lights (the headlight first). Geoms beyond
@@ -87,11 +49,6 @@ fn check_supported(m: &Model) -> Result<(), SceneError> {
     Ok(())
 }
 
-/// A group number clamped to the groups an option has.
-pub(super) fn group(g: i32) -> usize {
-    g.clamp(0, NGROUP as i32 - 1) as usize
-}
-
 /// With island colours on and islands in the data: grey, or the colour of the island of the
 /// body's weld root (MuJoCo colours a geom by its welded ancestor's first degree of freedom).
 fn island_rgba(m: &Model, d: &Data, opt: &VisOption, body: usize) -> Option<[f32; 4]> {
@@ -108,110 +65,6 @@ fn island_rgba(m: &Model, d: &Data, opt: &VisOption, body: usize) -> Option<[f32
         }
     }
     Some(rgba)
-}
-
-/// A colour per island from the Halton sequence at its first degree of freedom (MuJoCo's
-/// `islandColor`).
-pub(super) fn island_color(dof: i32) -> [f32; 4] {
-    let h = |base| {
-        let x = mjrs_core::math::misc::halton(dof as usize + 1, base);
-        (f64::from(0.1f32) + f64::from(0.8f32) * x) as f32
-    };
-    [h(2), h(3), h(5), 1.0]
-}
-
-/// Static if welded to the world and not a mocap body (MuJoCo's `bodycategory`).
-pub(super) fn body_category(m: &Model, body: usize) -> i32 {
-    if m.body_weldid[body] == 0 && m.body_mocapid[body] == -1 {
-        CAT_STATIC
-    } else {
-        CAT_DYNAMIC
-    }
-}
-
-/// Doubles to floats, as C's `(float)` casts (`mju_n2f`).
-pub(super) fn n2f<const N: usize>(v: &[Real]) -> [f32; N] {
-    core::array::from_fn(|i| v[i] as f32)
-}
-
-/// A geom with MuJoCo's defaults (`mjv_initGeom`): `type_` with `size` scaled per type
-/// (sphere: radius thrice; capsule and cylinder: radius, radius, half-length), `pos`, `mat`
-/// and `rgba`, or their defaults when absent.
-pub fn init_geom(
-    type_: i32,
-    size: Option<&[Real]>,
-    pos: Option<&[Real]>,
-    mat: Option<&[Real]>,
-    rgba: Option<&[f32; 4]>,
-) -> VisGeom {
-    let size = match size {
-        Some(s) => match type_ {
-            GEOM_SPHERE => [s[0] as f32; 3],
-            GEOM_CAPSULE | GEOM_CYLINDER => [s[0] as f32, s[0] as f32, s[1] as f32],
-            _ => n2f(s),
-        },
-        None => [0.1; 3],
-    };
-    VisGeom {
-        type_,
-        dataid: -1,
-        texid: -1,
-        texrepeat: [1.0, 1.0],
-        size,
-        pos: pos.map_or([0.0; 3], n2f),
-        mat: mat.map_or([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], n2f),
-        rgba: rgba.copied().unwrap_or([0.5, 0.5, 0.5, 1.0]),
-        specular: 0.5,
-        shininess: 0.5,
-        ..VisGeom::default()
-    }
-}
-
-/// Material properties (MuJoCo's `setMaterial`): from material `matid` if any; `rgba` wins
-/// unless it is the default grey and a material is given; the texture when textures are shown;
-/// alpha scaled for dynamic geoms when transparency is on.
-pub(super) fn set_material(m: &Model, g: &mut VisGeom, matid: i32, rgba: &[f32], flags: &[u8]) {
-    if let Ok(mat) = usize::try_from(matid) {
-        g.texrepeat = [m.mat_texrepeat[2 * mat], m.mat_texrepeat[2 * mat + 1]];
-        g.rgba.copy_from_slice(&m.mat_rgba[4 * mat..4 * mat + 4]);
-        g.texuniform = i32::from(m.mat_texuniform[mat]);
-        g.emission = m.mat_emission[mat];
-        g.specular = m.mat_specular[mat];
-        g.shininess = m.mat_shininess[mat];
-        g.reflectance = m.mat_reflectance[mat];
-        if flags[flag::TEXTURE] != 0 {
-            g.texid = m.mat_texid[mat];
-        }
-    } else {
-        g.texrepeat = [0.0, 0.0];
-    }
-    if rgba != [0.5, 0.5, 0.5, 1.0] || matid < 0 {
-        g.rgba.copy_from_slice(&rgba[..4]);
-    }
-    if flags[flag::TRANSPARENT] != 0 && g.category == CAT_DYNAMIC {
-        g.rgba[3] *= m.vis.map.alpha;
-    }
-}
-
-/// Starts the next geom (MuJoCo's `START`): `None`, with the warning, when the scene is full.
-pub(super) fn start_geom(
-    d: &mut Data,
-    scn: &Scene,
-    objtype: i32,
-    objid: usize,
-    category: i32,
-) -> Option<VisGeom> {
-    if scn.geoms.len() >= scn.maxgeom {
-        mjrs_core::support::warning(d, WARN_VGEOMFULL, scn.maxgeom as i32);
-        return None;
-    }
-    Some(VisGeom {
-        objtype,
-        objid: objid as i32,
-        category,
-        segid: scn.geoms.len() as i32,
-        ..init_geom(GEOM_NONE, None, None, None, None)
-    })
 }
 
 /// The geoms and sites of the shown groups and categories (the parts of `mjv_addGeoms` that
@@ -313,8 +166,8 @@ fn add_geoms(
         scn.geoms.push(g);
         if catmask & CAT_DECOR != 0 && opt.frame == super::frame::GEOM {
             let (pos, mat) = (&d.geom_xpos[3 * i..], &d.geom_xmat[9 * i..]);
-            let pose = (super::decor::to3(pos), super::decor::to9(mat));
-            if !super::decor::add_axes(
+            let pose = (to3(pos), to9(mat));
+            if !add_axes(
                 d,
                 scn,
                 OBJ_UNKNOWN,
@@ -363,8 +216,8 @@ fn add_geoms(
         scn.geoms.push(g);
         if catmask & CAT_DECOR != 0 && opt.frame == super::frame::SITE {
             let (pos, mat) = (&d.site_xpos[3 * i..], &d.site_xmat[9 * i..]);
-            let pose = (super::decor::to3(pos), super::decor::to9(mat));
-            if !super::decor::add_axes(
+            let pose = (to3(pos), to9(mat));
+            if !add_axes(
                 d,
                 scn,
                 OBJ_UNKNOWN,
@@ -453,40 +306,6 @@ fn add_sensor_rays(m: &Model, d: &mut Data, scn: &mut Scene) -> bool {
         scn.geoms.push(g);
     }
     true
-}
-
-/// Makes `g` a connector of `type_` from `a` to `b` (`mjv_connector`): capsules and cylinders
-/// centered between the points with half the length as size, arrows and lines starting at
-/// `a`; oriented by the shortest rotation taking z to `b - a`. Other types are an error.
-pub fn connector(
-    g: &mut VisGeom,
-    type_: i32,
-    width: Real,
-    a: &[Real; 3],
-    b: &[Real; 3],
-) -> Result<(), SceneError> {
-    let connectors = [
-        GEOM_CAPSULE,
-        GEOM_CYLINDER,
-        GEOM_ARROW,
-        GEOM_ARROW1,
-        GEOM_ARROW2,
-        GEOM_LINE,
-    ];
-    if !connectors.contains(&type_) {
-        return Err(SceneError::BadConnector(type_));
-    }
-    let dif = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-    g.type_ = type_;
-    g.size = [width as f32, width as f32, norm3(&dif) as f32];
-    if type_ == GEOM_CAPSULE || type_ == GEOM_CYLINDER {
-        g.pos = core::array::from_fn(|k| (0.5 * (a[k] + b[k])) as f32);
-        g.size[2] *= 0.5;
-    } else {
-        g.pos = n2f(a);
-    }
-    g.mat = n2f(&quat2mat(&quat_z2vec(&dif)));
-    Ok(())
 }
 
 /// Where plane `i` is drawn: an infinite plane (a size that is not positive) follows the
@@ -646,7 +465,7 @@ fn frustum(znear: f32, k: &[f32], sensor: &[f32]) -> ([f32; 2], [f32; 2]) {
 fn make_lights(m: &Model, d: &Data, scn: &mut Scene) {
     scn.lights.clear();
     if m.vis.headlight.active != 0 {
-        let (pos, dir, _) = camera_in_model_exact(scn);
+        let (pos, dir, _) = scn.camera_in_model();
         let h = &m.vis.headlight;
         scn.lights.push(VisLight {
             headlight: 1,
@@ -690,35 +509,4 @@ fn make_lights(m: &Model, d: &Data, scn: &mut Scene) {
 /// The first three floats of `v`.
 fn n2f_f(v: &[f32]) -> [f32; 3] {
     [v[0], v[1], v[2]]
-}
-
-/// `mjv_cameraInModel` as MuJoCo computes it: each eye's frame goes through a quaternion (so
-/// the model transformation can apply) and back, and the two are averaged.
-pub(super) fn camera_in_model_exact(scn: &Scene) -> ([Real; 3], [Real; 3], [Real; 3]) {
-    let (mut head, mut forward, mut up) = ([0.0; 3], [0.0; 3], [0.0; 3]);
-    for cam in &scn.camera {
-        let mut pos: [Real; 3] = cam.pos.map(Real::from);
-        let mut fwd: [Real; 3] = cam.forward.map(Real::from);
-        let mut u: [Real; 3] = cam.up.map(Real::from);
-        normalize3(&mut fwd);
-        normalize3(&mut u);
-        let mut left = cross(&u, &fwd);
-        normalize3(&mut left);
-        let mat = [
-            left[0], u[0], fwd[0], left[1], u[1], fwd[1], left[2], u[2], fwd[2],
-        ];
-        let mut quat = mat2quat(&mat);
-        if let Ok(model) = super::interact::room_to_model(scn, &pos, &quat) {
-            (pos, quat) = model;
-        }
-        let model = quat2mat(&quat);
-        for k in 0..3 {
-            head[k] += pos[k] * 0.5;
-            forward[k] += 0.5 * model[3 * k + 2];
-            up[k] += 0.5 * model[3 * k + 1];
-        }
-    }
-    normalize3(&mut forward);
-    normalize3(&mut up);
-    (head, forward, up)
 }
