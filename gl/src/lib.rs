@@ -4,6 +4,7 @@
 //! scene, a list of plain geoms and lights computed from a `Model` and `Data` without any
 //! graphics API, comparable field by field with `mjref scene`. The OpenGL renderer (`mjr_*`)
 //! and the interactive viewer are not there yet.
+mod rect;
 pub mod render;
 mod sys;
 pub mod vis;
