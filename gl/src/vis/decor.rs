@@ -1,6 +1,6 @@
 //! Decorations of bodies and joints in the scene (the parts of MuJoCo's `mjv_addGeoms` before
 //! and after the model geoms): equivalent-inertia boxes, world and body frames, joint axes,
-//! centers of mass of the kinematic trees, bounding volumes.
+//! centers of mass of the kinematic trees, bounding volumes, sensor rays.
 
 use super::geom::{add_axes, body_category, connector, group, init_geom, start_geom, to3, to9};
 use super::{flag, frame, label, Scene, VisOption, CAT_DECOR};
@@ -321,5 +321,50 @@ fn add_box(
     );
     g.take_slot(&start);
     scn.geoms.push(g);
+    true
+}
+
+/// The rays of rangefinders (from the site along its z axis to the hit) and the segments of
+/// geom-distance `fromto` sensors, as lines in the rangefinder colour; nothing for a sensor
+/// that measured nothing. `false` when the scene is full.
+pub(super) fn add_sensor_rays(m: &Model, d: &mut Data, scn: &mut Scene) -> bool {
+    for i in 0..m.nsensor {
+        let adr = m.sensor_adr[i] as usize;
+        let (from, to) = match m.sensor_type[i] {
+            SENS_RANGEFINDER => {
+                let dst = d.sensordata[adr];
+                if dst < 0.0 {
+                    continue;
+                }
+                let s = m.sensor_objid[i] as usize;
+                let from = [
+                    d.site_xpos[3 * s],
+                    d.site_xpos[3 * s + 1],
+                    d.site_xpos[3 * s + 2],
+                ];
+                let z = [
+                    d.site_xmat[9 * s + 2],
+                    d.site_xmat[9 * s + 5],
+                    d.site_xmat[9 * s + 8],
+                ];
+                (from, core::array::from_fn(|k| from[k] + z[k] * dst))
+            }
+            SENS_GEOMFROMTO => {
+                let ft = &d.sensordata[adr..adr + 6];
+                if ft.iter().all(|&x| x == 0.0) {
+                    continue;
+                }
+                ([ft[0], ft[1], ft[2]], [ft[3], ft[4], ft[5]])
+            }
+            _ => continue,
+        };
+        let Some(mut g) = start_geom(d, scn, OBJ_UNKNOWN, i, CAT_DECOR) else {
+            return false;
+        };
+        // a line is a valid connector type
+        let _ = connector(&mut g, GEOM_LINE, 3.0, &from, &to);
+        g.rgba = m.vis.rgba.rangefinder;
+        scn.geoms.push(g);
+    }
     true
 }

@@ -184,6 +184,16 @@ pub(super) fn add_axes(
     true
 }
 
+/// Length and width of an object frame's axes: float products, as MuJoCo keeps the mean size
+/// as a float in `mjv_addGeoms`.
+pub(super) fn frame_size(m: &Model) -> (Real, Real) {
+    let scl = m.stat.meansize as f32;
+    (
+        Real::from(m.vis.scale.framelength * scl),
+        Real::from(m.vis.scale.framewidth * scl),
+    )
+}
+
 /// The first three values.
 pub(super) fn to3(v: &[Real]) -> [Real; 3] {
     [v[0], v[1], v[2]]

@@ -3,7 +3,8 @@
 //! `mjvGeom`, `mjvLight`, `mjvGLCamera` and `mjvScene`.
 
 // Floors, bottom up: the plain types of this file, `error` and `figure`; the `geom` toolbox;
-// `labels` and `interact`; the modules that add one kind of object each; the `scene` driver.
+// `labels` and `interact`; the stages, each adding one kind of object (or the cameras, or the
+// lights); the `scene` driver that calls them in MuJoCo's order.
 mod error;
 mod figure;
 mod geom;
@@ -12,18 +13,22 @@ pub mod interact;
 mod labels;
 
 mod actuator;
+mod camera;
 mod contact;
 mod decor;
+mod lights;
+mod model_geoms;
 mod objects;
 mod skin;
 mod tendon;
 
 mod scene;
 
+pub use camera::update_camera;
 pub use error::SceneError;
 pub use figure::{Figure, MAXLINEPNT};
 pub use geom::{connector, init_geom};
-pub use scene::{update_camera, update_scene};
+pub use scene::update_scene;
 pub use tendon::{catenary, NCATENARY};
 
 use mjrs_core::types::NGROUP;
