@@ -4,7 +4,7 @@
 //! This is the only `unsafe` code of the mesh compiler. It runs qhull exactly as
 //! `mjCMesh::MakeGraph` does (`qhull Qt`, then `qh_triangulate` and `qh_vertexneighbors`) and
 //! copies the hull's topology out into plain vectors before freeing qhull's memory; the graph
-//! itself is built in safe code ([`super::hull`]).
+//! itself is built from them in safe code, by the caller.
 //!
 //! Safety notes:
 //! * qhull reports errors with `longjmp` to a `setjmp` point. `qhull_sys__try_on_qh` (C, in
