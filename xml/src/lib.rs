@@ -20,6 +20,7 @@ pub mod compiler;
 pub mod cxx;
 pub mod error;
 pub mod hfield;
+mod keywords;
 pub mod mesh;
 pub mod reader;
 pub mod spec;

@@ -892,7 +892,7 @@ fn labels(f: &Frame, proj: &Mat4, view: &Mat4, vp: &Rect) {
             continue;
         }
         if !drawn {
-            super::overlay::begin_2d(gl, con, *vp, vp.width as f32, vp.height as f32);
+            super::flat::begin_2d(gl, con, *vp, vp.width as f32, vp.height as f32);
             drawn = true;
         }
         let x = (c[0] / c[3] + 1.0) * 0.5 * vp.width as f32;

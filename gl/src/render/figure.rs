@@ -2,8 +2,8 @@
 //! labels, grid, lines (or bars), selection line, legend with a highlighted line, and the data
 //! coordinates of the selection on that line.
 
+use super::flat::{begin_2d, quad};
 use super::matrix;
-use super::overlay::{begin_2d, quad};
 use super::shapes::{Shape, Vertex};
 use super::text::{self, Font};
 use super::{Context, Rect};

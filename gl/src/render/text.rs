@@ -194,7 +194,7 @@ impl FontSet {
 }
 
 /// Draw `text` with its first cell's bottom-left corner at pixel (x, y) of the current
-/// viewport, whose 2D pixel projection must be set (see [`super::overlay`]).
+/// viewport, whose 2D pixel projection must be set (see [`begin_2d`](super::flat::begin_2d)).
 pub(crate) fn draw(gl: &Gl, con: &Context, font: Font, text: &str, x: f32, y: f32, rgb: [f32; 3]) {
     let p = &con.program;
     let fonts = &con.font;

@@ -641,8 +641,8 @@ impl Gl {
     /// `glBlitFramebuffer` from rectangle `src` to `dst` (x, y, width, height each).
     pub fn blit_rects(
         &self,
-        src: crate::render::Rect,
-        dst: crate::render::Rect,
+        src: crate::rect::Rect,
+        dst: crate::rect::Rect,
         mask: GLenum,
         filter: GLenum,
     ) {

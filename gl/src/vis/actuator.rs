@@ -2,8 +2,7 @@
 //! drawn in a colour between the negative, neutral and positive actuator colours by where the
 //! control (or, with activations shown, the activation) lies in its range.
 
-use super::decor::{to3, to9};
-use super::scene::{connector, group, init_geom, set_material, start_geom};
+use super::geom::{connector, group, init_geom, set_material, start_geom, to3, to9};
 use super::{flag, Scene, VisOption, CAT_DECOR};
 use mjrs_core::real::MINVAL;
 use mjrs_core::types::*;

@@ -2,7 +2,7 @@
 //! along its normal, coloured by whether the contact is active or only within the gap, and an
 //! arrow for the contact force (or two, normal and friction, when split).
 
-use super::scene::{connector, n2f, start_geom};
+use super::geom::{add_axes, connector, island_color, n2f, start_geom};
 use super::{flag, Scene, VisOption, CAT_DECOR};
 use mjrs_core::math::vec::norm3;
 use mjrs_core::support::contact_force;
@@ -38,7 +38,7 @@ pub(super) fn add_contacts(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut S
             g.rgba = if opt.flags[flag::ISLAND] != 0 && d.nisland != 0 && con.efc_address >= 0 {
                 let a = d.arena.arrays();
                 let island = a.efc_island[con.efc_address as usize] as usize;
-                super::scene::island_color(a.island_dofind[a.island_dofadr[island] as usize])
+                island_color(a.island_dofind[a.island_dofadr[island] as usize])
             } else if con.efc_address >= 0 {
                 m.vis.rgba.contactpoint
             } else {
@@ -63,7 +63,7 @@ pub(super) fn add_contacts(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut S
             // half the size of body frames
             let length = Real::from(m.vis.scale.framelength) * scl / 2.0;
             let width = Real::from(m.vis.scale.framewidth) * scl / 2.0;
-            if !super::decor::add_axes(d, scn, OBJ_UNKNOWN, i, &con.pos, &mat, length, width) {
+            if !add_axes(d, scn, OBJ_UNKNOWN, i, &con.pos, &mat, length, width) {
                 return;
             }
         }

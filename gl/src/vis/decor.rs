@@ -1,10 +1,9 @@
 //! Decorations of bodies and joints in the scene (the parts of MuJoCo's `mjv_addGeoms` before
 //! and after the model geoms): equivalent-inertia boxes, world and body frames, joint axes,
-//! centers of mass of the kinematic trees, and the RGB axis triads every frame is drawn with.
+//! centers of mass of the kinematic trees, bounding volumes, sensor rays.
 
-use super::scene::{body_category, connector, group, init_geom, start_geom};
+use super::geom::{add_axes, body_category, connector, group, init_geom, start_geom, to3, to9};
 use super::{flag, frame, label, Scene, VisOption, CAT_DECOR};
-use mjrs_core::math::mat::mul_mat_vec;
 use mjrs_core::math::scalar;
 use mjrs_core::types::*;
 use mjrs_core::{Data, Model, Real};
@@ -117,35 +116,6 @@ pub(super) fn add_body_frames(
     true
 }
 
-/// Three cylinders along the axes of frame `mat` at `pos`, red, green and blue; `false` when
-/// the scene is full.
-pub(super) fn add_axes(
-    d: &mut Data,
-    scn: &mut Scene,
-    objtype: i32,
-    objid: usize,
-    pos: &[Real; 3],
-    mat: &[Real; 9],
-    length: Real,
-    width: Real,
-) -> bool {
-    for j in 0..3 {
-        let Some(mut g) = start_geom(d, scn, objtype, objid, CAT_DECOR) else {
-            return false;
-        };
-        let mut axis = [0.0; 3];
-        axis[j] = length;
-        let mut vec = [0.0; 3];
-        mul_mat_vec(&mut vec, mat, &axis, 3, 3);
-        let to = [pos[0] + vec[0], pos[1] + vec[1], pos[2] + vec[2]];
-        let _ = connector(&mut g, GEOM_CYLINDER, width, pos, &to);
-        g.rgba = [0.0, 0.0, 0.0, 1.0];
-        g.rgba[j] = 0.9;
-        scn.geoms.push(g);
-    }
-    true
-}
-
 /// The joints of the shown groups: a box at a free joint, a sphere at a ball joint, an arrow
 /// along a slide axis and a one-headed arrow along a hinge axis; `false` when the scene is full.
 pub(super) fn add_joints(
@@ -232,21 +202,6 @@ pub(super) fn add_com(
         scn.geoms.push(g);
     }
     true
-}
-
-/// The first three values.
-pub(super) fn to3(v: &[Real]) -> [Real; 3] {
-    [v[0], v[1], v[2]]
-}
-
-/// The first four values (a quaternion).
-pub(super) fn to4(v: &[Real]) -> [Real; 4] {
-    [v[0], v[1], v[2], v[3]]
-}
-
-/// The first nine values.
-pub(super) fn to9(v: &[Real]) -> [Real; 9] {
-    core::array::from_fn(|k| v[k])
 }
 
 /// Boxes of the bounding-volume hierarchies at the depth the options ask for (leaves above it
@@ -366,5 +321,50 @@ fn add_box(
     );
     g.take_slot(&start);
     scn.geoms.push(g);
+    true
+}
+
+/// The rays of rangefinders (from the site along its z axis to the hit) and the segments of
+/// geom-distance `fromto` sensors, as lines in the rangefinder colour; nothing for a sensor
+/// that measured nothing. `false` when the scene is full.
+pub(super) fn add_sensor_rays(m: &Model, d: &mut Data, scn: &mut Scene) -> bool {
+    for i in 0..m.nsensor {
+        let adr = m.sensor_adr[i] as usize;
+        let (from, to) = match m.sensor_type[i] {
+            SENS_RANGEFINDER => {
+                let dst = d.sensordata[adr];
+                if dst < 0.0 {
+                    continue;
+                }
+                let s = m.sensor_objid[i] as usize;
+                let from = [
+                    d.site_xpos[3 * s],
+                    d.site_xpos[3 * s + 1],
+                    d.site_xpos[3 * s + 2],
+                ];
+                let z = [
+                    d.site_xmat[9 * s + 2],
+                    d.site_xmat[9 * s + 5],
+                    d.site_xmat[9 * s + 8],
+                ];
+                (from, core::array::from_fn(|k| from[k] + z[k] * dst))
+            }
+            SENS_GEOMFROMTO => {
+                let ft = &d.sensordata[adr..adr + 6];
+                if ft.iter().all(|&x| x == 0.0) {
+                    continue;
+                }
+                ([ft[0], ft[1], ft[2]], [ft[3], ft[4], ft[5]])
+            }
+            _ => continue,
+        };
+        let Some(mut g) = start_geom(d, scn, OBJ_UNKNOWN, i, CAT_DECOR) else {
+            return false;
+        };
+        // a line is a valid connector type
+        let _ = connector(&mut g, GEOM_LINE, 3.0, &from, &to);
+        g.rgba = m.vis.rgba.rangefinder;
+        scn.geoms.push(g);
+    }
     true
 }

@@ -2,11 +2,12 @@
 //! perturbation reference with the mouse, starting and applying perturbations, and the
 //! room/model transformations of an immersive scene.
 
-use super::decor::{to3, to4, to9};
-use super::{camera_type, Camera, Perturb, Scene, SceneError};
+use super::error::{check_match, SceneError};
+use super::geom::{to3, to4, to9};
+use super::{camera_type, Camera, Perturb, Scene};
 use mjrs_core::math::mat::rot_vec_mat;
 use mjrs_core::math::pose::{mul_pose, neg_pose};
-use mjrs_core::math::quat::{axis_angle2quat, mul_quat, neg_quat, quat2vel};
+use mjrs_core::math::quat::{axis_angle2quat, mat2quat, mul_quat, neg_quat, quat2mat, quat2vel};
 use mjrs_core::math::scalar;
 use mjrs_core::math::vec::{cross, dot, dot3, normalize, normalize3, normalize4};
 use mjrs_core::real::MINVAL;
@@ -121,6 +122,43 @@ pub fn camera_in_room(scn: &Scene) -> Result<Gaze, SceneError> {
     normalize3(&mut forward);
     normalize3(&mut up);
     Ok((head, forward, up))
+}
+
+// Here rather than with the plain types in `vis/mod.rs`, which call nothing above them: it
+// needs the room/model transformation above.
+impl Scene {
+    /// The viewer's head position, gaze and up direction in model coordinates
+    /// (`mjv_cameraInModel`), as MuJoCo computes it: each eye's frame goes through a quaternion
+    /// (so the model transformation can apply, undone when it is enabled) and back, and the two
+    /// eyes are averaged.
+    pub fn camera_in_model(&self) -> Gaze {
+        let (mut head, mut forward, mut up) = ([0.0; 3], [0.0; 3], [0.0; 3]);
+        for cam in &self.camera {
+            let mut pos: [Real; 3] = cam.pos.map(Real::from);
+            let mut fwd: [Real; 3] = cam.forward.map(Real::from);
+            let mut u: [Real; 3] = cam.up.map(Real::from);
+            normalize3(&mut fwd);
+            normalize3(&mut u);
+            let mut left = cross(&u, &fwd);
+            normalize3(&mut left);
+            let mat = [
+                left[0], u[0], fwd[0], left[1], u[1], fwd[1], left[2], u[2], fwd[2],
+            ];
+            let mut quat = mat2quat(&mat);
+            if let Ok(model) = room_to_model(self, &pos, &quat) {
+                (pos, quat) = model;
+            }
+            let model = quat2mat(&quat);
+            for k in 0..3 {
+                head[k] += pos[k] * 0.5;
+                forward[k] += 0.5 * model[3 * k + 2];
+                up[k] += 0.5 * model[3 * k + 1];
+            }
+        }
+        normalize3(&mut forward);
+        normalize3(&mut up);
+        (head, forward, up)
+    }
 }
 
 /// [`Scene::camera_in_model`], refusing a scene whose cameras were never set.
@@ -241,7 +279,7 @@ pub fn move_perturb(
     scn: &Scene,
     pert: &mut Perturb,
 ) -> Result<(), SceneError> {
-    super::scene::check_match(m, d)?;
+    check_match(m, d)?;
     let (_, forward, _) = camera_in_model(scn)?;
     let mut vec = convert_2d(action, reldx, reldy, &forward)?;
     match action {
@@ -344,7 +382,7 @@ pub fn init_perturb(
     scn: &Scene,
     pert: &mut Perturb,
 ) -> Result<(), SceneError> {
-    super::scene::check_match(m, d)?;
+    check_match(m, d)?;
     let sel = pert.select;
     if sel <= 0 || sel as usize >= m.nbody {
         return Ok(());
@@ -394,7 +432,7 @@ pub fn apply_perturb_pose(
     pert: &Perturb,
     paused: bool,
 ) -> Result<(), SceneError> {
-    super::scene::check_match(m, d)?;
+    check_match(m, d)?;
     let sel = pert.select;
     if sel <= 0 || sel as usize >= m.nbody || (pert.active | pert.active2) == 0 {
         return Ok(());
@@ -434,7 +472,7 @@ pub fn apply_perturb_pose(
 /// (`mjv_applyPerturbForce`): a critically damped spring pulling the selection point to the
 /// reference (translation) and one turning the body to the reference orientation (rotation).
 pub fn apply_perturb_force(m: &Model, d: &mut Data, pert: &Perturb) -> Result<(), SceneError> {
-    super::scene::check_match(m, d)?;
+    check_match(m, d)?;
     let sel = pert.select;
     let active = pert.active | pert.active2;
     if sel < 0 || sel as usize >= m.nbody || active == 0 {
@@ -556,7 +594,7 @@ pub fn select(
     rely: Real,
     scn: &Scene,
 ) -> Result<Option<Selection>, SceneError> {
-    super::scene::check_match(m, d)?;
+    check_match(m, d)?;
     use super::flag;
     let flex_shown = [
         flag::FLEXVERT,

@@ -1,7 +1,7 @@
 //! Text labels of scene geoms (MuJoCo's `makeLabel` and the label-only geoms): an object's
 //! name, or its type and id, and the numbers MuJoCo prints for contacts and selections.
 
-use super::scene::{body_category, start_geom};
+use super::geom::{body_category, start_geom};
 use super::{label, Perturb, Scene, VisOption, CAT_DECOR};
 use mjrs_core::print::FloatFormat;
 use mjrs_core::types::{GEOM_LABEL, OBJ_BODY, OBJ_UNKNOWN};

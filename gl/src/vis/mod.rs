@@ -2,20 +2,33 @@
 //! data a renderer draws. Names follow MuJoCo's `mjvOption`, `mjvCamera`, `mjvPerturb`,
 //! `mjvGeom`, `mjvLight`, `mjvGLCamera` and `mjvScene`.
 
-mod actuator;
-mod contact;
-mod decor;
+// Floors, bottom up: the plain types of this file, `error` and `figure`; the `geom` toolbox;
+// `labels` and `interact`; the stages, each adding one kind of object (or the cameras, or the
+// lights); the `scene` driver that calls them in MuJoCo's order.
+mod error;
+mod figure;
+mod geom;
+
 pub mod interact;
 mod labels;
-mod objects;
-mod scene;
-mod skin;
 
+mod actuator;
+mod camera;
+mod contact;
+mod decor;
+mod lights;
+mod model_geoms;
+mod objects;
+mod skin;
 mod tendon;
 
-mod figure;
+mod scene;
+
+pub use camera::update_camera;
+pub use error::SceneError;
 pub use figure::{Figure, MAXLINEPNT};
-pub use scene::{connector, init_geom, update_camera, update_scene, SceneError};
+pub use geom::{connector, init_geom};
+pub use scene::update_scene;
 pub use tendon::{catenary, NCATENARY};
 
 use mjrs_core::types::NGROUP;
@@ -582,12 +595,5 @@ impl Scene {
             framewidth: 0,
             framergb: [0.0; 3],
         }
-    }
-
-    /// The viewer's head position, gaze and up direction in model coordinates
-    /// (`mjv_cameraInModel`): the two eyes averaged, the model transformation undone when it
-    /// is enabled.
-    pub fn camera_in_model(&self) -> ([Real; 3], [Real; 3], [Real; 3]) {
-        scene::camera_in_model_exact(self)
     }
 }

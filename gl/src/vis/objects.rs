@@ -2,9 +2,8 @@
 //! cameras and their frustums, lights, slider-crank rods, automatic connectors, applied forces,
 //! connect and weld constraints, the selection point and the perturbation handles.
 
-use super::decor::{add_axes, to3, to9};
+use super::geom::{add_axes, connector, frame_size, init_geom, start_geom, to3, to9};
 use super::interact::pert;
-use super::scene::{connector, init_geom, start_geom};
 use super::{flag, frame, label, Perturb, Scene, VisOption, CAT_DECOR, CAT_DYNAMIC};
 use mjrs_core::math::mat::rot_vec_mat;
 use mjrs_core::math::quat::{quat2mat, quat_z2vec};
@@ -219,14 +218,6 @@ pub(super) fn add_cameras(
         }
     }
     add_frustums(m, d, scn)
-}
-
-/// Length and width of an object frame's axes.
-fn frame_size(m: &Model) -> (Real, Real) {
-    (
-        Real::from(m.vis.scale.framelength * scl(m)),
-        Real::from(m.vis.scale.framewidth * scl(m)),
-    )
 }
 
 /// The view frustum of every camera with a sensor size: four pairs of triangles and twelve

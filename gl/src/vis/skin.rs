@@ -2,8 +2,7 @@
 //! shown skin, and the skinned vertex positions and normals in the scene, each vertex the
 //! weighted sum of its bones' poses relative to their bind poses.
 
-use super::decor::{to3, to4};
-use super::scene::{group, init_geom, set_material, start_geom};
+use super::geom::{group, init_geom, set_material, start_geom, to3, to4};
 use super::{flag, label, Perturb, Scene, VisOption, CAT_DYNAMIC};
 use mjrs_core::math::mat::rot_vec_mat;
 use mjrs_core::math::quat::{mul_quat, neg_quat, quat2mat};

@@ -2,7 +2,7 @@
 //! tendon under gravity with a length limit or a deadband spring, along its hanging catenary
 //! (MuJoCo's tendon drawing in `mjv_addGeoms` and `mjv_catenary`).
 
-use super::scene::{connector, group, set_material, start_geom};
+use super::geom::{connector, group, island_color, set_material, start_geom};
 use super::{Scene, VisOption, CAT_DYNAMIC};
 use mjrs_core::math::scalar;
 use mjrs_core::math::vec::{dot3, norm3, normalize3};
@@ -88,7 +88,7 @@ fn segment(
         let a = d.arena.arrays();
         if let Ok(row) = usize::try_from(a.tendon_efcadr[i]) {
             let island = a.efc_island[row] as usize;
-            rgba = super::scene::island_color(a.island_dofind[a.island_dofadr[island] as usize]);
+            rgba = island_color(a.island_dofind[a.island_dofadr[island] as usize]);
         }
         set_material(m, &mut g, -1, &rgba, &opt.flags);
     } else {

@@ -9,28 +9,8 @@ use super::dom::Elem;
 use super::sections::limited;
 use super::{info, Reader};
 use crate::error::XmlError;
+use crate::keywords as kw;
 use crate::spec::*;
-
-const DYN: &[(&str, i32)] = &[
-    ("none", DYN_NONE),
-    ("integrator", DYN_INTEGRATOR),
-    ("filter", DYN_FILTER),
-    ("filterexact", DYN_FILTEREXACT),
-    ("muscle", DYN_MUSCLE),
-    ("user", DYN_USER),
-];
-const GAIN: &[(&str, i32)] = &[
-    ("fixed", GAIN_FIXED),
-    ("affine", GAIN_AFFINE),
-    ("muscle", GAIN_MUSCLE),
-    ("user", GAIN_USER),
-];
-const BIAS: &[(&str, i32)] = &[
-    ("none", BIAS_NONE),
-    ("affine", BIAS_AFFINE),
-    ("muscle", BIAS_MUSCLE),
-    ("user", BIAS_USER),
-];
 
 impl Reader<'_> {
     /// `actuator` section.
@@ -164,13 +144,13 @@ impl Reader<'_> {
     }
 
     fn general(&mut self, e: &Elem, a: &mut Actuator) -> Result<(), XmlError> {
-        if let Some(v) = keyword(e, "dyntype", DYN)? {
+        if let Some(v) = keyword(e, "dyntype", kw::DYN)? {
             a.dyntype = v;
         }
-        if let Some(v) = keyword(e, "gaintype", GAIN)? {
+        if let Some(v) = keyword(e, "gaintype", kw::GAIN)? {
             a.gaintype = v;
         }
-        if let Some(v) = keyword(e, "biastype", BIAS)? {
+        if let Some(v) = keyword(e, "biastype", kw::BIAS)? {
             a.biastype = v;
         }
         set_bool(e, "actearly", &mut a.actearly)?;

@@ -7,6 +7,8 @@
 
 use super::dom::Elem;
 use crate::error::XmlError;
+/// `bool_map`, also reachable here, where the attribute helpers that read it live.
+pub use crate::keywords::BOOL;
 
 /// A number type an attribute can hold.
 pub trait Num: Copy + Default {
@@ -229,9 +231,6 @@ pub fn set_bool(elem: &Elem, name: &str, dst: &mut bool) -> Result<(), XmlError>
     }
     Ok(())
 }
-
-/// `bool_map`.
-pub const BOOL: &[(&str, i32)] = &[("false", 0), ("true", 1)];
 
 /// Numbers parsed like a loop of C `strtod`/`strtol` calls that stops silently at the first
 /// token that is not a number (`String2Vector`, used for skin and flex data).

@@ -8,41 +8,8 @@ use super::dom::Elem;
 use super::sections::limited;
 use super::{info, Reader};
 use crate::error::XmlError;
+use crate::keywords as kw;
 use crate::spec::*;
-
-const JOINT: &[(&str, i32)] = &[
-    ("free", JNT_FREE),
-    ("ball", JNT_BALL),
-    ("slide", JNT_SLIDE),
-    ("hinge", JNT_HINGE),
-];
-pub(super) const GEOM: &[(&str, i32)] = &[
-    ("plane", GEOM_PLANE),
-    ("hfield", GEOM_HFIELD),
-    ("sphere", GEOM_SPHERE),
-    ("capsule", GEOM_CAPSULE),
-    ("ellipsoid", GEOM_ELLIPSOID),
-    ("cylinder", GEOM_CYLINDER),
-    ("box", GEOM_BOX),
-    ("mesh", GEOM_MESH),
-    ("sdf", GEOM_SDF),
-];
-const CAMLIGHT: &[(&str, i32)] = &[
-    ("fixed", CAMLIGHT_FIXED),
-    ("track", CAMLIGHT_TRACK),
-    ("trackcom", CAMLIGHT_TRACKCOM),
-    ("targetbody", CAMLIGHT_TARGETBODY),
-    ("targetbodycom", CAMLIGHT_TARGETBODYCOM),
-];
-const FLUID: &[(&str, i32)] = &[("none", 0), ("ellipsoid", 1)];
-const EQUALITY: &[(&str, i32)] = &[
-    ("connect", EQ_CONNECT),
-    ("weld", EQ_WELD),
-    ("joint", EQ_JOINT),
-    ("tendon", EQ_TENDON),
-    ("flex", EQ_FLEX),
-    ("distance", EQ_DISTANCE),
-];
 
 /// `ReadQuat`: a quaternion of exactly four numbers, never all zero.
 fn read_quat(e: &Elem, dst: &mut [f64; 4], w: &mut Warnings) -> Result<(), XmlError> {
@@ -93,7 +60,7 @@ impl Reader<'_> {
         let w = &mut self.w;
         set_text(e, "name", &mut j.name);
         set_text(e, "class", &mut j.classname);
-        if let Some(t) = keyword(e, "type", JOINT)? {
+        if let Some(t) = keyword(e, "type", kw::JOINT)? {
             j.jtype = t;
         }
         limited(e, "limited", &mut j.limited)?;
@@ -126,7 +93,7 @@ impl Reader<'_> {
         let w = &mut self.w;
         set_text(e, "name", &mut g.name);
         set_text(e, "class", &mut g.classname);
-        if let Some(t) = keyword(e, "type", GEOM)? {
+        if let Some(t) = keyword(e, "type", kw::GEOM)? {
             g.gtype = t;
         }
         read_upto(e, "size", &mut g.size, w)?;
@@ -146,7 +113,7 @@ impl Reader<'_> {
         read1(e, "fitscale", &mut g.fitscale, w)?;
         set_text(e, "material", &mut g.material);
         read(e, "rgba", &mut g.rgba, w)?;
-        if let Some(v) = keyword(e, "fluidshape", FLUID)? {
+        if let Some(v) = keyword(e, "fluidshape", kw::FLUID)? {
             g.fluid_ellipsoid = f64::from(v);
         }
         read_upto(e, "fluidcoef", &mut g.fluid_coefs, w)?;
@@ -170,7 +137,7 @@ impl Reader<'_> {
         let w = &mut self.w;
         set_text(e, "name", &mut s.name);
         set_text(e, "class", &mut s.classname);
-        if let Some(t) = keyword(e, "type", GEOM)? {
+        if let Some(t) = keyword(e, "type", kw::GEOM)? {
             s.stype = t;
         }
         read_upto(e, "size", &mut s.size, w)?;
@@ -192,7 +159,7 @@ impl Reader<'_> {
         set_text(e, "name", &mut c.name);
         set_text(e, "class", &mut c.classname);
         set_text(e, "target", &mut c.targetbody);
-        if let Some(m) = keyword(e, "mode", CAMLIGHT)? {
+        if let Some(m) = keyword(e, "mode", kw::CAMLIGHT)? {
             c.mode = m;
         }
         read(e, "pos", &mut c.pos, w)?;
@@ -233,7 +200,7 @@ impl Reader<'_> {
         set_text(e, "name", &mut l.name);
         set_text(e, "class", &mut l.classname);
         set_text(e, "target", &mut l.targetbody);
-        if let Some(m) = keyword(e, "mode", CAMLIGHT)? {
+        if let Some(m) = keyword(e, "mode", kw::CAMLIGHT)? {
             l.mode = m;
         }
         set_bool(e, "directional", &mut l.directional)?;
@@ -370,7 +337,7 @@ impl Reader<'_> {
 
     /// `OneEquality`.
     pub(super) fn one_equality(&mut self, e: &Elem, q: &mut Equality) -> Result<(), XmlError> {
-        q.etype = EQUALITY
+        q.etype = kw::EQUALITY
             .iter()
             .find(|(k, _)| *k == e.name)
             .map_or(-1, |&(_, v)| v);

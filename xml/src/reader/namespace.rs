@@ -27,11 +27,17 @@ use std::collections::HashMap;
 
 use mjrs_core::types::*;
 
-use super::replicate::add_suffix;
 use super::Reader;
 use crate::compiler::type2str;
 use crate::error::XmlError;
 use crate::spec::*;
+
+/// Appends `suffix` to a non-empty name (`mjCBase::NameSpace`).
+pub(super) fn add_suffix(name: &mut String, suffix: &str) {
+    if !name.is_empty() {
+        name.push_str(suffix);
+    }
+}
 
 /// One object as the name lookup returns it.
 #[derive(Clone, Debug)]

@@ -21,6 +21,7 @@
 
 use super::attr::{self, read, text};
 use super::dom::Elem;
+use super::namespace::add_suffix;
 use super::{info, Reader};
 use crate::compiler::orient;
 use crate::error::XmlError;
@@ -31,13 +32,6 @@ use crate::util::frameaccum;
 /// have. MuJoCo has no bound and runs out of memory first: numerics, texts and elements that
 /// refer to nothing double with every replica, so a modest `count` can ask for billions.
 pub const MAX_COPIES: usize = 1 << 18;
-
-/// Appends `suffix` to a non-empty name (`mjCBase::NameSpace`).
-pub(super) fn add_suffix(name: &mut String, suffix: &str) {
-    if !name.is_empty() {
-        name.push_str(suffix);
-    }
-}
 
 /// The suffix of replica `i` of `count` (`UpdateString`): `sep` and `i` zero-padded to as many
 /// digits as `count` has.

@@ -9,53 +9,12 @@ use super::attr::{
 use super::dom::Elem;
 use super::{info, Reader};
 use crate::error::XmlError;
+use crate::keywords as kw;
 use crate::spec::*;
-
-const COORDINATE: &[(&str, i32)] = &[("local", 0), ("global", 1)];
-const ANGLE: &[(&str, i32)] = &[("radian", 0), ("degree", 1)];
-const ENABLE: &[(&str, i32)] = &[("disable", 0), ("enable", 1)];
-/// `TFAuto_map`.
-pub(super) const TFAUTO: &[(&str, i32)] = &[("false", 0), ("true", 1), ("auto", 2)];
-const INTEGRATOR: &[(&str, i32)] = &[
-    ("Euler", INT_EULER),
-    ("RK4", INT_RK4),
-    ("implicit", INT_IMPLICIT),
-    ("implicitfast", INT_IMPLICITFAST),
-];
-const CONE: &[(&str, i32)] = &[("pyramidal", CONE_PYRAMIDAL), ("elliptic", CONE_ELLIPTIC)];
-const JACOBIAN: &[(&str, i32)] = &[
-    ("dense", JAC_DENSE),
-    ("sparse", JAC_SPARSE),
-    ("auto", JAC_AUTO),
-];
-const SOLVER: &[(&str, i32)] = &[("PGS", SOL_PGS), ("CG", SOL_CG), ("Newton", SOL_NEWTON)];
-const LRMODE: &[(&str, i32)] = &[
-    ("none", LRMODE_NONE),
-    ("muscle", LRMODE_MUSCLE),
-    ("muscleuser", LRMODE_MUSCLEUSER),
-    ("all", LRMODE_ALL),
-];
-const TEXTURE: &[(&str, i32)] = &[
-    ("2d", TEXTURE_2D),
-    ("cube", TEXTURE_CUBE),
-    ("skybox", TEXTURE_SKYBOX),
-];
-const BUILTIN: &[(&str, i32)] = &[
-    ("none", builtin::NONE),
-    ("gradient", builtin::GRADIENT),
-    ("checker", builtin::CHECKER),
-    ("flat", builtin::FLAT),
-];
-const MARK: &[(&str, i32)] = &[
-    ("none", mark::NONE),
-    ("edge", mark::EDGE),
-    ("cross", mark::CROSS),
-    ("random", mark::RANDOM),
-];
 
 /// A three-valued `limited` keyword.
 pub(super) fn limited(elem: &Elem, name: &str, dst: &mut Limited) -> Result<(), XmlError> {
-    if let Some(v) = keyword(elem, name, TFAUTO)? {
+    if let Some(v) = keyword(elem, name, kw::TFAUTO)? {
         *dst = match v {
             0 => Limited::False,
             1 => Limited::True,
@@ -64,32 +23,6 @@ pub(super) fn limited(elem: &Elem, name: &str, dst: &mut Limited) -> Result<(), 
     }
     Ok(())
 }
-
-const DISABLE_FLAGS: &[(&str, i32)] = &[
-    ("constraint", DSBL_CONSTRAINT),
-    ("equality", DSBL_EQUALITY),
-    ("frictionloss", DSBL_FRICTIONLOSS),
-    ("limit", DSBL_LIMIT),
-    ("contact", DSBL_CONTACT),
-    ("passive", DSBL_PASSIVE),
-    ("gravity", DSBL_GRAVITY),
-    ("clampctrl", DSBL_CLAMPCTRL),
-    ("warmstart", DSBL_WARMSTART),
-    ("filterparent", DSBL_FILTERPARENT),
-    ("actuation", DSBL_ACTUATION),
-    ("refsafe", DSBL_REFSAFE),
-    ("sensor", DSBL_SENSOR),
-    ("midphase", DSBL_MIDPHASE),
-    ("eulerdamp", DSBL_EULERDAMP),
-];
-const ENABLE_FLAGS: &[(&str, i32)] = &[
-    ("override", ENBL_OVERRIDE),
-    ("energy", ENBL_ENERGY),
-    ("fwdinv", ENBL_FWDINV),
-    ("invdiscrete", ENBL_INVDISCRETE),
-    ("multiccd", ENBL_MULTICCD),
-    ("island", ENBL_ISLAND),
-];
 
 impl Reader<'_> {
     /// `compiler` (`mjXReader::Compiler`).
@@ -103,13 +36,13 @@ impl Reader<'_> {
         set_bool(e, "balanceinertia", &mut s.balanceinertia)?;
         set_bool(e, "strippath", &mut s.strippath)?;
         set_bool(e, "fitaabb", &mut s.fitaabb)?;
-        if keyword(e, "coordinate", COORDINATE)? == Some(1) {
+        if keyword(e, "coordinate", kw::COORDINATE)? == Some(1) {
             return Err(e.error(
                 "global coordinates no longer supported. To convert existing models, load and \
                  save them in MuJoCo 2.3.3 or older",
             ));
         }
-        if let Some(a) = keyword(e, "angle", ANGLE)? {
+        if let Some(a) = keyword(e, "angle", kw::ANGLE)? {
             s.degree = a == 1;
         }
         if let Some(seq) = e.attr("eulerseq") {
@@ -129,7 +62,7 @@ impl Reader<'_> {
         set_bool(e, "convexhull", &mut s.convexhull)?;
         set_bool(e, "usethread", &mut s.usethread)?;
         set_bool(e, "fusestatic", &mut s.fusestatic)?;
-        if let Some(v) = keyword(e, "inertiafromgeom", TFAUTO)? {
+        if let Some(v) = keyword(e, "inertiafromgeom", kw::TFAUTO)? {
             s.inertiafromgeom = match v {
                 0 => InertiaFromGeom::False,
                 1 => InertiaFromGeom::True,
@@ -140,7 +73,7 @@ impl Reader<'_> {
         set_bool(e, "exactmeshinertia", &mut s.exactmeshinertia)?;
         if let Some(lr) = find_sub(e, "lengthrange")? {
             let o = &mut s.lropt;
-            if let Some(m) = keyword(lr, "mode", LRMODE)? {
+            if let Some(m) = keyword(lr, "mode", kw::LRMODE)? {
                 o.mode = m;
             }
             set_bool(lr, "useexisting", &mut o.useexisting)?;
@@ -176,16 +109,16 @@ impl Reader<'_> {
         read_upto(e, "o_solref", &mut o.o_solref, w)?;
         read_upto(e, "o_solimp", &mut o.o_solimp, w)?;
         read_upto(e, "o_friction", &mut o.o_friction, w)?;
-        if let Some(v) = keyword(e, "integrator", INTEGRATOR)? {
+        if let Some(v) = keyword(e, "integrator", kw::INTEGRATOR)? {
             o.integrator = v;
         }
-        if let Some(v) = keyword(e, "cone", CONE)? {
+        if let Some(v) = keyword(e, "cone", kw::CONE)? {
             o.cone = v;
         }
-        if let Some(v) = keyword(e, "jacobian", JACOBIAN)? {
+        if let Some(v) = keyword(e, "jacobian", kw::JACOBIAN)? {
             o.jacobian = v;
         }
-        if let Some(v) = keyword(e, "solver", SOLVER)? {
+        if let Some(v) = keyword(e, "solver", kw::SOLVER)? {
             o.solver = v;
         }
         read1(e, "iterations", &mut o.iterations, w)?;
@@ -206,13 +139,13 @@ impl Reader<'_> {
             o.disableactuator |= 1 << g;
         }
         if let Some(f) = find_sub(e, "flag")? {
-            for &(name, mask) in DISABLE_FLAGS {
-                if let Some(v) = keyword(f, name, ENABLE)? {
+            for &(name, mask) in kw::DISABLE_FLAGS {
+                if let Some(v) = keyword(f, name, kw::ENABLE)? {
                     o.disableflags = (o.disableflags & !mask) | if v == 1 { 0 } else { mask };
                 }
             }
-            for &(name, mask) in ENABLE_FLAGS {
-                if let Some(v) = keyword(f, name, ENABLE)? {
+            for &(name, mask) in kw::ENABLE_FLAGS {
+                if let Some(v) = keyword(f, name, kw::ENABLE)? {
                     o.enableflags = (o.enableflags & !mask) | if v == 1 { mask } else { 0 };
                 }
             }
@@ -586,7 +519,7 @@ impl Reader<'_> {
             info: info(e),
             ..Texture::default()
         };
-        if let Some(v) = keyword(e, "type", TEXTURE)? {
+        if let Some(v) = keyword(e, "type", kw::TEXTURE)? {
             t.ttype = v;
         }
         set_text(e, "name", &mut t.name);
@@ -600,10 +533,10 @@ impl Reader<'_> {
         read(e, "rgb2", &mut t.rgb2, w)?;
         read(e, "markrgb", &mut t.markrgb, w)?;
         read1(e, "random", &mut t.random, w)?;
-        if let Some(v) = keyword(e, "builtin", BUILTIN)? {
+        if let Some(v) = keyword(e, "builtin", kw::BUILTIN)? {
             t.builtin = v;
         }
-        if let Some(v) = keyword(e, "mark", MARK)? {
+        if let Some(v) = keyword(e, "mark", kw::MARK)? {
             t.mark = v;
         }
         set_bool(e, "hflip", &mut t.hflip)?;

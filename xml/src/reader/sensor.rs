@@ -8,64 +8,8 @@ use super::dom::Elem;
 use super::sections::str2type;
 use super::{info, Reader};
 use crate::error::XmlError;
+use crate::keywords as kw;
 use crate::spec::Sensor;
-
-/// Sensors attached to one object named by one attribute: element, type, object type, attribute.
-const SIMPLE: &[(&str, i32, i32, &str)] = &[
-    ("touch", SENS_TOUCH, OBJ_SITE, "site"),
-    ("accelerometer", SENS_ACCELEROMETER, OBJ_SITE, "site"),
-    ("velocimeter", SENS_VELOCIMETER, OBJ_SITE, "site"),
-    ("gyro", SENS_GYRO, OBJ_SITE, "site"),
-    ("force", SENS_FORCE, OBJ_SITE, "site"),
-    ("torque", SENS_TORQUE, OBJ_SITE, "site"),
-    ("magnetometer", SENS_MAGNETOMETER, OBJ_SITE, "site"),
-    ("rangefinder", SENS_RANGEFINDER, OBJ_SITE, "site"),
-    ("jointpos", SENS_JOINTPOS, OBJ_JOINT, "joint"),
-    ("jointvel", SENS_JOINTVEL, OBJ_JOINT, "joint"),
-    ("tendonpos", SENS_TENDONPOS, OBJ_TENDON, "tendon"),
-    ("tendonvel", SENS_TENDONVEL, OBJ_TENDON, "tendon"),
-    ("actuatorpos", SENS_ACTUATORPOS, OBJ_ACTUATOR, "actuator"),
-    ("actuatorvel", SENS_ACTUATORVEL, OBJ_ACTUATOR, "actuator"),
-    ("actuatorfrc", SENS_ACTUATORFRC, OBJ_ACTUATOR, "actuator"),
-    ("jointactuatorfrc", SENS_JOINTACTFRC, OBJ_JOINT, "joint"),
-    ("ballquat", SENS_BALLQUAT, OBJ_JOINT, "joint"),
-    ("ballangvel", SENS_BALLANGVEL, OBJ_JOINT, "joint"),
-    ("jointlimitpos", SENS_JOINTLIMITPOS, OBJ_JOINT, "joint"),
-    ("jointlimitvel", SENS_JOINTLIMITVEL, OBJ_JOINT, "joint"),
-    ("jointlimitfrc", SENS_JOINTLIMITFRC, OBJ_JOINT, "joint"),
-    ("tendonlimitpos", SENS_TENDONLIMITPOS, OBJ_TENDON, "tendon"),
-    ("tendonlimitvel", SENS_TENDONLIMITVEL, OBJ_TENDON, "tendon"),
-    ("tendonlimitfrc", SENS_TENDONLIMITFRC, OBJ_TENDON, "tendon"),
-    ("subtreecom", SENS_SUBTREECOM, OBJ_BODY, "body"),
-    ("subtreelinvel", SENS_SUBTREELINVEL, OBJ_BODY, "body"),
-    ("subtreeangmom", SENS_SUBTREEANGMOM, OBJ_BODY, "body"),
-];
-
-/// Frame sensors: element, type, whether a reference frame may be given.
-const FRAME: &[(&str, i32, bool)] = &[
-    ("framepos", SENS_FRAMEPOS, true),
-    ("framequat", SENS_FRAMEQUAT, true),
-    ("framexaxis", SENS_FRAMEXAXIS, true),
-    ("frameyaxis", SENS_FRAMEYAXIS, true),
-    ("framezaxis", SENS_FRAMEZAXIS, true),
-    ("framelinvel", SENS_FRAMELINVEL, true),
-    ("frameangvel", SENS_FRAMEANGVEL, true),
-    ("framelinacc", SENS_FRAMELINACC, false),
-    ("frameangacc", SENS_FRAMEANGACC, false),
-];
-
-const STAGE: &[(&str, i32)] = &[
-    ("none", STAGE_NONE),
-    ("pos", STAGE_POS),
-    ("vel", STAGE_VEL),
-    ("acc", STAGE_ACC),
-];
-const DATATYPE: &[(&str, i32)] = &[
-    ("real", DATATYPE_REAL),
-    ("positive", DATATYPE_POSITIVE),
-    ("axis", DATATYPE_AXIS),
-    ("quaternion", DATATYPE_QUATERNION),
-];
 
 impl Reader<'_> {
     /// `sensor` section.
@@ -92,11 +36,11 @@ impl Reader<'_> {
             s.userdata = v;
         }
         let ty = e.name.as_str();
-        if let Some(&(_, st, ot, a)) = SIMPLE.iter().find(|r| r.0 == ty) {
+        if let Some(&(_, st, ot, a)) = kw::SIMPLE_SENSORS.iter().find(|r| r.0 == ty) {
             s.stype = st;
             s.objtype = ot;
             s.objname = text_required(e, a)?;
-        } else if let Some(&(_, st, with_ref)) = FRAME.iter().find(|r| r.0 == ty) {
+        } else if let Some(&(_, st, with_ref)) = kw::FRAME_SENSORS.iter().find(|r| r.0 == ty) {
             s.stype = st;
             s.objtype = str2type(&text_required(e, "objtype")?);
             s.objname = text_required(e, "objname")?;
@@ -140,10 +84,10 @@ impl Reader<'_> {
                         return Err(attr::missing(e, "dim"));
                     }
                     read1(e, "dim", &mut s.dim, &mut self.w)?;
-                    if let Some(v) = keyword(e, "needstage", STAGE)? {
+                    if let Some(v) = keyword(e, "needstage", kw::STAGE)? {
                         s.needstage = v;
                     }
-                    if let Some(v) = keyword(e, "datatype", DATATYPE)? {
+                    if let Some(v) = keyword(e, "datatype", kw::DATATYPE)? {
                         s.datatype = v;
                     }
                 }

@@ -8,9 +8,9 @@
 
 use mjrs_core::types::*;
 
-use super::keywords as kw;
 use super::node::Node;
 use crate::error::XmlError;
+use crate::keywords as kw;
 use crate::spec::*;
 
 /// Number of size parameters a geom type uses (`mjGEOMINFO`): MuJoCo writes that many.
@@ -246,7 +246,8 @@ pub fn equality_common(n: &mut Node, q: &Equality, d: &Equality) {
 
 /// `OneEquality` for an element: its type decides the element name and the data attributes.
 pub fn equality(q: &Equality, d: &Equality) -> Result<Node, XmlError> {
-    let mut n = Node::new(super::node::keyword(kw::EQUALITY, "equality", q.etype)?);
+    let element = super::node::keyword(kw::EQUALITY_WRITTEN, "equality", q.etype)?;
+    let mut n = Node::new(element);
     n.text("name", &q.name, &d.name);
     let (a1, a2) = match q.etype {
         EQ_CONNECT | EQ_WELD => ("body1", "body2"),

@@ -29,7 +29,6 @@
 
 mod body;
 mod elements;
-mod keywords;
 mod node;
 pub mod number;
 
@@ -39,10 +38,10 @@ use mjrs_core::model::{Options, Visual};
 use mjrs_core::types::*;
 
 use self::elements as el;
-use self::keywords as kw;
 use self::node::Node;
 use self::number::join;
 use crate::error::XmlError;
+use crate::keywords as kw;
 use crate::spec::*;
 
 /// Writes `spec` as MJCF text (`mj_saveLastXML`, from the spec instead of the compiled model).
@@ -693,10 +692,10 @@ fn sensor(s: &Spec) -> Result<Node, XmlError> {
     let type2str = crate::compiler::type2str;
     for x in &s.sensors {
         let mut n;
-        if let Some(&(_, elem, attr)) = kw::SIMPLE_SENSORS.iter().find(|r| r.0 == x.stype) {
+        if let Some(&(elem, _, _, attr)) = kw::SIMPLE_SENSORS.iter().find(|r| r.1 == x.stype) {
             n = Node::new(elem);
             n.set(attr, x.objname.as_str());
-        } else if let Some(&(_, elem, with_ref)) = kw::FRAME_SENSORS.iter().find(|r| r.0 == x.stype)
+        } else if let Some(&(elem, _, with_ref)) = kw::FRAME_SENSORS.iter().find(|r| r.1 == x.stype)
         {
             n = Node::new(elem);
             n.set("objtype", type2str(x.objtype));

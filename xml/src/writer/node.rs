@@ -6,9 +6,9 @@
 //! value differs from the default it is compared with, so that reading the text back from that
 //! default gives the value again.
 
-use super::keywords::Keywords;
 use super::number::{join, same_slice, Number};
 use crate::error::XmlError;
+use crate::keywords::Keywords;
 use crate::spec::{Limited, Orientation, OrientationType};
 
 /// One element.

@@ -1,7 +1,6 @@
-//! The keyword tables of MJCF (`xml_native_reader.cc`'s `*_map`), from value to keyword.
-//!
-//! They repeat the reader's private tables (which the writer cannot reach): the two must list
-//! the same keywords.
+//! The keyword tables of MJCF (`xml_native_reader.cc`'s `*_map`): keyword and value, one table
+//! each. The reader maps keywords to values through them and the writer values back to
+//! keywords, so a value written is always a keyword the reader reads.
 
 use mjrs_core::types::*;
 
@@ -10,7 +9,15 @@ use crate::spec::{builtin, mark};
 /// A keyword table: (keyword, value).
 pub type Keywords = &'static [(&'static str, i32)];
 
-/// `TFAuto_map` (for `compiler/inertiafromgeom`).
+/// `bool_map`.
+pub const BOOL: Keywords = &[("false", 0), ("true", 1)];
+/// `coordinate_map` (only `local` is still read).
+pub const COORDINATE: Keywords = &[("local", 0), ("global", 1)];
+/// `angle_map`.
+pub const ANGLE: Keywords = &[("radian", 0), ("degree", 1)];
+/// `enable_map`.
+pub const ENABLE: Keywords = &[("disable", 0), ("enable", 1)];
+/// `TFAuto_map` (for `compiler/inertiafromgeom` and the `limited` attributes).
 pub const TFAUTO: Keywords = &[("false", 0), ("true", 1), ("auto", 2)];
 /// `joint_map`.
 pub const JOINT: Keywords = &[
@@ -47,7 +54,12 @@ pub const EQUALITY: Keywords = &[
     ("weld", EQ_WELD),
     ("joint", EQ_JOINT),
     ("tendon", EQ_TENDON),
+    ("flex", EQ_FLEX),
+    ("distance", EQ_DISTANCE),
 ];
+/// The equality elements the writer writes: the first four of [`EQUALITY`], because the reader
+/// refuses flex and distance equalities, so no spec read from MJCF holds one.
+pub const EQUALITY_WRITTEN: Keywords = EQUALITY.split_at(4).0;
 /// `dyn_map`.
 pub const DYN: Keywords = &[
     ("none", DYN_NONE),
@@ -158,46 +170,47 @@ pub const ENABLE_FLAGS: Keywords = &[
     ("island", ENBL_ISLAND),
 ];
 
-/// Sensors attached to one object named by one attribute: type, element, attribute.
-pub const SIMPLE_SENSORS: &[(i32, &str, &str)] = &[
-    (SENS_TOUCH, "touch", "site"),
-    (SENS_ACCELEROMETER, "accelerometer", "site"),
-    (SENS_VELOCIMETER, "velocimeter", "site"),
-    (SENS_GYRO, "gyro", "site"),
-    (SENS_FORCE, "force", "site"),
-    (SENS_TORQUE, "torque", "site"),
-    (SENS_MAGNETOMETER, "magnetometer", "site"),
-    (SENS_RANGEFINDER, "rangefinder", "site"),
-    (SENS_JOINTPOS, "jointpos", "joint"),
-    (SENS_JOINTVEL, "jointvel", "joint"),
-    (SENS_TENDONPOS, "tendonpos", "tendon"),
-    (SENS_TENDONVEL, "tendonvel", "tendon"),
-    (SENS_ACTUATORPOS, "actuatorpos", "actuator"),
-    (SENS_ACTUATORVEL, "actuatorvel", "actuator"),
-    (SENS_ACTUATORFRC, "actuatorfrc", "actuator"),
-    (SENS_JOINTACTFRC, "jointactuatorfrc", "joint"),
-    (SENS_BALLQUAT, "ballquat", "joint"),
-    (SENS_BALLANGVEL, "ballangvel", "joint"),
-    (SENS_JOINTLIMITPOS, "jointlimitpos", "joint"),
-    (SENS_JOINTLIMITVEL, "jointlimitvel", "joint"),
-    (SENS_JOINTLIMITFRC, "jointlimitfrc", "joint"),
-    (SENS_TENDONLIMITPOS, "tendonlimitpos", "tendon"),
-    (SENS_TENDONLIMITVEL, "tendonlimitvel", "tendon"),
-    (SENS_TENDONLIMITFRC, "tendonlimitfrc", "tendon"),
-    (SENS_SUBTREECOM, "subtreecom", "body"),
-    (SENS_SUBTREELINVEL, "subtreelinvel", "body"),
-    (SENS_SUBTREEANGMOM, "subtreeangmom", "body"),
+/// Sensors attached to one object named by one attribute: element, type, object type,
+/// attribute.
+pub const SIMPLE_SENSORS: &[(&str, i32, i32, &str)] = &[
+    ("touch", SENS_TOUCH, OBJ_SITE, "site"),
+    ("accelerometer", SENS_ACCELEROMETER, OBJ_SITE, "site"),
+    ("velocimeter", SENS_VELOCIMETER, OBJ_SITE, "site"),
+    ("gyro", SENS_GYRO, OBJ_SITE, "site"),
+    ("force", SENS_FORCE, OBJ_SITE, "site"),
+    ("torque", SENS_TORQUE, OBJ_SITE, "site"),
+    ("magnetometer", SENS_MAGNETOMETER, OBJ_SITE, "site"),
+    ("rangefinder", SENS_RANGEFINDER, OBJ_SITE, "site"),
+    ("jointpos", SENS_JOINTPOS, OBJ_JOINT, "joint"),
+    ("jointvel", SENS_JOINTVEL, OBJ_JOINT, "joint"),
+    ("tendonpos", SENS_TENDONPOS, OBJ_TENDON, "tendon"),
+    ("tendonvel", SENS_TENDONVEL, OBJ_TENDON, "tendon"),
+    ("actuatorpos", SENS_ACTUATORPOS, OBJ_ACTUATOR, "actuator"),
+    ("actuatorvel", SENS_ACTUATORVEL, OBJ_ACTUATOR, "actuator"),
+    ("actuatorfrc", SENS_ACTUATORFRC, OBJ_ACTUATOR, "actuator"),
+    ("jointactuatorfrc", SENS_JOINTACTFRC, OBJ_JOINT, "joint"),
+    ("ballquat", SENS_BALLQUAT, OBJ_JOINT, "joint"),
+    ("ballangvel", SENS_BALLANGVEL, OBJ_JOINT, "joint"),
+    ("jointlimitpos", SENS_JOINTLIMITPOS, OBJ_JOINT, "joint"),
+    ("jointlimitvel", SENS_JOINTLIMITVEL, OBJ_JOINT, "joint"),
+    ("jointlimitfrc", SENS_JOINTLIMITFRC, OBJ_JOINT, "joint"),
+    ("tendonlimitpos", SENS_TENDONLIMITPOS, OBJ_TENDON, "tendon"),
+    ("tendonlimitvel", SENS_TENDONLIMITVEL, OBJ_TENDON, "tendon"),
+    ("tendonlimitfrc", SENS_TENDONLIMITFRC, OBJ_TENDON, "tendon"),
+    ("subtreecom", SENS_SUBTREECOM, OBJ_BODY, "body"),
+    ("subtreelinvel", SENS_SUBTREELINVEL, OBJ_BODY, "body"),
+    ("subtreeangmom", SENS_SUBTREEANGMOM, OBJ_BODY, "body"),
 ];
 
-/// Frame sensors: type, element, whether a reference frame may be given.
-pub const FRAME_SENSORS: &[(i32, &str, bool)] = &[
-    (SENS_FRAMEPOS, "framepos", true),
-    (SENS_FRAMEQUAT, "framequat", true),
-    (SENS_FRAMEXAXIS, "framexaxis", true),
-    (SENS_FRAMEYAXIS, "frameyaxis", true),
-    (SENS_FRAMEZAXIS, "framezaxis", true),
-    (SENS_FRAMELINVEL, "framelinvel", true),
-    (SENS_FRAMEANGVEL, "frameangvel", true),
-    (SENS_FRAMELINACC, "framelinacc", false),
-    (SENS_FRAMEANGACC, "frameangacc", false),
+/// Frame sensors: element, type, whether a reference frame may be given.
+pub const FRAME_SENSORS: &[(&str, i32, bool)] = &[
+    ("framepos", SENS_FRAMEPOS, true),
+    ("framequat", SENS_FRAMEQUAT, true),
+    ("framexaxis", SENS_FRAMEXAXIS, true),
+    ("frameyaxis", SENS_FRAMEYAXIS, true),
+    ("framezaxis", SENS_FRAMEZAXIS, true),
+    ("framelinvel", SENS_FRAMELINVEL, true),
+    ("frameangvel", SENS_FRAMEANGVEL, true),
+    ("framelinacc", SENS_FRAMELINACC, false),
+    ("frameangacc", SENS_FRAMEANGACC, false),
 ];
