@@ -30,8 +30,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut data = OwnedData::new(&m)?;
     let mut d = data.view();
 
-    // follow the first body that has a name (the humanoid's torso), or body 1
+    // follow the humanoid's torso (or body 1 of another model)
     let body = name2id(&m, OBJ_BODY, "torso").unwrap_or(1.min(m.nbody - 1));
+    mjrs_core::forward(&m, &mut d)?; // positions of the initial state (mj_forward)
     let steps = (1.0 / m.opt.timestep).round() as usize; // one second of simulated time
     for k in 0..=steps {
         if k % (steps / 5).max(1) == 0 {

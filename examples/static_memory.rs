@@ -2,55 +2,59 @@
 //! `cargo run --release --example static_memory`.
 //!
 //! The MJB blob is compiled into the program (`include_bytes!`: flash on a device), and `Model`
-//! and `Data` are carved from one fixed-size `static` arena. Nothing is allocated on the heap for
-//! them: `mjrs-core` is `no_std` without `alloc` and takes the memory it is given. (A device
-//! declares the arena as a `static mut` handed out once by its runtime, see `firmware-example/`;
-//! here a `Mutex` gives the same `&mut [u8]` without `unsafe`.)
+//! and `Data` are carved from one fixed-size `static` arena: nothing is allocated for them. This
+//! is the firmware example's setup (`firmware-example/`) on the desktop: the f32 core
+//! (`mjrs-core-f32`, `no_std` without `alloc`) and the f32 blob of an inverted double pendulum
+//! whose `<size memory="16K"/>` keeps its `Data` small. (A device declares the arena as a
+//! `static mut` that its runtime hands out once; here a `Mutex` gives the same `&mut [u8]`
+//! without `unsafe`.)
 
 use std::sync::Mutex;
 
-use mjrs_core::{mjb, Data};
+use mjrs_core_f32::{mjb, Data};
 
-/// The model: Gymnasium's hopper as MuJoCo 3.1.6 wrote it (`mj_saveModel`).
+/// The model: `firmware-example/model/inverted_double_pendulum.mjb`, written by
+/// `mjrs compile --f32` (4-byte `mjtNum`).
 static BLOB: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/mjb/hopper.mjb"
+    "/firmware-example/model/inverted_double_pendulum.mjb"
 ));
 
-/// Bytes for the model and the data together (the data's arena, `<size memory>`, is most of it).
-const ARENA_BYTES: usize = 4 << 20;
+/// Bytes for the model and the data together: the RAM a board sets aside for them. (Most of the
+/// data is solver statistics of 200 iterations; the core's feature `lean-stats`, which the
+/// firmware enables, keeps 8 and saves 107 KiB.)
+const ARENA_BYTES: usize = 160 * 1024;
 
-/// The arena: zeros in `.bss`, no heap.
+/// The arena: zeros (in `.bss`), never on the heap.
 static ARENA: Mutex<[u8; ARENA_BYTES]> = Mutex::new([0; ARENA_BYTES]);
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut arena = ARENA.lock().map_err(|_| "arena poisoned")?;
 
-    // the header tells how much memory the model and the data need, before anything is loaded
+    // the header says how much memory the model and the data need, before anything is loaded
     let header = mjb::read_header(BLOB)?;
     let model_bytes = header.model_bytes()?;
     let data_bytes = Data::bytes_needed(&header.sizes)?;
-    println!("hopper: model {model_bytes} bytes, data {data_bytes} bytes, arena {ARENA_BYTES}");
+    println!("model {model_bytes} bytes + data {data_bytes} bytes of a {ARENA_BYTES}-byte arena");
     if model_bytes + data_bytes > ARENA_BYTES {
         return Err("the arena is too small for this model".into());
     }
 
-    // load validates every size, address and index of the blob: a damaged blob is an error
+    // `load` validates every size, address and index of the blob: a damaged blob is an error
     let (model_mem, data_mem) = arena.split_at_mut(model_bytes);
     let m = mjb::load(BLOB, model_mem)?;
     let mut d = Data::new(&m, &mut data_mem[..data_bytes])?; // mj_makeData + mj_resetData
 
-    // a hop: push the three joints for 0.1 s, then let go, 1 s in all
-    let steps = (1.0 / m.opt.timestep).round() as usize;
-    for k in 0..steps {
-        let push = if d.time < 0.1 { 1.0 } else { 0.0 };
-        d.ctrl.fill(push);
-        mjrs_core::step(&m, &mut d)?;
-        if (k + 1) % (steps / 4).max(1) == 0 {
-            // qpos[0..2]: the torso's x and z (slide joints)
+    // nudge the lower pole and let the pendulum fall for two seconds, the motor off
+    d.qvel[1] = 0.1;
+    let steps = (2.0 / m.opt.timestep).round() as usize;
+    for k in 1..=steps {
+        mjrs_core_f32::step(&m, &mut d)?; // errors are values, never panics
+        if k % (steps / 8).max(1) == 0 {
+            // qpos: the cart's position, the two hinge angles
             println!(
-                "t = {:.3} s  x {:+.4} m  z {:.4} m",
-                d.time, d.qpos[0], d.qpos[1]
+                "t = {:.2} s  cart {:+.4} m  poles {:+.4} {:+.4} rad",
+                d.time, d.qpos[0], d.qpos[1], d.qpos[2]
             );
         }
     }
