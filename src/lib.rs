@@ -2,11 +2,11 @@
 //! command-line tool (`cargo install --path .`, then `mjrs simulate`, `mjrs render`,
 //! `mjrs view`, ...) and a small facade over the layers:
 //!
-//! * [`core`](crate::core) (`mjrs-core`): the `no_std`, allocation-free simulator:
+//! * [`core`] (`mjrs-core`): the `no_std`, allocation-free simulator:
 //!   `Model`/`Data` on caller memory, MJB, the pipeline, derivatives, rollouts; `mjrs-core-f32`
-//!   is the same source with `Real = f32` ([`f32`](crate::f32) holds the tool's f32 paths);
-//! * [`alloc_front`](crate::alloc_front) (`mjrs-alloc`): owned models and datas on the heap;
-//! * [`std_front`](crate::std_front) (`mjrs-std`): files, the VFS, handlers, the thread pool,
+//!   is the same source with `Real = f32` ([`f32`](mod@f32) holds the tool's f32 paths);
+//! * [`alloc_front`] (`mjrs-alloc`): owned models and datas on the heap;
+//! * [`std_front`] (`mjrs-std`): files, the VFS, handlers, the thread pool,
 //!   threaded rollouts;
 //! * `mjrs-xml`: the MJCF/URDF compiler; `mjrs-gl`: visualization, the OpenGL renderer, the
 //!   viewer (depend on them directly).

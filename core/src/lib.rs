@@ -6,10 +6,11 @@
 //! * [`mjb`] reads and writes MuJoCo's binary model format (MJB) on byte slices, validating every
 //!   size, address and index before anything else touches them.
 //! * [`math`] is MuJoCo's `mju_*` utility library.
-//! * The pipeline, bit for bit with MuJoCo: [`step`] and [`forward`] (`mj_step`, `mj_forward`),
-//!   [`inverse`], finite-difference derivatives ([`transition_fd`], [`inverse_fd`]), the state
-//!   API ([`get_state`], [`set_state`]), [`ray`] casting, [`rollout`]s, [`print`]ing in MuJoCo's
-//!   text formats. Errors are values ([`StepError`], ...), never panics, and nothing allocates.
+//! * The pipeline, bit for bit with MuJoCo: [`step`](fn@step) and [`forward`](fn@forward)
+//!   (`mj_step`, `mj_forward`), [`inverse`](fn@inverse), finite-difference derivatives
+//!   ([`transition_fd`], [`inverse_fd`]), the state API ([`get_state`], [`set_state`]), [`ray`]
+//!   casting, [`rollout`]s, [`print`]ing in MuJoCo's text formats. Errors are values
+//!   ([`StepError`], ...), never panics, and nothing allocates.
 //!
 //! ```
 //! use mjrs_core::{mjb, Data};
