@@ -1,5 +1,20 @@
-//! mjrs: a MuJoCo-compatible physics simulator. This facade re-exports the layers and holds
-//! the pieces of the command-line tool that tests reuse (the JSON dumps).
+//! mjrs: a MuJoCo 3.1.6-compatible physics simulator in Rust. This package is the `mjrs`
+//! command-line tool (`cargo install --path .`, then `mjrs simulate`, `mjrs render`,
+//! `mjrs view`, ...) and a small facade over the layers:
+//!
+//! * [`core`] (`mjrs-core`): the `no_std`, allocation-free simulator:
+//!   `Model`/`Data` on caller memory, MJB, the pipeline, derivatives, rollouts; `mjrs-core-f32`
+//!   is the same source with `Real = f32` ([`f32`](mod@f32) holds the tool's f32 paths);
+//! * [`alloc_front`] (`mjrs-alloc`): owned models and datas on the heap;
+//! * [`std_front`] (`mjrs-std`): files, the VFS, handlers, the thread pool,
+//!   threaded rollouts;
+//! * `mjrs-xml`: the MJCF/URDF compiler; `mjrs-gl`: visualization, the OpenGL renderer, the
+//!   viewer (depend on them directly).
+//!
+//! The other modules are the command-line tool's pieces that tests reuse (JSON dumps in the
+//! shape of MuJoCo's reference tool, the control law, the renderer driver). Runnable examples of
+//! the library are in the repository's `examples/` (`cargo run --release --example simulate`);
+//! the README's snippets are compiled and run as doctests of this package.
 // control.rs, dump.rs and stepping.rs are compiled once per precision (here and in `f32`), on
 // purpose: one source, two cores
 #![allow(clippy::duplicate_mod)]
@@ -18,3 +33,8 @@ pub mod rollout;
 pub mod scene;
 pub mod simulate;
 pub mod stepping;
+
+/// The README's Rust snippets, compiled and run as doctests so that they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

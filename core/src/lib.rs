@@ -6,9 +6,38 @@
 //! * [`mjb`] reads and writes MuJoCo's binary model format (MJB) on byte slices, validating every
 //!   size, address and index before anything else touches them.
 //! * [`math`] is MuJoCo's `mju_*` utility library.
+//! * The pipeline, bit for bit with MuJoCo: [`step`](fn@step) and [`forward`](fn@forward)
+//!   (`mj_step`, `mj_forward`), [`inverse`](fn@inverse), finite-difference derivatives
+//!   ([`transition_fd`], [`inverse_fd`]), the state API ([`get_state`], [`set_state`]), [`ray`]
+//!   casting, [`rollout`]s, [`print`]ing in MuJoCo's text formats. Errors are values
+//!   ([`StepError`], ...), never panics, and nothing allocates.
+//!
+//! ```
+//! use mjrs_core::{mjb, Data};
+//!
+//! # fn main() -> Result<(), Box<dyn core::error::Error>> {
+//! # let blob = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../alloc-front/tests/data/pendulum.mjb"))?;
+//! # let blob = &blob[..];
+//! let header = mjb::read_header(blob)?; // sizes, to size the buffers
+//! let mut model_mem = [0u8; 16 * 1024]; // any alignment; a `static` on a microcontroller
+//! let m = mjb::load(blob, &mut model_mem[..header.model_bytes()?])?;
+//! let mut data_mem = vec![0u8; Data::bytes_needed(m.sizes())?];
+//! let mut d = Data::new(&m, &mut data_mem)?; // mj_makeData + mj_resetData
+//! mjrs_core::step(&m, &mut d)?;
+//! # Ok(()) }
+//! ```
 //!
 //! `Real` is `f64`, or `f32` with the cargo feature `f32` (the package `mjrs-core-f32` builds this
-//! same source with the feature on).
+//! same source with the feature on). The feature `std` uses the platform's C math functions, the
+//! ones MuJoCo calls, for bit-exact results (without it: `libm`, within an ulp); `defmt` formats
+//! errors for firmware logs; `lean-stats` keeps solver statistics of 8 iterations per island for
+//! a smaller `Data`; `micromath` approximates the transcendental functions of f32 without `std`.
+#![cfg_attr(
+    feature = "f32",
+    doc = "\n**This build: `Real = f32`** (the package `mjrs-core-f32`, or `mjrs-core` with the \
+           feature `f32`): it loads MJB blobs with 4-byte `mjtNum`, as `mjrs compile --f32` \
+           writes them, and is what the firmware example runs."
+)]
 #![cfg_attr(not(test), no_std)]
 #![warn(clippy::std_instead_of_core)]
 #![allow(non_snake_case)] // MuJoCo's field names (qM, efc_J, D_rownnz) are kept as they are.
