@@ -23,7 +23,9 @@ fi
 
 # ldconfig lives in /sbin, which is not on every user's PATH
 ldconfig=$(PATH=$PATH:/sbin:/usr/sbin command -v ldconfig || echo ldconfig)
-has_lib() { "$ldconfig" -p 2>/dev/null | grep -q "$1"; }
+# read once: `ldconfig -p | grep -q` would fail under pipefail whenever grep stops reading early
+libraries=$("$ldconfig" -p 2>/dev/null || true)
+has_lib() { grep -q "$1" <<<"$libraries"; }
 
 # library or program -> Debian package
 packages=()
