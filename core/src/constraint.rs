@@ -10,27 +10,29 @@
 //!
 //! Not supported: flex equality constraints and flex contacts (the pipeline refuses flexes),
 //! and constraint islands (`ENBL_ISLAND` is refused when there are rows). The solvers' state
-//! update (`mj_constraintUpdate`) lives in [`crate::solver`].
+//! update (`mj_constraintUpdate`) lives in the module `solver`.
 
 use crate::arena::{
     ArenaArrays, ArenaArraysMut, ArenaError, ArenaField, ArenaMask, PushItem, Stack,
 };
 use crate::data::{Contact, Data};
-use crate::forward::StepError;
-use crate::math::mat::{mul_mat_mat, rot_vec_mat, sqr_mat_td, transpose};
+use crate::error::StepError;
+use crate::math::mat::{
+    mul_mat_mat, mul_mat_t_vec, mul_mat_vec, rot_vec_mat, sqr_mat_td, transpose,
+};
 use crate::math::misc::{max, min};
 use crate::math::quat::{mul_quat, mul_quat_axis, neg_quat, quat2vel};
 use crate::math::scalar::{pow, sqrt};
-use crate::math::sparse::combine_sparse;
+use crate::math::sparse::{combine_sparse, mul_mat_vec_sparse};
 use crate::math::vec::{add3, add_scl, add_to_scl, norm, normalize3, scl_in_place, sub, sub3};
 use crate::model::Model;
 use crate::real::{Real, MINVAL};
 use crate::smooth::solve_m2;
 use crate::solver::sparse::sqr_mat_td_sparse;
-use crate::solver::Jacobian;
+pub use crate::support::is_dual;
 use crate::support::{
-    disabled, enabled, is_sparse, jac, jac_dif_pair, merge_chain, merge_chain_simple, v3, v4, v6,
-    v9, warning,
+    disabled, enabled, is_pyramidal, is_sparse, jac, jac_dif_pair, merge_chain, merge_chain_simple,
+    v3, v4, v6, v9, warning,
 };
 use crate::types::*;
 
@@ -38,20 +40,6 @@ use crate::types::*;
 /// 3.1.6 too, for a sparse tendon equality between two tendons whose Jacobians do not have
 /// two non-zeros together).
 const MISALLOCATED: StepError = StepError::Numerical("constraint Jacobian mis-allocation");
-
-// ------------------------------------------------------------------------------------------------
-// model predicates
-
-/// Whether friction cones are pyramidal (`mj_isPyramidal`); elliptic otherwise.
-pub fn is_pyramidal(m: &Model) -> bool {
-    m.opt.cone == CONE_PYRAMIDAL
-}
-
-/// Whether the solver needs the dual problem, `efc_AR` (`mj_isDual`): PGS, or noslip
-/// iterations.
-pub fn is_dual(m: &Model) -> bool {
-    m.opt.solver == SOL_PGS || m.opt.noslip_iterations > 0
-}
 
 // ------------------------------------------------------------------------------------------------
 // the arena: contacts, then rows
@@ -1821,6 +1809,80 @@ fn back_sub_m2(m: &Model, d: &Data, x: &mut [Real], colind: &[i32]) {
 
 // ------------------------------------------------------------------------------------------------
 // reference accelerations (mj_referenceConstraint) and Jacobian products
+
+/// The constraint Jacobian `efc_J` (dense `nefc x nv`, or sparse with its transpose `efc_JT`).
+pub struct Jacobian<'a> {
+    /// Degrees of freedom (columns).
+    pub nv: usize,
+    /// Constraint rows.
+    pub nefc: usize,
+    /// Sparse layout (`mj_isSparse`).
+    pub sparse: bool,
+    /// `efc_J`.
+    pub J: &'a [Real],
+    /// `efc_J_rownnz` (sparse only).
+    pub rownnz: &'a [i32],
+    /// `efc_J_rowadr` (sparse only).
+    pub rowadr: &'a [i32],
+    /// `efc_J_rowsuper` (sparse only).
+    pub rowsuper: &'a [i32],
+    /// `efc_J_colind` (sparse only).
+    pub colind: &'a [i32],
+    /// `efc_JT` (sparse only).
+    pub JT: &'a [Real],
+    /// `efc_JT_rownnz` (sparse only).
+    pub JT_rownnz: &'a [i32],
+    /// `efc_JT_rowadr` (sparse only).
+    pub JT_rowadr: &'a [i32],
+    /// `efc_JT_rowsuper` (sparse only).
+    pub JT_rowsuper: &'a [i32],
+    /// `efc_JT_colind` (sparse only).
+    pub JT_colind: &'a [i32],
+}
+
+impl Jacobian<'_> {
+    /// `res = J vec` (`mj_mulJacVec`).
+    pub fn mul_vec(&self, res: &mut [Real], vec: &[Real]) {
+        if self.nefc == 0 {
+            return;
+        }
+        if self.sparse {
+            mul_mat_vec_sparse(
+                res,
+                self.J,
+                vec,
+                self.nefc,
+                self.rownnz,
+                self.rowadr,
+                self.colind,
+                Some(self.rowsuper),
+            );
+        } else {
+            mul_mat_vec(res, self.J, vec, self.nefc, self.nv);
+        }
+    }
+
+    /// `res = J' vec` (`mj_mulJacTVec`).
+    pub fn mul_t_vec(&self, res: &mut [Real], vec: &[Real]) {
+        if self.nefc == 0 {
+            return;
+        }
+        if self.sparse {
+            mul_mat_vec_sparse(
+                res,
+                self.JT,
+                vec,
+                self.nv,
+                self.JT_rownnz,
+                self.JT_rowadr,
+                self.JT_colind,
+                Some(self.JT_rowsuper),
+            );
+        } else {
+            mul_mat_t_vec(res, self.J, vec, self.nefc, self.nv);
+        }
+    }
+}
 
 /// Constraint velocities and reference accelerations (`mj_referenceConstraint`):
 /// `efc_vel = J qvel`, `efc_aref = -B efc_vel - K I (efc_pos - efc_margin)`.

@@ -799,7 +799,7 @@ impl<W: Write + ?Sized> Printer<'_, W> {
         // MuJoCo allocates the efc arrays whenever constraints are enabled, efc_AR only for
         // the dual problem; a sparse matrix prints its header even with no rows
         let allocated = m.opt.disableflags & DSBL_CONSTRAINT == 0;
-        let dual = allocated && crate::constraint::is_dual(m);
+        let dual = allocated && crate::support::is_dual(m);
         if !crate::support::is_sparse(m) {
             self.array("EFC_J", nefc, m.nv, a.efc_J)?;
             if dual {

@@ -12,7 +12,8 @@
 //! Scratch memory comes from the data's arena; failures are error values.
 
 use crate::data::Data;
-use crate::forward::{step1, step2, StepError};
+use crate::error::StepError;
+use crate::forward::{step1, step2};
 use crate::io::reset_data;
 use crate::math::mat::{mul_mat_mat_t, rot_vec_mat_t};
 use crate::math::misc::max;

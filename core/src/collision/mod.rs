@@ -21,7 +21,7 @@ pub mod primitive;
 
 use crate::arena::{Arena, ArenaError, ArenaField, Carver, LayoutCounter, Reservation};
 use crate::data::{Contact, Data};
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::eig3::eig3;
 use crate::math::misc::{max, min, outside_box};
 use crate::math::scalar::abs;
@@ -30,6 +30,7 @@ use crate::math::vec::{add_scl3, add_to3, dot3, norm3, scl3, sub3};
 use crate::model::Model;
 use crate::real::{Real, MAXVAL, MINVAL};
 use crate::support::{disabled, enabled, v3, v9, warning};
+use crate::timer::{tic, toc};
 use crate::types::*;
 use core::mem::size_of;
 
@@ -157,20 +158,6 @@ pub fn collision(m: &Model, d: &mut Data) -> Result<(), StepError> {
 fn take_arena<'a>(d: &mut Data<'a>) -> Arena<'a> {
     let empty: &'a mut [u64] = &mut [];
     core::mem::replace(&mut d.arena, Arena::new(crate::pod::as_bytes_mut(empty)))
-}
-
-/// Starts a timer (as `forward`'s): the clock reading, if the user set a clock.
-fn tic(d: &Data) -> Option<Real> {
-    d.callbacks.time.map(|t| t())
-}
-
-/// Adds the time since `start` to timer `id`.
-fn toc(d: &mut Data, id: i32, start: Option<Real>) {
-    if let (Some(start), Some(clock)) = (start, d.callbacks.time) {
-        let t = &mut d.timer[id as usize];
-        t.duration += clock() - start;
-        t.number += 1;
-    }
 }
 
 /// Broad phase, then mid- and narrow phase for every body pair merged with the explicit pairs,

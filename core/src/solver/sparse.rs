@@ -1,19 +1,16 @@
 //! Sparse kernels of the Newton solver's Hessian, in MuJoCo's operation order: the
 //! reverse-order sparse Cholesky factorization, solve and rank-one update
-//! (`engine_util_solve.c`), `M' diag M` of a sparse matrix and layout compression
-//! (`engine_util_sparse.c`), and the mass matrix as a sparse or dense matrix
-//! (`engine_support.c`).
+//! (`engine_util_solve.c`), and `M' diag M` of a sparse matrix and layout compression
+//! (`engine_util_sparse.c`).
 //!
 //! Matrices are sparse row by row as in [`crate::math::sparse`]. The *uncompressed* layout gives
 //! every row of an `n x n` matrix room for `n` elements (`rowadr[r] = r n`), so that rows can
 //! grow during factorization.
 
 use crate::arena::Stack;
-use crate::data::Data;
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::scalar::sqrt;
 use crate::math::sparse::{combine_sparse, dot_sparse};
-use crate::model::Model;
 use crate::real::{Real, MINVAL};
 
 /// The error MuJoCo raises when a factorization meets a structural problem.
@@ -344,113 +341,5 @@ pub fn compress_sparse(
         mat.copy_within(old..old + nnz, adr);
         colind.copy_within(old..old + nnz, adr);
         adr += nnz;
-    }
-}
-
-/// The mass matrix as a sparse symmetric matrix `M` with the row addresses `D_rowadr`
-/// (`mj_makeMSparse` with no row addresses given): each row's non-zeros in column order.
-pub fn make_m_sparse(
-    m: &Model,
-    d: &Data,
-    mat: &mut [Real],
-    rownnz: &mut [i32],
-    colind: &mut [i32],
-) {
-    let nv = m.nv;
-    let rowadr = &*d.D_rowadr;
-
-    // lower triangle, walking each dof's ancestors, then reversed into column order
-    for i in 0..nv {
-        let start = rowadr[i] as usize;
-        let mut madr = m.dof_Madr[i] as usize;
-        if m.dof_simplenum[i] != 0 {
-            rownnz[i] = 1;
-            mat[start] = d.qM[madr];
-            colind[start] = i as i32;
-            continue;
-        }
-        let mut col = start;
-        let mut j = i as i32;
-        while j >= 0 {
-            mat[col] = d.qM[madr];
-            colind[col] = j;
-            madr += 1;
-            col += 1;
-            j = m.dof_parentid[j as usize];
-        }
-        rownnz[i] = (col - start) as i32;
-        mat[start..col].reverse();
-        colind[start..col].reverse();
-    }
-
-    // upper triangle from the lower
-    for i in 1..nv {
-        let start = rowadr[i] as usize;
-        let end = start + rownnz[i] as usize - 1;
-        for j in start..end {
-            let c = colind[j] as usize;
-            let a = (rowadr[c] + rownnz[c]) as usize;
-            rownnz[c] += 1;
-            mat[a] = mat[j];
-            colind[a] = i as i32;
-        }
-    }
-}
-
-/// Adds the sparse mass matrix of [`make_m_sparse`] to the sparse `dst` (room for `nv` per
-/// row) (`mj_addMSparse`).
-#[allow(clippy::too_many_arguments)]
-pub fn add_m_sparse(
-    m: &Model,
-    d: &Data,
-    dst: &mut [Real],
-    rownnz: &mut [i32],
-    rowadr: &[i32],
-    colind: &mut [i32],
-    mat: &[Real],
-    m_rownnz: &[i32],
-    m_colind: &[i32],
-    stack: &mut Stack,
-) -> Result<(), StepError> {
-    let nv = m.nv;
-    let mut frame = stack.frame();
-    let buf_ind = frame.alloc::<i32>(nv)?;
-    let buf = frame.alloc::<Real>(nv)?;
-    for i in 0..nv {
-        let (adr, madr) = (rowadr[i] as usize, d.D_rowadr[i] as usize);
-        let mnnz = m_rownnz[i] as usize;
-        rownnz[i] = combine_sparse(
-            &mut dst[adr..],
-            &mat[madr..madr + mnnz],
-            1.0,
-            1.0,
-            rownnz[i] as usize,
-            &mut colind[adr..],
-            &m_colind[madr..madr + mnnz],
-            buf,
-            buf_ind,
-        ) as i32;
-    }
-    Ok(())
-}
-
-/// Adds the mass matrix to the dense `nv x nv` matrix `dst` (`mj_addMDense`).
-pub fn add_m_dense(m: &Model, d: &Data, dst: &mut [Real]) {
-    let nv = m.nv;
-    for i in 0..nv {
-        let mut adr = m.dof_Madr[i] as usize;
-        let mut j = i as i32;
-        while j >= 0 {
-            let ju = j as usize;
-            dst[i * nv + ju] += d.qM[adr];
-            if ju < i {
-                dst[ju * nv + i] += d.qM[adr];
-            }
-            if m.dof_simplenum[i] != 0 {
-                break;
-            }
-            j = m.dof_parentid[ju];
-            adr += 1;
-        }
     }
 }
