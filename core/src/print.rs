@@ -1120,32 +1120,4 @@ impl fmt::Display for Upper<'_> {
 }
 
 /// Room for one array header.
-struct HeaderBuf {
-    bytes: [u8; 64],
-    len: usize,
-}
-
-impl HeaderBuf {
-    fn new() -> Self {
-        HeaderBuf {
-            bytes: [0; 64],
-            len: 0,
-        }
-    }
-
-    fn as_str(&self) -> &str {
-        core::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
-    }
-}
-
-impl Write for HeaderBuf {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        let end = self.len + s.len();
-        self.bytes
-            .get_mut(self.len..end)
-            .ok_or(fmt::Error)?
-            .copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
-}
+type HeaderBuf = format::TextBuf<64>;

@@ -20,7 +20,7 @@
 use crate::data::Data;
 pub use crate::error::RayError;
 use crate::math::mat::{rot_vec_mat, rot_vec_mat_t};
-use crate::math::misc::{max, min, round};
+use crate::math::misc::{max, min, mj_max, mj_min, round};
 use crate::math::scalar::{abs, atan2, ceil, floor, sqrt};
 use crate::math::vec::{add3, add_scl3, cross, dist3, dot3, norm3, normalize3, sub3};
 use crate::model::Model;
@@ -747,24 +747,6 @@ fn hfield(m: &Model, poses: &Poses, g: usize, pnt: &[Real; 3], vec: &[Real; 3]) 
 /// An integer as `Real` (exact for f64; rounded once for f32).
 fn int_to_real(x: i32) -> Real {
     f64::from(x) as Real
-}
-
-/// `mjMIN` on numbers: `a` if `a < b`, else `b`.
-fn mj_min(a: Real, b: Real) -> Real {
-    if a < b {
-        a
-    } else {
-        b
-    }
-}
-
-/// `mjMAX` on numbers: `a` if `a > b`, else `b`.
-fn mj_max(a: Real, b: Real) -> Real {
-    if a > b {
-        a
-    } else {
-        b
-    }
 }
 
 // ------------------------------------------------------------------------------------------------

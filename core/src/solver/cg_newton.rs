@@ -6,7 +6,6 @@
 
 use super::context::{Context, Hessian};
 use super::hessian::{hessian_direct, hessian_incremental};
-use super::sparse::chol_solve_sparse;
 use super::update::constraint_update_subset;
 use super::{save_stats, stat_scale, Efc, Subset};
 use crate::arena::Stack;
@@ -14,6 +13,7 @@ use crate::data::{Data, SolverStat};
 use crate::error::StepError;
 use crate::math::chol::chol_solve;
 use crate::math::scalar::sqrt;
+use crate::math::sparse::chol_solve_sparse;
 use crate::math::vec::{add_to_scl, dot, norm, sub as sub_vec};
 use crate::model::Model;
 use crate::real::{Real, MINVAL};

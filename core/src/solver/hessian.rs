@@ -5,10 +5,6 @@
 //! Hessians added (`HessianCone`).
 
 use super::context::{Context, Hessian};
-use super::sparse::{
-    chol_factor_sparse, chol_update_sparse, compress_sparse, sqr_mat_td_sparse,
-    sqr_mat_td_uncompressed_init,
-};
 use super::Efc;
 use crate::arena::Stack;
 use crate::data::Data;
@@ -16,6 +12,10 @@ use crate::error::StepError;
 use crate::math::chol::{chol_factor, chol_update};
 use crate::math::mat::sqr_mat_td;
 use crate::math::scalar::sqrt;
+use crate::math::sparse::{
+    chol_factor_sparse, chol_update_sparse, compress_sparse, sqr_mat_td_sparse,
+    sqr_mat_td_uncompressed_init,
+};
 use crate::math::vec::{add_to_scl, scl};
 use crate::model::Model;
 use crate::real::{Real, MINVAL};

@@ -9,7 +9,7 @@
 //!   removes slip after the main solver (`mj_solNoSlip`).
 //! * `cg_newton`: the primal solvers, conjugate gradient and Newton (`mj_solCG`,
 //!   `mj_solNewton`), with their exact line search; `hessian` the Newton Hessian and its
-//!   Cholesky factor, dense or sparse, and [`sparse`] the sparse matrix kernels it needs.
+//!   Cholesky factor, dense or sparse (its sparse kernels are in [`crate::math::sparse`]).
 //!
 //! Every function here works on [`Efc`], the constraint rows as the solvers see them.
 
@@ -18,10 +18,18 @@ mod context;
 mod hessian;
 mod noslip;
 mod pgs;
-pub mod sparse;
 mod update;
 
 pub use update::constraint_update;
+
+/// The sparse kernels of the Newton Hessian at the path the conformance tests use; they live
+/// with the other sparse helpers in [`crate::math::sparse`].
+pub mod sparse {
+    pub use crate::math::sparse::{
+        chol_factor_sparse, chol_solve_sparse, chol_update_sparse, compress_sparse,
+        sqr_mat_td_sparse, sqr_mat_td_uncompressed_init,
+    };
+}
 
 use crate::arena::{ArenaArraysMut, ArenaField, ArenaMask, Stack};
 use crate::constraint::Jacobian;
