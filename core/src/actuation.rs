@@ -3,7 +3,7 @@
 //! ("Computation › Actuation model").
 
 use crate::data::Data;
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::mat::mul_mat_t_vec;
 use crate::math::misc::{muscle_bias, muscle_dynamics, muscle_gain};
 use crate::math::vec::norm3;

@@ -521,7 +521,7 @@ impl Detached<'_> {
     pub fn contacts_and_stack<'f>(
         &'f mut self,
         fields: &'f ArenaFields,
-    ) -> (&'f [crate::data::Contact], Stack<'f>) {
+    ) -> (&'f [crate::records::Contact], Stack<'f>) {
         let (used, stack) = self.used_and_stack();
         (field_in(used, fields[ArenaField::contact as usize]), stack)
     }
@@ -714,10 +714,10 @@ impl<'a> Arena<'a> {
 
     /// The contacts (arena array `contact`) as a writable slice, without cutting out the other
     /// arrays as [`Arena::arrays_mut`] does (collision adds contacts one pair at a time).
-    pub fn contacts_mut(&mut self) -> &mut [crate::data::Contact] {
+    pub fn contacts_mut(&mut self) -> &mut [crate::records::Contact] {
         let used = self.state.parena.min(self.buf.len());
         let (off, n) = self.fields[ArenaField::contact as usize];
-        bytes_of::<crate::data::Contact>(n)
+        bytes_of::<crate::records::Contact>(n)
             .and_then(|b| self.buf[..used].get_mut(off..off.checked_add(b)?))
             .and_then(cast_mut)
             .unwrap_or(&mut [])

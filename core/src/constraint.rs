@@ -10,27 +10,31 @@
 //!
 //! Not supported: flex equality constraints and flex contacts (the pipeline refuses flexes),
 //! and constraint islands (`ENBL_ISLAND` is refused when there are rows). The solvers' state
-//! update (`mj_constraintUpdate`) lives in [`crate::solver`].
+//! update (`mj_constraintUpdate`) lives in the module `solver`.
 
 use crate::arena::{
     ArenaArrays, ArenaArraysMut, ArenaError, ArenaField, ArenaMask, PushItem, Stack,
 };
 use crate::data::{Contact, Data};
-use crate::forward::StepError;
-use crate::math::mat::{mul_mat_mat, rot_vec_mat, sqr_mat_td, transpose};
+use crate::error::StepError;
+use crate::math::mat::{
+    mul_mat_mat, mul_mat_t_vec, mul_mat_vec, rot_vec_mat, sqr_mat_td, transpose,
+};
 use crate::math::misc::{max, min};
 use crate::math::quat::{mul_quat, mul_quat_axis, neg_quat, quat2vel};
 use crate::math::scalar::{pow, sqrt};
-use crate::math::sparse::combine_sparse;
+use crate::math::sparse::{
+    combine_sparse, mul_mat_vec_sparse, sqr_mat_td_sparse, sqr_mat_td_sparse_init, super_sparse,
+    transpose_sparse, SparseMut,
+};
 use crate::math::vec::{add3, add_scl, add_to_scl, norm, normalize3, scl_in_place, sub, sub3};
 use crate::model::Model;
 use crate::real::{Real, MINVAL};
 use crate::smooth::solve_m2;
-use crate::solver::sparse::sqr_mat_td_sparse;
-use crate::solver::Jacobian;
+pub use crate::support::is_dual;
 use crate::support::{
-    disabled, enabled, is_sparse, jac, jac_dif_pair, merge_chain, merge_chain_simple, v3, v4, v6,
-    v9, warning,
+    disabled, enabled, is_pyramidal, is_sparse, jac, jac_dif_pair, merge_chain, merge_chain_simple,
+    v3, v4, v6, v9, warning,
 };
 use crate::types::*;
 
@@ -38,20 +42,6 @@ use crate::types::*;
 /// 3.1.6 too, for a sparse tendon equality between two tendons whose Jacobians do not have
 /// two non-zeros together).
 const MISALLOCATED: StepError = StepError::Numerical("constraint Jacobian mis-allocation");
-
-// ------------------------------------------------------------------------------------------------
-// model predicates
-
-/// Whether friction cones are pyramidal (`mj_isPyramidal`); elliptic otherwise.
-pub fn is_pyramidal(m: &Model) -> bool {
-    m.opt.cone == CONE_PYRAMIDAL
-}
-
-/// Whether the solver needs the dual problem, `efc_AR` (`mj_isDual`): PGS, or noslip
-/// iterations.
-pub fn is_dual(m: &Model) -> bool {
-    m.opt.solver == SOL_PGS || m.opt.noslip_iterations > 0
-}
 
 // ------------------------------------------------------------------------------------------------
 // the arena: contacts, then rows
@@ -1666,25 +1656,6 @@ fn project_dense(
     Ok(())
 }
 
-/// A sparse matrix: values and row structure.
-struct SparseMut<'s> {
-    val: &'s mut [Real],
-    rownnz: &'s mut [i32],
-    rowadr: &'s mut [i32],
-    colind: &'s mut [i32],
-}
-
-impl<'s> SparseMut<'s> {
-    fn new(stack: &mut Stack<'s>, nr: usize, nnz: usize) -> Result<Self, ArenaError> {
-        Ok(SparseMut {
-            val: stack.alloc::<Real>(nnz)?,
-            rownnz: stack.alloc::<i32>(nr)?,
-            rowadr: stack.alloc::<i32>(nr)?,
-            colind: stack.alloc::<i32>(nnz)?,
-        })
-    }
-}
-
 /// Sparse `efc_AR`: each row of `J` completed with the ancestors of its dofs (the fill-in of
 /// the back-substitution), back-substituted with `L'` and scaled by `D^-1/2`, then multiplied
 /// with its transpose.
@@ -1822,6 +1793,80 @@ fn back_sub_m2(m: &Model, d: &Data, x: &mut [Real], colind: &[i32]) {
 // ------------------------------------------------------------------------------------------------
 // reference accelerations (mj_referenceConstraint) and Jacobian products
 
+/// The constraint Jacobian `efc_J` (dense `nefc x nv`, or sparse with its transpose `efc_JT`).
+pub struct Jacobian<'a> {
+    /// Degrees of freedom (columns).
+    pub nv: usize,
+    /// Constraint rows.
+    pub nefc: usize,
+    /// Sparse layout (`mj_isSparse`).
+    pub sparse: bool,
+    /// `efc_J`.
+    pub J: &'a [Real],
+    /// `efc_J_rownnz` (sparse only).
+    pub rownnz: &'a [i32],
+    /// `efc_J_rowadr` (sparse only).
+    pub rowadr: &'a [i32],
+    /// `efc_J_rowsuper` (sparse only).
+    pub rowsuper: &'a [i32],
+    /// `efc_J_colind` (sparse only).
+    pub colind: &'a [i32],
+    /// `efc_JT` (sparse only).
+    pub JT: &'a [Real],
+    /// `efc_JT_rownnz` (sparse only).
+    pub JT_rownnz: &'a [i32],
+    /// `efc_JT_rowadr` (sparse only).
+    pub JT_rowadr: &'a [i32],
+    /// `efc_JT_rowsuper` (sparse only).
+    pub JT_rowsuper: &'a [i32],
+    /// `efc_JT_colind` (sparse only).
+    pub JT_colind: &'a [i32],
+}
+
+impl Jacobian<'_> {
+    /// `res = J vec` (`mj_mulJacVec`).
+    pub fn mul_vec(&self, res: &mut [Real], vec: &[Real]) {
+        if self.nefc == 0 {
+            return;
+        }
+        if self.sparse {
+            mul_mat_vec_sparse(
+                res,
+                self.J,
+                vec,
+                self.nefc,
+                self.rownnz,
+                self.rowadr,
+                self.colind,
+                Some(self.rowsuper),
+            );
+        } else {
+            mul_mat_vec(res, self.J, vec, self.nefc, self.nv);
+        }
+    }
+
+    /// `res = J' vec` (`mj_mulJacTVec`).
+    pub fn mul_t_vec(&self, res: &mut [Real], vec: &[Real]) {
+        if self.nefc == 0 {
+            return;
+        }
+        if self.sparse {
+            mul_mat_vec_sparse(
+                res,
+                self.JT,
+                vec,
+                self.nv,
+                self.JT_rownnz,
+                self.JT_rowadr,
+                self.JT_colind,
+                Some(self.JT_rowsuper),
+            );
+        } else {
+            mul_mat_t_vec(res, self.J, vec, self.nefc, self.nv);
+        }
+    }
+}
+
 /// Constraint velocities and reference accelerations (`mj_referenceConstraint`):
 /// `efc_vel = J qvel`, `efc_aref = -B efc_vel - K I (efc_pos - efc_margin)`.
 pub fn reference_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
@@ -1907,157 +1952,4 @@ pub fn mul_jac_vec(m: &Model, d: &Data, res: &mut [Real], vec: &[Real]) {
 /// entries. Nothing without rows.
 pub fn mul_jac_t_vec(m: &Model, d: &Data, res: &mut [Real], vec: &[Real]) {
     jacobian(m, d.nefc, &d.arena.arrays_only(JACOBIAN)).mul_t_vec(res, vec);
-}
-
-// ------------------------------------------------------------------------------------------------
-// sparse matrix helpers (MuJoCo's engine_util_sparse.c functions the constraint stages need;
-// `mju_sqrMatTDSparse` itself is the solver's, `crate::solver::sparse`)
-
-/// `res = mat'` for the sparse `nr x nc` matrix `mat` (`mju_transposeSparse`); `res` gets `nc`
-/// rows.
-fn transpose_sparse(
-    res: &mut [Real],
-    mat: &[Real],
-    nr: usize,
-    nc: usize,
-    res_rownnz: &mut [i32],
-    res_rowadr: &mut [i32],
-    res_colind: &mut [i32],
-    rownnz: &[i32],
-    rowadr: &[i32],
-    colind: &[i32],
-) {
-    res_rownnz[..nc].fill(0);
-    if nr == 0 || nc == 0 {
-        return;
-    }
-    let nnz = (rowadr[nr - 1] + rownnz[nr - 1]) as usize;
-    for &c in &colind[..nnz] {
-        res_rownnz[c as usize] += 1;
-    }
-    res_rowadr[0] = 0;
-    for i in 1..nc {
-        res_rowadr[i] = res_rowadr[i - 1] + res_rownnz[i - 1];
-    }
-    let mut r = 0;
-    for i in 0..nnz {
-        // skip rows that end before entry i (empty rows included)
-        while r + 1 < nr && i as i32 - rowadr[r] >= rownnz[r] {
-            r += 1;
-        }
-        let c = colind[i] as usize;
-        let dst = res_rowadr[c] as usize;
-        res_rowadr[c] += 1;
-        res[dst] = mat[i];
-        res_colind[dst] = r as i32;
-    }
-    // the row addresses moved to the ends of the rows: shift them back
-    for i in (1..nc).rev() {
-        res_rowadr[i] = res_rowadr[i - 1];
-    }
-    res_rowadr[0] = 0;
-}
-
-/// Row supernodes of a sparse matrix (`mju_superSparse`): `rowsuper[r]` is the number of rows
-/// after `r` with the same pattern as `r`.
-fn super_sparse(nr: usize, rowsuper: &mut [i32], rownnz: &[i32], rowadr: &[i32], colind: &[i32]) {
-    if nr == 0 {
-        return;
-    }
-    let pattern = |r: usize| {
-        let adr = rowadr[r] as usize;
-        &colind[adr..adr + rownnz[r] as usize]
-    };
-    for r in 0..nr - 1 {
-        rowsuper[r] = i32::from(rownnz[r] == rownnz[r + 1] && pattern(r) == pattern(r + 1));
-    }
-    rowsuper[nr - 1] = 0;
-    for r in (0..nr - 1).rev() {
-        if rowsuper[r] != 0 {
-            rowsuper[r] += rowsuper[r + 1];
-        }
-    }
-}
-
-/// Counts the non-zeros of each row of `mat' mat` and sets the row addresses
-/// (`mju_sqrMatTDSparseInit`): `mat` has `nc` columns, `mat_t` is its transpose (with
-/// supernodes).
-fn sqr_mat_td_sparse_init(
-    res_rownnz: &mut [i32],
-    res_rowadr: &mut [i32],
-    nc: usize,
-    mat: &SparseMut,
-    mat_t: &SparseMut,
-    rowsuper_t: &[i32],
-    stack: &mut Stack,
-) -> Result<(), ArenaError> {
-    let chain = stack.frame().alloc::<i32>(2 * nc)?;
-    let mut nchain = 0usize;
-    // row pattern of the previous row: an offset into chain
-    let mut res_colind = 0usize;
-    for r in 0..nc {
-        let super_prev = r > 0 && rowsuper_t[r - 1] > 0;
-        if super_prev {
-            res_rownnz[r] = res_rownnz[r - 1];
-            for j in 0..nchain {
-                res_rownnz[chain[res_colind + j] as usize] += 1;
-            }
-            if mat_t.rownnz[r] != 0 {
-                chain[res_colind + nchain] = r as i32;
-                nchain += 1;
-                res_rownnz[r] += 1;
-            }
-            continue;
-        }
-        let (mut inew, mut iold) = (0usize, nc);
-        nchain = 0;
-        let adr_t = mat_t.rowadr[r] as usize;
-        for i in 0..mat_t.rownnz[r] as usize {
-            let c = mat_t.colind[adr_t + i] as usize;
-            core::mem::swap(&mut inew, &mut iold);
-            let mut nnew = 0;
-            let mut adr = 0;
-            let start = mat.rowadr[c] as usize;
-            for adr1 in start..start + mat.rownnz[c] as usize {
-                let col = mat.colind[adr1];
-                while adr < nchain && chain[iold + adr] < col && chain[iold + adr] <= r as i32 {
-                    chain[inew + nnew] = chain[iold + adr];
-                    nnew += 1;
-                    adr += 1;
-                }
-                // lower triangle only
-                if col > r as i32 {
-                    break;
-                }
-                if adr < nchain && chain[iold + adr] == col {
-                    adr += 1;
-                }
-                chain[inew + nnew] = col;
-                nnew += 1;
-            }
-            while adr < nchain && chain[iold + adr] <= r as i32 {
-                chain[inew + nnew] = chain[iold + adr];
-                nnew += 1;
-                adr += 1;
-            }
-            nchain = nnew;
-        }
-        res_rownnz[r] = nchain as i32;
-        res_colind = inew;
-        // the upper triangle mirrors the lower one; the diagonal counts once
-        let mut end = nchain;
-        if nchain > 0 && chain[res_colind + nchain - 1] == r as i32 {
-            end -= 1;
-        }
-        for j in 0..end {
-            res_rownnz[chain[res_colind + j] as usize] += 1;
-        }
-    }
-    if nc > 0 {
-        res_rowadr[0] = 0;
-    }
-    for r in 1..nc {
-        res_rowadr[r] = res_rowadr[r - 1] + res_rownnz[r - 1];
-    }
-    Ok(())
 }

@@ -22,7 +22,7 @@ mod fluid;
 
 use crate::arena::{ArenaError, Stack};
 use crate::data::Data;
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::mat::{mul_mat_mat, transpose};
 use crate::math::misc::{max, muscle_gain_length};
 use crate::math::spatial::mul_inert_vec;

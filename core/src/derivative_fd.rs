@@ -16,7 +16,8 @@
 use crate::actuation::fwd_actuation;
 use crate::arena::{ArenaError, Reservation};
 use crate::data::Data;
-use crate::forward::{step_skip, StepError};
+use crate::error::StepError;
+use crate::forward::step_skip;
 use crate::inverse::inverse_skip;
 use crate::model::Model;
 use crate::real::Real;

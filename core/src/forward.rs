@@ -1,122 +1,26 @@
-//! The simulation loop (MuJoCo's `engine_forward.c`): `step`, `forward` and their stages, the
-//! state checks, and the user callbacks. Read top to bottom it is the table of contents of the
-//! pipeline ("Computation › Simulation pipeline").
+//! The simulation loop (MuJoCo's `engine_forward.c`): `step`, `forward` and their stages, and
+//! the state checks. Read top to bottom it is the table of contents of the pipeline
+//! ("Computation › Simulation pipeline"). The errors live in [`crate::error`], the user
+//! callbacks in [`crate::data`], the timers in `timer`: every stage imports them without
+//! importing this driver.
 
 use crate::arena::ArenaError;
 use crate::data::Data;
+// also reachable as `forward::StepError`, the path the firmware example names
+pub use crate::error::StepError;
 use crate::io::reset_data;
 use crate::math::vec::{add_to, sub};
 use crate::model::Model;
-use crate::ray::RayError;
 use crate::real::{Real, MAXVAL};
 use crate::support::{disabled, enabled, warning, xfrc_accumulate};
+use crate::timer::{tic, toc};
 use crate::types::*;
 use crate::{
-    actuation, collision, constraint, integrate, inverse, island, passive, sensor, smooth, solver,
-    tendon, transmission,
+    actuation, collision, constraint, island, passive, sensor, smooth, solver, tendon, transmission,
 };
-
-/// Why a step or forward pass could not run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum StepError {
-    /// The arena ran out (raise `<size memory>` / `narena`).
-    Arena(ArenaError),
-    /// The model needs a feature mjrs does not have yet; the text names it.
-    Unsupported(&'static str),
-    /// The data was made for a model of other sizes.
-    ModelMismatch,
-    /// A numerical failure MuJoCo treats as fatal (`mjERROR`); the text says which.
-    Numerical(&'static str),
-    /// A request MuJoCo itself refuses as fatal (`mjERROR`), such as discrete-time inverse
-    /// dynamics with RK4; the text is MuJoCo's.
-    Rejected(&'static str),
-    /// A model option mjrs refuses because it could never be met or would run for hours
-    /// (see [`check_options`]); the text names the option and its valid range.
-    InvalidOption(&'static str),
-}
-
-impl From<ArenaError> for StepError {
-    fn from(e: ArenaError) -> Self {
-        StepError::Arena(e)
-    }
-}
-
-impl From<RayError> for StepError {
-    fn from(e: RayError) -> Self {
-        match e {
-            RayError::Arena(e) => StepError::Arena(e),
-            RayError::Sdf => StepError::Unsupported("ray casting against SDF geoms"),
-            RayError::ShortVector => {
-                StepError::Numerical("ray direction vector length is too small")
-            }
-            RayError::TreeTooDeep { .. } => StepError::Numerical("BVH stack depth exceeded"),
-            RayError::GeomOutOfRange { .. }
-            | RayError::WrongGeomType { .. }
-            | RayError::UnsupportedGeomType(_)
-            | RayError::LengthMismatch
-            | RayError::FaceOutOfRange { .. } => {
-                StepError::Numerical("ray query on an invalid geom")
-            }
-        }
-    }
-}
-
-impl core::error::Error for StepError {}
-
-impl core::fmt::Display for StepError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            StepError::Arena(e) => write!(f, "{e}"),
-            StepError::Unsupported(what) => write!(f, "not supported by mjrs yet: {what}"),
-            StepError::ModelMismatch => f.write_str("data was made for a model of different sizes"),
-            StepError::Numerical(what) => write!(f, "numerical failure: {what}"),
-            StepError::Rejected(what) => f.write_str(what),
-            StepError::InvalidOption(what) => write!(f, "invalid option: {what}"),
-        }
-    }
-}
-
-/// `mjcb_contactfilter`'s type: model, data, the two geoms; true leaves the pair out.
-pub type ContactFilter = fn(&Model, &mut Data, usize, usize) -> bool;
-
-/// User hooks, MuJoCo's `mjcb_*` callbacks, kept per `Data` (MuJoCo's are global).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Callbacks {
-    /// `mjcb_control`: sets controls, called before actuation in every forward pass.
-    pub control: Option<fn(&Model, &mut Data)>,
-    /// `mjcb_passive`: adds to `qfrc_passive` after the built-in passive forces.
-    pub passive: Option<fn(&Model, &mut Data)>,
-    /// `mjcb_sensor`: fills user sensors of a stage (`STAGE_POS`, `STAGE_VEL`, `STAGE_ACC`).
-    pub sensor: Option<fn(&Model, &mut Data, i32)>,
-    /// `mjcb_act_dyn`: `act_dot` of actuator `id` with user dynamics (returned for one
-    /// activation variable; written into `act_dot` by the callback for several).
-    pub act_dyn: Option<fn(&Model, &mut Data, usize) -> Real>,
-    /// `mjcb_act_gain`: gain of actuator `id` with user gain.
-    pub act_gain: Option<fn(&Model, &Data, usize) -> Real>,
-    /// `mjcb_act_bias`: bias of actuator `id` with user bias.
-    pub act_bias: Option<fn(&Model, &Data, usize) -> Real>,
-    /// `mjcb_time`: a clock for the timers in `d.timer`; without it nothing is timed.
-    pub time: Option<fn() -> Real>,
-    /// `mjcb_contactfilter`: called for each pair of geoms the broad phase finds (not for
-    /// explicit `<pair>`s) in place of the contype/conaffinity test; true leaves the pair out.
-    /// During collision the arena (with the contacts found so far) is not part of `d`.
-    pub contactfilter: Option<ContactFilter>,
-}
-
-/// Starts a timer: the clock reading, if there is a clock.
-pub(crate) fn tic(d: &Data) -> Option<Real> {
-    d.callbacks.time.map(|t| t())
-}
-
-/// Adds the time since `start` to timer `id`.
-pub(crate) fn toc(d: &mut Data, id: i32, start: Option<Real>) {
-    if let (Some(start), Some(clock)) = (start, d.callbacks.time) {
-        let t = &mut d.timer[id as usize];
-        t.duration += clock() - start;
-        t.number += 1;
-    }
-}
+// The driver's two circles: RK4 in `integrate` re-enters `forward_stages`, and `inverse` shares
+// the position-velocity front of the pipeline (`compare_fwd_inv` is called from `step`).
+use crate::{integrate, inverse};
 
 /// Whether `x` is NaN or larger in magnitude than `mjMAXVAL` (`mju_isBad`).
 fn is_bad(x: Real) -> bool {

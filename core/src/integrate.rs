@@ -6,7 +6,9 @@ use crate::actuation::next_activation;
 use crate::arena::{ArenaError, Reservation, Stack};
 use crate::data::Data;
 use crate::derivative::{copy_d2m_sparse, copy_m2d_sparse, smooth_vel};
-use crate::forward::{forward_stages, StepError};
+use crate::error::StepError;
+// RK4 re-enters the driver for its intermediate stages: the one allowed circle of `integrate`
+use crate::forward::forward_stages;
 use crate::math::sparse::{factor_lu_sparse, solve_lu_sparse};
 use crate::math::vec::{add, add_to_scl};
 use crate::model::Model;

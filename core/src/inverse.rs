@@ -14,7 +14,10 @@
 use crate::arena::{ArenaError, Reservation};
 use crate::data::Data;
 use crate::derivative::{copy_d2m_sparse, copy_m2d_sparse, smooth_vel};
-use crate::forward::{check_sizes, fwd_velocity, position_velocity, tic, toc, StepError};
+use crate::error::StepError;
+// inverse dynamics shares the driver's size check and velocity stage, and the driver calls
+// inverse to compare (`ENBL_FWDINV`): the one allowed circle of `inverse`
+use crate::forward::{check_sizes, fwd_velocity, position_velocity};
 use crate::math::sparse::mul_mat_vec_sparse;
 use crate::math::vec::{add, add_to_scl, norm, sub, sub_from};
 use crate::model::Model;
@@ -22,6 +25,7 @@ use crate::real::Real;
 use crate::smooth::{self, rne};
 use crate::solver::{constraint_update, Efc};
 use crate::support::{disabled, enabled, mul_m, mul_sym_sparse, xfrc_accumulate};
+use crate::timer::{tic, toc};
 use crate::types::*;
 use crate::{collision, constraint, sensor, tendon, transmission};
 

@@ -9,7 +9,7 @@
 
 use crate::arena::{ArenaField, Stack};
 use crate::data::{Contact, Data};
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::model::Model;
 use crate::real::Real;
 use crate::support::{is_sparse, warning};

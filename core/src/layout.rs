@@ -17,7 +17,7 @@
 //! [`Model`]: crate::Model
 //! [`Data`]: crate::Data
 //! [`Real`]: crate::Real
-//! [`Contact`]: crate::data::Contact
+//! [`Contact`]: crate::records::Contact
 //! [`NREF`]: crate::types::NREF
 
 /// The size integers of `mjModel` (`MJMODEL_INTS`), in MuJoCo's order, which is also their order
@@ -667,7 +667,7 @@ macro_rules! mj_type {
         u64
     };
     (contact) => {
-        $crate::data::Contact
+        $crate::records::Contact
     };
 }
 

@@ -16,7 +16,7 @@
 
 use crate::arena::ArenaError;
 use crate::layout::{ArrayVisitor, ArrayVisitorMut, Elem, FieldInfo, Kind, Scalar};
-use crate::model::{Model, ModelSizes, Options, Visual, N_MODEL_ARRAYS};
+use crate::model::{mujoco_nnames_map, Model, ModelSizes, Options, Visual, N_MODEL_ARRAYS};
 use crate::real::REAL_BYTES;
 use crate::validate::{validate, ValidationError};
 
@@ -328,18 +328,6 @@ fn read_sizes(r: &mut Reader, s: &mut ModelSizes) -> Result<(), MjbError> {
         });
     }
     Ok(())
-}
-
-/// Size of the name hash map MuJoCo allocates: twice the number of named objects.
-pub fn mujoco_nnames_map(s: &ModelSizes) -> usize {
-    let n = [
-        s.nbody, s.njnt, s.ngeom, s.nsite, s.ncam, s.nlight, s.nflex, s.nmesh, s.nskin, s.nhfield,
-        s.ntex, s.nmat, s.npair, s.nexclude, s.neq, s.ntendon, s.nu, s.nsensor, s.nnumeric,
-        s.ntext, s.ntuple, s.nkey, s.nplugin,
-    ];
-    n.iter()
-        .fold(0usize, |a, &x| a.saturating_add(x))
-        .saturating_mul(2)
 }
 
 /// MuJoCo's `nbuffer` for these sizes: the arrays laid out with 64-byte alignment, `mjtNum`

@@ -430,10 +430,22 @@ pub struct Visual {
     pub rgba: VisualRgba,
 }
 
+/// Size of the name hash map MuJoCo allocates: twice the number of named objects.
+pub fn mujoco_nnames_map(s: &ModelSizes) -> usize {
+    let n = [
+        s.nbody, s.njnt, s.ngeom, s.nsite, s.ncam, s.nlight, s.nflex, s.nmesh, s.nskin, s.nhfield,
+        s.ntex, s.nmat, s.npair, s.nexclude, s.neq, s.ntendon, s.nu, s.nsensor, s.nnumeric,
+        s.ntext, s.ntuple, s.nkey, s.nplugin,
+    ];
+    n.iter()
+        .fold(0usize, |a, &x| a.saturating_add(x))
+        .saturating_mul(2)
+}
+
 macro_rules! gen_model {
     ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => {
         /// MuJoCo's `mjModel`: sizes, options and every array of the layout table, carved from
-        /// a caller-provided buffer. Build one with [`crate::mjb::load`] (from MJB bytes) or
+        /// a caller-provided buffer. Build one with `mjb::load` (from MJB bytes) or
         /// [`Model::carve`] (zeroed arrays, for a compiler to fill).
         pub struct Model<'a> {
             sizes: ModelSizes,

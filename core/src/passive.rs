@@ -4,8 +4,8 @@
 
 use crate::arena::ArenaError;
 use crate::data::Data;
+use crate::error::StepError;
 use crate::fluid;
-use crate::forward::StepError;
 use crate::math::quat::sub_quat;
 use crate::math::vec::{add, add_to, add_to_scl, norm3, scl3};
 use crate::model::Model;

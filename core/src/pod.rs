@@ -41,8 +41,8 @@ macro_rules! pod_struct {
         unsafe impl Pod for $t {}
     };
 }
-pod_struct!(crate::data::Contact { [crate::Real; 65], [i32; 14] });
-pod_struct!(crate::data::SolverStat { [crate::Real; 3], [i32; 4] });
+pod_struct!(crate::records::Contact { [crate::Real; 65], [i32; 14] });
+pod_struct!(crate::records::SolverStat { [crate::Real; 3], [i32; 4] });
 
 /// Views `bytes` as `&mut [T]`, or `None` when the start is misaligned for `T` or the length is
 /// not a multiple of `size_of::<T>()`.

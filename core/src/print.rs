@@ -799,7 +799,7 @@ impl<W: Write + ?Sized> Printer<'_, W> {
         // MuJoCo allocates the efc arrays whenever constraints are enabled, efc_AR only for
         // the dual problem; a sparse matrix prints its header even with no rows
         let allocated = m.opt.disableflags & DSBL_CONSTRAINT == 0;
-        let dual = allocated && crate::constraint::is_dual(m);
+        let dual = allocated && crate::support::is_dual(m);
         if !crate::support::is_sparse(m) {
             self.array("EFC_J", nefc, m.nv, a.efc_J)?;
             if dual {
@@ -1120,32 +1120,4 @@ impl fmt::Display for Upper<'_> {
 }
 
 /// Room for one array header.
-struct HeaderBuf {
-    bytes: [u8; 64],
-    len: usize,
-}
-
-impl HeaderBuf {
-    fn new() -> Self {
-        HeaderBuf {
-            bytes: [0; 64],
-            len: 0,
-        }
-    }
-
-    fn as_str(&self) -> &str {
-        core::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
-    }
-}
-
-impl Write for HeaderBuf {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        let end = self.len + s.len();
-        self.bytes
-            .get_mut(self.len..end)
-            .ok_or(fmt::Error)?
-            .copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
-}
+type HeaderBuf = format::TextBuf<64>;

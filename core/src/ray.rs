@@ -17,10 +17,10 @@
 //! [`RayError`]; a geom id out of range is an error as well. NaN in the input never panics:
 //! like MuJoCo, every comparison with NaN fails and the ray reports no hit.
 
-use crate::arena::ArenaError;
 use crate::data::Data;
+pub use crate::error::RayError;
 use crate::math::mat::{rot_vec_mat, rot_vec_mat_t};
-use crate::math::misc::{max, min, round};
+use crate::math::misc::{max, min, mj_max, mj_min, round};
 use crate::math::scalar::{abs, atan2, ceil, floor, sqrt};
 use crate::math::vec::{add3, add_scl3, cross, dist3, dot3, norm3, normalize3, sub3};
 use crate::model::Model;
@@ -30,101 +30,6 @@ use crate::types::{
     GEOM_BOX, GEOM_CAPSULE, GEOM_CYLINDER, GEOM_ELLIPSOID, GEOM_HFIELD, GEOM_MESH, GEOM_PLANE,
     GEOM_SDF, GEOM_SPHERE, MAXTREEDEPTH, NGROUP,
 };
-
-/// Why a ray query could not be answered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum RayError {
-    /// The direction is shorter than `MINVAL` (MuJoCo: "vector length is too small").
-    ShortVector,
-    /// A geom id outside `0..ngeom`.
-    GeomOutOfRange {
-        /// The id given.
-        id: usize,
-        /// Number of geoms of the model.
-        ngeom: usize,
-    },
-    /// The geom is not of the type the function handles (MuJoCo: "geom with mesh type
-    /// expected", "geom with hfield type expected").
-    WrongGeomType {
-        /// The geom.
-        id: usize,
-        /// The type the function needs (`GEOM_MESH` or `GEOM_HFIELD`).
-        expected: i32,
-    },
-    /// A shape type without a primitive ray test (`mju_rayGeom`: "unexpected geom type").
-    UnsupportedGeomType(i32),
-    /// Signed-distance-field geoms need their plugin, which mjrs does not run.
-    Sdf,
-    /// A mesh's bounding-volume tree needs a deeper traversal stack than `MAXTREEDEPTH`
-    /// (MuJoCo: "BVH stack depth exceeded").
-    TreeTooDeep {
-        /// The mesh geom.
-        geom: usize,
-    },
-    /// `multi_ray`: the directions, distances and geom ids do not describe the same number of
-    /// rays (`vec` holds 3 numbers per ray).
-    LengthMismatch,
-    /// `multi_ray` found no room in the arena for its scratch arrays.
-    Arena(ArenaError),
-    /// `ray_skin`: a face names a vertex that does not exist (MuJoCo would read past the
-    /// vertex array).
-    FaceOutOfRange {
-        /// The face.
-        face: usize,
-        /// The vertex index it holds.
-        vertex: i32,
-        /// Number of vertices given.
-        nvert: usize,
-    },
-}
-
-impl From<ArenaError> for RayError {
-    fn from(e: ArenaError) -> Self {
-        RayError::Arena(e)
-    }
-}
-
-impl core::error::Error for RayError {}
-
-impl core::fmt::Display for RayError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match *self {
-            RayError::ShortVector => f.write_str("ray direction vector length is too small"),
-            RayError::GeomOutOfRange { id, ngeom } => {
-                write!(f, "geom id {id} out of range (ngeom = {ngeom})")
-            }
-            RayError::WrongGeomType { id, expected } => {
-                write!(
-                    f,
-                    "geom {id} does not have the type {expected} the ray test needs"
-                )
-            }
-            RayError::UnsupportedGeomType(t) => write!(f, "no ray test for geom type {t}"),
-            RayError::Sdf => {
-                f.write_str("ray casting against SDF geoms (plugins) is not supported")
-            }
-            RayError::TreeTooDeep { geom } => {
-                write!(
-                    f,
-                    "bounding-volume tree of mesh geom {geom} exceeds the stack depth"
-                )
-            }
-            RayError::LengthMismatch => {
-                f.write_str("multi_ray: vec, dist and geomid hold different numbers of rays")
-            }
-            RayError::Arena(e) => write!(f, "{e}"),
-            RayError::FaceOutOfRange {
-                face,
-                vertex,
-                nvert,
-            } => write!(
-                f,
-                "ray_skin: face {face} names vertex {vertex}, but there are {nvert} vertices"
-            ),
-        }
-    }
-}
 
 // ------------------------------------------------------------------------------------------------
 // entry points
@@ -842,24 +747,6 @@ fn hfield(m: &Model, poses: &Poses, g: usize, pnt: &[Real; 3], vec: &[Real; 3]) 
 /// An integer as `Real` (exact for f64; rounded once for f32).
 fn int_to_real(x: i32) -> Real {
     f64::from(x) as Real
-}
-
-/// `mjMIN` on numbers: `a` if `a < b`, else `b`.
-fn mj_min(a: Real, b: Real) -> Real {
-    if a < b {
-        a
-    } else {
-        b
-    }
-}
-
-/// `mjMAX` on numbers: `a` if `a > b`, else `b`.
-fn mj_max(a: Real, b: Real) -> Real {
-    if a > b {
-        a
-    } else {
-        b
-    }
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -20,7 +20,8 @@
 //! results.
 
 use crate::data::Data;
-use crate::forward::{step, StepError};
+use crate::error::StepError;
+use crate::forward::step;
 use crate::model::Model;
 use crate::real::Real;
 use crate::state::{get_state, set_state, state_size, StateError};

@@ -12,7 +12,7 @@
 use crate::arena::ArenaArrays;
 use crate::collision::geom_distance;
 use crate::data::Data;
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::mat::{mul_mat_t_vec, rot_vec_mat_t};
 use crate::math::misc::{clip, max, min};
 use crate::math::quat::{mul_quat, neg_quat, sub_quat};

@@ -12,10 +12,11 @@
 //! Scratch memory comes from the data's arena; failures are error values.
 
 use crate::data::Data;
-use crate::forward::{step1, step2, StepError};
+use crate::error::StepError;
+use crate::forward::{step1, step2};
 use crate::io::reset_data;
 use crate::math::mat::{mul_mat_mat_t, rot_vec_mat_t};
-use crate::math::misc::max;
+use crate::math::misc::{max, mj_max, mj_min};
 use crate::math::quat::{mul_quat, neg_quat};
 use crate::math::scalar::{abs, exp, sqrt};
 use crate::math::vec::{add3, dist3, dot, dot6, norm, normalize4, scl3, sub3};
@@ -68,26 +69,6 @@ fn check_sizes(m: &Model, d: &Data) -> Result<(), StepError> {
         Ok(())
     } else {
         Err(StepError::ModelMismatch)
-    }
-}
-
-/// MuJoCo's `mjMAX(a, b)` macro: `a > b ? a : b`.
-#[inline]
-fn mj_max(a: Real, b: Real) -> Real {
-    if a > b {
-        a
-    } else {
-        b
-    }
-}
-
-/// MuJoCo's `mjMIN(a, b)` macro: `a < b ? a : b`.
-#[inline]
-fn mj_min(a: Real, b: Real) -> Real {
-    if a < b {
-        a
-    } else {
-        b
     }
 }
 

@@ -3,8 +3,10 @@
 
 use crate::arena::{ArenaError, ArenaField, ArenaMask, Stack};
 use crate::data::Data;
+use crate::error::StepError;
 use crate::math::mat::{mul_mat_mat, mul_mat_mat3, mul_mat_mat_t3, mul_mat_t_vec, rot_vec_mat};
 use crate::math::quat::{mul_quat, quat2mat, quat_integrate, sub_quat};
+use crate::math::sparse::combine_sparse;
 use crate::math::spatial::transform_spatial;
 use crate::math::vec::{add_to, add_to3, cross, normalize4, scl3, scl_in_place, sub, sub3};
 use crate::model::Model;
@@ -57,6 +59,17 @@ pub fn enabled(m: &Model, flag: i32) -> bool {
 /// with 60 or more dofs.
 pub fn is_sparse(m: &Model) -> bool {
     m.opt.jacobian == JAC_SPARSE || (m.opt.jacobian == JAC_AUTO && m.nv >= 60)
+}
+
+/// Whether friction cones are pyramidal (`mj_isPyramidal`); elliptic otherwise.
+pub fn is_pyramidal(m: &Model) -> bool {
+    m.opt.cone == CONE_PYRAMIDAL
+}
+
+/// Whether the solver needs the dual problem, `efc_AR` (`mj_isDual`): PGS, or noslip
+/// iterations.
+pub fn is_dual(m: &Model) -> bool {
+    m.opt.solver == SOL_PGS || m.opt.noslip_iterations > 0
 }
 
 /// Number of position coordinates of a joint type.
@@ -828,7 +841,7 @@ pub fn contact_force(m: &Model, d: &Data, id: usize) -> [Real; 6] {
     };
     let adr = con.efc_address as usize;
     let dim = con.dim.clamp(1, 6) as usize;
-    if crate::constraint::is_pyramidal(m) {
+    if is_pyramidal(m) {
         let edges = if dim == 1 { 1 } else { 2 * (dim - 1) };
         if let Some(pyramid) = a.efc_force.get(adr..adr + edges) {
             crate::math::misc::decode_pyramid(&mut result, pyramid, &con.friction, dim);
@@ -914,8 +927,7 @@ pub fn add_m(
     d: &mut Data,
     dst: &mut [Real],
     sparse: Option<SparseRows>,
-) -> Result<(), crate::forward::StepError> {
-    use crate::solver::sparse::{add_m_dense, add_m_sparse, make_m_sparse};
+) -> Result<(), StepError> {
     let Some(rows) = sparse else {
         add_m_dense(m, d, dst);
         return Ok(());
@@ -935,6 +947,114 @@ pub fn add_m(
             m, d, dst, rownnz, rowadr, colind, mat, m_rownnz, m_colind, &mut frame,
         )
     })
+}
+
+/// The mass matrix as a sparse symmetric matrix `M` with the row addresses `D_rowadr`
+/// (`mj_makeMSparse` with no row addresses given): each row's non-zeros in column order.
+pub fn make_m_sparse(
+    m: &Model,
+    d: &Data,
+    mat: &mut [Real],
+    rownnz: &mut [i32],
+    colind: &mut [i32],
+) {
+    let nv = m.nv;
+    let rowadr = &*d.D_rowadr;
+
+    // lower triangle, walking each dof's ancestors, then reversed into column order
+    for i in 0..nv {
+        let start = rowadr[i] as usize;
+        let mut madr = m.dof_Madr[i] as usize;
+        if m.dof_simplenum[i] != 0 {
+            rownnz[i] = 1;
+            mat[start] = d.qM[madr];
+            colind[start] = i as i32;
+            continue;
+        }
+        let mut col = start;
+        let mut j = i as i32;
+        while j >= 0 {
+            mat[col] = d.qM[madr];
+            colind[col] = j;
+            madr += 1;
+            col += 1;
+            j = m.dof_parentid[j as usize];
+        }
+        rownnz[i] = (col - start) as i32;
+        mat[start..col].reverse();
+        colind[start..col].reverse();
+    }
+
+    // upper triangle from the lower
+    for i in 1..nv {
+        let start = rowadr[i] as usize;
+        let end = start + rownnz[i] as usize - 1;
+        for j in start..end {
+            let c = colind[j] as usize;
+            let a = (rowadr[c] + rownnz[c]) as usize;
+            rownnz[c] += 1;
+            mat[a] = mat[j];
+            colind[a] = i as i32;
+        }
+    }
+}
+
+/// Adds the sparse mass matrix of [`make_m_sparse`] to the sparse `dst` (room for `nv` per
+/// row) (`mj_addMSparse`).
+#[allow(clippy::too_many_arguments)]
+pub fn add_m_sparse(
+    m: &Model,
+    d: &Data,
+    dst: &mut [Real],
+    rownnz: &mut [i32],
+    rowadr: &[i32],
+    colind: &mut [i32],
+    mat: &[Real],
+    m_rownnz: &[i32],
+    m_colind: &[i32],
+    stack: &mut Stack,
+) -> Result<(), StepError> {
+    let nv = m.nv;
+    let mut frame = stack.frame();
+    let buf_ind = frame.alloc::<i32>(nv)?;
+    let buf = frame.alloc::<Real>(nv)?;
+    for i in 0..nv {
+        let (adr, madr) = (rowadr[i] as usize, d.D_rowadr[i] as usize);
+        let mnnz = m_rownnz[i] as usize;
+        rownnz[i] = combine_sparse(
+            &mut dst[adr..],
+            &mat[madr..madr + mnnz],
+            1.0,
+            1.0,
+            rownnz[i] as usize,
+            &mut colind[adr..],
+            &m_colind[madr..madr + mnnz],
+            buf,
+            buf_ind,
+        ) as i32;
+    }
+    Ok(())
+}
+
+/// Adds the mass matrix to the dense `nv x nv` matrix `dst` (`mj_addMDense`).
+pub fn add_m_dense(m: &Model, d: &Data, dst: &mut [Real]) {
+    let nv = m.nv;
+    for i in 0..nv {
+        let mut adr = m.dof_Madr[i] as usize;
+        let mut j = i as i32;
+        while j >= 0 {
+            let ju = j as usize;
+            dst[i * nv + ju] += d.qM[adr];
+            if ju < i {
+                dst[ju * nv + i] += d.qM[adr];
+            }
+            if m.dof_simplenum[i] != 0 {
+                break;
+            }
+            j = m.dof_parentid[ju];
+            adr += 1;
+        }
+    }
 }
 
 /// `res = M vec` on the dofs `dofind` of one island (`mj_mulM_island`): `res` compressed to

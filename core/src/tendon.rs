@@ -13,7 +13,7 @@
 
 use crate::arena::Stack;
 use crate::data::Data;
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::mat::{mul_mat_t_vec, mul_mat_vec};
 use crate::math::sparse::{combine_sparse, mul_mat_vec_sparse};
 use crate::math::vec::{add_to_scl, dist3, normalize3, sub3};

@@ -12,7 +12,7 @@
 
 use crate::arena::{ArenaArrays, Stack};
 use crate::data::{Contact, Data};
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::mat::{mul_mat_mat, mul_mat_t_vec, rot_vec_mat, rot_vec_mat_t};
 use crate::math::misc::is_zero;
 use crate::math::quat::{mul_quat, neg_quat, quat2vel, rot_vec_quat, sub_quat};

@@ -14,7 +14,7 @@
 use super::primitive::{set_normal, z_axis};
 use super::{degenerate_bound, Shape};
 use crate::data::{Contact, Data};
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::mat::{mul_mat_mat_t3, mul_mat_t_mat3, rot_vec_mat, rot_vec_mat_t};
 use crate::math::scalar::{abs, sqrt};
 use crate::math::vec::{add3, add_to3, add_to_scl3, dot3, normalize3, scl3, sub3};

@@ -19,7 +19,7 @@ use self::mpr::{is_origin, penetration, ConvexShape, MprSettings};
 use self::normal::{fix_normal, PosedGeom};
 use self::shape::{GeomShape, MeshHull};
 use crate::data::{Contact, Data};
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::mat::{mul_mat_mat3, rot_vec_mat, rot_vec_mat_t, transpose};
 use crate::math::misc::min;
 use crate::math::quat::{axis_angle2quat, quat2mat};

@@ -10,7 +10,7 @@
 
 use super::{degenerate_bound, Shape};
 use crate::data::{Contact, Data};
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::misc::clip;
 use crate::math::scalar::{abs, sqrt};
 use crate::math::vec::{add3, add_scl3, add_to3, add_to_scl3, cross, dot3, normalize3, scl3, sub3};

@@ -8,10 +8,22 @@ use super::vec::sub3;
 use crate::real::{MAXVAL, MINVAL};
 use crate::Real;
 
-/// MuJoCo's `mjMAX(a, b)` macro: `a > b ? a : b`.
+/// MuJoCo's `mjMAX(a, b)` macro: `a > b ? a : b` (unlike [`max`], `b` when they are equal or
+/// unordered).
 #[inline]
-fn mj_max(a: Real, b: Real) -> Real {
+pub fn mj_max(a: Real, b: Real) -> Real {
     if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// MuJoCo's `mjMIN(a, b)` macro: `a < b ? a : b` (unlike [`min`], `b` when they are equal or
+/// unordered).
+#[inline]
+pub fn mj_min(a: Real, b: Real) -> Real {
+    if a < b {
         a
     } else {
         b

@@ -1,4 +1,6 @@
-//! Sparse vectors and matrices (MuJoCo's `engine_util_sparse.c`).
+//! Sparse vectors and matrices (MuJoCo's `engine_util_sparse.c`), and the sparse solvers of
+//! `engine_util_solve.c` (reverse-order Cholesky with its rank-one update, LU without fill-in):
+//! every sparse helper of the pipeline is here.
 //!
 //! A sparse row is a value array and an index array (`colind`, increasing) of the same length;
 //! a sparse matrix is its rows stored one after the other, located by `rownnz`/`rowadr`. A row
@@ -6,7 +8,11 @@
 //! Sums are evaluated in the order of MuJoCo's AVX build (`engine_util_sparse_avx.h`), so that
 //! results round exactly as in the reference.
 
+use super::scalar::sqrt;
 use super::vec::scl_in_place;
+use crate::arena::{ArenaError, Stack};
+use crate::error::StepError;
+use crate::real::MINVAL;
 use crate::Real;
 
 /// Sum of `prod(0) + ... + prod(n-1)` in the order of MuJoCo's AVX dot products: each block of
@@ -334,6 +340,657 @@ pub fn sparse2dense(
     }
 }
 
+// ------------------------------------------------------------------------------------------------
+// transpose, supernodes, `M' diag M` and compression (MuJoCo's `engine_util_sparse.c`)
+//
+// The *uncompressed* layout gives every row of an `n x n` matrix room for `n` elements
+// (`rowadr[r] = r n`), so that rows can grow during factorization.
+
+/// A sparse matrix: values and row structure.
+pub(crate) struct SparseMut<'s> {
+    pub(crate) val: &'s mut [Real],
+    pub(crate) rownnz: &'s mut [i32],
+    pub(crate) rowadr: &'s mut [i32],
+    pub(crate) colind: &'s mut [i32],
+}
+
+impl<'s> SparseMut<'s> {
+    pub(crate) fn new(stack: &mut Stack<'s>, nr: usize, nnz: usize) -> Result<Self, ArenaError> {
+        Ok(SparseMut {
+            val: stack.alloc::<Real>(nnz)?,
+            rownnz: stack.alloc::<i32>(nr)?,
+            rowadr: stack.alloc::<i32>(nr)?,
+            colind: stack.alloc::<i32>(nnz)?,
+        })
+    }
+}
+
+/// `res = mat'` for the sparse `nr x nc` matrix `mat` (`mju_transposeSparse`); `res` gets `nc`
+/// rows.
+pub fn transpose_sparse(
+    res: &mut [Real],
+    mat: &[Real],
+    nr: usize,
+    nc: usize,
+    res_rownnz: &mut [i32],
+    res_rowadr: &mut [i32],
+    res_colind: &mut [i32],
+    rownnz: &[i32],
+    rowadr: &[i32],
+    colind: &[i32],
+) {
+    res_rownnz[..nc].fill(0);
+    if nr == 0 || nc == 0 {
+        return;
+    }
+    let nnz = (rowadr[nr - 1] + rownnz[nr - 1]) as usize;
+    for &c in &colind[..nnz] {
+        res_rownnz[c as usize] += 1;
+    }
+    res_rowadr[0] = 0;
+    for i in 1..nc {
+        res_rowadr[i] = res_rowadr[i - 1] + res_rownnz[i - 1];
+    }
+    let mut r = 0;
+    for i in 0..nnz {
+        // skip rows that end before entry i (empty rows included)
+        while r + 1 < nr && i as i32 - rowadr[r] >= rownnz[r] {
+            r += 1;
+        }
+        let c = colind[i] as usize;
+        let dst = res_rowadr[c] as usize;
+        res_rowadr[c] += 1;
+        res[dst] = mat[i];
+        res_colind[dst] = r as i32;
+    }
+    // the row addresses moved to the ends of the rows: shift them back
+    for i in (1..nc).rev() {
+        res_rowadr[i] = res_rowadr[i - 1];
+    }
+    res_rowadr[0] = 0;
+}
+
+/// Row supernodes of a sparse matrix (`mju_superSparse`): `rowsuper[r]` is the number of rows
+/// after `r` with the same pattern as `r`.
+pub fn super_sparse(
+    nr: usize,
+    rowsuper: &mut [i32],
+    rownnz: &[i32],
+    rowadr: &[i32],
+    colind: &[i32],
+) {
+    if nr == 0 {
+        return;
+    }
+    let pattern = |r: usize| {
+        let adr = rowadr[r] as usize;
+        &colind[adr..adr + rownnz[r] as usize]
+    };
+    for r in 0..nr - 1 {
+        rowsuper[r] = i32::from(rownnz[r] == rownnz[r + 1] && pattern(r) == pattern(r + 1));
+    }
+    rowsuper[nr - 1] = 0;
+    for r in (0..nr - 1).rev() {
+        if rowsuper[r] != 0 {
+            rowsuper[r] += rowsuper[r + 1];
+        }
+    }
+}
+
+/// Counts the non-zeros of each row of `mat' mat` and sets the row addresses
+/// (`mju_sqrMatTDSparseInit`): `mat` has `nc` columns, `mat_t` is its transpose (with
+/// supernodes).
+pub(crate) fn sqr_mat_td_sparse_init(
+    res_rownnz: &mut [i32],
+    res_rowadr: &mut [i32],
+    nc: usize,
+    mat: &SparseMut,
+    mat_t: &SparseMut,
+    rowsuper_t: &[i32],
+    stack: &mut Stack,
+) -> Result<(), ArenaError> {
+    let chain = stack.frame().alloc::<i32>(2 * nc)?;
+    let mut nchain = 0usize;
+    // row pattern of the previous row: an offset into chain
+    let mut res_colind = 0usize;
+    for r in 0..nc {
+        let super_prev = r > 0 && rowsuper_t[r - 1] > 0;
+        if super_prev {
+            res_rownnz[r] = res_rownnz[r - 1];
+            for j in 0..nchain {
+                res_rownnz[chain[res_colind + j] as usize] += 1;
+            }
+            if mat_t.rownnz[r] != 0 {
+                chain[res_colind + nchain] = r as i32;
+                nchain += 1;
+                res_rownnz[r] += 1;
+            }
+            continue;
+        }
+        let (mut inew, mut iold) = (0usize, nc);
+        nchain = 0;
+        let adr_t = mat_t.rowadr[r] as usize;
+        for i in 0..mat_t.rownnz[r] as usize {
+            let c = mat_t.colind[adr_t + i] as usize;
+            core::mem::swap(&mut inew, &mut iold);
+            let mut nnew = 0;
+            let mut adr = 0;
+            let start = mat.rowadr[c] as usize;
+            for adr1 in start..start + mat.rownnz[c] as usize {
+                let col = mat.colind[adr1];
+                while adr < nchain && chain[iold + adr] < col && chain[iold + adr] <= r as i32 {
+                    chain[inew + nnew] = chain[iold + adr];
+                    nnew += 1;
+                    adr += 1;
+                }
+                // lower triangle only
+                if col > r as i32 {
+                    break;
+                }
+                if adr < nchain && chain[iold + adr] == col {
+                    adr += 1;
+                }
+                chain[inew + nnew] = col;
+                nnew += 1;
+            }
+            while adr < nchain && chain[iold + adr] <= r as i32 {
+                chain[inew + nnew] = chain[iold + adr];
+                nnew += 1;
+                adr += 1;
+            }
+            nchain = nnew;
+        }
+        res_rownnz[r] = nchain as i32;
+        res_colind = inew;
+        // the upper triangle mirrors the lower one; the diagonal counts once
+        let mut end = nchain;
+        if nchain > 0 && chain[res_colind + nchain - 1] == r as i32 {
+            end -= 1;
+        }
+        for j in 0..end {
+            res_rownnz[chain[res_colind + j] as usize] += 1;
+        }
+    }
+    if nc > 0 {
+        res_rowadr[0] = 0;
+    }
+    for r in 1..nc {
+        res_rowadr[r] = res_rowadr[r - 1] + res_rownnz[r - 1];
+    }
+    Ok(())
+}
+
+/// `res = mat' diag(diag) mat` (or `mat' mat`) for the sparse `nr x nc` matrix `mat` with
+/// transpose `matT` (`mju_sqrMatTDSparse`): `res` (`nc x nc`, room for `nc` per row at the
+/// precomputed `res_rowadr`) gets its lower triangle row by row, then the upper triangle is
+/// filled. With `rowsuper_t`, rows of `matT` that share their pattern reuse the previous row's
+/// result pattern.
+#[allow(clippy::too_many_arguments)]
+pub fn sqr_mat_td_sparse(
+    res: &mut [Real],
+    mat: &[Real],
+    mat_t: &[Real],
+    diag: Option<&[Real]>,
+    nc: usize,
+    res_rownnz: &mut [i32],
+    res_rowadr: &[i32],
+    res_colind: &mut [i32],
+    rownnz: &[i32],
+    rowadr: &[i32],
+    colind: &[i32],
+    rownnz_t: &[i32],
+    rowadr_t: &[i32],
+    colind_t: &[i32],
+    rowsuper_t: Option<&[i32]>,
+    stack: &mut Stack,
+) -> Result<(), StepError> {
+    let mut frame = stack.frame();
+    // a dense row of the result and which of its columns are set
+    let buffer = frame.alloc::<Real>(nc)?;
+    let markers = frame.alloc::<i32>(nc)?;
+
+    for i in 0..nc {
+        let radr = res_rowadr[i] as usize;
+        res_rownnz[i] = 0;
+        buffer[i] = 0.0;
+        markers[i] = 0;
+
+        // a supernode row starts from the previous row's pattern
+        if rowsuper_t.is_some_and(|s| i > 0 && s[i - 1] != 0) {
+            res_rownnz[i] = res_rownnz[i - 1];
+            let prev = res_rowadr[i - 1] as usize;
+            res_colind.copy_within(prev..prev + res_rownnz[i] as usize, radr);
+        }
+
+        for r in rowadr_t[i] as usize..(rowadr_t[i] + rownnz_t[i]) as usize {
+            let t = colind_t[r] as usize;
+            let v = match diag {
+                Some(diag) => mat_t[r] * diag[t],
+                None => mat_t[r],
+            };
+            for c in rowadr[t] as usize..(rowadr[t] + rownnz[t]) as usize {
+                let cc = colind[c] as usize;
+                if cc > i {
+                    break;
+                }
+                buffer[cc] += v * mat[c];
+                if markers[cc] == 0 {
+                    markers[cc] = 1;
+                    insert_sorted(
+                        &mut res_colind[radr..],
+                        &mut res_rownnz[i],
+                        cc as i32,
+                        cc == i,
+                    );
+                }
+            }
+        }
+
+        let end = res_rownnz[i] as usize;
+        let keep_pattern = rowsuper_t.is_some_and(|s| s[i] != 0);
+        for k in 0..end {
+            let cc = res_colind[radr + k] as usize;
+            res[radr + k] = buffer[cc];
+            buffer[cc] = 0.0;
+            if !keep_pattern {
+                markers[cc] = 0;
+            }
+        }
+    }
+
+    // upper triangle from the lower
+    for i in 0..nc {
+        let start = res_rowadr[i] as usize;
+        let end = start + (res_rownnz[i] as usize).saturating_sub(1);
+        for j in start..end {
+            let col = res_colind[j] as usize;
+            let adr = (res_rowadr[col] + res_rownnz[col]) as usize;
+            res_rownnz[col] += 1;
+            res[adr] = res[j];
+            res_colind[adr] = i as i32;
+        }
+    }
+    Ok(())
+}
+
+/// Inserts column `cc` into the sorted pattern `cols[..*nnz]` (at the end if `last`, the
+/// diagonal, which is the rightmost column of a lower-triangle row).
+fn insert_sorted(cols: &mut [i32], nnz: &mut i32, cc: i32, last: bool) {
+    let n = *nnz as usize;
+    let at = if last {
+        n
+    } else {
+        cols[..n].partition_point(|&c| c < cc)
+    };
+    cols.copy_within(at..n, at + 1);
+    cols[at] = cc;
+    *nnz += 1;
+}
+
+/// Row addresses of the uncompressed layout of an `nc x nc` matrix
+/// (`mju_sqrMatTDUncompressedInit`).
+pub fn sqr_mat_td_uncompressed_init(res_rowadr: &mut [i32], nc: usize) {
+    for (r, adr) in res_rowadr[..nc].iter_mut().enumerate() {
+        *adr = (r * nc) as i32;
+    }
+}
+
+/// Moves the rows of a sparse matrix to be contiguous (`mju_compressSparse`).
+pub fn compress_sparse(
+    mat: &mut [Real],
+    nr: usize,
+    rownnz: &[i32],
+    rowadr: &mut [i32],
+    colind: &mut [i32],
+) {
+    if nr == 0 {
+        return;
+    }
+    rowadr[0] = 0;
+    let mut adr = rownnz[0] as usize;
+    for r in 1..nr {
+        let old = rowadr[r] as usize;
+        rowadr[r] = adr as i32;
+        let nnz = rownnz[r] as usize;
+        mat.copy_within(old..old + nnz, adr);
+        colind.copy_within(old..old + nnz, adr);
+        adr += nnz;
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// sparse reverse-order Cholesky (MuJoCo's `engine_util_solve.c`)
+
+/// The error MuJoCo raises when a factorization meets a structural problem.
+fn structure_error(what: &'static str) -> StepError {
+    StepError::Numerical(what)
+}
+
+/// Sparse reverse-order Cholesky factorization `mat = L' L` in place (`mju_cholFactorSparse`),
+/// of an `n x n` symmetric matrix in the uncompressed layout. Rows are first cut to end at the
+/// diagonal (the lower triangle is kept). Diagonal values below `mindiag` are replaced by it;
+/// returns `n` minus their number. A row without its diagonal is MuJoCo's fatal error.
+pub fn chol_factor_sparse(
+    mat: &mut [Real],
+    n: usize,
+    mindiag: Real,
+    rownnz: &mut [i32],
+    rowadr: &[i32],
+    colind: &mut [i32],
+    stack: &mut Stack,
+) -> Result<usize, StepError> {
+    let mut frame = stack.frame();
+    let buf_ind = frame.alloc::<i32>(n)?;
+    let buf = frame.alloc::<Real>(n)?;
+
+    // keep the lower triangle
+    for r in 0..n {
+        let adr = rowadr[r] as usize;
+        while rownnz[r] > 0 && colind[adr + rownnz[r] as usize - 1] as usize > r {
+            rownnz[r] -= 1;
+        }
+        if rownnz[r] == 0 || colind[adr + rownnz[r] as usize - 1] as usize != r {
+            return Err(structure_error("matrix must have non-zero diagonal"));
+        }
+    }
+
+    let mut rank = n;
+    for r in (0..n).rev() {
+        let (nnz, adr) = (rownnz[r] as usize, rowadr[r] as usize);
+
+        // diagonal, then the row before it
+        let mut tmp = mat[adr + nnz - 1];
+        if tmp < mindiag {
+            tmp = mindiag;
+            rank -= 1;
+        }
+        mat[adr + nnz - 1] = sqrt(tmp);
+        let inv = 1.0 / mat[adr + nnz - 1];
+        for x in &mut mat[adr..adr + nnz - 1] {
+            *x *= inv;
+        }
+
+        // rows c < r with L(r,c) != 0: row(c)[0..=c] -= L(r,c) * row(r)[0..=c]
+        for i in 0..nnz - 1 {
+            let c = colind[adr + i] as usize;
+            let cadr = rowadr[c] as usize;
+            let (mat_lo, mat_hi) = mat.split_at_mut(adr);
+            let (ind_lo, ind_hi) = colind.split_at_mut(adr);
+            let scl = -mat_hi[i];
+            rownnz[c] = combine_sparse(
+                &mut mat_lo[cadr..],
+                &mat_hi[..=i],
+                1.0,
+                scl,
+                rownnz[c] as usize,
+                &mut ind_lo[cadr..],
+                &ind_hi[..=i],
+                buf,
+                buf_ind,
+            ) as i32;
+        }
+    }
+    Ok(rank)
+}
+
+/// Solves `L' L res = vec` with the factor of [`chol_factor_sparse`] (`mju_cholSolveSparse`).
+pub fn chol_solve_sparse(
+    res: &mut [Real],
+    mat: &[Real],
+    vec: &[Real],
+    n: usize,
+    rownnz: &[i32],
+    rowadr: &[i32],
+    colind: &[i32],
+) {
+    res[..n].copy_from_slice(&vec[..n]);
+
+    // res <- L^-T res
+    for i in (0..n).rev() {
+        if res[i] == 0.0 {
+            continue;
+        }
+        let (adr, nnz) = (rowadr[i] as usize, rownnz[i] as usize);
+        res[i] /= mat[adr + nnz - 1];
+        let x = res[i];
+        for j in 0..nnz - 1 {
+            res[colind[adr + j] as usize] -= mat[adr + j] * x;
+        }
+    }
+
+    // res <- L^-1 res
+    for i in 0..n {
+        let (adr, nnz) = (rowadr[i] as usize, rownnz[i] as usize);
+        if nnz > 1 {
+            res[i] -= dot_sparse(
+                &mat[adr..adr + nnz - 1],
+                res,
+                &colind[adr..adr + nnz - 1],
+                false,
+            );
+        }
+        res[i] /= mat[adr + nnz - 1];
+    }
+}
+
+/// Rank-one update `L' L ± x x'` of the factor of [`chol_factor_sparse`] in place
+/// (`mju_cholUpdateSparse`), for the sparse `x` with non-zeros `x[..x_nnz]` at `x_ind`; `x`
+/// and `x_ind` (room for `n`) are used as scratch. The sparsity of `mat` must not change
+/// (MuJoCo's fatal error otherwise). Returns `n` minus the number of diagonal values below
+/// `MINVAL` (replaced by it).
+#[allow(clippy::too_many_arguments)]
+pub fn chol_update_sparse(
+    mat: &mut [Real],
+    x: &mut [Real],
+    n: usize,
+    flg_plus: bool,
+    rownnz: &[i32],
+    rowadr: &[i32],
+    colind: &mut [i32],
+    x_nnz: usize,
+    x_ind: &mut [i32],
+    stack: &mut Stack,
+) -> Result<usize, StepError> {
+    let mut frame = stack.frame();
+    let buf_ind = frame.alloc::<i32>(n)?;
+    let buf = frame.alloc::<Real>(n)?;
+
+    // back pass over the rows of the non-zeros of x, last first; x changes as it goes
+    let mut rank = n;
+    let mut i = x_nnz as isize - 1;
+    while i >= 0 {
+        let iu = i as usize;
+        let row = x_ind[iu] as usize;
+        let (nnz, adr) = (rownnz[row] as usize, rowadr[row] as usize);
+
+        let diag = mat[adr + nnz - 1];
+        let xx = if flg_plus {
+            x[iu] * x[iu]
+        } else {
+            -x[iu] * x[iu]
+        };
+        let mut tmp = diag * diag + xx;
+        if tmp < MINVAL {
+            tmp = MINVAL;
+            rank -= 1;
+        }
+        let r = sqrt(tmp);
+        let c = r / diag;
+        let s = x[iu] / diag;
+        mat[adr + nnz - 1] = r;
+
+        // row: (row + s x) / c, before the diagonal (a pattern that grows spills into the
+        // next row, as in MuJoCo, and is an error)
+        let b = if flg_plus { s / c } else { -s / c };
+        let new_nnz = combine_sparse(
+            &mut mat[adr..],
+            &x[..iu],
+            1.0 / c,
+            b,
+            nnz - 1,
+            &mut colind[adr..],
+            &x_ind[..iu],
+            buf,
+            buf_ind,
+        );
+        if new_nnz != nnz - 1 {
+            return Err(structure_error("varying sparsity pattern"));
+        }
+
+        // x: c x - s row, before the diagonal
+        let new_x_nnz = combine_sparse(
+            x,
+            &mat[adr..adr + nnz - 1],
+            c,
+            -s,
+            iu,
+            x_ind,
+            &colind[adr..adr + nnz - 1],
+            buf,
+            buf_ind,
+        );
+        i = i - 1 + (new_x_nnz as isize - i);
+    }
+    Ok(rank)
+}
+
+// ------------------------------------------------------------------------------------------------
+// sparse LU without fill-in (MuJoCo's `engine_util_solve.c`)
+
+/// Address range of row `i` of a compressed-row matrix.
+#[inline]
+fn row_range(rownnz: &[i32], rowadr: &[i32], i: usize) -> core::ops::Range<usize> {
+    let adr = rowadr[i] as usize;
+    adr..adr + rownnz[i] as usize
+}
+
+/// Why [`factor_lu_sparse`] could not factor a matrix (MuJoCo stops with `mjERROR` in each
+/// case).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum LuError {
+    /// The diagonal element of row `i` is missing or smaller than `mjMINVAL` in magnitude.
+    Diagonal(usize),
+    /// The elimination would need non-zeros outside the given sparsity pattern.
+    FillIn,
+}
+
+/// Sparse LU factorization in reverse order without fill-in (`mju_factorLUSparse`), for
+/// matrices whose pattern is that of a tree of dofs, such as `qLU`: afterwards `lu` holds `L`
+/// on and below the diagonal and `U` above it, with `original = (U + I) L`. `remaining` is
+/// scratch of `n` elements.
+///
+/// Rows are eliminated from the last to the first, so that each step only touches the rows of
+/// ancestors, whose patterns contain the pattern of the row eliminated.
+pub fn factor_lu_sparse(
+    lu: &mut [Real],
+    n: usize,
+    remaining: &mut [i32],
+    rownnz: &[i32],
+    rowadr: &[i32],
+    colind: &[i32],
+) -> Result<(), LuError> {
+    remaining[..n].copy_from_slice(&rownnz[..n]);
+    for i in (0..n).rev() {
+        // the last remaining element of row i is its diagonal
+        let ii = last_remaining(rowadr, remaining, i).ok_or(LuError::Diagonal(i))?;
+        if colind[ii] != i as i32 || lu[ii].abs() < crate::real::MINVAL {
+            return Err(LuError::Diagonal(i));
+        }
+        remaining[i] -= 1;
+        for j in (0..i).rev() {
+            let Some(ji) = last_remaining(rowadr, remaining, j) else {
+                continue;
+            };
+            if colind[ji] != i as i32 {
+                continue;
+            }
+            remaining[j] -= 1;
+            lu[ji] /= lu[ii];
+            eliminate_row(lu, colind, rowadr, remaining, (i, j), lu[ji])?;
+        }
+    }
+    // every row must end on its diagonal
+    for i in 0..n {
+        let diag = rowadr[i] + remaining[i];
+        if remaining[i] < 0 || colind.get(diag as usize) != Some(&(i as i32)) {
+            return Err(LuError::Diagonal(i));
+        }
+    }
+    Ok(())
+}
+
+/// Address of the last element of row `i` not yet eliminated.
+#[inline]
+fn last_remaining(rowadr: &[i32], remaining: &[i32], i: usize) -> Option<usize> {
+    usize::try_from(rowadr[i] + remaining[i] - 1).ok()
+}
+
+/// `(j, k) -= (i, k) * lji` over the remaining columns `k < i` of row `j`; row `i`'s remaining
+/// columns must be among row `j`'s.
+fn eliminate_row(
+    lu: &mut [Real],
+    colind: &[i32],
+    rowadr: &[i32],
+    remaining: &[i32],
+    (i, j): (usize, usize),
+    lji: Real,
+) -> Result<(), LuError> {
+    let iend = (rowadr[i] + remaining[i]) as usize;
+    let jend = (rowadr[j] + remaining[j]) as usize;
+    let (mut icnt, mut jcnt) = (rowadr[i] as usize, rowadr[j] as usize);
+    while jcnt < jend {
+        if icnt < iend && colind[icnt] == colind[jcnt] {
+            lu[jcnt] -= lu[icnt] * lji;
+            icnt += 1;
+            jcnt += 1;
+        } else if icnt >= iend || colind[icnt] > colind[jcnt] {
+            jcnt += 1;
+        } else {
+            return Err(LuError::FillIn);
+        }
+    }
+    if icnt != iend {
+        return Err(LuError::FillIn);
+    }
+    Ok(())
+}
+
+/// Solves `mat res = vec` from the factorization of [`factor_lu_sparse`]
+/// (`mju_solveLUSparse`): first `(U + I) res = vec` from the last row up, then `L res = res`
+/// from the first row down.
+pub fn solve_lu_sparse(
+    res: &mut [Real],
+    lu: &[Real],
+    vec: &[Real],
+    n: usize,
+    rownnz: &[i32],
+    rowadr: &[i32],
+    colind: &[i32],
+) {
+    for i in (0..n).rev() {
+        res[i] = vec[i];
+        // columns right of the diagonal, from the last one
+        for adr in row_range(rownnz, rowadr, i).rev() {
+            let k = colind[adr] as usize;
+            if k <= i {
+                break;
+            }
+            res[i] -= res[k] * lu[adr];
+        }
+    }
+    for i in 0..n {
+        for adr in row_range(rownnz, rowadr, i) {
+            let k = colind[adr] as usize;
+            if k >= i {
+                res[i] /= lu[adr];
+                break;
+            }
+            res[i] -= res[k] * lu[adr];
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,143 +1130,6 @@ mod tests {
         let mut dst = [1.0, 2.0, 3.0];
         combine_sparse_inc(&mut dst, &[10.0, 20.0], 8, 2.0, 1.0, &[0, 3, 7], &[3, 5]);
         assert_eq!(dst, [2.0, 14.0, 6.0]);
-    }
-}
-
-// ------------------------------------------------------------------------------------------------
-// sparse LU without fill-in (MuJoCo's `engine_util_solve.c`)
-
-/// Address range of row `i` of a compressed-row matrix.
-#[inline]
-fn row_range(rownnz: &[i32], rowadr: &[i32], i: usize) -> core::ops::Range<usize> {
-    let adr = rowadr[i] as usize;
-    adr..adr + rownnz[i] as usize
-}
-
-/// Why [`factor_lu_sparse`] could not factor a matrix (MuJoCo stops with `mjERROR` in each
-/// case).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum LuError {
-    /// The diagonal element of row `i` is missing or smaller than `mjMINVAL` in magnitude.
-    Diagonal(usize),
-    /// The elimination would need non-zeros outside the given sparsity pattern.
-    FillIn,
-}
-
-/// Sparse LU factorization in reverse order without fill-in (`mju_factorLUSparse`), for
-/// matrices whose pattern is that of a tree of dofs, such as `qLU`: afterwards `lu` holds `L`
-/// on and below the diagonal and `U` above it, with `original = (U + I) L`. `remaining` is
-/// scratch of `n` elements.
-///
-/// Rows are eliminated from the last to the first, so that each step only touches the rows of
-/// ancestors, whose patterns contain the pattern of the row eliminated.
-pub fn factor_lu_sparse(
-    lu: &mut [Real],
-    n: usize,
-    remaining: &mut [i32],
-    rownnz: &[i32],
-    rowadr: &[i32],
-    colind: &[i32],
-) -> Result<(), LuError> {
-    remaining[..n].copy_from_slice(&rownnz[..n]);
-    for i in (0..n).rev() {
-        // the last remaining element of row i is its diagonal
-        let ii = last_remaining(rowadr, remaining, i).ok_or(LuError::Diagonal(i))?;
-        if colind[ii] != i as i32 || lu[ii].abs() < crate::real::MINVAL {
-            return Err(LuError::Diagonal(i));
-        }
-        remaining[i] -= 1;
-        for j in (0..i).rev() {
-            let Some(ji) = last_remaining(rowadr, remaining, j) else {
-                continue;
-            };
-            if colind[ji] != i as i32 {
-                continue;
-            }
-            remaining[j] -= 1;
-            lu[ji] /= lu[ii];
-            eliminate_row(lu, colind, rowadr, remaining, (i, j), lu[ji])?;
-        }
-    }
-    // every row must end on its diagonal
-    for i in 0..n {
-        let diag = rowadr[i] + remaining[i];
-        if remaining[i] < 0 || colind.get(diag as usize) != Some(&(i as i32)) {
-            return Err(LuError::Diagonal(i));
-        }
-    }
-    Ok(())
-}
-
-/// Address of the last element of row `i` not yet eliminated.
-#[inline]
-fn last_remaining(rowadr: &[i32], remaining: &[i32], i: usize) -> Option<usize> {
-    usize::try_from(rowadr[i] + remaining[i] - 1).ok()
-}
-
-/// `(j, k) -= (i, k) * lji` over the remaining columns `k < i` of row `j`; row `i`'s remaining
-/// columns must be among row `j`'s.
-fn eliminate_row(
-    lu: &mut [Real],
-    colind: &[i32],
-    rowadr: &[i32],
-    remaining: &[i32],
-    (i, j): (usize, usize),
-    lji: Real,
-) -> Result<(), LuError> {
-    let iend = (rowadr[i] + remaining[i]) as usize;
-    let jend = (rowadr[j] + remaining[j]) as usize;
-    let (mut icnt, mut jcnt) = (rowadr[i] as usize, rowadr[j] as usize);
-    while jcnt < jend {
-        if icnt < iend && colind[icnt] == colind[jcnt] {
-            lu[jcnt] -= lu[icnt] * lji;
-            icnt += 1;
-            jcnt += 1;
-        } else if icnt >= iend || colind[icnt] > colind[jcnt] {
-            jcnt += 1;
-        } else {
-            return Err(LuError::FillIn);
-        }
-    }
-    if icnt != iend {
-        return Err(LuError::FillIn);
-    }
-    Ok(())
-}
-
-/// Solves `mat res = vec` from the factorization of [`factor_lu_sparse`]
-/// (`mju_solveLUSparse`): first `(U + I) res = vec` from the last row up, then `L res = res`
-/// from the first row down.
-pub fn solve_lu_sparse(
-    res: &mut [Real],
-    lu: &[Real],
-    vec: &[Real],
-    n: usize,
-    rownnz: &[i32],
-    rowadr: &[i32],
-    colind: &[i32],
-) {
-    for i in (0..n).rev() {
-        res[i] = vec[i];
-        // columns right of the diagonal, from the last one
-        for adr in row_range(rownnz, rowadr, i).rev() {
-            let k = colind[adr] as usize;
-            if k <= i {
-                break;
-            }
-            res[i] -= res[k] * lu[adr];
-        }
-    }
-    for i in 0..n {
-        for adr in row_range(rownnz, rowadr, i) {
-            let k = colind[adr] as usize;
-            if k >= i {
-                res[i] /= lu[adr];
-                break;
-            }
-            res[i] -= res[k] * lu[adr];
-        }
     }
 }
 

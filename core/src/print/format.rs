@@ -309,21 +309,24 @@ fn repeat<W: Write + ?Sized>(w: &mut W, c: char, n: usize) -> fmt::Result {
     Ok(())
 }
 
-/// A fixed buffer for one formatted number: the longest is `%.40f` of `f64::MAX`, 350 bytes.
-struct Buf {
-    bytes: [u8; 384],
+/// A fixed-size text buffer that `write!` fills; writing past its end is an `fmt::Error`.
+pub(super) struct TextBuf<const N: usize> {
+    bytes: [u8; N],
     len: usize,
 }
 
-impl Buf {
-    fn new() -> Self {
-        Buf {
-            bytes: [0; 384],
+/// Room for one formatted number: the longest is `%.40f` of `f64::MAX`, 350 bytes.
+type Buf = TextBuf<384>;
+
+impl<const N: usize> TextBuf<N> {
+    pub(super) fn new() -> Self {
+        TextBuf {
+            bytes: [0; N],
             len: 0,
         }
     }
 
-    fn as_str(&self) -> &str {
+    pub(super) fn as_str(&self) -> &str {
         core::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
     }
 
@@ -350,7 +353,7 @@ impl Buf {
     }
 }
 
-impl Write for Buf {
+impl<const N: usize> Write for TextBuf<N> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         let end = self.len + s.len();
         self.bytes

@@ -4,63 +4,22 @@
 //! Polak-Ribière directions) or by the Hessian of the cost (Newton) ("Computation › Constraint
 //! solver › CG, Newton, Line search").
 
-use super::hessian::{hessian_direct, hessian_incremental, Hessian};
-use super::sparse::chol_solve_sparse;
+use super::context::{Context, Hessian};
+use super::hessian::{hessian_direct, hessian_incremental};
 use super::update::constraint_update_subset;
 use super::{save_stats, stat_scale, Efc, Subset};
 use crate::arena::Stack;
 use crate::data::{Data, SolverStat};
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::chol::chol_solve;
 use crate::math::scalar::sqrt;
+use crate::math::sparse::chol_solve_sparse;
 use crate::math::vec::{add_to_scl, dot, norm, sub as sub_vec};
 use crate::model::Model;
 use crate::real::{Real, MINVAL};
 use crate::smooth::{solve_ld, solve_m_island};
 use crate::support::{is_sparse, mul_m, mul_m_island};
 use crate::types::*;
-
-/// The state of a CG or Newton solve (`mjCGContext`). On one island, the vectors are
-/// compressed to its dofs and rows (see [`Subset`]).
-pub(super) struct Context<'s, 'i> {
-    /// The dofs and rows solved for.
-    pub sub: Subset<'i>,
-    /// `J qacc - aref` (nefc).
-    pub jaref: &'s mut [Real],
-    /// `J search` (nefc).
-    pub jv: &'s mut [Real],
-    /// `M qacc` (nv).
-    pub ma: &'s mut [Real],
-    /// `M search` (nv).
-    pub mv: &'s mut [Real],
-    /// Gradient of the cost (nv).
-    pub grad: &'s mut [Real],
-    /// Preconditioned gradient, `M⁻¹ grad` or `H⁻¹ grad` (nv).
-    pub mgrad: &'s mut [Real],
-    /// Search direction (nv).
-    pub search: &'s mut [Real],
-    /// Per row, the cost along the search line as a quadratic polynomial in the step; an
-    /// elliptic cone keeps 9 numbers in its rows' slots (3 per row).
-    pub quad: &'s mut [Real],
-    /// The Hessian and its factor (Newton only).
-    pub hessian: Option<Hessian<'s>>,
-    /// Constraint cost plus Gauss cost.
-    pub cost: Real,
-    /// The Gauss cost along the search line as a quadratic polynomial.
-    pub quad_gauss: [Real; 3],
-    /// Scale of improvement and gradient statistics.
-    pub scale: Real,
-    /// Rows not satisfied.
-    pub nactive: i32,
-    /// Rows in the cone state.
-    pub ncone: i32,
-    /// Cholesky updates in the last Hessian update.
-    pub nupdate: i32,
-    /// Cost evaluations in the last line search.
-    pub ls_iter: i32,
-    /// Slope at the line search's result, scaled (1: not computed).
-    pub ls_slope: Real,
-}
 
 /// A point of the line search: step, cost, first and second derivatives (`mjCGPnt`).
 #[derive(Clone, Copy, Debug, Default)]

@@ -4,39 +4,23 @@
 //! (`HessianIncremental`), and, with elliptic cones in the middle zone, a copy with the cone
 //! Hessians added (`HessianCone`).
 
-use super::cg_newton::Context;
-use super::sparse::{
-    add_m_dense, add_m_sparse, chol_factor_sparse, chol_update_sparse, compress_sparse,
-    make_m_sparse, sqr_mat_td_sparse, sqr_mat_td_uncompressed_init,
-};
+use super::context::{Context, Hessian};
 use super::Efc;
 use crate::arena::Stack;
 use crate::data::Data;
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::chol::{chol_factor, chol_update};
 use crate::math::mat::sqr_mat_td;
 use crate::math::scalar::sqrt;
+use crate::math::sparse::{
+    chol_factor_sparse, chol_update_sparse, compress_sparse, sqr_mat_td_sparse,
+    sqr_mat_td_uncompressed_init,
+};
 use crate::math::vec::{add_to_scl, scl};
 use crate::model::Model;
 use crate::real::{Real, MINVAL};
+use crate::support::{add_m_dense, add_m_sparse, make_m_sparse};
 use crate::types::*;
-
-/// The Hessian's factor: dense `nv x nv`, or sparse in compressed rows `rownnz`, `rowadr`,
-/// `colind` (room for `nv x nv`).
-pub(super) struct Hessian<'s> {
-    /// Non-zeros of the factor (`nv * nv` when dense).
-    pub nnz: usize,
-    /// Factor of `M + J' D J` over the quadratic rows.
-    pub h: &'s mut [Real],
-    /// Factor with the cone Hessians added (used while any row is in the cone state).
-    pub hcone: &'s mut [Real],
-    /// Sparse rows: non-zeros.
-    pub rownnz: &'s mut [i32],
-    /// Sparse rows: addresses.
-    pub rowadr: &'s mut [i32],
-    /// Sparse rows: column indices.
-    pub colind: &'s mut [i32],
-}
 
 /// Computes and factors the Hessian from scratch (`HessianDirect`), then adds cones; counts
 /// `nefc` updates.

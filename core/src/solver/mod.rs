@@ -9,103 +9,39 @@
 //!   removes slip after the main solver (`mj_solNoSlip`).
 //! * `cg_newton`: the primal solvers, conjugate gradient and Newton (`mj_solCG`,
 //!   `mj_solNewton`), with their exact line search; `hessian` the Newton Hessian and its
-//!   Cholesky factor, dense or sparse, and [`sparse`] the sparse matrix kernels it needs.
+//!   Cholesky factor, dense or sparse (its sparse kernels are in [`crate::math::sparse`]).
 //!
 //! Every function here works on [`Efc`], the constraint rows as the solvers see them.
 
 mod cg_newton;
+mod context;
 mod hessian;
 mod noslip;
 mod pgs;
-pub mod sparse;
 mod update;
 
 pub use update::constraint_update;
 
+/// The sparse kernels of the Newton Hessian at the path the conformance tests use; they live
+/// with the other sparse helpers in [`crate::math::sparse`].
+pub mod sparse {
+    pub use crate::math::sparse::{
+        chol_factor_sparse, chol_solve_sparse, chol_update_sparse, compress_sparse,
+        sqr_mat_td_sparse, sqr_mat_td_uncompressed_init,
+    };
+}
+
 use crate::arena::{ArenaArraysMut, ArenaField, ArenaMask, Stack};
+use crate::constraint::Jacobian;
 use crate::data::{Contact, Data, SolverStat};
-use crate::forward::StepError;
-use crate::math::mat::{mul_mat_t_vec, mul_mat_vec};
+use crate::error::StepError;
+use crate::math::mat::mul_mat_vec;
 use crate::math::sparse::{dot_sparse, dot_sparse2, mul_mat_vec_sparse};
 use crate::math::vec::{dot, sub_from};
 use crate::model::Model;
 use crate::real::Real;
 use crate::support::{disabled, enabled, is_sparse, mul_m};
 use crate::types::*;
-
-/// The constraint Jacobian `efc_J` (dense `nefc x nv`, or sparse with its transpose `efc_JT`).
-pub struct Jacobian<'a> {
-    /// Degrees of freedom (columns).
-    pub nv: usize,
-    /// Constraint rows.
-    pub nefc: usize,
-    /// Sparse layout (`mj_isSparse`).
-    pub sparse: bool,
-    /// `efc_J`.
-    pub J: &'a [Real],
-    /// `efc_J_rownnz` (sparse only).
-    pub rownnz: &'a [i32],
-    /// `efc_J_rowadr` (sparse only).
-    pub rowadr: &'a [i32],
-    /// `efc_J_rowsuper` (sparse only).
-    pub rowsuper: &'a [i32],
-    /// `efc_J_colind` (sparse only).
-    pub colind: &'a [i32],
-    /// `efc_JT` (sparse only).
-    pub JT: &'a [Real],
-    /// `efc_JT_rownnz` (sparse only).
-    pub JT_rownnz: &'a [i32],
-    /// `efc_JT_rowadr` (sparse only).
-    pub JT_rowadr: &'a [i32],
-    /// `efc_JT_rowsuper` (sparse only).
-    pub JT_rowsuper: &'a [i32],
-    /// `efc_JT_colind` (sparse only).
-    pub JT_colind: &'a [i32],
-}
-
-impl Jacobian<'_> {
-    /// `res = J vec` (`mj_mulJacVec`).
-    pub fn mul_vec(&self, res: &mut [Real], vec: &[Real]) {
-        if self.nefc == 0 {
-            return;
-        }
-        if self.sparse {
-            mul_mat_vec_sparse(
-                res,
-                self.J,
-                vec,
-                self.nefc,
-                self.rownnz,
-                self.rowadr,
-                self.colind,
-                Some(self.rowsuper),
-            );
-        } else {
-            mul_mat_vec(res, self.J, vec, self.nefc, self.nv);
-        }
-    }
-
-    /// `res = J' vec` (`mj_mulJacTVec`).
-    pub fn mul_t_vec(&self, res: &mut [Real], vec: &[Real]) {
-        if self.nefc == 0 {
-            return;
-        }
-        if self.sparse {
-            mul_mat_vec_sparse(
-                res,
-                self.JT,
-                vec,
-                self.nv,
-                self.JT_rownnz,
-                self.JT_rowadr,
-                self.JT_colind,
-                Some(self.JT_rowsuper),
-            );
-        } else {
-            mul_mat_t_vec(res, self.J, vec, self.nefc, self.nv);
-        }
-    }
-}
 
 impl Jacobian<'_> {
     /// `res = J vec` on the rows and dofs of `sub` (`mj_mulJacVec_island`): `res` compressed,

@@ -9,7 +9,7 @@ use super::pgs::{
 use super::{count_changes, save_stats, stat_scale, Efc};
 use crate::arena::Stack;
 use crate::data::{Data, SolverStat};
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::vec::dot;
 use crate::model::Model;
 use crate::real::{Real, MINVAL};

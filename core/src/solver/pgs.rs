@@ -6,7 +6,7 @@
 use super::{count_changes, save_stats, stat_scale, Efc};
 use crate::arena::Stack;
 use crate::data::{Data, SolverStat};
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::mat::{mul_mat_vec, mul_vec_mat_vec};
 use crate::math::qcqp::{qcqp, qcqp2, qcqp3};
 use crate::math::scalar::sqrt;

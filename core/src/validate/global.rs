@@ -32,7 +32,7 @@ fn sizes(m: &Model) -> Check {
     expect_size(
         "nnames_map",
         m.nnames_map as i64,
-        crate::mjb::mujoco_nnames_map(m.sizes()) as i64,
+        crate::model::mujoco_nnames_map(m.sizes()) as i64,
     )?;
     expect_size(
         "nbvh",

@@ -23,7 +23,7 @@ fn tiny_sizes() -> ModelSizes {
         nconmax: -1,
         ..Default::default()
     };
-    s.nnames_map = crate::mjb::mujoco_nnames_map(&s);
+    s.nnames_map = crate::model::mujoco_nnames_map(&s);
     s
 }
 
@@ -72,7 +72,7 @@ fn check_with(s: impl FnOnce(&mut ModelSizes), f: impl FnOnce(&mut Model)) -> Ch
     let map = sizes.nnames_map;
     s(&mut sizes);
     if sizes.nnames_map == map {
-        sizes.nnames_map = crate::mjb::mujoco_nnames_map(&sizes);
+        sizes.nnames_map = crate::model::mujoco_nnames_map(&sizes);
     }
     let mut buf = vec![0u8; Model::bytes_needed(&sizes).unwrap()];
     let mut m = Model::carve(sizes, &mut buf).unwrap();

@@ -8,7 +8,7 @@ use super::normal::{fix_normal, PosedGeom};
 use super::shape::GeomShape;
 use super::{mpr_settings, set_normal};
 use crate::data::{Contact, Data};
-use crate::forward::StepError;
+use crate::error::StepError;
 use crate::math::mat::{mul_mat_t_mat3, mul_mat_t_vec, rot_vec_mat};
 use crate::math::scalar::{ceil, floor};
 use crate::math::vec::{add_to3, sub3};

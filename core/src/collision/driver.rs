@@ -1,0 +1,195 @@
+//! The collision driver (`mj_collision`): clears the arena, runs the broad phase, then walks
+//! the body pairs it found merged with the explicit `<pair>`s, colliding each pair's geoms
+//! directly or through their bounding-volume hierarchies.
+
+use super::bv::collide_tree;
+use super::filter::can_collide2;
+use super::narrow::{collide_geom_pair, collide_geoms, Candidate, Merged};
+use super::sap::broadphase_into;
+use super::{body_geoms, mark_stack, reserved_u32};
+use crate::arena::{Arena, Reservation};
+use crate::data::{Contact, Data};
+use crate::error::StepError;
+use crate::model::Model;
+use crate::support::disabled;
+use crate::timer::{tic, toc};
+use crate::types::*;
+
+/// Collision detection (`mj_collision`): clears the arena (contacts and constraint rows), then
+/// finds every contact. Writes `ncon`, the `contact` array and `bvh_active`.
+pub fn collision(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    let t = tic(d);
+    d.ncon = 0;
+    d.nefc = 0;
+    d.nisland = 0;
+    d.arena.clear();
+    if m.vis.global.bvactive != 0 {
+        d.bvh_active.fill(0);
+    }
+    if disabled(m, DSBL_CONSTRAINT)
+        || disabled(m, DSBL_CONTACT)
+        || m.nconmax == 0
+        || m.nbody + m.nflex < 2
+    {
+        return Ok(());
+    }
+    if m.nflex > 0 {
+        return Err(StepError::Unsupported("flex collisions"));
+    }
+
+    // the colliders read the whole `Data` while contacts are written to the arena, so the
+    // arena is moved out for the duration
+    let mut arena = take_arena(d);
+    let result = collide_all(m, d, &mut arena);
+    d.arena = arena;
+    result?;
+    toc(d, TIMER_POS_COLLISION, t);
+    Ok(())
+}
+
+/// Moves the arena out of `d`, leaving an empty one.
+fn take_arena<'a>(d: &mut Data<'a>) -> Arena<'a> {
+    let empty: &'a mut [u64] = &mut [];
+    core::mem::replace(&mut d.arena, Arena::new(crate::pod::as_bytes_mut(empty)))
+}
+
+/// Broad phase, then mid- and narrow phase for every body pair merged with the explicit pairs,
+/// in a stack frame of the arena.
+fn collide_all(m: &Model, d: &mut Data, arena: &mut Arena) -> Result<(), StepError> {
+    let frame = mark_stack(arena)?;
+    let result = collide_in_frame(m, d, arena);
+    arena.release(frame);
+    result
+}
+
+/// The body of [`collide_all`]: the pair list stays reserved at the top of the arena while
+/// contacts are added at the bottom.
+fn collide_in_frame(m: &Model, d: &mut Data, arena: &mut Arena) -> Result<(), StepError> {
+    let t = tic(d);
+    let maxpairs = m.nbody * (m.nbody - 1) / 2;
+    let pairs = arena.reserve::<u32>(maxpairs)?;
+    let npair = broadphase_into(m, d, arena, &pairs, maxpairs)?;
+    toc(d, TIMER_COL_BROAD, t);
+
+    let t = tic(d);
+    narrowphase(m, d, arena, &pairs, npair)?;
+    toc(d, TIMER_COL_NARROW, t);
+    Ok(())
+}
+
+/// Processes the sorted body pairs of the broad phase (the first `npair` of the list `pairs`)
+/// and the explicit pairs in signature order, as the second half of `mj_collision`.
+fn narrowphase(
+    m: &Model,
+    d: &mut Data,
+    arena: &mut Arena,
+    pairs: &Reservation,
+    npair: usize,
+) -> Result<(), StepError> {
+    let mut last_signature = u32::MAX;
+    let mut pairadr = 0;
+    // the list lives in the arena, which colliding writes to: read it a block at a time
+    let mut block = [0u32; 64];
+    for start in (0..npair).step_by(block.len()) {
+        let len = (npair - start).min(block.len());
+        block[..len].copy_from_slice(&reserved_u32(arena, pairs, npair)?[start..start + len]);
+        for &signature in &block[..len] {
+            // the list is sorted and may repeat a pair
+            if signature == last_signature {
+                continue;
+            }
+            last_signature = signature;
+            let (b1, b2) = ((signature >> 16) as usize, (signature & 0xFFFF) as usize);
+
+            // explicit pairs up to this signature go first
+            let start = pairadr;
+            let mut merged = false;
+            while pairadr < m.npair && m.pair_signature[pairadr] as u32 <= signature {
+                merged |= m.pair_signature[pairadr] as u32 == signature;
+                collide_geoms(m, d, arena, Candidate::Pair(pairadr))?;
+                pairadr += 1;
+            }
+            let merged = if merged {
+                Merged {
+                    start,
+                    end: pairadr,
+                }
+            } else {
+                Merged::NONE
+            };
+
+            if !can_collide2(m, b1, b2) || excluded(m, signature) {
+                continue;
+            }
+            collide_bodies(m, d, arena, b1, b2, merged)?;
+        }
+    }
+    // the explicit pairs after the last body pair
+    while pairadr < m.npair {
+        collide_geoms(m, d, arena, Candidate::Pair(pairadr))?;
+        pairadr += 1;
+    }
+    Ok(())
+}
+
+/// Whether body pair `signature` is in `<exclude>` (`exclude_signature` is sorted).
+fn excluded(m: &Model, signature: u32) -> bool {
+    m.exclude_signature
+        .iter()
+        .map(|&s| s as u32)
+        .find(|&s| s >= signature)
+        == Some(signature)
+}
+
+/// Collides the geoms of two bodies: directly for single geoms, through their hierarchies
+/// (midphase) when both have one, otherwise all against all.
+fn collide_bodies(
+    m: &Model,
+    d: &mut Data,
+    arena: &mut Arena,
+    b1: usize,
+    b2: usize,
+    merged: Merged,
+) -> Result<(), StepError> {
+    let (geoms1, geoms2) = (body_geoms(m, b1), body_geoms(m, b2));
+    if geoms1.len() == 1 && geoms2.len() == 1 {
+        return collide_geom_pair(m, d, arena, geoms1.start, geoms2.start, merged);
+    }
+    if !disabled(m, DSBL_MIDPHASE) && m.body_bvhadr[b1] >= 0 && m.body_bvhadr[b2] >= 0 {
+        let before = d.ncon;
+        collide_tree(m, d, arena, b1, b2, merged)?;
+        if let Some(found) = arena.contacts_mut().get_mut(before..d.ncon) {
+            sort_contacts(m, found);
+        }
+        return Ok(());
+    }
+    for g1 in geoms1 {
+        for g2 in geoms2.clone() {
+            collide_geom_pair(m, d, arena, g1, g2, merged)?;
+        }
+    }
+    Ok(())
+}
+
+/// Orders the contacts found between two bodies through their hierarchies by geom pair, so
+/// that the order does not depend on the traversal (`contactcompare`; a stable sort, like the C
+/// library's merge sort behind MuJoCo's `qsort`).
+fn sort_contacts(m: &Model, contacts: &mut [Contact]) {
+    let key = |c: &Contact| {
+        let (g1, g2) = (c.geom[0], c.geom[1]);
+        // undo collide_geoms' ordering by type
+        let ty = |g: i32| m.geom_type[g as usize];
+        if g1 >= 0 && g2 >= 0 && ty(g1) > ty(g2) {
+            (g2, g1)
+        } else {
+            (g1, g2)
+        }
+    };
+    for i in 1..contacts.len() {
+        let mut j = i;
+        while j > 0 && key(&contacts[j - 1]) > key(&contacts[j]) {
+            contacts.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}

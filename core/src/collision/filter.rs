@@ -1,0 +1,88 @@
+//! The pair filters of the collision driver: contype/conaffinity, welding and parent-child,
+//! bounding spheres, and the margin override (`filterBitmask`, `canCollide`,
+//! `filterBodyPair`, `mj_filterSphere`, `mj_assignMargin`).
+
+use crate::data::Data;
+use crate::math::vec::{dot3, sub3};
+use crate::model::Model;
+use crate::real::Real;
+use crate::support::{enabled, v3, v9};
+use crate::types::*;
+
+/// Whether neither geom's contype matches the other's conaffinity (`filterBitmask`).
+pub(super) fn filter_bitmask(
+    contype1: i32,
+    conaffinity1: i32,
+    contype2: i32,
+    conaffinity2: i32,
+) -> bool {
+    contype1 & conaffinity2 == 0 && contype2 & conaffinity1 == 0
+}
+
+/// Whether a body can collide with anything (`canCollide`).
+pub(super) fn can_collide(m: &Model, b: usize) -> bool {
+    m.body_contype[b] != 0 || m.body_conaffinity[b] != 0
+}
+
+/// Whether two bodies' contype and conaffinity match (`canCollide2`).
+pub(super) fn can_collide2(m: &Model, b1: usize, b2: usize) -> bool {
+    !filter_bitmask(
+        m.body_contype[b1],
+        m.body_conaffinity[b1],
+        m.body_contype[b2],
+        m.body_conaffinity[b2],
+    )
+}
+
+/// Whether a body pair is welded together, or is a parent and child (unless the filter is
+/// disabled) (`filterBodyPair`); the arguments are weld bodies and their parents' weld bodies.
+pub(super) fn filter_body_pair(
+    weld1: i32,
+    weld_parent1: i32,
+    weld2: i32,
+    weld_parent2: i32,
+    dsbl_filterparent: bool,
+) -> bool {
+    weld1 == weld2
+        || (!dsbl_filterparent
+            && weld1 != 0
+            && weld2 != 0
+            && (weld1 == weld_parent2 || weld2 == weld_parent1))
+}
+
+/// A body's weld body and that of its parent.
+pub(super) fn weld_and_parent(m: &Model, b: usize) -> (i32, i32) {
+    let weld = m.body_weldid[b];
+    (weld, m.body_weldid[m.body_parentid[weld as usize] as usize])
+}
+
+/// The contact margin, or `opt.o_margin` with the override flag (`mj_assignMargin`).
+pub(super) fn assign_margin(m: &Model, source: Real) -> Real {
+    if enabled(m, ENBL_OVERRIDE) {
+        m.opt.o_margin
+    } else {
+        source
+    }
+}
+
+/// Signed distance of geom `g`'s center above plane `plane` (`planeGeomDist`).
+fn plane_geom_dist(d: &Data, plane: usize, g: usize) -> Real {
+    let mat = &v9(d.geom_xmat)[plane];
+    let normal = [mat[2], mat[5], mat[8]];
+    dot3(&sub3(&v3(d.geom_xpos)[g], &v3(d.geom_xpos)[plane]), &normal)
+}
+
+/// Whether the bounding spheres of two geoms (or a plane and a sphere) are further apart than
+/// `margin` (`mj_filterSphere`).
+pub(super) fn filter_sphere(m: &Model, d: &Data, g1: usize, g2: usize, margin: Real) -> bool {
+    let (r1, r2) = (m.geom_rbound[g1], m.geom_rbound[g2]);
+    if r1 > 0.0 && r2 > 0.0 {
+        let (p1, p2) = (&v3(d.geom_xpos)[g1], &v3(d.geom_xpos)[g2]);
+        let dif = [p1[0] - p2[0], p1[1] - p2[1], p1[2] - p2[2]];
+        let distsqr = dif[0] * dif[0] + dif[1] * dif[1] + dif[2] * dif[2];
+        let bound = r1 + r2 + margin;
+        return distsqr > bound * bound;
+    }
+    (m.geom_type[g1] == GEOM_PLANE && r2 > 0.0 && plane_geom_dist(d, g1, g2) > margin + r2)
+        || (m.geom_type[g2] == GEOM_PLANE && r1 > 0.0 && plane_geom_dist(d, g2, g1) > margin + r1)
+}

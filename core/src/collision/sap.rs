@@ -1,0 +1,551 @@
+//! Broad phase (`mj_broadphase`): the bodies' bounding boxes in a frame aligned with the
+//! principal axes of the geom positions, sweep and prune along the first axis, and the merge
+//! sorts that reproduce the C library's order of MuJoCo's `qsort`.
+
+use super::filter::{can_collide, filter_bitmask, filter_body_pair, weld_and_parent};
+use super::{body_geoms, reserved_u32};
+use crate::arena::{Arena, ArenaError, Carver, LayoutCounter, Reservation};
+use crate::data::Data;
+use crate::error::StepError;
+use crate::math::eig3::eig3;
+use crate::math::misc::{max, min};
+use crate::math::vec::{add_to3, dot3, scl3, sub3};
+use crate::model::Model;
+use crate::real::Real;
+use crate::support::{disabled, enabled, v3};
+use crate::types::*;
+
+/// Runs the broad phase with scratch reserved below the pair list, then copies its pairs into
+/// the list `pairs` (of `maxpairs`); returns their number.
+pub(super) fn broadphase_into(
+    m: &Model,
+    d: &Data,
+    arena: &mut Arena,
+    pairs: &Reservation,
+    maxpairs: usize,
+) -> Result<usize, StepError> {
+    let mem = BroadphaseMem::layout(m.nbody, maxpairs)?;
+    let scratch = arena.reserve::<u64>(mem.words())?;
+    let block = arena.reserved::<u64>(&scratch, mem.words());
+    let result = mem.carve(block).and_then(|arrays| broadphase(m, d, arrays));
+    let copied = result.and_then(|n| {
+        // the scratch block starts with the broad phase's pair list
+        let mut buf = [0u32; 64];
+        for start in (0..n).step_by(buf.len()) {
+            let len = (n - start).min(buf.len());
+            buf[..len].copy_from_slice(&reserved_u32(arena, &scratch, n)?[start..start + len]);
+            reserved_u32(arena, pairs, maxpairs)?[start..start + len].copy_from_slice(&buf[..len]);
+        }
+        Ok(n)
+    });
+    arena.release(scratch);
+    copied
+}
+
+/// The broad phase's memory, reserved as one block at the top of the arena while it runs: its
+/// pair list (first, so that it can be copied from the block's start), then scratch arrays.
+struct BroadphaseMem {
+    nbody: usize,
+    maxpairs: usize,
+    bytes: usize,
+}
+
+/// Views of [`BroadphaseMem`].
+struct BroadphaseArrays<'a> {
+    /// Body pairs, `(b1 << 16) + b2` with `b1 < b2` (MuJoCo's signatures).
+    pairs: &'a mut [u32],
+    /// Collidable bodies.
+    bfid: &'a mut [i32],
+    /// Their bounding boxes as min[3], max[3] (`aamm`).
+    aamm: &'a mut [Real],
+    /// Sweep-and-prune end points: value on the sweep axis (as `float`, as MuJoCo).
+    sap_value: &'a mut [f32],
+    /// End point ids: body index, `+ 0x10000` for a max.
+    sap_id: &'a mut [i32],
+    /// Sort order of the end points, and scratch for the merge sort.
+    order: &'a mut [u32],
+    sort_tmp: &'a mut [u32],
+    /// Bodies whose interval is open during the sweep.
+    active: &'a mut [i32],
+    /// Per body, the OR of its geoms' `contype` and of their `conaffinity` (MuJoCo ORs them for
+    /// every candidate pair; once per body and step gives the same masks).
+    masks: &'a mut [[i32; 2]],
+}
+
+impl BroadphaseMem {
+    /// The block's size for `nbody` bodies and a list of `maxpairs` pairs.
+    fn layout(nbody: usize, maxpairs: usize) -> Result<Self, StepError> {
+        let mut l = LayoutCounter::new();
+        let ends = nbody.checked_mul(2);
+        l.add::<u32>(Some(maxpairs));
+        l.add::<i32>(Some(nbody));
+        l.add::<Real>(nbody.checked_mul(6));
+        l.add::<f32>(ends);
+        l.add::<i32>(ends);
+        l.add::<u32>(ends);
+        l.add::<u32>(ends);
+        l.add::<i32>(ends);
+        l.add::<i32>(ends);
+        Ok(Self {
+            nbody,
+            maxpairs,
+            bytes: l.total().ok_or(ArenaError::SizeOverflow)?,
+        })
+    }
+
+    /// Size in 8-byte words.
+    fn words(&self) -> usize {
+        self.bytes.div_ceil(8)
+    }
+
+    /// The arrays within `block` (of [`BroadphaseMem::words`] words), in the order of
+    /// [`BroadphaseMem::layout`].
+    fn carve<'a>(&self, block: &'a mut [u64]) -> Result<BroadphaseArrays<'a>, StepError> {
+        let n = self.nbody;
+        let mut c = Carver::new(crate::pod::as_bytes_mut(block), self.bytes);
+        Ok(BroadphaseArrays {
+            pairs: c.take::<u32>(Some(self.maxpairs))?,
+            bfid: c.take::<i32>(Some(n))?,
+            aamm: c.take::<Real>(Some(6 * n))?,
+            sap_value: c.take::<f32>(Some(2 * n))?,
+            sap_id: c.take::<i32>(Some(2 * n))?,
+            order: c.take::<u32>(Some(2 * n))?,
+            sort_tmp: c.take::<u32>(Some(2 * n))?,
+            active: c.take::<i32>(Some(2 * n))?,
+            masks: c.take::<i32>(Some(2 * n))?.as_chunks_mut::<2>().0,
+        })
+    }
+}
+
+/// The list of candidate body pairs (`add_pair` and its buffer).
+struct PairList<'a> {
+    pairs: &'a mut [u32],
+    n: usize,
+    /// [`BroadphaseArrays::masks`].
+    masks: &'a [[i32; 2]],
+}
+
+impl PairList<'_> {
+    /// Adds the pair `b1`, `b2` unless no geom of one can touch a geom of the other by
+    /// contype/conaffinity. A full list is MuJoCo's fatal "broadphase buffer full".
+    fn add(&mut self, b1: usize, b2: usize) -> Result<(), StepError> {
+        if self.n >= self.pairs.len() {
+            return Err(StepError::Numerical("broadphase buffer full"));
+        }
+        let ([t1, a1], [t2, a2]) = (self.masks[b1], self.masks[b2]);
+        if filter_bitmask(t1, a1, t2, a2) {
+            return Ok(());
+        }
+        let (lo, hi) = if b1 < b2 { (b1, b2) } else { (b2, b1) };
+        self.pairs[self.n] = ((lo as u32) << 16) + hi as u32;
+        self.n += 1;
+        Ok(())
+    }
+}
+
+/// Broad phase (`mj_broadphase` for bodies): the body pairs that may touch, sorted by
+/// signature, in `mem.pairs`; returns their number.
+fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepError> {
+    let BroadphaseArrays {
+        pairs,
+        bfid,
+        aamm,
+        sap_value,
+        sap_id,
+        order,
+        sort_tmp,
+        active,
+        masks,
+    } = mem;
+    for (b, mask) in masks.iter_mut().enumerate() {
+        *mask = body_geoms(m, b).fold([0, 0], |[t, a], g| {
+            [t | m.geom_contype[g], a | m.geom_conaffinity[g]]
+        });
+    }
+    let mut list = PairList { pairs, n: 0, masks };
+    let dsbl_filterparent = disabled(m, DSBL_FILTERPARENT);
+
+    // the world's geoms, and static planes, against every body not welded to the world
+    for b1 in 0..m.nbody {
+        if !can_collide(m, b1) {
+            continue;
+        }
+        let world_geoms = b1 == 0 && m.body_geomnum[0] > 0;
+        let static_plane =
+            m.body_weldid[b1] == 0 && body_geoms(m, b1).any(|g| m.geom_type[g] == GEOM_PLANE);
+        if !(world_geoms || static_plane) {
+            continue;
+        }
+        for b2 in 0..m.nbody {
+            if !can_collide(m, b2) {
+                continue;
+            }
+            let (weld2, parent2) = weld_and_parent(m, b2);
+            if filter_body_pair(0, 0, weld2, parent2, dsbl_filterparent) {
+                continue;
+            }
+            list.add(b1, b2)?;
+        }
+    }
+
+    // sweep and prune the collidable bodies along the geoms' principal axis
+    if let Some(frame) = principal_frame(m, d) {
+        let mut ncollide = 0;
+        for b in 1..m.nbody {
+            if can_collide(m, b) {
+                bfid[ncollide] = b as i32;
+                ncollide += 1;
+            }
+        }
+        if ncollide >= 2 {
+            for (i, &b) in bfid[..ncollide].iter().enumerate() {
+                aamm[6 * i..6 * i + 6].copy_from_slice(&make_aamm(m, d, b as usize, &frame));
+            }
+            let sap = Sap {
+                aamm: &aamm[..6 * ncollide],
+                value: &mut sap_value[..2 * ncollide],
+                id: &mut sap_id[..2 * ncollide],
+                order: &mut order[..2 * ncollide],
+                tmp: &mut sort_tmp[..2 * ncollide],
+                active: &mut active[..2 * ncollide],
+            };
+            sap.sweep(|id1, id2| {
+                let (b1, b2) = (bfid[id1] as usize, bfid[id2] as usize);
+                let (weld1, parent1) = weld_and_parent(m, b1);
+                let (weld2, parent2) = weld_and_parent(m, b2);
+                if filter_body_pair(weld1, parent1, weld2, parent2, dsbl_filterparent) {
+                    return Ok(());
+                }
+                list.add(b1, b2)
+            })?;
+        }
+    }
+
+    let n = list.n;
+    list.pairs[..n].sort_unstable();
+    Ok(n)
+}
+
+/// The principal axes of the positions of the geoms outside the world body (the rows of the
+/// eigenvectors of their covariance), or `None` when there are no such geoms.
+fn principal_frame(m: &Model, d: &Data) -> Option<[Real; 9]> {
+    let xpos = v3(d.geom_xpos);
+    let moving = || (0..m.ngeom).filter(|&g| m.geom_bodyid[g] != 0);
+    let mut cen = [0.0; 3];
+    let mut cnt = 0usize;
+    for g in moving() {
+        add_to3(&mut cen, &xpos[g]);
+        cnt += 1;
+    }
+    if cnt == 0 {
+        return None;
+    }
+    cen = scl3(&cen, 1.0 / cnt as Real);
+    let mut cov = [0.0; 9];
+    for g in moving() {
+        let dif = sub3(&xpos[g], &cen);
+        let (d00, d01, d02) = (dif[0] * dif[0], dif[0] * dif[1], dif[0] * dif[2]);
+        let (d11, d12, d22) = (dif[1] * dif[1], dif[1] * dif[2], dif[2] * dif[2]);
+        for (c, x) in cov
+            .iter_mut()
+            .zip([d00, d01, d02, d01, d11, d12, d02, d12, d22])
+        {
+            *c += x;
+        }
+    }
+    let inv = 1.0 / cnt as Real;
+    Some(eig3(&cov.map(|c| c * inv)).eigvec)
+}
+
+/// Body `b`'s bounding box in `frame` as min[3], max[3], from its geoms' bounding spheres
+/// (`makeAAMM`).
+fn make_aamm(m: &Model, d: &Data, b: usize, frame: &[Real; 9]) -> [Real; 6] {
+    let mut aamm = [0.0; 6];
+    for (i, g) in body_geoms(m, b).enumerate() {
+        let margin = if enabled(m, ENBL_OVERRIDE) {
+            0.5 * m.opt.o_margin
+        } else {
+            m.geom_margin[g]
+        };
+        let mut box_g = [0.0; 6];
+        for j in 0..3 {
+            let axis = [frame[3 * j], frame[3 * j + 1], frame[3 * j + 2]];
+            let cen = dot3(&v3(d.geom_xpos)[g], &axis);
+            box_g[j] = cen - m.geom_rbound[g] - margin;
+            box_g[j + 3] = cen + m.geom_rbound[g] + margin;
+        }
+        if i == 0 {
+            aamm = box_g;
+        } else {
+            for j in 0..3 {
+                aamm[j] = min(aamm[j], box_g[j]);
+                aamm[j + 3] = max(aamm[j + 3], box_g[j + 3]);
+            }
+        }
+    }
+    aamm
+}
+
+/// Sweep and prune along the x axis of `aamm` (`mj_SAP`): the scratch arrays hold 2n end
+/// points.
+struct Sap<'a> {
+    aamm: &'a [Real],
+    value: &'a mut [f32],
+    id: &'a mut [i32],
+    order: &'a mut [u32],
+    tmp: &'a mut [u32],
+    active: &'a mut [i32],
+}
+
+impl Sap<'_> {
+    /// Calls `found(id1, id2)` for every pair of boxes that overlap on all three axes, in
+    /// MuJoCo's order (`id1` is the box whose interval opened first).
+    fn sweep(
+        self,
+        mut found: impl FnMut(usize, usize) -> Result<(), StepError>,
+    ) -> Result<(), StepError> {
+        let n = self.aamm.len() / 6;
+        if n >= 0x10000 {
+            return Err(StepError::Numerical("SAP failed"));
+        }
+        let aamm = self.aamm;
+        for i in 0..n {
+            self.value[2 * i] = single(aamm[6 * i]);
+            self.id[2 * i] = i as i32;
+            self.value[2 * i + 1] = single(aamm[6 * i + 3]);
+            self.id[2 * i + 1] = i as i32 + 0x10000;
+        }
+        for (k, o) in self.order.iter_mut().enumerate() {
+            *o = k as u32;
+        }
+        let value = &*self.value;
+        if value.iter().any(|v| v.is_nan()) {
+            merge_sort(self.order, self.tmp, &|a, b| {
+                sap_compare(value[a as usize], value[b as usize])
+            });
+        } else {
+            stable_sort(self.order, self.tmp, &|a, b| {
+                value[a as usize] <= value[b as usize]
+            });
+        }
+
+        // the other two axes prune what the sweep axis lets through
+        let separated = |a: usize, b: usize| {
+            aamm[6 * a + 1] > aamm[6 * b + 4]
+                || aamm[6 * a + 2] > aamm[6 * b + 5]
+                || aamm[6 * b + 1] > aamm[6 * a + 4]
+                || aamm[6 * b + 2] > aamm[6 * a + 5]
+        };
+        let mut cnt = 0;
+        for &e in self.order.iter() {
+            let id = self.id[e as usize];
+            if id & 0x10000 == 0 {
+                // interval opens: pair with every open one
+                for &open in &self.active[..cnt] {
+                    if !separated(open as usize, id as usize) {
+                        found(open as usize, id as usize)?;
+                    }
+                }
+                self.active[cnt] = id;
+                cnt += 1;
+            } else {
+                // interval closes
+                let closing = id & 0xFFFF;
+                if let Some(j) = self.active[..cnt].iter().position(|&a| a == closing) {
+                    self.active.copy_within(j + 1..cnt, j);
+                    cnt -= 1;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `x` rounded to single precision, as MuJoCo sorts the sweep's end points (a no-op when `Real`
+/// is `f32`).
+#[allow(clippy::unnecessary_cast)]
+fn single(x: Real) -> f32 {
+    x as f32
+}
+
+/// MuJoCo's `SAPcompare`: -1, 0 or 1 (1 also when a value is NaN).
+fn sap_compare(a: f32, b: f32) -> i32 {
+    if a < b {
+        -1
+    } else if a == b {
+        0
+    } else {
+        1
+    }
+}
+
+/// Stable top-down merge sort of `v` by `cmp`, with the structure of the C library's `qsort`
+/// (glibc's `msort`: halves of `n / 2` and `n - n / 2`, ties from the left), so that even an
+/// inconsistent comparison (NaN) orders as in MuJoCo. `tmp` is scratch of `v`'s length.
+fn merge_sort(v: &mut [u32], tmp: &mut [u32], cmp: &impl Fn(u32, u32) -> i32) {
+    let n = v.len();
+    if n <= 1 {
+        return;
+    }
+    let n1 = n / 2;
+    {
+        let (a, b) = v.split_at_mut(n1);
+        let (ta, tb) = tmp.split_at_mut(n1);
+        merge_sort(a, ta, cmp);
+        merge_sort(b, tb, cmp);
+    }
+    let (mut i, mut j, mut k) = (0, n1, 0);
+    while i < n1 && j < n {
+        if cmp(v[i], v[j]) <= 0 {
+            tmp[k] = v[i];
+            i += 1;
+        } else {
+            tmp[k] = v[j];
+            j += 1;
+        }
+        k += 1;
+    }
+    // the rest of the left half; the rest of the right half is in place already
+    tmp[k..k + n1 - i].copy_from_slice(&v[i..n1]);
+    k += n1 - i;
+    v[..k].copy_from_slice(&tmp[..k]);
+}
+
+/// Stable sort of `v` by the total preorder `le` (`le(a, b)`: `a` may precede `b`), `tmp`
+/// scratch of `v`'s length: runs of [`RUN`] sorted by insertion, then merged bottom-up. Any
+/// stable sort by a consistent order gives the one result `qsort`'s merge sort gives, with
+/// fewer comparisons and no recursion on the short end-point lists of the sweep.
+fn stable_sort(v: &mut [u32], tmp: &mut [u32], le: &impl Fn(u32, u32) -> bool) {
+    const RUN: usize = 16;
+    for run in v.chunks_mut(RUN) {
+        insertion_sort(run, le);
+    }
+    let n = v.len();
+    let mut width = RUN;
+    while width < n {
+        for start in (0..n).step_by(2 * width) {
+            let mid = (start + width).min(n);
+            let end = (start + 2 * width).min(n);
+            merge(&mut v[start..end], mid - start, &mut tmp[start..end], le);
+        }
+        width *= 2;
+    }
+}
+
+/// Sorts `run` stably by insertion: each element moves left past the ones it must precede.
+fn insertion_sort(run: &mut [u32], le: &impl Fn(u32, u32) -> bool) {
+    for i in 1..run.len() {
+        let x = run[i];
+        let mut j = i;
+        while j > 0 && !le(run[j - 1], x) {
+            run[j] = run[j - 1];
+            j -= 1;
+        }
+        run[j] = x;
+    }
+}
+
+/// Merges the sorted halves `v[..mid]` and `v[mid..]` stably (ties from the left) through
+/// `tmp`.
+fn merge(v: &mut [u32], mid: usize, tmp: &mut [u32], le: &impl Fn(u32, u32) -> bool) {
+    let n = v.len();
+    if mid == n || le(v[mid - 1], v[mid]) {
+        return; // already in order
+    }
+    let (mut i, mut j, mut k) = (0, mid, 0);
+    while i < mid && j < n {
+        if le(v[i], v[j]) {
+            tmp[k] = v[i];
+            i += 1;
+        } else {
+            tmp[k] = v[j];
+            j += 1;
+        }
+        k += 1;
+    }
+    tmp[k..k + mid - i].copy_from_slice(&v[i..mid]);
+    k += mid - i;
+    v[..k].copy_from_slice(&tmp[..k]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn merge_sort_is_a_stable_sort(values in proptest::collection::vec(0u8..6, 0..40)) {
+            let mut order: Vec<u32> = (0..values.len() as u32).collect();
+            let mut tmp = vec![0; values.len()];
+            let cmp = |a: u32, b: u32| i32::from(values[a as usize]) - i32::from(values[b as usize]);
+            merge_sort(&mut order, &mut tmp, &cmp);
+            let mut expected: Vec<u32> = (0..values.len() as u32).collect();
+            expected.sort_by_key(|&i| values[i as usize]);
+            prop_assert_eq!(order, expected);
+        }
+
+        #[test]
+        fn stable_sort_matches_merge_sort(values in proptest::collection::vec(-3i8..4, 0..100)) {
+            let n = values.len();
+            let cmp = |a: u32, b: u32| i32::from(values[a as usize]) - i32::from(values[b as usize]);
+            let (mut expected, mut tmp) = ((0..n as u32).collect::<Vec<_>>(), vec![0; n]);
+            merge_sort(&mut expected, &mut tmp, &cmp);
+            let mut order: Vec<u32> = (0..n as u32).collect();
+            stable_sort(&mut order, &mut tmp, &|a, b| values[a as usize] <= values[b as usize]);
+            prop_assert_eq!(order, expected);
+        }
+
+        #[test]
+        fn sweep_finds_every_overlapping_pair_once(
+            boxes in proptest::collection::vec(
+                (-2.0f64..2.0, -2.0f64..2.0, -2.0f64..2.0, 0.0f64..1.0, 0.0f64..1.0, 0.0f64..1.0),
+                2..12,
+            )
+        ) {
+            let n = boxes.len();
+            let aamm: Vec<Real> = boxes
+                .iter()
+                .flat_map(|&(x, y, z, a, b, c)| [x, y, z, x + a, y + b, z + c].map(|v| v as Real))
+                .collect();
+            // where an interval ends exactly where another starts, the sort order decides
+            let tie = (0..n).any(|a| (0..n).any(|b| a != b && single(aamm[6 * a]) == single(aamm[6 * b + 3])));
+            prop_assume!(!tie);
+            let (mut value, mut id) = (vec![0.0f32; 2 * n], vec![0i32; 2 * n]);
+            let (mut order, mut tmp, mut active) = (vec![0u32; 2 * n], vec![0u32; 2 * n], vec![0i32; 2 * n]);
+            let sap = Sap {
+                aamm: &aamm,
+                value: &mut value,
+                id: &mut id,
+                order: &mut order,
+                tmp: &mut tmp,
+                active: &mut active,
+            };
+            let mut found = Vec::new();
+            sap.sweep(|a, b| {
+                found.push((a.min(b), a.max(b)));
+                Ok(())
+            })
+            .unwrap();
+            found.sort_unstable();
+            // brute force, with the sweep axis in single precision as MuJoCo sorts it
+            let overlap = |a: usize, b: usize, k: usize| {
+                if k == 0 {
+                    single(aamm[6 * a]) <= single(aamm[6 * b + 3])
+                        && single(aamm[6 * b]) <= single(aamm[6 * a + 3])
+                } else {
+                    aamm[6 * a + k] <= aamm[6 * b + k + 3] && aamm[6 * b + k] <= aamm[6 * a + k + 3]
+                }
+            };
+            let mut expected = Vec::new();
+            for a in 0..n {
+                for b in a + 1..n {
+                    if (0..3).all(|k| overlap(a, b, k)) {
+                        expected.push((a, b));
+                    }
+                }
+            }
+            prop_assert_eq!(found, expected);
+        }
+    }
+}
