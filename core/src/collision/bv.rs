@@ -17,6 +17,8 @@ use crate::support::{v3, v9};
 /// Collides two bodies through their bounding-volume hierarchies (`mj_collideTree` for
 /// bodies), with a traversal stack of `body_bvhnum[b1] + body_bvhnum[b2]` node pairs in the
 /// arena, as MuJoCo.
+// inlined into its one caller, as when the driver and the midphase shared a file
+#[inline]
 pub(super) fn collide_tree(
     m: &Model,
     d: &mut Data,

@@ -127,6 +127,7 @@ impl Shape {
 }
 
 /// The geoms of body `b`.
+#[inline]
 fn body_geoms(m: &Model, b: usize) -> core::ops::Range<usize> {
     let start = m.body_geomadr[b].max(0) as usize;
     start..start + m.body_geomnum[b].max(0) as usize

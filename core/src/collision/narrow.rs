@@ -38,6 +38,8 @@ impl Merged {
 
 /// Collides two geoms unless an explicit pair of their bodies already did
 /// (`mj_collideGeomPair`).
+// inlined into the driver, as when the two shared a file
+#[inline]
 pub(super) fn collide_geom_pair(
     m: &Model,
     d: &mut Data,

@@ -17,6 +17,8 @@ use crate::types::*;
 
 /// Runs the broad phase with scratch reserved below the pair list, then copies its pairs into
 /// the list `pairs` (of `maxpairs`); returns their number.
+// inlined into its one caller, as when the driver and the broad phase shared a file
+#[inline]
 pub(super) fn broadphase_into(
     m: &Model,
     d: &Data,
