@@ -1,0 +1,190 @@
+//! Counting the rows before they are allocated (`mj_ne`, `mj_nf`, `mj_nl`, `mj_nc`), with the
+//! Jacobian non-zeros when it is sparse.
+
+use super::contact::{contact_bodies, contact_dim};
+use super::limit::{ball_limit, limit_dist, within_margin};
+use super::row_jacobians::jac_dif_pair_count;
+use super::RowCounts;
+use crate::arena::Stack;
+use crate::data::{Contact, Data};
+use crate::error::StepError;
+use crate::model::Model;
+use crate::support::{disabled, is_pyramidal, merge_chain};
+use crate::types::*;
+
+/// Rows a block of `size` rows with `nnz` Jacobian non-zeros per row takes
+/// (`mj_addConstraintCount`): dense Jacobians count every block (when there are dofs),
+/// sparse ones only blocks with non-zeros.
+fn block_rows(m: &Model, sparse: bool, size: usize, nnz: usize) -> usize {
+    let keep = if sparse { nnz > 0 } else { m.nv > 0 };
+    if keep {
+        size
+    } else {
+        0
+    }
+}
+
+/// Counts the rows of every kind and, for sparse Jacobians, their non-zeros.
+pub(super) fn count_rows(m: &Model, d: &mut Data, sparse: bool) -> Result<RowCounts, StepError> {
+    let fields = d.arena.fields;
+    let mut detached = d.arena.detach();
+    let counted = {
+        let (contacts, mut stack) = detached.contacts_and_stack(&fields);
+        count_with(m, d, sparse, contacts, &mut stack)
+    };
+    d.arena.attach(detached);
+    counted
+}
+
+fn count_with(
+    m: &Model,
+    d: &Data,
+    sparse: bool,
+    contacts: &[Contact],
+    stack: &mut Stack,
+) -> Result<RowCounts, StepError> {
+    let chain = stack.alloc::<i32>(m.nv)?;
+    let mut c = RowCounts::default();
+    count_equality(m, d, sparse, chain, &mut c);
+    count_friction(m, d, sparse, &mut c);
+    count_limits(m, d, sparse, &mut c);
+    let ncon = d.ncon.min(contacts.len());
+    count_contacts(m, &contacts[..ncon], sparse, chain, &mut c)?;
+    Ok(c)
+}
+
+/// Equality rows (`mj_ne`). Like MuJoCo 3.1.6, a joint or tendon equality between two objects
+/// counts two non-zeros, whatever their Jacobians.
+fn count_equality(m: &Model, d: &Data, sparse: bool, chain: &mut [i32], c: &mut RowCounts) {
+    if disabled(m, DSBL_EQUALITY) || m.nemax == 0 {
+        return;
+    }
+    for i in (0..m.neq).filter(|&i| d.eq_active[i] != 0) {
+        let (id1, id2) = (m.eq_obj1id[i], m.eq_obj2id[i]);
+        let (size, nnz) = match m.eq_type[i] {
+            EQ_CONNECT | EQ_WELD => {
+                let size = if m.eq_type[i] == EQ_CONNECT { 3 } else { 6 };
+                let nnz = if sparse {
+                    jac_dif_pair_count(m, chain, id2 as usize, id1 as usize, sparse)
+                } else {
+                    0
+                };
+                (size, nnz)
+            }
+            EQ_JOINT | EQ_TENDON if sparse => {
+                let nnz = if id2 >= 0 {
+                    2
+                } else if m.eq_type[i] == EQ_JOINT {
+                    1
+                } else {
+                    d.ten_J_rownnz[id1 as usize] as usize
+                };
+                (1, nnz)
+            }
+            EQ_JOINT | EQ_TENDON => (1, 0),
+            // rejected by the validator (flexes are refused, distance constraints removed)
+            _ => continue,
+        };
+        c.ne += block_rows(m, sparse, size, nnz);
+        c.nnz += size * nnz;
+    }
+}
+
+/// Friction-loss rows of dofs and tendons (`mj_nf`).
+fn count_friction(m: &Model, d: &Data, sparse: bool, c: &mut RowCounts) {
+    if disabled(m, DSBL_FRICTIONLOSS) {
+        return;
+    }
+    let dofs = m.dof_frictionloss.iter().filter(|&&f| f > 0.0).count();
+    c.nf += dofs * block_rows(m, sparse, 1, 1);
+    c.nnz += dofs;
+    for i in (0..m.ntendon).filter(|&i| m.tendon_frictionloss[i] > 0.0) {
+        let nnz = d.ten_J_rownnz[i] as usize;
+        c.nf += block_rows(m, sparse, 1, nnz);
+        c.nnz += nnz;
+    }
+}
+
+/// Joint and tendon limit rows (`mj_nl`).
+fn count_limits(m: &Model, d: &Data, sparse: bool, c: &mut RowCounts) {
+    if disabled(m, DSBL_LIMIT) {
+        return;
+    }
+    for j in (0..m.njnt).filter(|&j| m.jnt_limited[j] != 0) {
+        let margin = m.jnt_margin[j];
+        match m.jnt_type[j] {
+            JNT_SLIDE | JNT_HINGE => {
+                let value = d.qpos[m.jnt_qposadr[j] as usize];
+                for side in [-1, 1] {
+                    if within_margin(
+                        limit_dist(&m.jnt_range[2 * j..2 * j + 2], side, value),
+                        margin,
+                    ) {
+                        c.nl += block_rows(m, sparse, 1, 1);
+                        c.nnz += 1;
+                    }
+                }
+            }
+            JNT_BALL if within_margin(ball_limit(m, d, j).1, margin) => {
+                c.nl += block_rows(m, sparse, 1, 3);
+                c.nnz += 3;
+            }
+            _ => {}
+        }
+    }
+    for i in (0..m.ntendon).filter(|&i| m.tendon_limited[i] != 0) {
+        let value = d.ten_length[i];
+        let nnz = d.ten_J_rownnz[i] as usize;
+        for side in [-1, 1] {
+            if within_margin(
+                limit_dist(&m.tendon_range[2 * i..2 * i + 2], side, value),
+                m.tendon_margin[i],
+            ) {
+                c.nl += block_rows(m, sparse, 1, nnz);
+                c.nnz += nnz;
+            }
+        }
+    }
+}
+
+/// Rows of a contact of dimension `dim`: one per pyramid edge, per elliptic dimension, or one.
+fn contact_rows_of(m: &Model, dim: usize) -> usize {
+    if dim == 1 {
+        1
+    } else if is_pyramidal(m) {
+        2 * (dim - 1)
+    } else {
+        dim
+    }
+}
+
+/// Contact rows (`mj_nc`): for sparse Jacobians, contacts whose bodies no dof moves take none.
+fn count_contacts(
+    m: &Model,
+    contacts: &[Contact],
+    sparse: bool,
+    chain: &mut [i32],
+    c: &mut RowCounts,
+) -> Result<(), StepError> {
+    if disabled(m, DSBL_CONTACT) {
+        return Ok(());
+    }
+    for con in contacts.iter().filter(|con| con.exclude == 0) {
+        let mut nnz = 0;
+        if sparse {
+            let [b1, b2] = contact_bodies(m, con)?;
+            nnz = if m.nv == 0 {
+                0
+            } else {
+                merge_chain(m, chain, b1, b2)
+            };
+            if nnz == 0 {
+                continue;
+            }
+        }
+        let rows = contact_rows_of(m, contact_dim(con)?);
+        c.nc += rows;
+        c.nnz += rows * nnz;
+    }
+    Ok(())
+}

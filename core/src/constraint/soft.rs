@@ -1,0 +1,284 @@
+//! Soft-constraint parameters (`mj_diagApprox`, `mj_makeImpedance`; "Computation › Soft
+//! constraints"): the diagonal approximation, impedance, `efc_KBIP`, `efc_D` and `efc_R`.
+
+use super::contact::{contact_bodies, contact_dim};
+use crate::arena::ArenaArraysMut;
+use crate::data::Contact;
+use crate::error::StepError;
+use crate::math::misc::{max, min};
+use crate::math::scalar::{pow, sqrt};
+use crate::math::vec::norm;
+use crate::model::Model;
+use crate::real::{Real, MINVAL};
+use crate::support::disabled;
+use crate::types::*;
+
+/// Approximate diagonal of the constraint-space inverse inertia, `efc_diagApprox`
+/// (`mj_diagApprox`), from the inverse weights of the bodies, dofs and tendons at `qpos0`.
+pub(super) fn diag_approx(m: &Model, nefc: usize, a: &mut ArenaArraysMut) -> Result<(), StepError> {
+    let da = &mut *a.efc_diagApprox;
+    let body = |b: i32, k: usize| m.body_invweight0[2 * b as usize + k];
+    let mut weldcnt = 0;
+    let mut i = 0;
+    while i < nefc {
+        let id = a.efc_id[i] as usize;
+        match a.efc_type[i] {
+            CNSTR_EQUALITY => {
+                let (o1, o2) = (m.eq_obj1id[id], m.eq_obj2id[id]);
+                da[i] = match m.eq_type[id] {
+                    EQ_CONNECT => body(o1, 0) + body(o2, 0),
+                    EQ_WELD => {
+                        // three translation rows, then three rotation rows
+                        let k = usize::from(weldcnt > 2);
+                        weldcnt = (weldcnt + 1) % 6;
+                        body(o1, k) + body(o2, k)
+                    }
+                    EQ_JOINT | EQ_TENDON => {
+                        let weight = |o: i32| {
+                            if m.eq_type[id] == EQ_JOINT {
+                                m.dof_invweight0[m.jnt_dofadr[o as usize] as usize]
+                            } else {
+                                m.tendon_invweight0[o as usize]
+                            }
+                        };
+                        let mut w = weight(o1);
+                        if o2 >= 0 {
+                            w += weight(o2);
+                        }
+                        w
+                    }
+                    _ => return Err(StepError::Unsupported("flex equality constraints")),
+                };
+            }
+            CNSTR_FRICTION_DOF => da[i] = m.dof_invweight0[id],
+            CNSTR_LIMIT_JOINT => da[i] = m.dof_invweight0[m.jnt_dofadr[id] as usize],
+            CNSTR_FRICTION_TENDON | CNSTR_LIMIT_TENDON => da[i] = m.tendon_invweight0[id],
+            ty => {
+                i += contact_diag_approx(m, &a.contact[id], ty, &mut da[i..])?;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// `efc_diagApprox` of the rows of one contact, from the mean translational and rotational
+/// inverse weights of its two bodies; returns the number of rows.
+fn contact_diag_approx(
+    m: &Model,
+    con: &Contact,
+    ty: i32,
+    da: &mut [Real],
+) -> Result<usize, StepError> {
+    let dim = contact_dim(con)?;
+    let mut tran = 0.0;
+    let mut rot = 0.0;
+    for b in contact_bodies(m, con)? {
+        tran += m.body_invweight0[2 * b];
+        rot += m.body_invweight0[2 * b + 1];
+    }
+    Ok(match ty {
+        CNSTR_CONTACT_FRICTIONLESS => {
+            da[0] = tran;
+            1
+        }
+        CNSTR_CONTACT_ELLIPTIC => {
+            for j in 0..dim {
+                da[j] = if j < 3 { tran } else { rot };
+            }
+            dim
+        }
+        _ => {
+            for j in 0..dim - 1 {
+                let fri = con.friction[j];
+                let w = tran + fri * fri * if j < 2 { tran } else { rot };
+                da[2 * j] = w;
+                da[2 * j + 1] = w;
+            }
+            2 * (dim - 1)
+        }
+    })
+}
+
+/// The solver parameters of row `i`: `solref`, `solreffriction` (contacts only) and `solimp`,
+/// with MuJoCo's corrections: mixed-sign references replaced by the defaults, time constants at
+/// least two timesteps (unless `refsafe` is disabled), impedances clamped (`getsolparam`).
+fn sol_params(
+    m: &Model,
+    a: &ArenaArraysMut,
+    i: usize,
+) -> ([Real; NREF], [Real; NREF], [Real; NIMP]) {
+    let id = a.efc_id[i] as usize;
+    let pick_ref = |s: &[Real]| [s[NREF * id], s[NREF * id + 1]];
+    let pick_imp = |s: &[Real]| -> [Real; NIMP] { core::array::from_fn(|k| s[NIMP * id + k]) };
+    let mut friction = [0.0; NREF];
+    let (mut solref, mut solimp) = match a.efc_type[i] {
+        CNSTR_EQUALITY => (pick_ref(m.eq_solref), pick_imp(m.eq_solimp)),
+        CNSTR_LIMIT_JOINT => (pick_ref(m.jnt_solref), pick_imp(m.jnt_solimp)),
+        CNSTR_FRICTION_DOF => (pick_ref(m.dof_solref), pick_imp(m.dof_solimp)),
+        CNSTR_LIMIT_TENDON => (pick_ref(m.tendon_solref_lim), pick_imp(m.tendon_solimp_lim)),
+        CNSTR_FRICTION_TENDON => (pick_ref(m.tendon_solref_fri), pick_imp(m.tendon_solimp_fri)),
+        _ => {
+            let con = &a.contact[id];
+            friction = con.solreffriction;
+            (con.solref, con.solimp)
+        }
+    };
+    let refsafe = !disabled(m, DSBL_REFSAFE);
+    let min_timeconst = 2.0 * m.opt.timestep;
+    // the standard (positive) and direct (negative) formats cannot be mixed
+    if (solref[0] > 0.0) ^ (solref[1] > 0.0) {
+        solref = [0.02, 1.0];
+    }
+    if refsafe && solref[0] > 0.0 {
+        solref[0] = max(solref[0], min_timeconst);
+    }
+    if (friction[0] > 0.0) ^ (friction[1] > 0.0) {
+        friction = [0.0; NREF];
+    }
+    if refsafe && friction[0] > 0.0 {
+        friction[0] = max(friction[0], min_timeconst);
+    }
+    let clamp_imp = |x: Real| min(MAXIMP as Real, max(MINIMP as Real, x));
+    solimp[0] = clamp_imp(solimp[0]);
+    solimp[1] = clamp_imp(solimp[1]);
+    solimp[2] = max(0.0, solimp[2]);
+    solimp[3] = clamp_imp(solimp[3]);
+    solimp[4] = max(1.0, solimp[4]);
+    (solref, friction, solimp)
+}
+
+/// The position that sets the impedance of the constraint starting at row `i`, and its number
+/// of rows (`getposdim`): connect and weld use the norm of their position errors, contacts
+/// span their dimensions or pyramid edges.
+fn pos_dim(m: &Model, a: &ArenaArraysMut, i: usize) -> (Real, usize) {
+    let id = a.efc_id[i] as usize;
+    match a.efc_type[i] {
+        CNSTR_CONTACT_ELLIPTIC => (a.efc_pos[i], a.contact[id].dim as usize),
+        CNSTR_CONTACT_PYRAMIDAL => (a.efc_pos[i], 2 * (a.contact[id].dim as usize - 1)),
+        CNSTR_EQUALITY if m.eq_type[id] == EQ_WELD => (norm(&a.efc_pos[i..i + 6]), 6),
+        CNSTR_EQUALITY if m.eq_type[id] == EQ_CONNECT => (norm(&a.efc_pos[i..i + 3]), 3),
+        _ => (a.efc_pos[i], 1),
+    }
+}
+
+/// `a^b`, exact for the common powers 1 and 2 (`power`).
+fn power(a: Real, b: Real) -> Real {
+    if b == 1.0 {
+        a
+    } else if b == 2.0 {
+        a * a
+    } else {
+        pow(a, b)
+    }
+}
+
+/// Impedance and its derivative with respect to the position (`getimpedance`): the sigmoid of
+/// `solimp` = (dmin, dmax, width, midpoint, power) over `|pos - margin| / width`.
+fn impedance(solimp: &[Real; NIMP], pos: Real, margin: Real) -> (Real, Real) {
+    let [dmin, dmax, width, mid, p] = *solimp;
+    if dmin == dmax || width <= MINVAL {
+        return (0.5 * (dmin + dmax), 0.0);
+    }
+    let mut x = (pos - margin) / width;
+    let mut sgn = 1.0;
+    if x < 0.0 {
+        x = -x;
+        sgn = -1.0;
+    }
+    if x >= 1.0 || x <= 0.0 {
+        return (if x >= 1.0 { dmax } else { dmin }, 0.0);
+    }
+    let (y, y_p) = if p == 1.0 {
+        (x, 1.0)
+    } else if x <= mid {
+        let a = 1.0 / power(mid, p - 1.0);
+        (a * power(x, p), p * a * power(x, p - 1.0))
+    } else {
+        let b = 1.0 / power(1.0 - mid, p - 1.0);
+        (1.0 - b * power(1.0 - x, p), p * b * power(1.0 - x, p - 1.0))
+    };
+    (dmin + y * (dmax - dmin), y_p * sgn * (dmax - dmin) / width)
+}
+
+/// Soft-constraint parameters (`mj_makeImpedance`): `efc_R` from the impedance and
+/// `efc_diagApprox`, `efc_KBIP` (stiffness, damping, impedance and its derivative), the
+/// friction-cone adjustments of contacts (`efc_R` of friction rows, contact `mu`), `efc_D`,
+/// and `efc_diagApprox` made consistent with `efc_R`.
+pub(super) fn make_impedance(m: &Model, nefc: usize, first_contact: usize, a: &mut ArenaArraysMut) {
+    let mut i = 0;
+    while i < nefc {
+        let (solref, friction, solimp) = sol_params(m, a, i);
+        let (pos, dim) = pos_dim(m, a, i);
+        let (imp, imp_p) = impedance(&solimp, pos, a.efc_margin[i]);
+        for j in 0..dim {
+            let r = i + j;
+            a.efc_R[r] = max(MINVAL, (1.0 - imp) * a.efc_diagApprox[r] / imp);
+            let ty = a.efc_type[r];
+            let elliptic_friction = ty == CNSTR_CONTACT_ELLIPTIC && j > 0;
+            let refs = if elliptic_friction && (friction[0] != 0.0 || friction[1] != 0.0) {
+                friction
+            } else {
+                solref
+            };
+            let kbip = &mut a.efc_KBIP[4 * r..4 * r + 4];
+            kbip[0] =
+                if ty == CNSTR_FRICTION_DOF || ty == CNSTR_FRICTION_TENDON || elliptic_friction {
+                    0.0
+                } else if refs[0] > 0.0 {
+                    let (dmax, tc, dr) = (solimp[1], refs[0], refs[1]);
+                    1.0 / max(MINVAL, dmax * dmax * tc * tc * dr * dr)
+                } else {
+                    -refs[0] / max(MINVAL, solimp[1] * solimp[1])
+                };
+            kbip[1] = if refs[1] > 0.0 {
+                2.0 / max(MINVAL, solimp[1] * refs[0])
+            } else {
+                -refs[1] / max(MINVAL, solimp[1])
+            };
+            kbip[2] = imp;
+            kbip[3] = imp_p;
+        }
+        i += dim;
+    }
+    contact_cone_r(m, a, first_contact, nefc);
+    for i in 0..nefc {
+        a.efc_D[i] = 1.0 / a.efc_R[i];
+    }
+    for i in 0..nefc {
+        let imp = a.efc_KBIP[4 * i + 2];
+        a.efc_diagApprox[i] = a.efc_R[i] * imp / (1.0 - imp);
+    }
+}
+
+/// Friction cones of contacts: `R` of the first friction row is the normal's over `impratio`,
+/// `mu` of the regularized cone follows; elliptic cones scale the other friction rows so that
+/// `R[j] mu[j]^2` is the same for all, pyramids share one `R` matching the elliptic friction
+/// impedance.
+fn contact_cone_r(m: &Model, a: &mut ArenaArraysMut, first: usize, nefc: usize) {
+    let r = &mut *a.efc_R;
+    let mut i = first;
+    while i < nefc {
+        let ty = a.efc_type[i];
+        if ty != CNSTR_CONTACT_PYRAMIDAL && ty != CNSTR_CONTACT_ELLIPTIC {
+            i += 1;
+            continue;
+        }
+        let con = &mut a.contact[a.efc_id[i] as usize];
+        let dim = con.dim as usize;
+        let friction = con.friction;
+        r[i + 1] = r[i] / max(MINVAL, m.opt.impratio);
+        con.mu = friction[0] * sqrt(r[i + 1] / r[i]);
+        if ty == CNSTR_CONTACT_ELLIPTIC {
+            for j in 1..dim - 1 {
+                r[i + j + 1] = r[i + 1] * friction[0] * friction[0] / (friction[j] * friction[j]);
+            }
+            i += dim;
+        } else {
+            let rpy = 2.0 * con.mu * con.mu * r[i];
+            r[i..i + 2 * (dim - 1)].fill(rpy);
+            i += 2 * (dim - 1);
+        }
+    }
+}
