@@ -17,7 +17,7 @@ use crate::support::{v3, v9};
 /// Collides two bodies through their bounding-volume hierarchies (`mj_collideTree` for
 /// bodies), with a traversal stack of `body_bvhnum[b1] + body_bvhnum[b2]` node pairs in the
 /// arena, as MuJoCo.
-// inlined into its one caller, as when the driver and the midphase shared a file
+// inlined into its one caller, the collision driver
 #[inline]
 pub(super) fn collide_tree(
     m: &Model,

@@ -17,7 +17,7 @@ use crate::types::*;
 
 /// Runs the broad phase with scratch reserved below the pair list, then copies its pairs into
 /// the list `pairs` (of `maxpairs`); returns their number.
-// inlined into its one caller, as when the driver and the broad phase shared a file
+// inlined into its one caller, the collision driver
 #[inline]
 pub(super) fn broadphase_into(
     m: &Model,

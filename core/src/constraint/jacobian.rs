@@ -41,6 +41,8 @@ pub struct Jacobian<'a> {
 
 impl Jacobian<'_> {
     /// `res = J vec` (`mj_mulJacVec`).
+    // inlined into the solvers' island versions, which call it once per iteration
+    #[inline]
     pub fn mul_vec(&self, res: &mut [Real], vec: &[Real]) {
         if self.nefc == 0 {
             return;
@@ -62,6 +64,7 @@ impl Jacobian<'_> {
     }
 
     /// `res = J' vec` (`mj_mulJacTVec`).
+    #[inline]
     pub fn mul_t_vec(&self, res: &mut [Real], vec: &[Real]) {
         if self.nefc == 0 {
             return;

@@ -88,6 +88,8 @@ pub(super) fn extract_block(
 
 /// The dual gradient `b + AR f` of rows `i..i + dim` into `res`; with `sub_r`, of
 /// `AR - diag(R)` (`residual`).
+// always inlined: the scalar rows call it with `dim` 1 and no `sub_r`, which then unrolls
+#[inline(always)]
 pub(super) fn residual(efc: &Efc, res: &mut [Real], i: usize, dim: usize, sub_r: bool) {
     for j in 0..dim {
         res[j] = efc.b[i + j] + efc.ar.dot_row(i + j, efc.force);
