@@ -444,6 +444,18 @@ fn equality_rows(m: &Model, d: &Data) -> Vec<(usize, f64, Vec<f64>)> {
 }
 
 /// Whether MuJoCo's divergence check fired: a warning for bad `qpos`, `qvel` or `qacc`.
+/// 50 control steps of the f64 build from rest at `qpos0` with velocities `v`: the final
+/// `qpos` and `qvel`, the initial `qvel`, and whether the divergence check fired.
+fn run_f64(m: &Model, v: &[f64]) -> (Vec<f64>, Vec<f64>, bool) {
+    let mut data = mjrs::simulate::new_data(m, None).unwrap();
+    let mut d = data.view();
+    state(m, &mut d, &[0.0], v);
+    let v0 = d.qvel.to_vec();
+    mjrs::stepping::run_control(m, &mut d, 50).unwrap();
+    let end = d.qpos.iter().chain(d.qvel.iter()).copied().collect();
+    (end, v0, diverged(|w| d.warning[w].number))
+}
+
 /// `count(w)` is how often warning `w` was raised (the f64 and f32 builds have their own types).
 fn diverged(count: impl Fn(usize) -> i32) -> bool {
     use mjrs_core::types::{WARN_BADQACC, WARN_BADQPOS, WARN_BADQVEL};
@@ -633,13 +645,7 @@ proptest! {
         let parts = Parts { equalities: false, ..ALL };
         let mut owned = compile(&mjcf(&spec, "", 0, parts));
         let m = owned.view();
-        let mut data = mjrs::simulate::new_data(&m, None).unwrap();
-        let mut d = data.view();
-        state(&m, &mut d, &[0.0], &v);
-        let v0 = d.qvel.to_vec();
-        mjrs::stepping::run_control(&m, &mut d, 50).unwrap();
-        let ours: Vec<f64> = d.qpos.iter().chain(d.qvel.iter()).copied().collect();
-        let diverged_f64 = diverged(|w| d.warning[w].number);
+        let (ours, v0, diverged_f64) = run_f64(&m, &v);
         let (single, diverged_f32) = mjrs::f32::with_f32(&m, None, |m, d, _| {
             d.qvel.iter_mut().zip(&v0).for_each(|(x, &v)| *x = v as f32);
             mjrs::f32::stepping::run_control(m, d, 50)?;
@@ -650,6 +656,15 @@ proptest! {
         // (bad qpos, qvel or qacc) resets it; the two builds cross that threshold a step apart
         // and are out of phase from then on, so such runs say nothing about the f32 core.
         prop_assume!(!diverged_f64 && !diverged_f32, "diverged and was reset");
+        // Nor do runs that the f64 build itself cannot repeat to the bound: if starting f32's
+        // epsilon (1.2e-7) away moves the f64 result by more than 1e-5 (a hundredfold growth,
+        // e.g. a light body under a stiff velocity actuator near Euler's stability limit), then
+        // 50 steps of f32 rounding, each of that size, may move it past 1e-3 however exact the
+        // f32 core is.
+        let nudged: Vec<f64> = v.iter().map(|x| x + 1.2e-7).collect();
+        let (twin, _, _) = run_f64(&m, &nudged);
+        let spread = ours.iter().zip(&twin).map(|(a, b)| (a - b).abs() / (1.0 + a.abs())).fold(0.0, f64::max);
+        prop_assume!(spread < 1e-5, "amplifies rounding");
         // stated bound: 1e-3 absolute (f32 has 6e-8 relative precision; 50 steps of a chaotic
         // chain grow it by up to four orders)
         for (a, b) in ours.iter().zip(&single) {
