@@ -627,13 +627,15 @@ proptest! {
             mjrs_core::step(&m, &mut d).unwrap();
         }
         let p1 = momentum(&m, &mut d);
-        for r in 0..3 {
-            // stated bound: RK4 keeps the conjugate momentum of the free root's translation to
-            // 1e-6 of its scale over 0.1 s at h = 1 ms (exact only in continuous time; MuJoCo's
-            // RK4 sums tangent velocities of ball and free joints without the Lie-group
-            // correction, so on rotations it is of lower order than four)
-            prop_assert!((p1[r] - p0[r]).abs() < 1e-6 * (1.0 + p0[r].abs()), "momentum {:?} -> {:?}", p0, p1);
-        }
+        // stated bound: RK4 keeps the conjugate momentum of the free root's translation to
+        // 1e-6 of its size over 0.1 s at h = 1 ms (exact only in continuous time; MuJoCo's RK4
+        // sums tangent velocities of ball and free joints without the Lie-group correction, so
+        // on rotations it is of lower order than four). The drift is a vector of any direction,
+        // so it is measured against the momentum's length, not component by component (which
+        // once held a 4e-6 drift of a momentum of length 30 to 1e-6 of its 2.4 component).
+        let norm = |p: [f64; 3]| p.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let drift = norm([p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]]);
+        prop_assert!(drift < 1e-6 * (1.0 + norm(p0)), "momentum {:?} -> {:?}", p0, p1);
     }
 
     #[test]
