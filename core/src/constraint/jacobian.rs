@@ -1,7 +1,7 @@
 //! The constraint Jacobian `efc_J` as the solvers see it, its products with vectors
 //! (`mj_mulJacVec`, `mj_mulJacTVec`) and its sparse transpose with supernodes.
 
-use crate::arena::{ArenaArrays, ArenaArraysMut, ArenaField, ArenaMask};
+use crate::arena::{ArenaArraysMut, ArenaField, ArenaMask};
 use crate::data::Data;
 use crate::math::mat::{mul_mat_t_vec, mul_mat_vec};
 use crate::math::sparse::{mul_mat_vec_sparse, super_sparse, transpose_sparse};
@@ -86,24 +86,29 @@ impl Jacobian<'_> {
     }
 }
 
-/// The constraint Jacobian of this step in the arena arrays `a`.
-fn jacobian<'a>(m: &Model, nefc: usize, a: &ArenaArrays<'a>) -> Jacobian<'a> {
-    Jacobian {
-        sparse: is_sparse(m),
-        nefc,
-        nv: m.nv,
-        J: a.efc_J,
-        rownnz: a.efc_J_rownnz,
-        rowadr: a.efc_J_rowadr,
-        colind: a.efc_J_colind,
-        rowsuper: a.efc_J_rowsuper,
-        JT: a.efc_JT,
-        JT_rownnz: a.efc_JT_rownnz,
-        JT_rowadr: a.efc_JT_rowadr,
-        JT_colind: a.efc_JT_colind,
-        JT_rowsuper: a.efc_JT_rowsuper,
-    }
+/// The [`Jacobian`] over the `efc_J*` and `efc_JT*` fields of arena arrays `$a`, shared or
+/// mutable. A macro rather than a function: it names the fields one by one, so the caller keeps
+/// borrowing the other arrays of `$a` (`efc_vel`, the dual matrix) beside it.
+macro_rules! efc_jacobian {
+    ($a:expr, $nefc:expr, $nv:expr, $sparse:expr) => {
+        $crate::constraint::Jacobian {
+            nv: $nv,
+            nefc: $nefc,
+            sparse: $sparse,
+            J: $a.efc_J,
+            rownnz: $a.efc_J_rownnz,
+            rowadr: $a.efc_J_rowadr,
+            rowsuper: $a.efc_J_rowsuper,
+            colind: $a.efc_J_colind,
+            JT: $a.efc_JT,
+            JT_rownnz: $a.efc_JT_rownnz,
+            JT_rowadr: $a.efc_JT_rowadr,
+            JT_rowsuper: $a.efc_JT_rowsuper,
+            JT_colind: $a.efc_JT_colind,
+        }
+    };
 }
+pub(crate) use efc_jacobian;
 
 /// The arena arrays of the constraint Jacobian and its transpose.
 pub(crate) const JACOBIAN: ArenaMask = ArenaMask::of(&[
@@ -122,13 +127,15 @@ pub(crate) const JACOBIAN: ArenaMask = ArenaMask::of(&[
 /// `res = J vec` with the constraint Jacobian of `d` (`mj_mulJacVec`); `res` has `nefc`
 /// entries. Nothing without rows.
 pub fn mul_jac_vec(m: &Model, d: &Data, res: &mut [Real], vec: &[Real]) {
-    jacobian(m, d.nefc, &d.arena.arrays_only(JACOBIAN)).mul_vec(res, vec);
+    let a = d.arena.arrays_only(JACOBIAN);
+    efc_jacobian!(a, d.nefc, m.nv, is_sparse(m)).mul_vec(res, vec);
 }
 
 /// `res = J' vec` with the constraint Jacobian of `d` (`mj_mulJacTVec`); `res` has `nv`
 /// entries. Nothing without rows.
 pub fn mul_jac_t_vec(m: &Model, d: &Data, res: &mut [Real], vec: &[Real]) {
-    jacobian(m, d.nefc, &d.arena.arrays_only(JACOBIAN)).mul_t_vec(res, vec);
+    let a = d.arena.arrays_only(JACOBIAN);
+    efc_jacobian!(a, d.nefc, m.nv, is_sparse(m)).mul_t_vec(res, vec);
 }
 
 /// The transpose of the sparse Jacobian (`efc_JT*`) and the supernodes of both (rows with the

@@ -46,7 +46,7 @@ use count::count_rows;
 use equality::equality_rows;
 use friction::friction_rows;
 use jacobian::transpose_rows;
-pub(crate) use jacobian::JACOBIAN;
+pub(crate) use jacobian::{efc_jacobian, JACOBIAN};
 pub use jacobian::{mul_jac_t_vec, mul_jac_vec, Jacobian};
 use limit::limit_rows;
 pub use project::project_constraint;

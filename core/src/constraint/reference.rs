@@ -1,6 +1,6 @@
 //! Constraint velocities and reference accelerations (`mj_referenceConstraint`).
 
-use super::jacobian::{Jacobian, JACOBIAN};
+use super::jacobian::{efc_jacobian, JACOBIAN};
 use crate::arena::{ArenaField, ArenaMask};
 use crate::data::Data;
 use crate::error::StepError;
@@ -16,21 +16,7 @@ pub fn reference_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
     }
     let sparse = is_sparse(m);
     let a = d.arena.arrays_mut_only(REFERENCE);
-    let jac = Jacobian {
-        sparse,
-        nefc,
-        nv: m.nv,
-        J: a.efc_J,
-        rownnz: a.efc_J_rownnz,
-        rowadr: a.efc_J_rowadr,
-        colind: a.efc_J_colind,
-        rowsuper: a.efc_J_rowsuper,
-        JT: a.efc_JT,
-        JT_rownnz: a.efc_JT_rownnz,
-        JT_rowadr: a.efc_JT_rowadr,
-        JT_colind: a.efc_JT_colind,
-        JT_rowsuper: a.efc_JT_rowsuper,
-    };
+    let jac = efc_jacobian!(a, nefc, m.nv, sparse);
     jac.mul_vec(a.efc_vel, d.qvel);
     for i in 0..nefc {
         let kbip = &a.efc_KBIP[4 * i..4 * i + 4];

@@ -32,7 +32,7 @@ pub mod sparse {
 }
 
 use crate::arena::{ArenaArraysMut, ArenaField, ArenaMask, Stack};
-use crate::constraint::Jacobian;
+use crate::constraint::{efc_jacobian, Jacobian};
 use crate::data::{Contact, Data, SolverStat};
 use crate::error::StepError;
 use crate::math::mat::mul_mat_vec;
@@ -399,21 +399,7 @@ impl<'a> Efc<'a> {
             ne: d.ne,
             nf: d.nf,
             nefc,
-            jac: Jacobian {
-                nv,
-                nefc,
-                sparse,
-                J: a.efc_J,
-                rownnz: a.efc_J_rownnz,
-                rowadr: a.efc_J_rowadr,
-                rowsuper: a.efc_J_rowsuper,
-                colind: a.efc_J_colind,
-                JT: a.efc_JT,
-                JT_rownnz: a.efc_JT_rownnz,
-                JT_rowadr: a.efc_JT_rowadr,
-                JT_rowsuper: a.efc_JT_rowsuper,
-                JT_colind: a.efc_JT_colind,
-            },
+            jac: efc_jacobian!(a, nefc, nv, sparse),
             ar: DualMatrix {
                 sparse,
                 AR: a.efc_AR,
