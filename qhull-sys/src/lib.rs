@@ -14,6 +14,9 @@ use core::ffi::c_int;
 mod ffi {
     use core::ffi::c_int;
 
+    /// `MJRS_QHULL_NOMEM` of `src/hull.h`: an allocation failed.
+    pub const NOMEM: c_int = 100;
+
     extern "C" {
         /// See `src/hull.h`.
         pub fn mjrs_qhull_hull(
@@ -90,7 +93,7 @@ fn run(points: &mut [f64], npoints: c_int) -> Result<Vec<i32>, HullError> {
     // to it only until the shim frees qhull); `out` and `len` are valid places to write.
     let status = unsafe { ffi::mjrs_qhull_hull(points.as_mut_ptr(), npoints, &mut out, &mut len) };
     if status != 0 {
-        return Err(if status == 100 {
+        return Err(if status == ffi::NOMEM {
             HullError::OutOfMemory
         } else {
             HullError::Qhull(status)

@@ -443,7 +443,6 @@ fn equality_rows(m: &Model, d: &Data) -> Vec<(usize, f64, Vec<f64>)> {
     rows
 }
 
-/// Whether MuJoCo's divergence check fired: a warning for bad `qpos`, `qvel` or `qacc`.
 /// 50 control steps of the f64 build from rest at `qpos0` with velocities `v`: the final
 /// `qpos` and `qvel`, the initial `qvel`, and whether the divergence check fired.
 fn run_f64(m: &Model, v: &[f64]) -> (Vec<f64>, Vec<f64>, bool) {
@@ -456,6 +455,7 @@ fn run_f64(m: &Model, v: &[f64]) -> (Vec<f64>, Vec<f64>, bool) {
     (end, v0, diverged(|w| d.warning[w].number))
 }
 
+/// Whether MuJoCo's divergence check fired: a warning for bad `qpos`, `qvel` or `qacc`.
 /// `count(w)` is how often warning `w` was raised (the f64 and f32 builds have their own types).
 fn diverged(count: impl Fn(usize) -> i32) -> bool {
     use mjrs_core::types::{WARN_BADQACC, WARN_BADQPOS, WARN_BADQVEL};

@@ -88,15 +88,14 @@ pub(super) fn add_model_geoms(
         }
         scn.geoms.push(g);
         if catmask & CAT_DECOR != 0 && opt.frame == frame::GEOM {
-            let (pos, mat) = (&d.geom_xpos[3 * i..], &d.geom_xmat[9 * i..]);
-            let pose = (to3(pos), to9(mat));
+            let (pos, mat) = (to3(&d.geom_xpos[3 * i..]), to9(&d.geom_xmat[9 * i..]));
             if !add_axes(
                 d,
                 scn,
                 OBJ_UNKNOWN,
                 i,
-                &pose.0,
-                &pose.1,
+                &pos,
+                &mat,
                 frame_length,
                 frame_width,
             ) {
@@ -154,15 +153,14 @@ pub(super) fn add_sites(
         }
         scn.geoms.push(g);
         if catmask & CAT_DECOR != 0 && opt.frame == frame::SITE {
-            let (pos, mat) = (&d.site_xpos[3 * i..], &d.site_xmat[9 * i..]);
-            let pose = (to3(pos), to9(mat));
+            let (pos, mat) = (to3(&d.site_xpos[3 * i..]), to9(&d.site_xmat[9 * i..]));
             if !add_axes(
                 d,
                 scn,
                 OBJ_UNKNOWN,
                 i,
-                &pose.0,
-                &pose.1,
+                &pos,
+                &mat,
                 frame_length,
                 frame_width,
             ) {
