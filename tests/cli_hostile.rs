@@ -307,7 +307,11 @@ fn a_fifo_is_written_in_place() {
         // release the reader, which waits for a writer, before failing
         drop(std::fs::OpenOptions::new().write(true).open(&fifo));
     }
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let expected = mjrs(&["schema"]).stdout;
     // `-o` writes the text, standard output adds a newline
     assert_eq!(reader.join().unwrap(), expected[..expected.len() - 1]);
