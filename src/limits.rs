@@ -23,6 +23,17 @@ pub const MAX_FRAMES: u64 = 100_000;
 /// The longest JSON text of one number with its separator (`-2.2250738585072014e-308,`).
 const BYTES_PER_NUMBER: u64 = 25;
 
+/// The limits in one sentence, for `mjrs --help`.
+pub fn summary() -> String {
+    format!(
+        "Limits: at most {MAX_STEPS} steps per command (a --duration needs a positive timestep), \
+         {MAX_RECORDS} recorded states and {} MiB of JSON for traj, {} MiB of buffers for \
+         rollout, {MAX_FRAMES} frames for render --every.",
+        MAX_JSON_BYTES >> 20,
+        MAX_BUFFER_BYTES >> 20
+    )
+}
+
 /// A whole number from `LO` to `HI` (a count of steps, frames, threads...).
 pub fn count<const LO: u64, const HI: u64>(text: &str) -> Result<usize, String> {
     let expected = || format!("expected a whole number from {LO} to {HI}");

@@ -1,7 +1,7 @@
 //! `mjrs`: the command-line tool. Every command prints one clear line and exits non-zero on
 //! error. JSON output has the shapes of `../shared/mjref/mjref` so that the two diff field by field.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -517,7 +517,10 @@ fn run(cli: Cli) -> Result<(), String> {
             let mut owned = load(&model)?;
             let m = owned.view();
             let threads = threads.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+                std::thread::available_parallelism()
+                    .map_or(1, std::num::NonZeroUsize::get)
+                    // a pool has at most MuJoCo's mjMAXTHREAD workers
+                    .min(mjrs_std::thread_pool::MAXTHREAD)
             });
             let batch = mjrs::rollout::Batch {
                 nroll: batch,
@@ -732,8 +735,16 @@ fn run(cli: Cli) -> Result<(), String> {
     }
 }
 
+/// The command line, with the limits of [`mjrs::limits`] at the end of `mjrs --help`.
+fn parse() -> Cli {
+    let matches = Cli::command()
+        .after_help(mjrs::limits::summary())
+        .get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    match run(parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("mjrs: {e}");
