@@ -325,13 +325,13 @@ struct FrameDir<'a> {
 }
 
 impl<'a> FrameDir<'a> {
-    /// Makes `dir` (and its parents) if nothing is there; takes it if it is an empty directory
-    /// (not a link to one); refuses anything else.
+    /// Makes `dir` if nothing is there (not its parents: the clean-up removes exactly what was
+    /// made); takes it if it is an empty directory (not a link to one); refuses anything else.
     fn claim(dir: &'a Path) -> Result<Self, String> {
         let shown = dir.display();
         match std::fs::symlink_metadata(dir) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {shown}: {e}"))?;
+                std::fs::create_dir(dir).map_err(|e| format!("cannot create {shown}: {e}"))?;
                 Ok(FrameDir { dir, created: true })
             }
             Err(e) => Err(format!("cannot use {shown}: {e}")),

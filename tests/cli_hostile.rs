@@ -46,6 +46,10 @@ fn fails(out: &Output, code: i32, needle: &str) -> String {
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(code), "stderr: {err}");
     assert!(err.contains(needle), "expected {needle:?} in: {err}");
+    // Rust's Debug formatting of errors never reaches the user
+    for debug in ["Os {", "kind:", "Error {", "Custom {"] {
+        assert!(!err.contains(debug), "Debug formatting in: {err}");
+    }
     err
 }
 
@@ -389,6 +393,9 @@ fn render_every_needs_a_new_or_empty_directory_and_cleans_up_on_failure() {
     std::fs::write(taken.join("mine"), b"mine").unwrap();
     fails(&render(&taken), 1, "not an empty directory");
     assert_eq!(entries(&taken), ["mine"]);
+    // the parent must exist: the clean-up removes only what was made
+    fails(&render(&dir.join("a/b")), 1, "cannot create");
+    assert!(!dir.join("a").exists());
     // a new directory: made, then removed with its frames when stepping fails
     fails(&render(&dir.join("new")), 1, "arena out of memory");
     assert!(!dir.join("new").exists());

@@ -210,3 +210,33 @@ fn no_follow(options: &mut OpenOptions, nonblock: bool) {
 /// Elsewhere the link and FIFO checks of [`target`] stand alone.
 #[cfg(not(unix))]
 fn no_follow(_: &mut OpenOptions, _: bool) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temporary_names_are_hidden_and_never_repeat() {
+        let names: std::collections::HashSet<OsString> = (0..1000).map(|_| temp_name()).collect();
+        assert_eq!(names.len(), 1000);
+        let name = names.iter().next().unwrap().to_str().unwrap().to_owned();
+        assert!(
+            name.starts_with(".mjrs-") && name.ends_with(".tmp"),
+            "{name}"
+        );
+        assert_eq!(name.len(), ".mjrs-".len() + 16 + ".tmp".len());
+    }
+
+    #[test]
+    fn a_file_is_created_then_replaced_and_nothing_else_is_left() {
+        let dir = std::env::temp_dir().join(format!("mjrs-output-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir(&dir).unwrap();
+        let file = dir.join("out");
+        write_file(&file, b"first").unwrap();
+        write_file(&file, b"second").unwrap();
+        assert_eq!(std::fs::read(&file).unwrap(), b"second");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
