@@ -28,10 +28,12 @@ use mjrs_core as mj;
 pub mod control;
 pub mod dump;
 pub mod f32;
+pub mod limits;
 pub mod render;
 pub mod rollout;
 pub mod scene;
 pub mod simulate;
+pub mod stdout;
 pub mod stepping;
 
 /// The README's Rust snippets, compiled and run as doctests so that they cannot rot.

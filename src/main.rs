@@ -1,7 +1,7 @@
 //! `mjrs`: the command-line tool. Every command prints one clear line and exits non-zero on
 //! error. JSON output has the shapes of `../shared/mjref/mjref` so that the two diff field by field.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -22,10 +22,10 @@ enum Command {
         /// Model file (.xml or .mjb); default: the bundled humanoid.
         model: Option<PathBuf>,
         /// Simulated seconds.
-        #[arg(long, default_value_t = 10.0)]
+        #[arg(long, default_value_t = 10.0, value_parser = mjrs::limits::duration, allow_hyphen_values = true)]
         duration: f64,
         /// Start from this keyframe.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         key: Option<i32>,
         /// Leave the controls at zero instead of the sine control law.
         #[arg(long)]
@@ -41,7 +41,7 @@ enum Command {
         /// Model file (.xml or .mjb); default: the bundled humanoid.
         model: Option<PathBuf>,
         /// Start from this keyframe.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         key: Option<i32>,
         /// Start paused.
         #[arg(long)]
@@ -50,8 +50,8 @@ enum Command {
         #[arg(long, default_value = "1200x800")]
         size: String,
         /// Close after this many frames (scripted runs).
-        #[arg(long)]
-        frames: Option<u64>,
+        #[arg(long, value_parser = mjrs::limits::positive, allow_negative_numbers = true)]
+        frames: Option<usize>,
         /// Save the last frame as a PNG (with --frames: the frame it closes on).
         #[arg(long)]
         screenshot: Option<PathBuf>,
@@ -61,10 +61,10 @@ enum Command {
         /// Model file (.xml or .mjb).
         model: PathBuf,
         /// Number of steps.
-        #[arg(long, default_value_t = 10000)]
+        #[arg(long, default_value_t = 10000, value_parser = mjrs::limits::some_steps, allow_negative_numbers = true)]
         steps: usize,
         /// Start from this keyframe.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         key: Option<i32>,
         /// Run the f32 core (the model converted as `mjrs compile --f32` converts it), as a
         /// device would.
@@ -72,7 +72,7 @@ enum Command {
         f32: bool,
         /// Bind a thread pool of this many workers to the data (`mju_bindThreadPool`): inertia
         /// and collision of each step run at the same time.
-        #[arg(long, conflicts_with = "f32")]
+        #[arg(long, conflicts_with = "f32", value_parser = mjrs::limits::threads, allow_negative_numbers = true)]
         threads: Option<usize>,
     },
     /// Roll out a batch of open-loop trajectories on a thread pool and print the total steps
@@ -81,16 +81,16 @@ enum Command {
         /// Model file (.xml or .mjb).
         model: PathBuf,
         /// Number of rollouts.
-        #[arg(long, default_value_t = 64)]
+        #[arg(long, default_value_t = 64, value_parser = mjrs::limits::positive, allow_negative_numbers = true)]
         batch: usize,
         /// Steps per rollout.
-        #[arg(long, default_value_t = 1000)]
+        #[arg(long, default_value_t = 1000, value_parser = mjrs::limits::some_steps, allow_negative_numbers = true)]
         steps: usize,
         /// Worker threads (default: the machine's cores).
-        #[arg(long)]
+        #[arg(long, value_parser = mjrs::limits::threads, allow_negative_numbers = true)]
         threads: Option<usize>,
         /// Start every rollout from this keyframe.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         key: Option<i32>,
         /// Also write the state and sensordata after every step as JSON to this file.
         #[arg(short, long)]
@@ -110,10 +110,10 @@ enum Command {
         /// Model file (.xml or .mjb).
         model: PathBuf,
         /// Start from this keyframe.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         key: Option<i32>,
         /// Steps of the control law before the final forward pass.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = mjrs::limits::steps, allow_negative_numbers = true)]
         steps: usize,
         /// Run the f32 core (the model converted as `mjrs compile --f32` converts it), as a
         /// device would.
@@ -130,10 +130,10 @@ enum Command {
         /// Model file (.xml or .mjb).
         model: PathBuf,
         /// Start from this keyframe.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         key: Option<i32>,
         /// Steps of the control law before the forward and inverse passes.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = mjrs::limits::steps, allow_negative_numbers = true)]
         steps: usize,
         /// Write to this file instead of stdout.
         #[arg(short, long)]
@@ -148,10 +148,10 @@ enum Command {
         /// Model file (.xml or .mjb).
         model: PathBuf,
         /// Start from this keyframe.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         key: Option<i32>,
         /// Steps of the control law before the final forward pass.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = mjrs::limits::steps, allow_negative_numbers = true)]
         steps: usize,
         /// printf format for floats (`mj_printFormattedModel`): %[flags][width][.precision]
         /// and one of f, g, G, e, E.
@@ -179,16 +179,16 @@ enum Command {
         /// Model file (.xml or .mjb).
         model: PathBuf,
         /// Number of steps.
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 100, value_parser = mjrs::limits::steps, allow_negative_numbers = true)]
         steps: usize,
         /// Start from this keyframe.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         key: Option<i32>,
         /// Leave the controls at zero instead of the sine control law.
         #[arg(long)]
         zero_ctrl: bool,
         /// Record every k-th step.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = mjrs::limits::positive, allow_negative_numbers = true)]
         every: usize,
         /// Run the f32 core (the model converted as `mjrs compile --f32` converts it), as a
         /// device would.
@@ -205,13 +205,13 @@ enum Command {
         /// Model file (.xml or .mjb).
         model: PathBuf,
         /// Start from this keyframe.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         key: Option<i32>,
         /// Steps of the control law before differencing (no forward pass follows them).
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = mjrs::limits::steps, allow_negative_numbers = true)]
         steps: usize,
         /// Finite-difference perturbation.
-        #[arg(long, default_value_t = 1e-6)]
+        #[arg(long, default_value_t = 1e-6, value_parser = mjrs::limits::eps, allow_hyphen_values = true)]
         eps: f64,
         /// Centered instead of forward differences.
         #[arg(long)]
@@ -224,13 +224,13 @@ enum Command {
     /// categories) after N steps of the control law and a forward pass, as JSON in the shape of
     /// `mjref scene`: geoms and lights.
     Scene {
-        /// Model file (.xml or .mjb).
-        model: PathBuf,
+        /// Model file (.xml or .mjb); not needed with `--flags help`.
+        model: Option<PathBuf>,
         /// Start from this keyframe.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         key: Option<i32>,
         /// Steps of the control law before the forward pass.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = mjrs::limits::steps, allow_negative_numbers = true)]
         steps: usize,
         /// Visualization flags to switch on (`contactforce`) or off (`-static`), comma
         /// separated; MuJoCo's flag names in lower case (`mjrs scene --flags help` lists them).
@@ -257,19 +257,19 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
         /// Start from this keyframe.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         key: Option<i32>,
         /// Steps of the control law before the forward pass.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = mjrs::limits::steps, allow_negative_numbers = true)]
         steps: usize,
         /// Camera id or name; -1 is the default free camera.
         #[arg(long, default_value = "-1", allow_hyphen_values = true)]
         camera: String,
         /// Image width in pixels.
-        #[arg(long, default_value_t = 640)]
+        #[arg(long, default_value_t = 640, allow_negative_numbers = true)]
         width: i32,
         /// Image height in pixels.
-        #[arg(long, default_value_t = 480)]
+        #[arg(long, default_value_t = 480, allow_negative_numbers = true)]
         height: i32,
         /// Segmentation image: each pixel is ((objid+1)&255, (objid+1)>>8, objtype+1), 0 for
         /// background.
@@ -294,7 +294,7 @@ enum Command {
         label: String,
         /// Video: a frame every K steps (from step 0 to --steps) into the directory given by
         /// -o, as frame-000000.png...; also video.mp4 there when ffmpeg is on the PATH.
-        #[arg(long, value_name = "K")]
+        #[arg(long, value_name = "K", value_parser = mjrs::limits::positive, allow_negative_numbers = true)]
         every: Option<usize>,
     },
     /// Compile an MJCF (or URDF) model to an MJB file (MuJoCo 3.1.6's binary model format),
@@ -381,7 +381,7 @@ fn write_mjb(m: &Model, output: &Path, f32: bool) -> Result<(), String> {
     let real_bytes = if f32 { 4 } else { 8 };
     let mut out = vec![0u8; mjrs_core::mjb::save_size(m, real_bytes)];
     let n = mjrs_core::mjb::save(m, &mut out, real_bytes).map_err(|e| e.to_string())?;
-    mjrs_std::write_atomic(output, &out[..n])
+    mjrs_std::write_file(output, &out[..n])
         .map_err(|e| format!("cannot write {}: {e}", output.display()))
 }
 
@@ -392,17 +392,36 @@ fn start(m: &Model, key: Option<i32>) -> Result<OwnedData, String> {
 
 use mjrs::stepping::run_control;
 
+/// Writes a command's output to the file `-o` names, or to standard output.
 fn write_output(output: Option<&Path>, text: &str) -> Result<(), String> {
     match output {
-        Some(p) => mjrs_std::write_atomic(p, text)
-            .map_err(|e| format!("cannot write {}: {e}", p.display())),
-        None => {
-            println!("{text}");
-            Ok(())
+        Some(p) => {
+            mjrs_std::write_file(p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
         }
+        None => mjrs::stdout::println(text),
     }
 }
 
+/// Numbers `traj` records per state: time, qpos, qvel, act, ctrl, qacc, sensordata,
+/// qfrc_constraint, energy (2), ncon and nefc.
+fn traj_numbers(m: &Model) -> usize {
+    1 + m.nq + 3 * m.nv + m.na + m.nu + m.nsensordata + 4
+}
+
+/// What `render --every` tells when done: the frames and the video, if any.
+fn print_frames(frames: &mjrs::render::Frames, dir: &Path) -> Result<(), String> {
+    let video = match &frames.video {
+        Some(v) => format!("video: {}", v.display()),
+        None => "no video (ffmpeg not found or failed); frames kept".into(),
+    };
+    mjrs::stdout::println(&format!(
+        "{} frames in {}\n{video}",
+        frames.count,
+        dir.display()
+    ))
+}
+
+/// Runs one command.
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::View {
@@ -432,15 +451,18 @@ fn run(cli: Cli) -> Result<(), String> {
                 title: format!("mjrs: {title}"),
                 size: (w, h),
                 paused,
-                frames,
+                frames: frames.map(|n| n as u64),
                 screenshot,
                 any_thread: false,
             };
             let summary = mjrs_gl::viewer::run(&mut m, &mut d, opts)?;
-            if frames.is_some() {
-                println!("{} frames, {} steps", summary.frames, summary.steps);
+            match frames {
+                Some(_) => mjrs::stdout::println(&format!(
+                    "{} frames, {} steps",
+                    summary.frames, summary.steps
+                )),
+                None => Ok(()),
             }
-            Ok(())
         }
         Command::Simulate {
             model,
@@ -482,8 +504,7 @@ fn run(cli: Cli) -> Result<(), String> {
             } else {
                 mjrs::simulate::speed(&m, steps, key, threads)?
             };
-            println!("{}", report.to_json(&model.display().to_string()));
-            Ok(())
+            mjrs::stdout::println(&report.to_json(&model.display().to_string()))
         }
         Command::Rollout {
             model,
@@ -496,7 +517,10 @@ fn run(cli: Cli) -> Result<(), String> {
             let mut owned = load(&model)?;
             let m = owned.view();
             let threads = threads.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+                std::thread::available_parallelism()
+                    .map_or(1, std::num::NonZeroUsize::get)
+                    // a pool has at most MuJoCo's mjMAXTHREAD workers
+                    .min(mjrs_std::thread_pool::MAXTHREAD)
             });
             let batch = mjrs::rollout::Batch {
                 nroll: batch,
@@ -509,8 +533,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 let json = result.outputs_json(batch, m.nsensordata);
                 write_output(Some(path), &json)?;
             }
-            println!("{}", result.to_json(&model.display().to_string(), batch));
-            Ok(())
+            mjrs::stdout::println(&result.to_json(&model.display().to_string(), batch))
         }
         Command::Data {
             model,
@@ -572,7 +595,7 @@ fn run(cli: Cli) -> Result<(), String> {
             output,
         } => {
             let format = mjrs_core::print::FloatFormat::parse(&float_format)
-                .map_err(|e| format!("--float-format {float_format:?}: {e}"))?;
+                .map_err(|e| format!("--float-format '{float_format}': {e}"))?;
             let mut owned = load(&model)?;
             let m = owned.view();
             let mut text = String::new();
@@ -588,12 +611,9 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             .map_err(|_| "formatting failed".to_string())?;
             match output {
-                Some(p) => mjrs_std::write_atomic(&p, text)
+                Some(p) => mjrs_std::write_file(&p, text)
                     .map_err(|e| format!("cannot write {}: {e}", p.display())),
-                None => {
-                    print!("{text}");
-                    Ok(())
-                }
+                None => mjrs::stdout::print(&text),
             }
         }
         Command::Traj {
@@ -607,6 +627,7 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let mut owned = load(&model)?;
             let m = owned.view();
+            mjrs::limits::check_traj(steps, every, traj_numbers(&m))?;
             let json = if f32 {
                 mjrs::f32::with_f32(&m, key, |m, d, _| {
                     mjrs::f32::stepping::traj(m, d, steps, zero_ctrl, every)
@@ -632,6 +653,9 @@ fn run(cli: Cli) -> Result<(), String> {
             label,
             every,
         } => {
+            if let Some(every) = every {
+                mjrs::limits::check_frames(steps, every)?;
+            }
             let opt = mjrs::render::Options {
                 camera,
                 width,
@@ -649,12 +673,7 @@ fn run(cli: Cli) -> Result<(), String> {
             if let Some(every) = every {
                 let frames =
                     mjrs::render::write_frames(&mut renderer, &m, &mut d, steps, every, &output)?;
-                println!("{} frames in {}", frames.count, output.display());
-                match frames.video {
-                    Some(v) => println!("video: {}", v.display()),
-                    None => println!("no video (ffmpeg not found or failed); frames kept"),
-                }
-                return Ok(());
+                return print_frames(&frames, &output);
             }
             run_control(&m, &mut d, steps)?;
             mjrs_core::forward(&m, &mut d).map_err(|e| e.to_string())?;
@@ -670,7 +689,11 @@ fn run(cli: Cli) -> Result<(), String> {
             label,
             output,
         } => {
+            if flags.iter().any(|f| f == "help") {
+                return mjrs::stdout::print(&mjrs::scene::flags_help());
+            }
             let opt = mjrs::scene::options(&flags, &frame, &label)?;
+            let model = model.ok_or("scene needs a MODEL file (or --flags help)")?;
             let mut owned = load(&model)?;
             let m = owned.view();
             let mut data = start(&m, key)?;
@@ -701,7 +724,7 @@ fn run(cli: Cli) -> Result<(), String> {
             mjrs_xml::compiler::compile(spec.clone(), &mjrs_xml::FileResources::new(None))
                 .map_err(|e| e.to_string())?;
             let xml = mjrs_xml::writer::write_xml(&spec).map_err(|e| e.to_string())?;
-            mjrs_std::write_atomic(&output, xml)
+            mjrs_std::write_file(&output, xml)
                 .map_err(|e| format!("cannot write {}: {e}", output.display()))
         }
         Command::Mjb { input, output, f32 } | Command::Compile { input, output, f32 } => {
@@ -712,8 +735,16 @@ fn run(cli: Cli) -> Result<(), String> {
     }
 }
 
+/// The command line, with the limits of [`mjrs::limits`] at the end of `mjrs --help`.
+fn parse() -> Cli {
+    let matches = Cli::command()
+        .after_help(mjrs::limits::summary())
+        .get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    match run(parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("mjrs: {e}");

@@ -250,6 +250,8 @@ pub fn frame_rate(timestep: f64, every: usize) -> f64 {
 /// `mjrs render --every k`: run `steps` steps of the control law, rendering the state (after a
 /// forward pass) at step 0 and every `every` steps into numbered PNGs in `dir`, with a
 /// progress bar; then, if `ffmpeg` is on the PATH, encode them as `dir/video.mp4` in real time.
+/// `dir` must be new or empty; on failure the frames written are removed, and `dir` too if it
+/// was made here.
 pub fn write_frames(
     renderer: &mut Renderer,
     m: &Model,
@@ -261,8 +263,37 @@ pub fn write_frames(
     if every == 0 {
         return Err("--every must be at least 1".into());
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let total = steps / every + 1;
+    let total = crate::limits::check_frames(steps, every)?;
+    let frame_dir = FrameDir::claim(dir)?;
+    let mut written = 0;
+    let result = render_frames(renderer, m, d, every, total, dir, &mut written);
+    if let Err(e) = result {
+        frame_dir.clean_up(written);
+        return Err(e);
+    }
+    let fps = frame_rate(m.opt.timestep, every);
+    Ok(Frames {
+        count: total,
+        video: encode_video(dir, fps),
+    })
+}
+
+/// The path of frame `k` in `dir`.
+fn frame_path(dir: &Path, k: usize) -> std::path::PathBuf {
+    dir.join(format!("frame-{k:06}.png"))
+}
+
+/// Renders `total` frames, `every` steps apart, into `dir` with a progress bar; `written`
+/// counts the frames on disk, for the clean-up of a failure.
+fn render_frames(
+    renderer: &mut Renderer,
+    m: &Model,
+    d: &mut Data,
+    every: usize,
+    total: usize,
+    dir: &Path,
+    written: &mut usize,
+) -> Result<(), String> {
     let bar = indicatif::ProgressBar::new(total as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
@@ -278,20 +309,69 @@ pub fn write_frames(
         }
         mjrs_core::forward(m, d).map_err(|e| e.to_string())?;
         let img = renderer.image(m, d)?;
-        write_png(&dir.join(format!("frame-{k:06}.png")), w, h, &img)?;
+        write_png(&frame_path(dir, k), w, h, &img)?;
+        *written = k + 1;
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let fps = frame_rate(m.opt.timestep, every);
-    Ok(Frames {
-        count: total,
-        video: encode_video(dir, fps),
-    })
+    Ok(())
+}
+
+/// The directory `render --every` writes into: new (made here) or empty, so that the frames
+/// never mix with other files and a failure can remove exactly what was written.
+struct FrameDir<'a> {
+    dir: &'a Path,
+    created: bool,
+}
+
+impl<'a> FrameDir<'a> {
+    /// Makes `dir` if nothing is there (not its parents: the clean-up removes exactly what was
+    /// made); takes it if it is an empty directory (not a link to one); refuses anything else.
+    fn claim(dir: &'a Path) -> Result<Self, String> {
+        let shown = dir.display();
+        match std::fs::symlink_metadata(dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                std::fs::create_dir(dir).map_err(|e| format!("cannot create {shown}: {e}"))?;
+                Ok(FrameDir { dir, created: true })
+            }
+            Err(e) => Err(format!("cannot use {shown}: {e}")),
+            Ok(meta) if meta.is_dir() && is_empty(dir)? => Ok(FrameDir {
+                dir,
+                created: false,
+            }),
+            Ok(_) => Err(format!(
+                "{shown} exists and is not an empty directory; render --every writes its \
+                 frames into a new or empty directory"
+            )),
+        }
+    }
+
+    /// Removes the first `written` frames, then the directory if it was made here (only when
+    /// empty: nothing else is ever removed).
+    fn clean_up(&self, written: usize) {
+        for k in 0..written {
+            let _ = std::fs::remove_file(frame_path(self.dir, k));
+        }
+        if self.created {
+            let _ = std::fs::remove_dir(self.dir);
+        }
+    }
+}
+
+/// Whether directory `dir` holds nothing.
+fn is_empty(dir: &Path) -> Result<bool, String> {
+    let mut entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    Ok(entries.next().is_none())
 }
 
 /// Encode `dir/frame-%06d.png` as an H.264 mp4 with `ffmpeg`, if it is installed; `None` when
 /// it is not there or fails (the frames stay either way).
 fn encode_video(dir: &Path, fps: f64) -> Option<std::path::PathBuf> {
+    // a timestep of 0 has no frame rate
+    if !(fps.is_finite() && fps > 0.0) {
+        return None;
+    }
     let out = dir.join("video.mp4");
     let status = std::process::Command::new("ffmpeg")
         .args([

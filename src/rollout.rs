@@ -13,6 +13,7 @@ use mjrs_core::{get_state, Model};
 use mjrs_std::{rollout_threaded, OwnedData, ThreadPool};
 
 use crate::dump::JsonObject;
+use crate::limits;
 use mjrs_core::layout::Scalar;
 
 /// Seconds by which each rollout's control clock is shifted from the previous one's.
@@ -56,6 +57,7 @@ pub fn run(m: &Model, batch: Batch, keep: bool) -> Result<BatchResult, String> {
         return Err("a rollout batch needs --batch and --steps of at least 1".into());
     }
     let shape = RolloutShape::new(m, nstep, STATE_CTRL).map_err(|e| e.to_string())?;
+    check_size(m, batch, shape.nstate, keep)?;
     let pool = ThreadPool::create(threads).map_err(|e| e.to_string())?;
     let first = crate::simulate::new_data(m, key)?;
     let mut datas = (0..threads)
@@ -87,6 +89,17 @@ pub fn run(m: &Model, batch: Batch, keep: bool) -> Result<BatchResult, String> {
         sensordata,
         nstate: shape.nstate,
     })
+}
+
+/// The batch fits the bounds of [`crate::limits`]: its controls (and kept outputs) in memory,
+/// the kept outputs as JSON.
+fn check_size(m: &Model, batch: Batch, nstate: usize, keep: bool) -> Result<(), String> {
+    let kept = if keep { nstate + m.nsensordata } else { 0 };
+    limits::check_rollout(batch.nroll, batch.nstep, nstate, m.nu + kept)?;
+    let outputs = (batch.nroll as u64)
+        .saturating_mul(batch.nstep as u64)
+        .saturating_mul(kept as u64);
+    limits::check_json(outputs, "--batch or --steps")
 }
 
 /// `nroll` copies of the data's state.

@@ -58,7 +58,7 @@ pub fn options(flags: &[String], frame: &str, label: &str) -> Result<VisOption, 
         names
             .iter()
             .position(|n| n.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("unknown {what} {name:?}; one of: {}", names.join(", ")))
+            .ok_or_else(|| format!("unknown {what} '{name}'; one of: {}", names.join(", ")))
     };
     let mut opt = VisOption::default();
     for f in flags {
@@ -71,6 +71,22 @@ pub fn options(flags: &[String], frame: &str, label: &str) -> Result<VisOption, 
     opt.frame = find(&FRAME_NAMES, "frame", frame)? as i32;
     opt.label = find(&LABEL_NAMES, "label", label)? as i32;
     Ok(opt)
+}
+
+/// What `mjrs scene --flags help` prints: every flag name with its default, then the frame and
+/// label choices.
+pub fn flags_help() -> String {
+    let defaults = VisOption::default().flags;
+    let mut out = String::from(
+        "visualization flags for --flags (name or +name switches one on, -name off):\n",
+    );
+    for (name, on) in FLAG_NAMES.iter().zip(defaults) {
+        let state = if on != 0 { "on" } else { "off" };
+        let _ = writeln!(out, "  {name:<14} default {state}");
+    }
+    let _ = writeln!(out, "--frame: {}", FRAME_NAMES.join(", "));
+    let _ = writeln!(out, "--label: {}", LABEL_NAMES.join(", "));
+    out
 }
 
 /// The scene of the current state of `d` as JSON, with the default options.

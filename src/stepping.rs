@@ -8,6 +8,7 @@ use super::control::sine;
 use super::dump::{self, wide};
 use super::mj::{self, Data, Model};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::fmt::Write as _;
 use std::time::Instant;
 
 /// One step, with the error tagged by the simulation time.
@@ -62,8 +63,7 @@ pub fn simulate(
     duration: f64,
     control: bool,
 ) -> Result<(), String> {
-    let timestep = wide(m.opt.timestep);
-    let steps = (duration / timestep).ceil().max(0.0) as u64;
+    let steps = crate::limits::duration_steps(duration, wide(m.opt.timestep))?;
     let bar = ProgressBar::new(steps);
     bar.set_style(
         ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} steps ({per_sec}, eta {eta})")
@@ -83,32 +83,43 @@ pub fn simulate(
     }
     bar.finish_and_clear();
     let wall = start.elapsed().as_secs_f64();
+    crate::stdout::print(&summary(m, d, name, steps, wall))
+}
+
+/// What `simulate` prints after the run: the model, the simulated and wall time, the energy
+/// and the warnings.
+fn summary(m: &Model, d: &Data, name: &str, steps: u64, wall: f64) -> String {
     let time = wide(d.time);
     let precision = if size_of::<mj::Real>() == 4 {
         "f32"
     } else {
         "f64"
     };
-    println!(
+    let (potential, kinetic) = (wide(d.energy[0]), wide(d.energy[1]));
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
         "model            {name} (nq {}, nv {}, nu {}; {precision} core)",
         m.nq, m.nv, m.nu
     );
-    println!(
+    let _ = writeln!(
+        out,
         "simulated time   {time:.3} s in {steps} steps of {} s",
         m.opt.timestep
     );
-    println!(
+    let _ = writeln!(
+        out,
         "wall time        {wall:.3} s: {:.0} steps/s, {:.1}x real time",
         steps as f64 / wall,
         time / wall
     );
-    let (potential, kinetic) = (wide(d.energy[0]), wide(d.energy[1]));
-    println!(
+    let _ = writeln!(
+        out,
         "energy           potential {potential:.6}, kinetic {kinetic:.6}, total {:.6}",
         potential + kinetic
     );
-    println!("warnings         {}", warnings(d));
-    Ok(())
+    let _ = writeln!(out, "warnings         {}", warnings(d));
+    out
 }
 
 /// The warnings raised, with their counts, or "none".

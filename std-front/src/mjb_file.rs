@@ -140,7 +140,7 @@ pub fn save_mjb(m: &Model, path: impl AsRef<Path>, real_bytes: usize) -> Result<
     }
     let mut blob = vec![0; mjb::save_size(m, real_bytes)];
     let n = mjb::save(m, &mut blob, real_bytes).map_err(mjb_error)?;
-    crate::write_atomic(path, &blob[..n]).map_err(|source| SaveError::Io {
+    crate::write_file(path, &blob[..n]).map_err(|source| SaveError::Io {
         path: path.to_owned(),
         source,
     })

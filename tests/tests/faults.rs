@@ -23,17 +23,17 @@ fn entries(dir: &std::path::Path) -> Vec<String> {
 fn atomic_writes_replace_whole_files_and_leave_nothing_on_failure() {
     let dir = scratch("atomic");
     let file = dir.join("out.bin");
-    mjrs_std::write_atomic(&file, b"first").unwrap();
-    mjrs_std::write_atomic(&file, b"second, longer").unwrap();
+    mjrs_std::write_file(&file, b"first").unwrap();
+    mjrs_std::write_file(&file, b"second, longer").unwrap();
     assert_eq!(std::fs::read(&file).unwrap(), b"second, longer");
     // the target is a directory: the rename fails, the directory and the file stay, no temporary
     let blocked = dir.join("blocked");
     std::fs::create_dir(&blocked).unwrap();
     std::fs::write(blocked.join("keep"), b"kept").unwrap();
-    assert!(mjrs_std::write_atomic(&blocked, b"data").is_err());
+    assert!(mjrs_std::write_file(&blocked, b"data").is_err());
     assert_eq!(std::fs::read(blocked.join("keep")).unwrap(), b"kept");
     // a directory that does not exist: an error, nothing written
-    assert!(mjrs_std::write_atomic(dir.join("missing/x"), b"data").is_err());
+    assert!(mjrs_std::write_file(dir.join("missing/x"), b"data").is_err());
     assert_eq!(entries(&dir), ["blocked", "out.bin"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

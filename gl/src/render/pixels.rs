@@ -128,5 +128,5 @@ pub fn write_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(),
         writer.write_image_data(rgb).map_err(|e| err(&e))?;
         writer.finish().map_err(|e| err(&e))?;
     }
-    mjrs_std::write_atomic(path, &bytes).map_err(|e| err(&e))
+    mjrs_std::write_file(path, &bytes).map_err(|e| err(&e))
 }
