@@ -336,7 +336,7 @@ impl Compiler<'_> {
     pub(super) fn make_model(&mut self) -> Result<OwnedModel, XmlError> {
         let sizes = self.sizes()?;
         let mut owned =
-            OwnedModel::zeroed(sizes).map_err(|_| XmlError::model("could not create mjModel"))?;
+            OwnedModel::zeroed(sizes).map_err(|e| super::finish::no_memory("mjModel", e))?;
         {
             let mut m = owned.view();
             m.opt = self.spec.option;
