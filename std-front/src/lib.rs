@@ -1,6 +1,7 @@
 //! `mjrs-std`: what needs an operating system, around the `no_std` core.
 //!
 //! * [`vfs`]: MuJoCo's virtual file system (`mjVFS` and its functions).
+//! * [`file`]: reading a whole file as MuJoCo does, refusing what it refuses.
 //! * [`mjb_file`]: MJB model files on disk or in a VFS (`mj_loadModel`, `mj_saveModel`).
 //! * [`thread_pool`]: MuJoCo's thread pool (`mju_threadPoolCreate`, `mju_bindThreadPool`, ...).
 //! * [`rollout`]: batches of rollouts on a thread pool.
@@ -11,12 +12,14 @@
 
 #![warn(missing_docs)]
 
+pub mod file;
 pub mod handlers;
 pub mod mjb_file;
 pub mod rollout;
 pub mod thread_pool;
 pub mod vfs;
 
+pub use file::{read_file, MAX_FILE_BYTES};
 pub use handlers::{
     clear_handlers, error, log, set_error_handler, set_log_handler, set_warning_handler, warning,
     warning_text, write_num_bytes, Handler, WarningReporter,
