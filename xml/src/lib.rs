@@ -21,6 +21,7 @@ pub mod cxx;
 pub mod error;
 pub mod hfield;
 mod keywords;
+pub mod limits;
 pub mod mesh;
 pub mod reader;
 pub mod spec;

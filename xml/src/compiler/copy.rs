@@ -9,6 +9,7 @@ use mjrs_core::ModelSizes;
 
 use super::{npos_nvel, Compiler};
 use crate::error::XmlError;
+use crate::limits;
 use crate::util::{c_max, mju_max, strippath, EPS};
 
 /// The name lists of the model, in `names` order, with their `name_*adr` field.
@@ -17,6 +18,22 @@ type NameList = (Vec<String>, for<'m> fn(&'m mut Model<'_>) -> &'m mut [i32]);
 fn set3<T: Copy>(dst: &mut [T], i: usize, v: &[T]) {
     let n = v.len();
     dst[n * i..n * i + n].copy_from_slice(v);
+}
+
+/// Refuses keyframes whose state arrays (`key_time`, `key_qpos`, ... `key_ctrl`) cannot be held:
+/// `<size nkey>` multiplies the model's state size.
+fn check_key_sizes(z: &ModelSizes) -> Result<(), String> {
+    const WHAT: &str = "keyframes (<size nkey>)";
+    // the counts are of objects the model holds: their sum saturates only past any limit
+    let per_key = [1, z.nq, z.nv, z.na, z.nmocap.saturating_mul(7), z.nu]
+        .into_iter()
+        .fold(0usize, usize::saturating_add);
+    limits::check(
+        limits::count(z.nkey, per_key, WHAT)?,
+        size_of::<f64>(),
+        WHAT,
+    )?;
+    Ok(())
 }
 
 /// `IsNullPose`.
@@ -137,6 +154,7 @@ impl Compiler<'_> {
         z.nuserdata =
             usize::try_from(s.nuserdata).map_err(|_| XmlError::model("nuserdata must be >= 0"))?;
         self.tree_sizes(&mut z);
+        check_key_sizes(&z).map_err(XmlError::model)?;
         z.narena = self.arena_bytes(&z);
         z.nbuffer = mjrs_core::mjb::mujoco_nbuffer(&z, 8)
             .ok_or_else(|| XmlError::model("could not create mjModel"))?;
