@@ -8,6 +8,7 @@
 
 mod builtin;
 mod crand;
+mod lodepng;
 pub(crate) mod png;
 
 pub use crand::CRand;
