@@ -45,6 +45,7 @@ pub fn count(a: usize, b: usize, what: &str) -> Result<usize, String> {
 /// The message for a buffer over the limit: `values` of `size` bytes, when their number is one.
 fn too_large(what: &str, values: Option<usize>, size: usize) -> String {
     let amount = match values {
+        Some(n) if size == 1 => format!("{n} bytes"),
         Some(n) => format!("{n} values of {size} bytes"),
         None => "a size that overflows".to_string(),
     };
