@@ -67,6 +67,8 @@ fn keyframes_and_user_data_larger_than_a_buffer_are_refused() {
         ("nkey", "keyframes (<size nkey>)"),
         ("nuser_body", "body user data (<size nuser_body>)"),
         ("nuser_geom", "geom user data (<size nuser_geom>)"),
+        // zeroed with every mjData: 16 GB written
+        ("nuserdata", "mjData userdata (<size nuserdata>)"),
     ];
     for (attr, what) in cases {
         let xml = format!(
@@ -123,6 +125,26 @@ fn an_mjb_asking_for_an_impossible_arena_is_an_error() {
         err.to_string().starts_with("Could not allocate memory: "),
         "{err}"
     );
+}
+
+#[test]
+fn an_mjb_asking_for_more_user_data_than_a_buffer_is_an_error() {
+    // mjData's userdata is zeroed when a data is made: 16 GB written for 2e9 numbers
+    let xml =
+        r#"<mujoco><size nuserdata="12345"/><worldbody><geom size="1"/></worldbody></mujoco>"#;
+    let mut blob = mjrs_xml::compile_str(xml, "m.xml", "", None)
+        .unwrap()
+        .model
+        .to_mjb(8)
+        .unwrap();
+    let sizes = 4 * 5..4 * (5 + 76);
+    let at = sizes
+        .step_by(4)
+        .find(|&at| blob[at..at + 4] == 12345i32.to_le_bytes())
+        .unwrap();
+    blob[at..at + 4].copy_from_slice(&2_000_000_000i32.to_le_bytes());
+    let err = OwnedModel::from_mjb(&blob).unwrap_err();
+    assert_eq!(err.to_string(), "invalid MJB: size nuserdata = 2000000000");
 }
 
 #[test]

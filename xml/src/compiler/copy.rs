@@ -153,6 +153,9 @@ impl Compiler<'_> {
         z.nconmax = s.nconmax;
         z.nuserdata =
             usize::try_from(s.nuserdata).map_err(|_| XmlError::model("nuserdata must be >= 0"))?;
+        // mjData's userdata is zeroed when the data is made: it must fit in one buffer
+        let what = "mjData userdata (<size nuserdata>)";
+        limits::check(z.nuserdata, size_of::<f64>(), what).map_err(XmlError::model)?;
         self.tree_sizes(&mut z);
         check_key_sizes(&z).map_err(XmlError::model)?;
         z.narena = self.arena_bytes(&z);
