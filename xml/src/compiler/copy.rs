@@ -1,6 +1,8 @@
 //! Filling the model: sizes (`SetSizes`), names and paths (`CopyNames`, `CopyPaths`), the
 //! kinematic tree (`CopyTree`) and everything else (`CopyObjects`).
 
+use std::num::Wrapping;
+
 use mjrs_alloc::OwnedModel;
 use mjrs_core::model::Model;
 use mjrs_core::name::{hash_string, LOAD_MULTIPLE};
@@ -217,23 +219,25 @@ impl Compiler<'_> {
     }
 
     /// Bytes of the data arena (`narena`): `size/memory`, or MuJoCo's heuristic rounded up
-    /// to a megabyte.
+    /// to a megabyte. The heuristic is MuJoCo's `size_t` arithmetic, wrapping as C's does for
+    /// huge `njmax` or `nconmax` (the arena is then refused when the data is made, as in MuJoCo).
     fn arena_bytes(&self, z: &ModelSizes) -> usize {
         let s = &self.spec;
         if s.memory != -1 {
             return s.memory as usize;
         }
-        let nconmax: usize = if z.nconmax == -1 {
+        let w = Wrapping::<usize>;
+        let nconmax = w(if z.nconmax == -1 {
             100
         } else {
             z.nconmax as usize
-        };
-        let njmax: usize = if z.njmax == -1 { 500 } else { z.njmax as usize };
-        let num = core::mem::size_of::<f64>();
+        });
+        let njmax = w(if z.njmax == -1 { 500 } else { z.njmax as usize });
+        let num = w(size_of::<f64>());
         let mut narena = if s.nstack != -1 {
-            num.wrapping_mul(s.nstack as usize)
+            num * w(s.nstack as usize)
         } else {
-            let a = njmax + z.neq + z.nv;
+            let a = njmax + w(z.neq + z.nv);
             let n = z.nq
                 + z.nv
                 + z.nu
@@ -245,17 +249,19 @@ impl Compiler<'_> {
                 + z.neq
                 + z.ntendon
                 + z.nwrap;
-            num * (5 * a * a + 20 * n).max(1000)
+            num * (w(5) * a * a + w(20 * n)).max(w(1000))
         };
-        let int = core::mem::size_of::<i32>();
-        let contact = core::mem::size_of::<mjrs_core::data::Contact>();
+        let int = w(size_of::<i32>());
+        let contact = w(size_of::<mjrs_core::data::Contact>());
+        let nv = w(z.nv);
         narena += nconmax * contact
-            + njmax * (8 * int + 14 * num)
-            + z.nv * (3 * int)
-            + njmax * z.nv * (2 * int + 2 * num)
+            + njmax * (w(8) * int + w(14) * num)
+            + nv * (w(3) * int)
+            + njmax * nv * (w(2) * int + w(2) * num)
             + njmax * njmax * (int + num);
         const MB: usize = 1 << 20;
-        MB * (narena / MB + usize::from(narena % MB != 0))
+        let narena = narena.0;
+        MB.wrapping_mul(narena / MB + usize::from(narena % MB != 0))
     }
 
     /// Every named list in `names` order.

@@ -39,7 +39,8 @@ impl Compiler<'_> {
         }
         let mut data = {
             let m = owned.view();
-            OwnedData::new(&m).map_err(|e| no_memory("mjData (its arena is <size memory>)", e))?
+            let what = format!("mjData with an arena of {} bytes (<size memory>)", m.narena);
+            OwnedData::new(&m).map_err(|e| no_memory(&what, e))?
         };
         {
             let mut m = owned.view();
