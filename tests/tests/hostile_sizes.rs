@@ -188,6 +188,53 @@ fn a_pipe_is_not_waited_on() {
     );
 }
 
+#[test]
+fn assets_that_are_devices_read_as_empty_files_as_in_mujoco() {
+    // links to /dev/zero, which never ends: sized (0 bytes), never read; MuJoCo's messages
+    let dir = scratch("devices");
+    for ext in ["stl", "obj", "png", "skn"] {
+        std::os::unix::fs::symlink("/dev/zero", dir.join(format!("zero.{ext}"))).unwrap();
+    }
+    let cases = [
+        (
+            r#"<mesh name="m" file="zero.stl"/>"#,
+            "Error: STL file 'zero.stl' is empty",
+        ),
+        (
+            r#"<mesh name="m" file="zero.obj"/>"#,
+            "Error: at least 4 vertices required",
+        ),
+        (
+            r#"<texture name="t" type="2d" file="zero.png"/>"#,
+            "Error: empty PNG file 'zero.png'",
+        ),
+        (
+            r#"<hfield name="h" file="zero.png" size="1 1 1 1"/>"#,
+            "Error: empty PNG file 'zero.png'",
+        ),
+        (
+            r#"<skin name="s" file="zero.skn"/>"#,
+            "Error: SKN file 'zero.skn' is empty",
+        ),
+    ];
+    let dirname = format!("{}/", dir.display());
+    let errors: Vec<String> = cases
+        .iter()
+        .map(|(asset, _)| {
+            let xml = format!("<mujoco><asset>{asset}</asset></mujoco>");
+            match mjrs_xml::compile_str(&xml, "d.xml", &dirname, None) {
+                Ok(_) => format!("{asset} compiles"),
+                // MuJoCo's messages as it prints them for a model in the working directory
+                Err(e) => e.to_string().replace(&dirname, ""),
+            }
+        })
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    for ((asset, message), e) in cases.iter().zip(errors) {
+        assert!(e.starts_with(message), "{asset}: {e}");
+    }
+}
+
 /// A PNG of `width` x `height` 8-bit RGB whose image data is a few bytes, made `pad` bytes
 /// longer by an ancillary chunk (so that the file could hold a large image's data).
 fn png_claiming(width: u32, height: u32, pad: usize) -> Vec<u8> {
