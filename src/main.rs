@@ -350,7 +350,8 @@ fn is_xml(path: &Path) -> bool {
     match path.extension().and_then(|e| e.to_str()) {
         Some(e) if e.eq_ignore_ascii_case("mjb") => false,
         Some(e) if e.eq_ignore_ascii_case("xml") || e.eq_ignore_ascii_case("urdf") => true,
-        _ => std::fs::read(path)
+        // read as the model loaders read (a device or pipe is empty), so /dev/zero cannot hang
+        _ => mjrs_std::read_file(path)
             .is_ok_and(|b| b.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'<')),
     }
 }
@@ -712,8 +713,10 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Save { input, output } => {
             let file = input.to_string_lossy().into_owned();
+            let bytes =
+                mjrs_std::read_file(&input).map_err(|e| format!("cannot read {file}: {e}"))?;
             let text =
-                std::fs::read_to_string(&input).map_err(|e| format!("cannot read {file}: {e}"))?;
+                String::from_utf8(bytes).map_err(|_| format!("cannot read {file}: not UTF-8"))?;
             let dir = mjrs_xml::reader::dom::resource_dir(&file).to_string();
             let (spec, warnings) =
                 mjrs_xml::parse_str(&text, &file, &dir, None).map_err(|e| e.to_string())?;

@@ -17,16 +17,22 @@ fn align_skip(buf: &[u8]) -> usize {
 /// A zeroed buffer of `n` bytes; a heap that cannot provide it is an error, not an abort
 /// (sizes can come from a file).
 pub(crate) fn zeroed(n: usize) -> Result<Vec<u8>, ArenaError> {
-    // ask first without aborting, then allocate zeroed memory: `vec!` takes it from calloc,
-    // which maps large blocks as zero pages instead of writing every byte (an arena of many
-    // megabytes costs nothing until it is used)
-    Vec::<u8>::new()
-        .try_reserve_exact(n)
-        .map_err(|_| ArenaError::BufferTooSmall {
-            needed: n,
-            available: 0,
-        })?;
+    heap_can_provide(n)?;
+    // `vec!` takes zeroed memory from calloc, which maps large blocks as zero pages instead of
+    // writing every byte: an arena of many megabytes costs nothing until it is used
     Ok(alloc::vec![0u8; n])
+}
+
+/// Asks the heap for `n` bytes without aborting and gives them back: the fallible check before
+/// the zeroed allocation, which has no fallible form without `unsafe`.
+fn heap_can_provide(n: usize) -> Result<(), ArenaError> {
+    let mut probe = Vec::<u8>::new();
+    probe
+        .try_reserve_exact(n)
+        .map_err(|_| ArenaError::NoHeap { needed: n })?;
+    // an allocation nobody looks at may be removed by the optimizer, and its check with it
+    core::hint::black_box(probe.as_mut_ptr());
+    Ok(())
 }
 
 /// Copies the carved region of `src` into `dst`, a buffer of the same length, so that the core
@@ -84,6 +90,12 @@ mod tests {
 
     #[test]
     fn impossible_allocation_is_an_error() {
-        assert!(zeroed(usize::MAX).is_err());
+        assert_eq!(
+            zeroed(usize::MAX),
+            Err(ArenaError::NoHeap { needed: usize::MAX })
+        );
+        // larger than any address space, but a valid layout: the heap itself must say no
+        let n = 1usize << 60;
+        assert_eq!(zeroed(n), Err(ArenaError::NoHeap { needed: n }));
     }
 }

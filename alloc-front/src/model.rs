@@ -5,7 +5,7 @@ use core::ops::{Deref, DerefMut};
 use mjrs_core::arena::MAX_ALIGN;
 use mjrs_core::mjb::{self, MjbError};
 use mjrs_core::model::N_MODEL_ARRAYS;
-use mjrs_core::{ArenaError, Model, ModelHeader, ModelSizes};
+use mjrs_core::{ArenaError, Model, ModelHeader, ModelSizes, Real};
 
 use crate::buffer;
 
@@ -28,7 +28,9 @@ impl OwnedModel {
     /// [`mjb::load`]; a bad blob is an error, and no memory is requested before the blob is
     /// known to be long enough for the sizes it claims.
     pub fn from_mjb(blob: &[u8]) -> Result<Self, MjbError> {
-        let bytes = mjb::read_header(blob)?.model_bytes()?;
+        let header = mjb::read_header(blob)?;
+        check_nuserdata(&header.sizes)?;
+        let bytes = header.model_bytes()?;
         check_blob_can_hold(blob, bytes)?;
         let mut buf = buffer::zeroed(bytes)?;
         let header = mjb::load(blob, &mut buf)?.header();
@@ -107,6 +109,22 @@ impl core::fmt::Debug for OwnedModel {
             .field("bytes", &self.buf.len())
             .finish_non_exhaustive()
     }
+}
+
+/// The most `nuserdata` a blob may ask for: the compiler's limit, MuJoCo's `INT_MAX` bytes.
+const MAX_NUSERDATA: usize = i32::MAX as usize / size_of::<Real>();
+
+/// Refuses a `nuserdata` over [`MAX_NUSERDATA`]. The blob holds no user data, yet every data
+/// made for the model zeroes that many numbers at once: of the sizes not backed by the blob's
+/// own bytes, it is the one that costs memory (the arena is taken lazily).
+fn check_nuserdata(sizes: &ModelSizes) -> Result<(), MjbError> {
+    if sizes.nuserdata <= MAX_NUSERDATA {
+        return Ok(());
+    }
+    Err(MjbError::BadSize {
+        name: "nuserdata",
+        value: i64::try_from(sizes.nuserdata).unwrap_or(i64::MAX),
+    })
 }
 
 /// Refuses blobs too short for the model they describe before anything is allocated: a blob

@@ -54,6 +54,12 @@ pub enum ArenaError {
     },
     /// Sizes whose byte count does not fit in `usize`.
     SizeOverflow,
+    /// The heap of a front end that allocates buffers (`mjrs-alloc`) refused this many bytes
+    /// (MuJoCo: "Could not allocate memory"). The core itself never allocates.
+    NoHeap {
+        /// Bytes asked for.
+        needed: usize,
+    },
     /// A [`DataHeader`](crate::DataHeader) whose arena marks or array positions lie outside
     /// the arena it is viewed with.
     BadHeader,
@@ -86,6 +92,9 @@ impl core::fmt::Display for ArenaError {
                 "data header does not fit its arena (marks or array positions out of range)",
             ),
             ArenaError::SizeOverflow => f.write_str("sizes too large: byte count overflows"),
+            ArenaError::NoHeap { needed } => {
+                write!(f, "Could not allocate memory: {needed} bytes")
+            }
             ArenaError::Detached => f.write_str("arena arrays pushed through a scratch-only frame"),
         }
     }

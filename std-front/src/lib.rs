@@ -1,6 +1,7 @@
 //! `mjrs-std`: what needs an operating system, around the `no_std` core.
 //!
 //! * [`vfs`]: MuJoCo's virtual file system (`mjVFS` and its functions).
+//! * [`file`]: reading a whole file as MuJoCo does, refusing what it refuses.
 //! * [`output`]: writing output files safely (atomic replacement, devices in place, links and
 //!   read-only files refused).
 //! * [`mjb_file`]: MJB model files on disk or in a VFS (`mj_loadModel`, `mj_saveModel`).
@@ -13,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+pub mod file;
 pub mod handlers;
 pub mod mjb_file;
 pub mod output;
@@ -20,6 +22,7 @@ pub mod rollout;
 pub mod thread_pool;
 pub mod vfs;
 
+pub use file::{read_file, MAX_FILE_BYTES};
 pub use handlers::{
     clear_handlers, error, log, set_error_handler, set_log_handler, set_warning_handler, warning,
     warning_text, write_num_bytes, Handler, WarningReporter,

@@ -112,7 +112,7 @@ pub fn load_mjb(path: impl AsRef<Path>, vfs: Option<&Vfs>) -> Result<OwnedModel,
     let blob = match in_vfs {
         Some(bytes) => bytes,
         None => {
-            from_disk = std::fs::read(path).map_err(|source| LoadError::Io {
+            from_disk = crate::read_file(path).map_err(|source| LoadError::Io {
                 path: path.to_owned(),
                 source,
             })?;

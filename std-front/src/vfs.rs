@@ -154,7 +154,7 @@ impl Vfs {
         self.check_room()?;
         let stored = self.new_name(name)?;
         let path = full_path(dir, name);
-        let data = std::fs::read(&path).map_err(|source| VfsError::Read { path, source })?;
+        let data = crate::read_file(&path).map_err(|source| VfsError::Read { path, source })?;
         self.files.push(VfsFile { name: stored, data });
         Ok(())
     }

@@ -136,7 +136,8 @@ fn nan_positions_and_tendon_lengths_add_no_limit_rows() {
 
 #[test]
 fn endless_iteration_settings_are_refused_before_any_work() {
-    // mpr_iterations = i32::MAX with mpr_tolerance = -1 once ran for hours per step
+    // mpr_iterations = i32::MAX with mpr_tolerance = -1 once ran for hours per step: the
+    // tolerance that can never be met is refused, a large cap alone is not (as in MuJoCo)
     let mut owned = compile_model("convex_drop.xml");
     let mut m = owned.view();
     let mut data = mjrs::simulate::new_data(&m, None).unwrap();
@@ -145,10 +146,10 @@ fn endless_iteration_settings_are_refused_before_any_work() {
     let base = m.opt;
     type Edit = fn(&mut mjrs_core::model::Options);
     let cases: [(&str, Edit); 6] = [
-        ("mpr_iterations", |o| o.mpr_iterations = i32::MAX),
+        ("mpr_iterations", |o| o.mpr_iterations = -1),
         ("mpr_tolerance", |o| o.mpr_tolerance = -1.0),
         ("opt.tolerance", |o| o.tolerance = f64::NAN),
-        ("opt.iterations", |o| o.iterations = 1_000_000),
+        ("opt.iterations", |o| o.iterations = -1),
         ("ls_iterations", |o| o.ls_iterations = -1),
         ("noslip_tolerance", |o| o.noslip_tolerance = -1e-9),
     ];
@@ -161,10 +162,13 @@ fn endless_iteration_settings_are_refused_before_any_work() {
         assert_eq!(d.time, time, "{name}: the state is untouched");
         assert!(mjrs_core::forward(&m, &mut d).is_err());
     }
-    // zero tolerances and the largest caps are fine
+    // zero tolerances and huge caps with tolerances that can be met are fine
     m.opt = base;
     m.opt.tolerance = 0.0;
-    m.opt.mpr_iterations = mjrs_core::forward::MAX_MPR_ITERATIONS;
+    mjrs_core::step(&m, &mut d).unwrap();
+    m.opt = base;
+    m.opt.iterations = 100_000_000;
+    m.opt.mpr_iterations = i32::MAX;
     mjrs_core::step(&m, &mut d).unwrap();
 }
 

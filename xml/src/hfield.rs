@@ -7,6 +7,7 @@
 
 use crate::asset::AssetFile;
 use crate::error::XmlError;
+use crate::limits;
 use crate::spec::HField;
 use crate::texture::png::{load_png_cached, Want};
 use crate::util;
@@ -146,7 +147,9 @@ fn load_png_hfield(file: &AssetFile) -> Result<Elevation, String> {
     if nrow.checked_mul(ncol).is_none() {
         return Err(too_big());
     }
-    let mut data = Vec::with_capacity(w * h);
+    // one grey byte becomes a four-byte elevation
+    let mut data = Vec::new();
+    limits::reserve(&mut data, w * h, "the elevation of a PNG hfield")?;
     for row in image.data.chunks_exact(w).rev() {
         data.extend(row.iter().map(|&v| f32::from(v)));
     }

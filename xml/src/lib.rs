@@ -21,6 +21,7 @@ pub mod cxx;
 pub mod error;
 pub mod hfield;
 mod keywords;
+pub mod limits;
 pub mod mesh;
 pub mod reader;
 pub mod spec;
@@ -28,6 +29,7 @@ pub mod texture;
 pub mod util;
 pub mod writer;
 
+use std::io::ErrorKind;
 use std::path::Path;
 
 use mjrs_std::Vfs;
@@ -55,12 +57,12 @@ impl Resources for FileResources<'_> {
         if let Some(bytes) = self.vfs.and_then(|v| v.find(path)) {
             return Ok(bytes.to_vec());
         }
-        if Path::new(path).is_dir() {
-            // C's fopen and fread, which MuJoCo uses, read a directory as an empty file
-            return Ok(Vec::new());
-        }
-        std::fs::read(path)
-            .map_err(|_| format!("resource not found via provider or OS filesystem: '{path}'"))
+        // a directory, a device or a pipe reads as empty, as MuJoCo sizes it; a file over
+        // MuJoCo's 2 GB limit is refused before it is read
+        mjrs_std::read_file(path).map_err(|e| match e.kind() {
+            ErrorKind::FileTooLarge | ErrorKind::OutOfMemory => format!("{e}. File: '{path}'"),
+            _ => format!("resource not found via provider or OS filesystem: '{path}'"),
+        })
     }
 
     fn exists_on_disk(&self, path: &str) -> bool {

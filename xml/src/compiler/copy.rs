@@ -1,6 +1,8 @@
 //! Filling the model: sizes (`SetSizes`), names and paths (`CopyNames`, `CopyPaths`), the
 //! kinematic tree (`CopyTree`) and everything else (`CopyObjects`).
 
+use std::num::Wrapping;
+
 use mjrs_alloc::OwnedModel;
 use mjrs_core::model::Model;
 use mjrs_core::name::{hash_string, LOAD_MULTIPLE};
@@ -9,6 +11,7 @@ use mjrs_core::ModelSizes;
 
 use super::{npos_nvel, Compiler};
 use crate::error::XmlError;
+use crate::limits;
 use crate::util::{c_max, mju_max, strippath, EPS};
 
 /// The name lists of the model, in `names` order, with their `name_*adr` field.
@@ -17,6 +20,22 @@ type NameList = (Vec<String>, for<'m> fn(&'m mut Model<'_>) -> &'m mut [i32]);
 fn set3<T: Copy>(dst: &mut [T], i: usize, v: &[T]) {
     let n = v.len();
     dst[n * i..n * i + n].copy_from_slice(v);
+}
+
+/// Refuses keyframes whose state arrays (`key_time`, `key_qpos`, ... `key_ctrl`) cannot be held:
+/// `<size nkey>` multiplies the model's state size.
+fn check_key_sizes(z: &ModelSizes) -> Result<(), String> {
+    const WHAT: &str = "keyframes (<size nkey>)";
+    // the counts are of objects the model holds: their sum saturates only past any limit
+    let per_key = [1, z.nq, z.nv, z.na, z.nmocap.saturating_mul(7), z.nu]
+        .into_iter()
+        .fold(0usize, usize::saturating_add);
+    limits::check(
+        limits::count(z.nkey, per_key, WHAT)?,
+        size_of::<f64>(),
+        WHAT,
+    )?;
+    Ok(())
 }
 
 /// `IsNullPose`.
@@ -136,7 +155,11 @@ impl Compiler<'_> {
         z.nconmax = s.nconmax;
         z.nuserdata =
             usize::try_from(s.nuserdata).map_err(|_| XmlError::model("nuserdata must be >= 0"))?;
+        // mjData's userdata is zeroed when the data is made: it must fit in one buffer
+        let what = "mjData userdata (<size nuserdata>)";
+        limits::check(z.nuserdata, size_of::<f64>(), what).map_err(XmlError::model)?;
         self.tree_sizes(&mut z);
+        check_key_sizes(&z).map_err(XmlError::model)?;
         z.narena = self.arena_bytes(&z);
         z.nbuffer = mjrs_core::mjb::mujoco_nbuffer(&z, 8)
             .ok_or_else(|| XmlError::model("could not create mjModel"))?;
@@ -196,23 +219,25 @@ impl Compiler<'_> {
     }
 
     /// Bytes of the data arena (`narena`): `size/memory`, or MuJoCo's heuristic rounded up
-    /// to a megabyte.
+    /// to a megabyte. The heuristic is MuJoCo's `size_t` arithmetic, wrapping as C's does for
+    /// huge `njmax` or `nconmax` (the arena is then refused when the data is made, as in MuJoCo).
     fn arena_bytes(&self, z: &ModelSizes) -> usize {
         let s = &self.spec;
         if s.memory != -1 {
             return s.memory as usize;
         }
-        let nconmax: usize = if z.nconmax == -1 {
+        let w = Wrapping::<usize>;
+        let nconmax = w(if z.nconmax == -1 {
             100
         } else {
             z.nconmax as usize
-        };
-        let njmax: usize = if z.njmax == -1 { 500 } else { z.njmax as usize };
-        let num = core::mem::size_of::<f64>();
+        });
+        let njmax = w(if z.njmax == -1 { 500 } else { z.njmax as usize });
+        let num = w(size_of::<f64>());
         let mut narena = if s.nstack != -1 {
-            num.wrapping_mul(s.nstack as usize)
+            num * w(s.nstack as usize)
         } else {
-            let a = njmax + z.neq + z.nv;
+            let a = njmax + w(z.neq + z.nv);
             let n = z.nq
                 + z.nv
                 + z.nu
@@ -224,17 +249,19 @@ impl Compiler<'_> {
                 + z.neq
                 + z.ntendon
                 + z.nwrap;
-            num * (5 * a * a + 20 * n).max(1000)
+            num * (w(5) * a * a + w(20 * n)).max(w(1000))
         };
-        let int = core::mem::size_of::<i32>();
-        let contact = core::mem::size_of::<mjrs_core::data::Contact>();
+        let int = w(size_of::<i32>());
+        let contact = w(size_of::<mjrs_core::data::Contact>());
+        let nv = w(z.nv);
         narena += nconmax * contact
-            + njmax * (8 * int + 14 * num)
-            + z.nv * (3 * int)
-            + njmax * z.nv * (2 * int + 2 * num)
+            + njmax * (w(8) * int + w(14) * num)
+            + nv * (w(3) * int)
+            + njmax * nv * (w(2) * int + w(2) * num)
             + njmax * njmax * (int + num);
         const MB: usize = 1 << 20;
-        MB * (narena / MB + usize::from(narena % MB != 0))
+        let narena = narena.0;
+        MB.wrapping_mul(narena / MB + usize::from(narena % MB != 0))
     }
 
     /// Every named list in `names` order.
@@ -336,7 +363,7 @@ impl Compiler<'_> {
     pub(super) fn make_model(&mut self) -> Result<OwnedModel, XmlError> {
         let sizes = self.sizes()?;
         let mut owned =
-            OwnedModel::zeroed(sizes).map_err(|_| XmlError::model("could not create mjModel"))?;
+            OwnedModel::zeroed(sizes).map_err(|e| super::finish::no_memory("mjModel", e))?;
         {
             let mut m = owned.view();
             m.opt = self.spec.option;

@@ -8,10 +8,23 @@ use mjrs_core::model::Model;
 use mjrs_core::setconst;
 use mjrs_core::support::normalize_quat;
 use mjrs_core::types::*;
+use mjrs_core::ArenaError;
 
 use super::Compiler;
 use crate::error::XmlError;
 use crate::util::defined;
+
+/// MuJoCo's error when `mj_makeModel` or `mj_makeData` cannot get its buffer, followed by what
+/// was too large and by how much.
+pub(super) fn no_memory(what: &str, e: ArenaError) -> XmlError {
+    let size = match e {
+        ArenaError::NoHeap { needed } => format!("{needed} bytes"),
+        other => other.to_string(),
+    };
+    XmlError::model(format!(
+        "engine error: Could not allocate memory\n{what}: {size}"
+    ))
+}
 
 impl Compiler<'_> {
     /// Makes the model, then everything `TryCompile` does after `CopyObjects`.
@@ -26,7 +39,8 @@ impl Compiler<'_> {
         }
         let mut data = {
             let m = owned.view();
-            OwnedData::new(&m).map_err(|_| XmlError::model("could not create mjData"))?
+            let what = format!("mjData with an arena of {} bytes (<size memory>)", m.narena);
+            OwnedData::new(&m).map_err(|e| no_memory(&what, e))?
         };
         {
             let mut m = owned.view();

@@ -27,6 +27,7 @@ use crate::asset::AssetFile;
 use crate::bvh::Bvh;
 use crate::error::XmlError;
 use crate::hfield::CompiledHField;
+use crate::limits;
 use crate::mesh::{CompiledMesh, CompiledSkin};
 use crate::reader::dom::Resources;
 use crate::spec::{self, Info, Spec};
@@ -198,7 +199,7 @@ pub fn compile(spec: Spec, res: &dyn Resources) -> Result<Compilation, XmlError>
         nuser: Nuser::default(),
     };
     c.check_tree()?;
-    c.add_missing_keys();
+    c.add_missing_keys()?;
     c.make_lists();
     c.set_default_names();
     c.check_empty_names()?;
@@ -207,7 +208,7 @@ pub fn compile(spec: Spec, res: &dyn Resources) -> Result<Compilation, XmlError>
         c.discard_visual_assets();
     }
     c.index_assets()?;
-    c.set_nuser();
+    c.set_nuser()?;
     c.compile_meshes()?;
     c.compile_bodies()?;
     c.compile_assets()?;
@@ -244,11 +245,15 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    fn add_missing_keys(&mut self) {
+    fn add_missing_keys(&mut self) -> Result<(), XmlError> {
         let nkey = usize::try_from(self.spec.nkey).unwrap_or(0);
+        let missing = nkey.saturating_sub(self.spec.keys.len());
+        limits::reserve(&mut self.spec.keys, missing, "keyframes (<size nkey>)")
+            .map_err(XmlError::model)?;
         while self.spec.keys.len() < nkey {
             self.spec.keys.push(spec::Key::default());
         }
+        Ok(())
     }
 
     /// `MakeLists`: bodies and their objects in depth-first order, with global ids.
@@ -652,8 +657,9 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// `SetNuser`: unset `nuser_*` become the longest user data given.
-    fn set_nuser(&mut self) {
+    /// `SetNuser`: unset `nuser_*` become the longest user data given. Every object of a kind
+    /// gets that many user values, so their product must fit in one buffer.
+    fn set_nuser(&mut self) -> Result<(), XmlError> {
         fn pick(given: i32, lens: impl Iterator<Item = usize>) -> usize {
             if given >= 0 {
                 given as usize
@@ -675,6 +681,58 @@ impl Compiler<'_> {
             ),
             sensor: pick(s.nuser_sensor, s.sensors.iter().map(|x| x.userdata.len())),
         };
+        self.check_nuser().map_err(XmlError::model)
+    }
+
+    /// Refuses `nuser_*` whose user data for all objects of the kind cannot be held.
+    fn check_nuser(&self) -> Result<(), String> {
+        let (u, s) = (&self.nuser, &self.spec);
+        let kinds = [
+            (
+                "body user data (<size nuser_body>)",
+                u.body,
+                self.bodies.len(),
+            ),
+            (
+                "joint user data (<size nuser_jnt>)",
+                u.jnt,
+                self.joints.len(),
+            ),
+            (
+                "geom user data (<size nuser_geom>)",
+                u.geom,
+                self.geoms.len(),
+            ),
+            (
+                "site user data (<size nuser_site>)",
+                u.site,
+                self.sites.len(),
+            ),
+            (
+                "camera user data (<size nuser_cam>)",
+                u.cam,
+                self.cameras.len(),
+            ),
+            (
+                "tendon user data (<size nuser_tendon>)",
+                u.tendon,
+                s.tendons.len(),
+            ),
+            (
+                "actuator user data (<size nuser_actuator>)",
+                u.actuator,
+                s.actuators.len(),
+            ),
+            (
+                "sensor user data (<size nuser_sensor>)",
+                u.sensor,
+                s.sensors.len(),
+            ),
+        ];
+        for (what, nuser, nobj) in kinds {
+            limits::check(limits::count(nuser, nobj, what)?, size_of::<f64>(), what)?;
+        }
+        Ok(())
     }
 
     /// The bytes of an asset file: the VFS first, then the disk (`LoadResource`).

@@ -10,6 +10,7 @@ use super::dom::Elem;
 use super::{info, Reader};
 use crate::error::XmlError;
 use crate::keywords as kw;
+use crate::limits;
 use crate::spec::*;
 
 /// A three-valued `limited` keyword.
@@ -573,15 +574,19 @@ impl Reader<'_> {
         attr::read_required(e, "size", &mut h.size, w)?;
         if file.is_none() && h.nrow > 0 && h.ncol > 0 {
             let (nrow, ncol) = (h.nrow as usize, h.ncol as usize);
+            // the elevations are made (or checked) here: nrow*ncol must fit in memory first
+            let what = format!("the elevation of hfield '{}' (nrow*ncol)", h.name);
+            let n = limits::count(nrow, ncol, &what).map_err(|m| e.error(m))?;
+            limits::check(n, size_of::<f32>(), &what).map_err(|m| e.error(m))?;
             match attr::values::<f32>(e, "elevation", w)? {
                 Some(v) => {
-                    if v.len() != nrow * ncol {
+                    if v.len() != n {
                         return Err(e.error("elevation data length must match nrow*ncol"));
                     }
                     // the XML lists rows top to bottom; MuJoCo stores them bottom to top
                     h.userdata = v.chunks(ncol).rev().flatten().copied().collect();
                 }
-                None => h.userdata = vec![0.0; nrow * ncol],
+                None => h.userdata = limits::filled(n, 0.0, &what).map_err(|m| e.error(m))?,
             }
         }
         self.spec.hfields.push(h);

@@ -85,9 +85,15 @@ fn lines(rgb: &mut [u8], tex: &Texture, width: usize, height: usize) {
     }
 }
 
-/// `mjCTexture::Builtin2D`: a `width` x `height` image (both at least 1).
-pub(super) fn builtin_2d(tex: &Texture, width: usize, height: usize, rng: &mut CRand) -> Vec<u8> {
-    let mut rgb = vec![0u8; 3 * width * height];
+/// `mjCTexture::Builtin2D`: a `width` x `height` image (both at least 1) drawn into `rgb`,
+/// `3 * width * height` zeroed bytes.
+pub(super) fn builtin_2d(
+    tex: &Texture,
+    mut rgb: Vec<u8>,
+    width: usize,
+    height: usize,
+    rng: &mut CRand,
+) -> Vec<u8> {
     let (c1, c2) = (color_bytes(&tex.rgb1), color_bytes(&tex.rgb2));
 
     if tex.builtin == builtin::GRADIENT {
@@ -116,11 +122,16 @@ pub(super) fn builtin_2d(tex: &Texture, width: usize, height: usize, rng: &mut C
     rgb
 }
 
-/// `mjCTexture::BuiltinCube`: six `width` x `width` faces, right, left, up, down, front, back.
-pub(super) fn builtin_cube(tex: &Texture, width: usize, rng: &mut CRand) -> Vec<u8> {
+/// `mjCTexture::BuiltinCube`: six `width` x `width` faces, right, left, up, down, front, back,
+/// drawn into `rgb`, `18 * width * width` zeroed bytes.
+pub(super) fn builtin_cube(
+    tex: &Texture,
+    mut rgb: Vec<u8>,
+    width: usize,
+    rng: &mut CRand,
+) -> Vec<u8> {
     let w = width;
     let face = 3 * w * w;
-    let mut rgb = vec![0u8; 6 * face];
     let (c1, c2) = (color_bytes(&tex.rgb1), color_bytes(&tex.rgb2));
 
     if tex.builtin == builtin::GRADIENT {

@@ -8,12 +8,14 @@
 
 mod builtin;
 mod crand;
+mod lodepng;
 pub(crate) mod png;
 
 pub use crand::CRand;
 
 use crate::asset::AssetFile;
 use crate::error::XmlError;
+use crate::limits;
 use crate::spec::{builtin as builtin_type, Texture};
 use crate::util;
 use mjrs_core::types::TEXTURE_2D;
@@ -111,6 +113,13 @@ impl Ctx<'_> {
         ))
     }
 
+    /// `n` zeroed bytes of texture data; `n` is within MuJoCo's limit (checked by the caller),
+    /// a heap that cannot provide them is MuJoCo's error.
+    fn zeroed(&self, n: usize) -> Result<Vec<u8>, XmlError> {
+        limits::filled(n, 0, "texture")
+            .map_err(|_| self.error("Could not allocate memory for texture"))
+    }
+
     /// The built-in texture (`Builtin2D`, `BuiltinCube`).
     fn builtin(&self, rng: &mut CRand) -> Result<Pixels, XmlError> {
         let spec = self.spec;
@@ -127,10 +136,11 @@ impl Ctx<'_> {
             return Err(self.error("Could not allocate memory for texture"));
         }
         let (w, h) = (width as usize, height as usize);
+        let rgb = self.zeroed(3 * w * h)?;
         let rgb = if spec.ttype == TEXTURE_2D {
-            builtin_2d(spec, w, h, rng)
+            builtin_2d(spec, rgb, w, h, rng)
         } else {
-            builtin_cube(spec, w, rng)
+            builtin_cube(spec, rgb, w, rng)
         };
         Ok((width, height, rgb))
     }
@@ -278,7 +288,7 @@ impl Ctx<'_> {
             return Err(self.alloc_error());
         }
         let face = 3 * side * side;
-        let mut rgb = vec![0u8; 6 * face];
+        let mut rgb = self.zeroed(6 * face)?;
         let mut loaded = [false; 6];
         for k in 0..(rows * cols) as usize {
             let i = match spec.gridlayout[k] {
@@ -338,7 +348,7 @@ impl Ctx<'_> {
                 if 18 * u64::from(width) * u64::from(width) > MAX_BYTES {
                     return Err(self.error("Could not allocate memory for texture"));
                 }
-                rgb = vec![0u8; 18 * (width as usize) * (width as usize)];
+                rgb = self.zeroed(18 * (width as usize) * (width as usize))?;
             } else if image.width != width {
                 return Err(self.error(format!(
                     "PNG file '{name}' has incompatible size in texture id {}",

@@ -10,13 +10,16 @@
 //! * alpha (an alpha channel or `tRNS`) is dropped, colors are not premultiplied;
 //! * grey output takes the *red* channel, not a luminance.
 //!
-//! The header is checked as `lodepng_inspect` does, with lodepng's error texts; later decoding
-//! errors carry the `png` crate's text.
+//! The header is checked as `lodepng_inspect` does, the chunks and the size of the inflated
+//! image data as `decodeGeneric` does ([`lodepng`](super::lodepng)), with lodepng's error texts;
+//! later decoding errors carry the `png` crate's text, never its types.
 
 use std::io::Cursor;
 
+use super::lodepng::{self, Header};
 use crate::asset::AssetFile;
 use crate::cache::{self, Kind};
+use crate::limits;
 
 /// The 8-bit format MuJoCo asks lodepng for (`LodePNGColorType`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,16 +75,26 @@ pub(crate) fn load_png_cached(file: &AssetFile, want: Want) -> Result<Image, Str
 
 /// `lodepng::decode(image, w, h, buffer, size, want, 8)`.
 pub(crate) fn decode(bytes: &[u8], want: Want) -> Result<Image, String> {
-    let (width, height) = inspect(bytes)?;
+    let header = inspect(bytes)?;
+    let (width, height) = (header.width, header.height);
+    let idat = lodepng::chunks(bytes, &header)?;
+    let expected = lodepng::expected_size(&header);
+    // Deflate cannot expand the file by more than MAX_INFLATE_RATIO: a larger promise is a
+    // broken file, known without inflating anything.
+    if expected > u128::from(bytes.len() as u64) * u128::from(MAX_INFLATE_RATIO) {
+        return Err("invalid decompressed idat size".to_string());
+    }
+    lodepng::check_inflated_size(&idat, expected)?;
 
     let mut options = png::DecodeOptions::default();
     options.set_ignore_adler32(false);
     options.set_ignore_crc(false);
-    options.set_skip_ancillary_crc_failures(false);
+    // lodepng skips unknown ancillary chunks without their CRC; the known ones were checked
+    options.set_skip_ancillary_crc_failures(true);
     options.set_ignore_text_chunk(true);
     let mut decoder = png::Decoder::new_with_options(Cursor::new(bytes), options);
     decoder.set_transformations(png::Transformations::IDENTITY);
-    let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+    let mut reader = decoder.read_info().map_err(error_text)?;
 
     let info = reader.info();
     let (color, depth) = (info.color_type, info.bit_depth);
@@ -89,11 +102,6 @@ pub(crate) fn decode(bytes: &[u8], want: Want) -> Result<Image, String> {
     let size = reader
         .output_buffer_size()
         .ok_or_else(|| "integer overflow due to too many pixels".to_string())?;
-    // The decompressed image data holds at least the raw pixel bytes, and deflate cannot
-    // expand the file by more than MAX_INFLATE_RATIO: a larger promise is a broken file.
-    if size as u64 > (bytes.len() as u64).saturating_mul(MAX_INFLATE_RATIO) {
-        return Err("invalid decompressed idat size".to_string());
-    }
     let out_size = u64::from(width) * u64::from(height) * want.channels() as u64;
     let out_size = usize::try_from(out_size)
         .map_err(|_| "integer overflow due to too many pixels".to_string())?;
@@ -106,11 +114,11 @@ pub(crate) fn decode(bytes: &[u8], want: Want) -> Result<Image, String> {
         .map(<[u8]>::to_vec)
         .unwrap_or_default();
 
-    let mut raw = vec![0u8; size];
-    reader.next_frame(&mut raw).map_err(|e| e.to_string())?;
-    reader.finish().map_err(|e| e.to_string())?;
+    let mut raw = limits::filled(size, 0u8, "the PNG image data")?;
+    reader.next_frame(&mut raw).map_err(error_text)?;
+    reader.finish().map_err(error_text)?;
 
-    let mut data = vec![0u8; out_size];
+    let mut data = limits::filled(out_size, 0u8, "the decoded PNG image")?;
     let out_stride = width as usize * want.channels();
     let rows = raw.chunks_exact(stride).take(height as usize);
     for (row, out) in rows.zip(data.chunks_exact_mut(out_stride)) {
@@ -128,8 +136,25 @@ pub(crate) fn decode(bytes: &[u8], want: Want) -> Result<Image, String> {
     })
 }
 
-/// The header checks of `lodepng_inspect`, with its messages; the image size.
-fn inspect(bytes: &[u8]) -> Result<(u32, u32), String> {
+/// A decoding error of the `png` crate for a file lodepng's checks passed, as text a user may
+/// read: some of the crate's messages print its types with Rust's debug formatting, and those
+/// are replaced by what they mean.
+fn error_text(e: png::DecodingError) -> String {
+    match e {
+        png::DecodingError::LimitsExceeded => "memory allocation failed".into(),
+        e => {
+            let text = e.to_string();
+            if text.contains('{') {
+                "corrupt PNG data".into()
+            } else {
+                text
+            }
+        }
+    }
+}
+
+/// The header checks of `lodepng_inspect`, with its messages; the header.
+fn inspect(bytes: &[u8]) -> Result<Header, String> {
     if bytes.len() < 33 {
         return Err("PNG file is smaller than a PNG header".into());
     }
@@ -170,7 +195,19 @@ fn inspect(bytes: &[u8]) -> Result<(u32, u32), String> {
     if be32(29) != crc32(&bytes[12..29]) {
         return Err("invalid CRC encountered (checking CRC can be disabled)".into());
     }
-    Ok((width, height))
+    let samples = match color {
+        0 | 3 => 1,
+        4 => 2,
+        2 => 3,
+        _ => 4,
+    };
+    Ok(Header {
+        width,
+        height,
+        bpp: samples * u32::from(depth),
+        interlaced: bytes[28] == 1,
+        palette: color == 3,
+    })
 }
 
 /// The 8-bit red, green and blue of pixel `x` of a raw row (`getPixelColorRGBA8` without alpha).
@@ -263,7 +300,7 @@ fn packed(row: &[u8], x: usize, n: u8) -> u8 {
 }
 
 /// CRC-32 of PNG chunks (ISO 3309, reflected, polynomial 0xEDB88320).
-fn crc32(data: &[u8]) -> u32 {
+pub(super) fn crc32(data: &[u8]) -> u32 {
     let mut crc = 0xFFFF_FFFFu32;
     for &byte in data {
         crc ^= u32::from(byte);
