@@ -193,10 +193,6 @@ const OTHER_MESSAGE: &[(&str, &str)] = &[
         "mjrs_replicate_repeated_numeric",
         "MuJoCo 3.1.6 lets the error escape its reader: \"Caught an unknown exception!\"",
     ),
-    (
-        "mjt_mesh_NaNConvexHullDisallowed",
-        "attributes without whitespace between them: tinyxml2 reads them, roxmltree rejects the XML",
-    ),
 ];
 
 #[test]

@@ -102,7 +102,7 @@ pub fn parse_document(
     };
     if root.name.eq_ignore_ascii_case("mujoco") {
         let mut included = HashSet::from([file.to_string()]);
-        expand_includes(&mut root, modeldir, modeldir, res, &mut included)?;
+        expand_includes(&mut root, 1, modeldir, modeldir, res, &mut included)?;
     }
     Ok(Document {
         root,
@@ -119,23 +119,36 @@ fn parse_xml(text: &[u8], file: &Rc<str>, dir: &Rc<str>) -> Result<tinyxml::Pars
     })
 }
 
-/// Replaces every `include` below `elem` by the elements of the file it names (`mjIncludeXML`).
+/// How deep includes may nest elements in mjrs. Each file is held to TinyXML2's limit of 499
+/// levels, but MuJoCo checks no limit on the tree that includes build; the reader and the
+/// compiler recurse with the nesting, so mjrs refuses deeper trees rather than exhaust its stack
+/// (1000 levels stay within a 2 MB thread stack).
+const MAX_INCLUDED_DEPTH: usize = 1000;
+
+/// Replaces every `include` below `elem`, which is `level` elements deep (the root is 1), by
+/// the elements of the file it names (`mjIncludeXML`).
 fn expand_includes(
     elem: &mut Elem,
+    level: usize,
     modeldir: &str,
     dir: &str,
     res: &dyn Resources,
     included: &mut HashSet<String>,
 ) -> Result<(), XmlError> {
+    if level >= MAX_INCLUDED_DEPTH {
+        let what = format!("elements nested {MAX_INCLUDED_DEPTH} levels deep through includes");
+        return Err(elem.unsupported(what));
+    }
     let children = std::mem::take(&mut elem.children);
-    elem.children = expand_list(children, modeldir, dir, res, included)?;
+    elem.children = expand_list(children, level + 1, modeldir, dir, res, included)?;
     Ok(())
 }
 
 /// A list of sibling elements with each `include` replaced by the (expanded) elements of its
-/// file, and the other elements' descendants expanded.
+/// file, and the other elements' descendants expanded; the list is `level` elements deep.
 fn expand_list(
     list: Vec<Elem>,
+    level: usize,
     modeldir: &str,
     dir: &str,
     res: &dyn Resources,
@@ -145,9 +158,11 @@ fn expand_list(
     for mut e in list {
         if e.name.eq_ignore_ascii_case("include") {
             let (elems, next_dir) = read_include(&e, modeldir, dir, res, included)?;
-            out.extend(expand_list(elems, modeldir, &next_dir, res, included)?);
+            out.extend(expand_list(
+                elems, level, modeldir, &next_dir, res, included,
+            )?);
         } else {
-            expand_includes(&mut e, modeldir, dir, res, included)?;
+            expand_includes(&mut e, level, modeldir, dir, res, included)?;
             out.push(e);
         }
     }
