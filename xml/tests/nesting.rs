@@ -63,3 +63,22 @@ fn includes_nest_up_to_mjrs_limit() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(matches!(err, Some(XmlError::Unsupported { .. })), "{err:?}");
 }
+
+/// Just under the limit, every kind of nesting MuJoCo reads compiles (or is refused by the
+/// schema) on a 2 MB stack.
+#[test]
+fn nesting_just_under_the_limit_fits_a_small_stack() {
+    let world = |inner: String| format!("<mujoco><worldbody>{inner}</worldbody></mujoco>");
+    let bodies = nested("<body>", "</body>", 496, "<geom size='1'/>");
+    let frames = nested("<frame>", "</frame>", 496, "<geom size='1'/>");
+    let classes: String = (0..496)
+        .map(|i| format!("<default class='c{i}'>"))
+        .collect();
+    let classes = format!("{classes}{}", "</default>".repeat(496));
+    let defaults = format!("<mujoco><default>{classes}</default></mujoco>");
+    for xml in [world(bodies), world(frames), defaults] {
+        compile_str(&xml, "deep.xml", "", None).unwrap();
+    }
+    let unknown = nested("<x>", "</x>", 496, "");
+    assert!(message(&world(unknown)).contains("unrecognized"));
+}
