@@ -12,6 +12,11 @@
 //! character references replaced; an unknown `&name;` is kept as written, and a reference to
 //! character 0 ends the value there.
 //!
+//! Bytes are read as they are (a BOM is skipped, an encoding declaration ignored), but the tree
+//! holds Rust strings: names and values that are not UTF-8 (ISO-8859-1 text, references to
+//! surrogates) are converted with U+FFFD replacing each bad sequence, where MuJoCo keeps the raw
+//! bytes.
+//!
 //! The parser is a loop over a stack of open elements, so deep input cannot exhaust the call
 //! stack; the stack itself is bounded by the nesting limit.
 
