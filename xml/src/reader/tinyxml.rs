@@ -166,6 +166,14 @@ struct Parser<'a> {
     s: &'a [u8],
     pos: usize,
     line: u32,
+}
+
+/// The tree being built: the finished document part and the elements still open.
+struct Tree {
+    doc: Parsed,
+    stack: Vec<Open>,
+    /// Only declarations so far (they must precede every other node of the document).
+    only_declarations: bool,
     file: Rc<str>,
     dir: Rc<str>,
 }
@@ -178,8 +186,6 @@ pub fn parse(bytes: &[u8], file: &Rc<str>, dir: &Rc<str>) -> Result<Parsed, Synt
         s: &bytes[..end],
         pos: 0,
         line: 1,
-        file: file.clone(),
-        dir: dir.clone(),
     };
     p.skip_ws();
     if p.s[p.pos..].starts_with(b"\xEF\xBB\xBF") {
@@ -188,7 +194,17 @@ pub fn parse(bytes: &[u8], file: &Rc<str>, dir: &Rc<str>) -> Result<Parsed, Synt
     if p.pos >= p.s.len() {
         return Err(SyntaxError::new(ErrorId::EmptyDocument, 0));
     }
-    p.document()
+    let tree = Tree {
+        doc: Parsed {
+            root: None,
+            comment: None,
+        },
+        stack: Vec::new(),
+        only_declarations: true,
+        file: file.clone(),
+        dir: dir.clone(),
+    };
+    p.document(tree)
 }
 
 fn is_ws(c: u8) -> bool {
@@ -245,100 +261,21 @@ impl Parser<'_> {
         Some(self.s[start..self.pos].to_vec())
     }
 
-    fn elem(&self, tag: Tag) -> Elem {
-        Elem {
-            name: String::from_utf8_lossy(&tag.raw).into_owned(),
-            attrs: tag.attrs,
-            children: Vec::new(),
-            line: tag.line,
-            file: self.file.clone(),
-            include_dir: self.dir.clone(),
-        }
-    }
-
-    /// The document's nodes, with the open elements on an explicit stack.
-    fn document(&mut self) -> Result<Parsed, SyntaxError> {
-        let mut stack: Vec<Open> = Vec::new();
-        let mut doc = Parsed {
-            root: None,
-            comment: None,
-        };
-        // declarations must precede every other node of the document
-        let mut only_declarations = true;
+    /// The document's nodes, in one loop (the open elements are on [`Tree`]'s stack).
+    fn document(&mut self, mut tree: Tree) -> Result<Parsed, SyntaxError> {
         loop {
             self.skip_ws();
             let line = self.line;
             if self.pos >= self.s.len() {
-                // an element left open at the end fails where it started
-                return match stack.last() {
-                    Some(o) => Err(SyntaxError::new(ErrorId::Parsing, o.elem.line)),
-                    None => Ok(doc),
-                };
+                return tree.finish();
             }
             if !self.at(b"<") || self.at(b"<!") || self.at(b"<?") {
                 let other = self.other(line)?;
-                if let Other::Declaration(value) = &other {
-                    if !stack.is_empty() || !only_declarations {
-                        let value = normalize(value, false);
-                        let e = ErrorId::ParsingDeclaration;
-                        return Err(SyntaxError::about(e, line, "XMLDeclaration value", &value));
-                    }
-                    continue;
-                }
-                only_declarations = false;
-                let at_root = stack.len() == 1;
-                if let Some(o) = stack.last_mut() {
-                    if !o.has_node && at_root {
-                        if let Other::Comment(c) = other {
-                            doc.comment = Some(c);
-                        }
-                    }
-                    o.has_node = true;
-                }
-                continue;
-            }
-            only_declarations = false;
-            let tag = self.tag(line)?;
-            if let Some(o) = stack.last_mut() {
-                if tag.closing != Closing::End {
-                    o.has_node = true;
-                }
-            }
-            match tag.closing {
-                Closing::End => {
-                    // at document level a stray end tag ends the document
-                    let Some(open) = stack.pop() else {
-                        return Ok(doc);
-                    };
-                    if open.raw != tag.raw {
-                        let e = ErrorId::MismatchedElement;
-                        return Err(SyntaxError::about(
-                            e,
-                            open.elem.line,
-                            "XMLElement name",
-                            &open.raw,
-                        ));
-                    }
-                    attach(&mut stack, &mut doc, open.elem);
-                }
-                Closing::Closed => {
-                    let e = self.elem(tag);
-                    attach(&mut stack, &mut doc, e);
-                }
-                Closing::Open => {
-                    if stack.len() + 2 >= MAX_ELEMENT_DEPTH {
-                        return Err(SyntaxError {
-                            id: ErrorId::ElementDepthExceeded,
-                            line: self.line,
-                            detail: Some("Element nesting is too deep.".into()),
-                        });
-                    }
-                    let raw = tag.raw.clone();
-                    stack.push(Open {
-                        elem: self.elem(tag),
-                        raw,
-                        has_node: false,
-                    });
+                tree.other(other, line)?;
+            } else {
+                let tag = self.tag(line)?;
+                if tree.tag(tag, self.line)? {
+                    return Ok(tree.doc);
                 }
             }
         }
@@ -454,13 +391,100 @@ impl Parser<'_> {
     }
 }
 
-/// Puts a finished element under the innermost open one, or makes it the document's root
-/// (elements after the first at document level are read and dropped).
-fn attach(stack: &mut [Open], doc: &mut Parsed, elem: Elem) {
-    match stack.last_mut() {
-        Some(o) => o.elem.children.push(elem),
-        None if doc.root.is_none() => doc.root = Some(elem),
-        None => {}
+impl Tree {
+    /// The end of the text: an element left open fails where it started.
+    fn finish(self) -> Result<Parsed, SyntaxError> {
+        match self.stack.last() {
+            Some(o) => Err(SyntaxError::new(ErrorId::Parsing, o.elem.line)),
+            None => Ok(self.doc),
+        }
+    }
+
+    /// A node other than an element: declarations are checked, a comment that opens the root
+    /// is kept, the rest only counts as a node.
+    fn other(&mut self, other: Other, line: u32) -> Result<(), SyntaxError> {
+        if let Other::Declaration(value) = &other {
+            if !self.stack.is_empty() || !self.only_declarations {
+                let value = normalize(value, false);
+                let e = ErrorId::ParsingDeclaration;
+                return Err(SyntaxError::about(e, line, "XMLDeclaration value", &value));
+            }
+            return Ok(());
+        }
+        self.only_declarations = false;
+        let at_root = self.stack.len() == 1;
+        if let Some(o) = self.stack.last_mut() {
+            if let (false, true, Other::Comment(c)) = (o.has_node, at_root, other) {
+                self.doc.comment = Some(c);
+            }
+            o.has_node = true;
+        }
+        Ok(())
+    }
+
+    /// A tag; `line` is where it ends. True when a stray end tag at document level ends the
+    /// document (TinyXML2 reads nothing after it).
+    fn tag(&mut self, tag: Tag, line: u32) -> Result<bool, SyntaxError> {
+        self.only_declarations = false;
+        if let Some(o) = self.stack.last_mut() {
+            o.has_node |= tag.closing != Closing::End;
+        }
+        match tag.closing {
+            Closing::End => {
+                let Some(open) = self.stack.pop() else {
+                    return Ok(true);
+                };
+                if open.raw != tag.raw {
+                    let e = ErrorId::MismatchedElement;
+                    let name = "XMLElement name";
+                    return Err(SyntaxError::about(e, open.elem.line, name, &open.raw));
+                }
+                self.attach(open.elem);
+            }
+            Closing::Closed => {
+                let e = self.elem(tag);
+                self.attach(e);
+            }
+            Closing::Open => {
+                // the document counts as one level and this element's content as another
+                if self.stack.len() + 2 >= MAX_ELEMENT_DEPTH {
+                    return Err(SyntaxError {
+                        id: ErrorId::ElementDepthExceeded,
+                        line,
+                        detail: Some("Element nesting is too deep.".into()),
+                    });
+                }
+                let raw = tag.raw.clone();
+                let elem = self.elem(tag);
+                self.stack.push(Open {
+                    elem,
+                    raw,
+                    has_node: false,
+                });
+            }
+        }
+        Ok(false)
+    }
+
+    fn elem(&self, tag: Tag) -> Elem {
+        Elem {
+            name: String::from_utf8_lossy(&tag.raw).into_owned(),
+            attrs: tag.attrs,
+            children: Vec::new(),
+            line: tag.line,
+            file: self.file.clone(),
+            include_dir: self.dir.clone(),
+        }
+    }
+
+    /// Puts a finished element under the innermost open one, or makes it the document's root
+    /// (elements after the first at document level are read and dropped).
+    fn attach(&mut self, elem: Elem) {
+        match self.stack.last_mut() {
+            Some(o) => o.elem.children.push(elem),
+            None if self.doc.root.is_none() => self.doc.root = Some(elem),
+            None => {}
+        }
     }
 }
 
