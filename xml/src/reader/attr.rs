@@ -414,6 +414,15 @@ mod tests {
         assert_eq!(f64::parse_token("1,5"), None);
     }
 
+    proptest::proptest! {
+        /// Any token of the characters the stream collects reads or is refused, never a panic.
+        #[test]
+        fn number_soup_never_panics(t in "[-+.0-9a-fA-FxXpPiInN]{0,40}") {
+            let _ = f64::parse_token(&t);
+            let _ = f32::parse_token(&t);
+        }
+    }
+
     /// The answers MuJoCo 3.1.6 gives (checked with the reference).
     #[test]
     fn range_and_hex_as_strtod() {

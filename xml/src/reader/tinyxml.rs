@@ -615,6 +615,22 @@ fn utf8(c: u32) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any mix of markup pieces parses or fails with a message, never a panic.
+        #[test]
+        fn markup_soup_never_panics(pieces in proptest::collection::vec(prop::sample::select(vec![
+            "<", ">", "/", "a", "b", "=", "\"", "'", "&", "#", "x", ";", "!", "--", "?", "[", "]",
+            "CDATA", "\n", "\r", " ", "1", "F", "lt", "\u{e9}", "\0", "\u{ffff}",
+        ]), 0..80)) {
+            let text = pieces.concat();
+            if let Err(e) = doc(&text) {
+                prop_assert!(e.message().starts_with("XML parse error"));
+            }
+            let _ = normalize(text.as_bytes(), true);
+        }
+    }
 
     fn doc(text: &str) -> Result<Parsed, SyntaxError> {
         parse(text.as_bytes(), &Rc::from("t.xml"), &Rc::from(""))
