@@ -9,6 +9,7 @@ use mjrs_core::ModelSizes;
 
 use super::{npos_nvel, Compiler};
 use crate::error::XmlError;
+use crate::reader::tinyxml::raw_bytes;
 use crate::util::{c_max, mju_max, strippath, EPS};
 
 /// The name lists of the model, in `names` order, with their `name_*adr` field.
@@ -105,9 +106,9 @@ impl Compiler<'_> {
         z.nnames = self
             .name_lists()
             .iter()
-            .map(|(l, _)| l.iter().map(|n| n.len() + 1).sum::<usize>())
+            .map(|(l, _)| l.iter().map(|n| raw_bytes(n).len() + 1).sum::<usize>())
             .sum::<usize>()
-            + s.modelname.len()
+            + raw_bytes(&s.modelname).len()
             + 1;
         z.nnames_map = LOAD_MULTIPLE
             * self
@@ -365,7 +366,8 @@ impl Compiler<'_> {
     /// `CopyNames`: the model name, then every list's names, and the hash map per list.
     fn copy_names(&self, m: &mut Model) {
         let mut names: Vec<u8> = Vec::with_capacity(m.names.len());
-        names.extend_from_slice(self.spec.modelname.as_bytes());
+        // names hold the bytes of the XML, as MuJoCo's do, whatever their encoding
+        names.extend_from_slice(&raw_bytes(&self.spec.modelname));
         names.push(0);
         m.names_map.fill(-1);
         let mut map_adr = 0;
@@ -375,7 +377,7 @@ impl Compiler<'_> {
                 if n.is_empty() {
                     continue;
                 }
-                let mut j = hash_string(n.as_bytes(), map_size as u64) as usize;
+                let mut j = hash_string(&raw_bytes(n), map_size as u64) as usize;
                 while m.names_map[map_adr + j] != -1 {
                     j = (j + 1) % map_size;
                 }
@@ -385,7 +387,7 @@ impl Compiler<'_> {
             let adrs = field(m);
             for (i, n) in list.iter().enumerate() {
                 adrs[i] = names.len() as i32;
-                names.extend_from_slice(n.as_bytes());
+                names.extend_from_slice(&raw_bytes(n));
                 names.push(0);
             }
         }

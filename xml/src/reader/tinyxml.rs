@@ -13,9 +13,10 @@
 //! character 0 ends the value there.
 //!
 //! Bytes are read as they are (a BOM is skipped, an encoding declaration ignored), but the tree
-//! holds Rust strings: names and values that are not UTF-8 (ISO-8859-1 text, references to
-//! surrogates) are converted with U+FFFD replacing each bad sequence, where MuJoCo keeps the raw
-//! bytes.
+//! holds Rust strings: each byte of a name or value that is not part of valid UTF-8
+//! (ISO-8859-1 text, references to surrogates) becomes a private-use character standing for it
+//! ([`to_text`]), and the compiler writes model names back as the raw bytes ([`raw_bytes`]), so
+//! they read as in MuJoCo. Elsewhere (messages, file names) the stand-in characters remain.
 //!
 //! The parser is a loop over a stack of open elements, so deep input cannot exhaust the call
 //! stack; the stack itself is bounded by the nesting limit.
@@ -298,7 +299,7 @@ impl Parser<'_> {
         let value = self.until(close).ok_or(SyntaxError::new(error, line))?;
         Ok(match open {
             2 if close == b"?>" => Other::Declaration(value),
-            4 => Other::Comment(String::from_utf8_lossy(&normalize(&value, false)).into_owned()),
+            4 => Other::Comment(to_text(&normalize(&value, false))),
             _ => Other::Skipped,
         })
     }
@@ -384,10 +385,7 @@ impl Parser<'_> {
         self.pos += 1;
         let value = self.until(&[quote])?;
         let value = normalize(&value, true);
-        Some((
-            String::from_utf8_lossy(&name).into_owned(),
-            String::from_utf8_lossy(&value).into_owned(),
-        ))
+        Some((to_text(&name), to_text(&value)))
     }
 }
 
@@ -468,7 +466,7 @@ impl Tree {
 
     fn elem(&self, tag: Tag) -> Elem {
         Elem {
-            name: String::from_utf8_lossy(&tag.raw).into_owned(),
+            name: to_text(&tag.raw),
             attrs: tag.attrs,
             children: Vec::new(),
             line: tag.line,
@@ -486,6 +484,39 @@ impl Tree {
             None => {}
         }
     }
+}
+
+/// The first of the private-use characters (plane 16) that stand for bytes 0x80..=0xFF that
+/// are not valid UTF-8.
+const RAW_BYTE_BASE: u32 = 0x10FF00;
+
+/// `bytes` as text, valid UTF-8 as it is and every other byte as its stand-in character.
+pub fn to_text(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        s.push_str(chunk.valid());
+        for &b in chunk.invalid() {
+            s.extend(char::from_u32(RAW_BYTE_BASE + u32::from(b)));
+        }
+    }
+    s
+}
+
+/// The bytes a text read by [`to_text`] came from.
+pub fn raw_bytes(s: &str) -> std::borrow::Cow<'_, [u8]> {
+    let stand_in = |c: char| (RAW_BYTE_BASE + 0x80..=RAW_BYTE_BASE + 0xFF).contains(&u32::from(c));
+    if !s.chars().any(stand_in) {
+        return std::borrow::Cow::Borrowed(s.as_bytes());
+    }
+    let mut out = Vec::with_capacity(s.len());
+    for c in s.chars() {
+        if stand_in(c) {
+            out.push((u32::from(c) - RAW_BYTE_BASE) as u8);
+        } else {
+            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 fn count_lines(s: &[u8]) -> u32 {
@@ -637,7 +668,7 @@ mod tests {
     }
 
     fn value(raw: &str) -> String {
-        String::from_utf8_lossy(&normalize(raw.as_bytes(), true)).into_owned()
+        to_text(&normalize(raw.as_bytes(), true))
     }
 
     #[test]
@@ -653,6 +684,16 @@ mod tests {
         assert_eq!(value("&#12&#68;"), "D");
         assert_eq!(value("&#1114112;"), "&#1114112;");
         assert_eq!(value("a\r\nb\rc\n\rd"), "a\nb\nc\nd");
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_survive_the_round_trip() {
+        let raw = b"caf\xe9 \xc3\xa9 \xed\xa0\x80";
+        let text = to_text(raw);
+        assert!(text.starts_with("caf") && text.contains(" \u{e9} "));
+        assert_eq!(&*raw_bytes(&text), raw);
+        assert_eq!(&*raw_bytes("plain é"), "plain é".as_bytes());
+        assert_eq!(value("&#xD800;").len(), 3 * 4);
     }
 
     #[test]
