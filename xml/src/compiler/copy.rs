@@ -92,7 +92,7 @@ impl Compiler<'_> {
         z.nwrap = o.tendons.iter().map(|t| t.path.len()).sum();
         z.nsensordata = o.sensors.iter().map(|x| x.s.dim.max(0) as usize).sum();
         z.nnumericdata = s.numerics.iter().map(|n| n.size.max(0) as usize).sum();
-        z.ntextdata = s.texts.iter().map(|t| t.data.len() + 1).sum();
+        z.ntextdata = s.texts.iter().map(|t| raw_bytes(&t.data).len() + 1).sum();
         z.ntupledata = o.tuples.iter().map(|t| t.objtype.len()).sum();
         z.nmocap = self.bodies.iter().filter(|b| b.mocap).count();
         z.nuser_body = self.nuser.body;
@@ -992,11 +992,12 @@ impl Compiler<'_> {
         }
         let mut adr = 0;
         for (i, t) in self.spec.texts.iter().enumerate() {
+            let data = raw_bytes(&t.data);
             m.text_adr[i] = adr as i32;
-            m.text_size[i] = t.data.len() as i32 + 1;
-            m.text_data[adr..adr + t.data.len()].copy_from_slice(t.data.as_bytes());
-            m.text_data[adr + t.data.len()] = 0;
-            adr += t.data.len() + 1;
+            m.text_size[i] = data.len() as i32 + 1;
+            m.text_data[adr..adr + data.len()].copy_from_slice(&data);
+            m.text_data[adr + data.len()] = 0;
+            adr += data.len() + 1;
         }
         let mut adr = 0;
         for (i, t) in self.objects.tuples.iter().enumerate() {

@@ -15,8 +15,9 @@
 //! Bytes are read as they are (a BOM is skipped, an encoding declaration ignored), but the tree
 //! holds Rust strings: each byte of a name or value that is not part of valid UTF-8
 //! (ISO-8859-1 text, references to surrogates) becomes a private-use character standing for it
-//! ([`to_text`]), and the compiler writes model names back as the raw bytes ([`raw_bytes`]), so
-//! they read as in MuJoCo. Elsewhere (messages, file names) the stand-in characters remain.
+//! ([`to_text`]), and the compiler writes model names and text data back as the raw bytes
+//! ([`raw_bytes`]), so they read as in MuJoCo. Elsewhere (messages, file names, the model
+//! comment) the stand-in characters remain.
 //!
 //! The parser is a loop over a stack of open elements, so deep input cannot exhaust the call
 //! stack; the stack itself is bounded by the nesting limit.
