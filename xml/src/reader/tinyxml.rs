@@ -234,7 +234,7 @@ impl Parser<'_> {
     fn skip_ws(&mut self) {
         while self.pos < self.s.len() && is_ws(self.s[self.pos]) {
             if self.s[self.pos] == b'\n' {
-                self.line += 1;
+                self.line = self.line.saturating_add(1);
             }
             self.pos += 1;
         }
@@ -245,7 +245,7 @@ impl Parser<'_> {
         let rest = &self.s[self.pos..];
         let n = rest.windows(end.len()).position(|w| w == end);
         let upto = n.unwrap_or(rest.len());
-        self.line += count_lines(&rest[..upto]);
+        self.line = self.line.saturating_add(count_lines(&rest[..upto]));
         let n = n?;
         let text = rest[..n].to_vec();
         self.pos += n + end.len();
