@@ -87,13 +87,27 @@ fn without_comment(text: &str) -> String {
     lines.join("\n")
 }
 
+/// Models whose written text MuJoCo's reader refuses as well, with the reason.
+const NOT_READABLE_WRITTEN: &[(&str, &str)] = &[
+    (
+        "xml_nesting_through_include",
+        "the include spliced in nests 600 bodies in one file, past TinyXML2's 499 levels",
+    ),
+    (
+        "xml_number_hex_subnormal_exact",
+        "0x1p-1074 is exact in hexadecimal; written in decimal it is an inexact subnormal (ERANGE)",
+    ),
+];
+
 #[test]
 fn written_models_compile_to_the_same_model() {
     let only = std::env::var("MJRS_SAVE_ONLY").ok();
     let save_dir = std::env::var("MJRS_SAVE_DIR").ok();
     let (mut failures, mut nchecked, mut nskipped) = (Vec::new(), 0usize, 0usize);
     for e in corpus() {
-        if matches!(e.note.as_str(), "error" | "unsupported" | "urdf") {
+        if matches!(e.note.as_str(), "error" | "unsupported" | "urdf")
+            || NOT_READABLE_WRITTEN.iter().any(|(n, _)| *n == e.name)
+        {
             continue;
         }
         if only.as_deref().is_some_and(|o| o != e.name) {
@@ -101,7 +115,11 @@ fn written_models_compile_to_the_same_model() {
         }
         let file = e.path.to_string_lossy().into_owned();
         let dir = mjrs_xml::reader::dom::resource_dir(&file).to_string();
-        let text = std::fs::read_to_string(&e.path).unwrap();
+        // a model in another encoding (the XML reader's ISO-8859-1 case) has no text to write back
+        let Ok(text) = std::fs::read_to_string(&e.path) else {
+            nskipped += 1;
+            continue;
+        };
         match check(&text, &file, &dir) {
             Ok(Some(written)) => {
                 nchecked += 1;

@@ -16,7 +16,7 @@ pub enum XmlError {
     Syntax {
         /// The file.
         file: String,
-        /// What the XML parser said (with its position).
+        /// MuJoCo's message: `XML parse error <id>:` and TinyXML2's description with its line.
         message: String,
     },
     /// A file could not be read (the model, an include, an asset).
@@ -93,8 +93,9 @@ impl XmlError {
 impl fmt::Display for XmlError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // MuJoCo's text (which ends in a newline), then the file
             XmlError::Syntax { file, message } => {
-                write!(f, "XML parse error in '{file}': {message}")
+                write!(f, "{}\nFile '{file}'", message.trim_end_matches('\n'))
             }
             XmlError::File { path, message } => write!(f, "{message} (file '{path}')"),
             XmlError::Parse {

@@ -1,4 +1,4 @@
-//! `mjrs-xml`: the MJCF (and URDF) parser on `roxmltree`, the model compiler that turns the
+//! `mjrs-xml`: the MJCF (and URDF) parser (on its own reader of TinyXML2's XML), the model compiler that turns the
 //! parsed [`spec::Spec`] into a `Model`, the mesh/texture/height-field decoders, and the XML
 //! writer.
 //!
@@ -89,17 +89,24 @@ pub fn load_xml(path: impl AsRef<Path>, vfs: Option<&Vfs>) -> Result<Compilation
             message: format!("empty file '{file}'"),
         });
     }
-    let text = String::from_utf8(bytes).map_err(|_| XmlError::Syntax {
-        file: file.clone(),
-        message: "the file is not UTF-8 text".into(),
-    })?;
-    compile_str(&text, &file, model_dir(&file), vfs)
+    // MuJoCo reads the bytes as they are, whatever their encoding
+    compile_bytes(&bytes, &file, model_dir(&file), vfs)
 }
 
 /// Compiles MJCF text. `file` names it in messages; assets and includes are looked up
 /// relative to `modeldir` (with a trailing separator, or "").
 pub fn compile_str(
     text: &str,
+    file: &str,
+    modeldir: &str,
+    vfs: Option<&Vfs>,
+) -> Result<Compilation, XmlError> {
+    compile_bytes(text.as_bytes(), file, modeldir, vfs)
+}
+
+/// [`compile_str`] for text in any encoding (MuJoCo's reader does not decode it).
+pub fn compile_bytes(
+    text: &[u8],
     file: &str,
     modeldir: &str,
     vfs: Option<&Vfs>,
@@ -119,5 +126,5 @@ pub fn parse_str(
     modeldir: &str,
     vfs: Option<&Vfs>,
 ) -> Result<(spec::Spec, Vec<String>), XmlError> {
-    reader::read_mjcf(text, file, modeldir, &FileResources::new(vfs))
+    reader::read_mjcf(text.as_bytes(), file, modeldir, &FileResources::new(vfs))
 }

@@ -12,6 +12,7 @@ use mjrs_core::ModelSizes;
 use super::{npos_nvel, Compiler};
 use crate::error::XmlError;
 use crate::limits;
+use crate::reader::tinyxml::raw_bytes;
 use crate::util::{c_max, mju_max, strippath, EPS};
 
 /// The name lists of the model, in `names` order, with their `name_*adr` field.
@@ -110,7 +111,7 @@ impl Compiler<'_> {
         z.nwrap = o.tendons.iter().map(|t| t.path.len()).sum();
         z.nsensordata = o.sensors.iter().map(|x| x.s.dim.max(0) as usize).sum();
         z.nnumericdata = s.numerics.iter().map(|n| n.size.max(0) as usize).sum();
-        z.ntextdata = s.texts.iter().map(|t| t.data.len() + 1).sum();
+        z.ntextdata = s.texts.iter().map(|t| raw_bytes(&t.data).len() + 1).sum();
         z.ntupledata = o.tuples.iter().map(|t| t.objtype.len()).sum();
         z.nmocap = self.bodies.iter().filter(|b| b.mocap).count();
         z.nuser_body = self.nuser.body;
@@ -124,9 +125,9 @@ impl Compiler<'_> {
         z.nnames = self
             .name_lists()
             .iter()
-            .map(|(l, _)| l.iter().map(|n| n.len() + 1).sum::<usize>())
+            .map(|(l, _)| l.iter().map(|n| raw_bytes(n).len() + 1).sum::<usize>())
             .sum::<usize>()
-            + s.modelname.len()
+            + raw_bytes(&s.modelname).len()
             + 1;
         z.nnames_map = LOAD_MULTIPLE
             * self
@@ -392,7 +393,8 @@ impl Compiler<'_> {
     /// `CopyNames`: the model name, then every list's names, and the hash map per list.
     fn copy_names(&self, m: &mut Model) {
         let mut names: Vec<u8> = Vec::with_capacity(m.names.len());
-        names.extend_from_slice(self.spec.modelname.as_bytes());
+        // names hold the bytes of the XML, as MuJoCo's do, whatever their encoding
+        names.extend_from_slice(&raw_bytes(&self.spec.modelname));
         names.push(0);
         m.names_map.fill(-1);
         let mut map_adr = 0;
@@ -402,7 +404,7 @@ impl Compiler<'_> {
                 if n.is_empty() {
                     continue;
                 }
-                let mut j = hash_string(n.as_bytes(), map_size as u64) as usize;
+                let mut j = hash_string(&raw_bytes(n), map_size as u64) as usize;
                 while m.names_map[map_adr + j] != -1 {
                     j = (j + 1) % map_size;
                 }
@@ -412,7 +414,7 @@ impl Compiler<'_> {
             let adrs = field(m);
             for (i, n) in list.iter().enumerate() {
                 adrs[i] = names.len() as i32;
-                names.extend_from_slice(n.as_bytes());
+                names.extend_from_slice(&raw_bytes(n));
                 names.push(0);
             }
         }
@@ -1017,11 +1019,12 @@ impl Compiler<'_> {
         }
         let mut adr = 0;
         for (i, t) in self.spec.texts.iter().enumerate() {
+            let data = raw_bytes(&t.data);
             m.text_adr[i] = adr as i32;
-            m.text_size[i] = t.data.len() as i32 + 1;
-            m.text_data[adr..adr + t.data.len()].copy_from_slice(t.data.as_bytes());
-            m.text_data[adr + t.data.len()] = 0;
-            adr += t.data.len() + 1;
+            m.text_size[i] = data.len() as i32 + 1;
+            m.text_data[adr..adr + data.len()].copy_from_slice(&data);
+            m.text_data[adr + data.len()] = 0;
+            adr += data.len() + 1;
         }
         let mut adr = 0;
         for (i, t) in self.objects.tuples.iter().enumerate() {

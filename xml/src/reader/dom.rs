@@ -1,4 +1,4 @@
-//! The XML document as the reader walks it: an owned element tree built from `roxmltree`, with
+//! The XML document as the reader walks it: an owned element tree read by [`tinyxml`], with
 //! `include` elements replaced by the content of the files they name.
 //!
 //! MuJoCo keeps `include` elements in its tree and makes every sibling/child lookup descend into
@@ -10,6 +10,7 @@
 use std::collections::HashSet;
 use std::rc::Rc;
 
+use super::tinyxml;
 use crate::error::XmlError;
 use crate::util::isabspath;
 
@@ -86,81 +87,68 @@ pub struct Document {
 /// Parses `text` (the file `file`) into a [`Document`], expanding includes relative to
 /// `modeldir` (the main file's directory with its trailing separator).
 pub fn parse_document(
-    text: &str,
+    text: &[u8],
     file: &str,
     modeldir: &str,
     res: &dyn Resources,
 ) -> Result<Document, XmlError> {
-    let doc = parse_xml(text, file)?;
-    let root_node = doc.root_element();
-    // tinyxml2 makes no nodes of whitespace between elements: the first other node counts
-    let comment = root_node
-        .children()
-        .find(|n| !(n.is_text() && n.text().is_some_and(|t| t.trim().is_empty())))
-        .filter(|n| n.is_comment())
-        .and_then(|n| n.text())
-        .map(str::to_string);
     let file: Rc<str> = Rc::from(file);
-    let mut root = convert(&doc, root_node, &file, &Rc::from(""));
+    let parsed = parse_xml(text, &file, &Rc::from(""))?;
+    let Some(mut root) = parsed.root else {
+        return Err(XmlError::Syntax {
+            file: file.to_string(),
+            message: "XML root element not found".into(),
+        });
+    };
     if root.name.eq_ignore_ascii_case("mujoco") {
         let mut included = HashSet::from([file.to_string()]);
-        expand_includes(&mut root, modeldir, modeldir, res, &mut included)?;
+        expand_includes(&mut root, 1, modeldir, modeldir, res, &mut included)?;
     }
-    Ok(Document { root, comment })
-}
-
-fn parse_xml<'a>(text: &'a str, file: &str) -> Result<roxmltree::Document<'a>, XmlError> {
-    let opt = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..roxmltree::ParsingOptions::default()
-    };
-    roxmltree::Document::parse_with_options(text, opt).map_err(|e| XmlError::Syntax {
-        file: file.to_string(),
-        message: e.to_string(),
+    Ok(Document {
+        root,
+        comment: parsed.comment,
     })
 }
 
-fn convert(
-    doc: &roxmltree::Document,
-    node: roxmltree::Node,
-    file: &Rc<str>,
-    dir: &Rc<str>,
-) -> Elem {
-    let line = doc.text_pos_at(node.range().start).row;
-    Elem {
-        name: node.tag_name().name().to_string(),
-        attrs: node
-            .attributes()
-            .map(|a| (a.name().to_string(), a.value().to_string()))
-            .collect(),
-        children: node
-            .children()
-            .filter(|c| c.is_element())
-            .map(|c| convert(doc, c, file, dir))
-            .collect(),
-        line,
-        file: file.clone(),
-        include_dir: dir.clone(),
-    }
+/// The elements of one file (MuJoCo reads each file, the main one and every include, as its
+/// own TinyXML2 document).
+fn parse_xml(text: &[u8], file: &Rc<str>, dir: &Rc<str>) -> Result<tinyxml::Parsed, XmlError> {
+    tinyxml::parse(text, file, dir).map_err(|e| XmlError::Syntax {
+        file: file.to_string(),
+        message: e.message(),
+    })
 }
 
-/// Replaces every `include` below `elem` by the elements of the file it names (`mjIncludeXML`).
+/// How deep includes may nest elements in mjrs. Each file is held to TinyXML2's limit of 499
+/// levels, but MuJoCo checks no limit on the tree that includes build; the reader and the
+/// compiler recurse with the nesting, so mjrs refuses deeper trees rather than exhaust its stack
+/// (1000 levels stay within a 2 MB thread stack).
+const MAX_INCLUDED_DEPTH: usize = 1000;
+
+/// Replaces every `include` below `elem`, which is `level` elements deep (the root is 1), by
+/// the elements of the file it names (`mjIncludeXML`).
 fn expand_includes(
     elem: &mut Elem,
+    level: usize,
     modeldir: &str,
     dir: &str,
     res: &dyn Resources,
     included: &mut HashSet<String>,
 ) -> Result<(), XmlError> {
+    if level >= MAX_INCLUDED_DEPTH {
+        let what = format!("elements nested {MAX_INCLUDED_DEPTH} levels deep through includes");
+        return Err(elem.unsupported(what));
+    }
     let children = std::mem::take(&mut elem.children);
-    elem.children = expand_list(children, modeldir, dir, res, included)?;
+    elem.children = expand_list(children, level + 1, modeldir, dir, res, included)?;
     Ok(())
 }
 
 /// A list of sibling elements with each `include` replaced by the (expanded) elements of its
-/// file, and the other elements' descendants expanded.
+/// file, and the other elements' descendants expanded; the list is `level` elements deep.
 fn expand_list(
     list: Vec<Elem>,
+    level: usize,
     modeldir: &str,
     dir: &str,
     res: &dyn Resources,
@@ -170,9 +158,11 @@ fn expand_list(
     for mut e in list {
         if e.name.eq_ignore_ascii_case("include") {
             let (elems, next_dir) = read_include(&e, modeldir, dir, res, included)?;
-            out.extend(expand_list(elems, modeldir, &next_dir, res, included)?);
+            out.extend(expand_list(
+                elems, level, modeldir, &next_dir, res, included,
+            )?);
         } else {
-            expand_includes(&mut e, modeldir, dir, res, included)?;
+            expand_includes(&mut e, level, modeldir, dir, res, included)?;
             out.push(e);
         }
     }
@@ -229,13 +219,14 @@ fn read_include(
     if bytes.is_empty() {
         return Err(inc.error(format!("Empty file '{filename}'")));
     }
-    let text = String::from_utf8_lossy(&bytes);
-    let doc =
-        parse_xml(&text, &fullname).map_err(|e| inc.error(format!("Include error: '{e}'")))?;
-    included.insert(filename.clone());
     let file: Rc<str> = Rc::from(fullname.as_str());
     let incdir: Rc<str> = Rc::from(next_dir.as_str());
-    let root = convert(&doc, doc.root_element(), &file, &incdir);
+    let parsed = tinyxml::parse(&bytes, &file, &incdir)
+        .map_err(|e| inc.error(format!("Include error: '{}'", e.message())))?;
+    included.insert(filename.clone());
+    let Some(root) = parsed.root else {
+        return Err(inc.error(format!("Root element missing in file '{filename}'")));
+    };
     if root.children.is_empty() {
         return Err(inc.error(format!("Empty include file '{filename}'")));
     }

@@ -15,6 +15,7 @@ mod schema;
 pub use schema::print_schema;
 mod sections;
 mod sensor;
+pub mod tinyxml;
 pub mod urdf;
 
 use dom::{Document, Elem, Resources};
@@ -49,7 +50,7 @@ pub(crate) struct Reader<'a> {
 /// Reads an MJCF document into a spec. `file` names it in messages; `modeldir` is its
 /// directory with a trailing separator ("" for the working directory).
 pub fn read_mjcf(
-    text: &str,
+    text: &[u8],
     file: &str,
     modeldir: &str,
     res: &dyn Resources,

@@ -353,6 +353,19 @@ impl Reader<'_> {
         section: &Elem,
         parent: Option<usize>,
     ) -> Result<(), XmlError> {
+        let id = self.new_default(section, parent)?;
+        self.default_elements(section, id)?;
+        for e in section.children_named("default") {
+            self.default(e, Some(id))?;
+        }
+        Ok(())
+    }
+
+    /// The class a `default` element declares (the main class when it has no parent). This and
+    /// [`Self::default_elements`] are kept apart from [`Self::default`] so that the recursion
+    /// through nested classes does not carry a class on the stack at every level.
+    #[inline(never)]
+    fn new_default(&mut self, section: &Elem, parent: Option<usize>) -> Result<usize, XmlError> {
         let mut name = text(section, "class").unwrap_or_default();
         let id = match parent {
             None => {
@@ -379,6 +392,12 @@ impl Reader<'_> {
                 id
             }
         };
+        Ok(id)
+    }
+
+    /// The element defaults a `default` element sets in class `id`.
+    #[inline(never)]
+    fn default_elements(&mut self, section: &Elem, id: usize) -> Result<(), XmlError> {
         for e in &section.children {
             let mut d =
                 std::mem::replace(&mut self.spec.defaults[id], DefaultClass::named("", None));
@@ -399,9 +418,6 @@ impl Reader<'_> {
             };
             self.spec.defaults[id] = d;
             r?;
-        }
-        for e in section.children_named("default") {
-            self.default(e, Some(id))?;
         }
         Ok(())
     }

@@ -597,7 +597,7 @@ mod tests {
     }
 
     fn read_str(text: &str) -> Result<(Spec, Vec<String>), XmlError> {
-        let doc = parse_document(text, "test.urdf", "", &NoFiles)?;
+        let doc = parse_document(text.as_bytes(), "test.urdf", "", &NoFiles)?;
         crate::reader::read_document(&doc, "", &NoFiles)
     }
 

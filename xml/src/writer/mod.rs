@@ -787,7 +787,7 @@ mod tests {
 
     fn roundtrip(xml: &str) -> String {
         let res = crate::FileResources::new(None);
-        let (spec, _) = crate::reader::read_mjcf(xml, "t.xml", "", &res).unwrap();
+        let (spec, _) = crate::reader::read_mjcf(xml.as_bytes(), "t.xml", "", &res).unwrap();
         write_xml(&spec).unwrap()
     }
 
