@@ -101,7 +101,8 @@ pub fn parse_document(
         .and_then(|n| n.text())
         .map(str::to_string);
     let file: Rc<str> = Rc::from(file);
-    let mut root = convert(&doc, root_node, &file, &Rc::from(""));
+    let lines = LineIndex::new(text);
+    let mut root = convert(&lines, root_node, &file, &Rc::from(""));
     if root.name.eq_ignore_ascii_case("mujoco") {
         let mut included = HashSet::from([file.to_string()]);
         expand_includes(&mut root, modeldir, modeldir, res, &mut included)?;
@@ -120,13 +121,31 @@ fn parse_xml<'a>(text: &'a str, file: &str) -> Result<roxmltree::Document<'a>, X
     })
 }
 
-fn convert(
-    doc: &roxmltree::Document,
-    node: roxmltree::Node,
-    file: &Rc<str>,
-    dir: &Rc<str>,
-) -> Elem {
-    let line = doc.text_pos_at(node.range().start).row;
+/// The line of each byte offset of a text, by binary search over its newlines:
+/// `roxmltree::Document::text_pos_at` counts the newlines from the start of the text on every
+/// call, which made reading a file of n elements take time quadratic in n.
+struct LineIndex {
+    /// Byte offsets of the text's `\n`s, ascending.
+    newlines: Vec<usize>,
+}
+
+impl LineIndex {
+    fn new(text: &str) -> Self {
+        let newlines = text.bytes().enumerate().filter(|&(_, b)| b == b'\n');
+        LineIndex {
+            newlines: newlines.map(|(i, _)| i).collect(),
+        }
+    }
+
+    /// The 1-based line of byte offset `pos`: one plus the newlines before it.
+    fn line(&self, pos: usize) -> u32 {
+        let before = self.newlines.partition_point(|&nl| nl < pos);
+        u32::try_from(before + 1).unwrap_or(u32::MAX)
+    }
+}
+
+fn convert(lines: &LineIndex, node: roxmltree::Node, file: &Rc<str>, dir: &Rc<str>) -> Elem {
+    let line = lines.line(node.range().start);
     Elem {
         name: node.tag_name().name().to_string(),
         attrs: node
@@ -136,7 +155,7 @@ fn convert(
         children: node
             .children()
             .filter(|c| c.is_element())
-            .map(|c| convert(doc, c, file, dir))
+            .map(|c| convert(lines, c, file, dir))
             .collect(),
         line,
         file: file.clone(),
@@ -235,7 +254,7 @@ fn read_include(
     included.insert(filename.clone());
     let file: Rc<str> = Rc::from(fullname.as_str());
     let incdir: Rc<str> = Rc::from(next_dir.as_str());
-    let root = convert(&doc, doc.root_element(), &file, &incdir);
+    let root = convert(&LineIndex::new(&text), doc.root_element(), &file, &incdir);
     if root.children.is_empty() {
         return Err(inc.error(format!("Empty include file '{filename}'")));
     }
