@@ -212,29 +212,18 @@ impl Compiler<'_> {
         let mut narena = if s.nstack != -1 {
             num.wrapping_mul(s.nstack as usize)
         } else {
-            let a = njmax + z.neq + z.nv;
-            let n = z.nq
-                + z.nv
-                + z.nu
-                + z.na
-                + z.nbody
-                + z.njnt
-                + z.ngeom
-                + z.nsite
-                + z.neq
-                + z.ntendon
-                + z.nwrap;
-            num * (5 * a * a + 20 * n).max(1000)
+            num * stack_heuristic(z, njmax)
         };
         let int = core::mem::size_of::<i32>();
         let contact = core::mem::size_of::<mjrs_core::data::Contact>();
-        narena += nconmax * contact
-            + njmax * (8 * int + 14 * num)
-            + z.nv * (3 * int)
-            + njmax * z.nv * (2 * int + 2 * num)
-            + njmax * njmax * (int + num);
+        narena = narena
+            .wrapping_add(nconmax.wrapping_mul(contact))
+            .wrapping_add(njmax.wrapping_mul(8 * int + 14 * num))
+            .wrapping_add(z.nv.wrapping_mul(3 * int))
+            .wrapping_add(int_product(njmax, z.nv).wrapping_mul(2 * int + 2 * num))
+            .wrapping_add(int_product(njmax, njmax).wrapping_mul(int + num));
         const MB: usize = 1 << 20;
-        MB * (narena / MB + usize::from(narena % MB != 0))
+        MB.wrapping_mul(narena / MB + usize::from(narena % MB != 0))
     }
 
     /// Every named list in `names` order.
@@ -1103,4 +1092,30 @@ fn sameframe(pos: &[f64; 3], quat: &[f64; 4], ipos: &[f64; 3], iquat: &[f64; 4])
     } else {
         0
     }
+}
+
+/// MuJoCo's heuristic stack size in numbers, `max(1000, 5 a² + 20 n)` with `a` the constraint
+/// rows plus dofs and `n` the sum of the object counts. MuJoCo evaluates it in 32-bit `int`,
+/// which wraps from about 20,000 dofs on: the model then gets the wrapped value, or the floor of
+/// 1000 when that is negative (70,000 dofs give an arena of 805 MiB, 10,000 give 4.2 GiB). The
+/// same wrapping here gives the same `narena`, and keeps large models from asking for arenas of
+/// tens of gigabytes that MuJoCo never allocates.
+fn stack_heuristic(z: &ModelSizes, njmax: usize) -> usize {
+    let int = |n: usize| n as i32;
+    let a = int(njmax).wrapping_add(int(z.neq)).wrapping_add(int(z.nv));
+    let counts = [
+        z.nq, z.nv, z.nu, z.na, z.nbody, z.njnt, z.ngeom, z.nsite, z.neq, z.ntendon, z.nwrap,
+    ];
+    let n = counts.iter().fold(0i32, |sum, &c| sum.wrapping_add(int(c)));
+    let v = 5i32
+        .wrapping_mul(a)
+        .wrapping_mul(a)
+        .wrapping_add(20i32.wrapping_mul(n));
+    v.max(1000) as usize
+}
+
+/// `a * b` as MuJoCo's arena size computes it: in 32-bit `int` (wrapping), then widened to
+/// `size_t` (a negative product sign-extended).
+fn int_product(a: usize, b: usize) -> usize {
+    (a as i32).wrapping_mul(b as i32) as isize as usize
 }
