@@ -439,81 +439,99 @@ impl Reader<'_> {
                     None => self.spec.bodies[body].default,
                 },
             };
-            let classname = self.spec.defaults[def].name.clone();
             match e.name.as_str() {
-                "inertial" => {
-                    if body == 0 {
-                        return Err(e.error("World body cannot have inertia"));
-                    }
-                    self.inertial(e, body)?;
-                }
-                "joint" => {
-                    if body == 0 {
-                        return Err(e.error("World body cannot have joints"));
-                    }
-                    let mut j = self.spec.defaults[def].joint.clone();
-                    j.classname = classname;
-                    j.default = def;
-                    self.one_joint(e, &mut j)?;
-                    j.frame = frame;
-                    self.spec.bodies[body].joints.push(j);
-                }
-                "freejoint" => {
-                    if body == 0 {
-                        return Err(e.error("World body cannot have joints"));
-                    }
-                    let mut j = Joint {
-                        jtype: JNT_FREE,
-                        frame,
-                        default: def,
-                        classname,
-                        info: info(e),
-                        ..Joint::default()
-                    };
-                    set_text(e, "name", &mut j.name);
-                    read1(e, "group", &mut j.group, &mut self.w)?;
-                    self.spec.bodies[body].joints.push(j);
-                }
-                "geom" => {
-                    let mut g = self.spec.defaults[def].geom.clone();
-                    g.classname = classname;
-                    g.default = def;
-                    self.one_geom(e, &mut g)?;
-                    g.frame = frame;
-                    self.spec.bodies[body].geoms.push(g);
-                }
-                "site" => {
-                    let mut s = self.spec.defaults[def].site.clone();
-                    s.classname = classname;
-                    s.default = def;
-                    self.one_site(e, &mut s)?;
-                    s.frame = frame;
-                    self.spec.bodies[body].sites.push(s);
-                }
-                "camera" => {
-                    let mut c = self.spec.defaults[def].camera.clone();
-                    c.classname = classname;
-                    c.default = def;
-                    self.one_camera(e, &mut c)?;
-                    c.frame = frame;
-                    self.spec.bodies[body].cameras.push(c);
-                }
-                "light" => {
-                    let mut l = self.spec.defaults[def].light.clone();
-                    l.classname = classname;
-                    l.default = def;
-                    self.one_light(e, &mut l)?;
-                    l.frame = frame;
-                    self.spec.bodies[body].lights.push(l);
-                }
-                "plugin" => return Err(e.unsupported("plugins (passive force plugins on bodies)")),
-                "composite" => return Err(e.unsupported("composite objects")),
-                "flexcomp" => return Err(e.unsupported("flexcomp (deformable objects)")),
                 "replicate" => self.replicate(e, body, frame, def)?,
                 "frame" => self.frame(e, body, frame, def)?,
                 "body" => self.child_body(e, body, frame, def)?,
-                other => return Err(e.error(format!("unrecognized model element '{other}'"))),
+                _ => self.body_object(e, body, frame, def)?,
             }
+        }
+        Ok(())
+    }
+
+    /// One child of a body that is not a body, frame or replicate: an object (joint, geom, ...)
+    /// of class `def`, or the body's inertia. Not inlined: the objects are large, and keeping
+    /// them out of the frame of [`Self::body`], which recurses once per nesting level, lets
+    /// bodies nested as deep as the parser allows be read on a 2 MiB thread stack.
+    #[inline(never)]
+    fn body_object(
+        &mut self,
+        e: &Elem,
+        body: usize,
+        frame: Option<usize>,
+        def: usize,
+    ) -> Result<(), XmlError> {
+        let classname = self.spec.defaults[def].name.clone();
+        match e.name.as_str() {
+            "inertial" => {
+                if body == 0 {
+                    return Err(e.error("World body cannot have inertia"));
+                }
+                self.inertial(e, body)?;
+            }
+            "joint" => {
+                if body == 0 {
+                    return Err(e.error("World body cannot have joints"));
+                }
+                let mut j = self.spec.defaults[def].joint.clone();
+                j.classname = classname;
+                j.default = def;
+                self.one_joint(e, &mut j)?;
+                j.frame = frame;
+                self.spec.bodies[body].joints.push(j);
+            }
+            "freejoint" => {
+                if body == 0 {
+                    return Err(e.error("World body cannot have joints"));
+                }
+                let mut j = Joint {
+                    jtype: JNT_FREE,
+                    frame,
+                    default: def,
+                    classname,
+                    info: info(e),
+                    ..Joint::default()
+                };
+                set_text(e, "name", &mut j.name);
+                read1(e, "group", &mut j.group, &mut self.w)?;
+                self.spec.bodies[body].joints.push(j);
+            }
+            "geom" => {
+                let mut g = self.spec.defaults[def].geom.clone();
+                g.classname = classname;
+                g.default = def;
+                self.one_geom(e, &mut g)?;
+                g.frame = frame;
+                self.spec.bodies[body].geoms.push(g);
+            }
+            "site" => {
+                let mut s = self.spec.defaults[def].site.clone();
+                s.classname = classname;
+                s.default = def;
+                self.one_site(e, &mut s)?;
+                s.frame = frame;
+                self.spec.bodies[body].sites.push(s);
+            }
+            "camera" => {
+                let mut c = self.spec.defaults[def].camera.clone();
+                c.classname = classname;
+                c.default = def;
+                self.one_camera(e, &mut c)?;
+                c.frame = frame;
+                self.spec.bodies[body].cameras.push(c);
+            }
+            "light" => {
+                let mut l = self.spec.defaults[def].light.clone();
+                l.classname = classname;
+                l.default = def;
+                self.one_light(e, &mut l)?;
+                l.frame = frame;
+                self.spec.bodies[body].lights.push(l);
+            }
+            "plugin" => return Err(e.unsupported("plugins (passive force plugins on bodies)")),
+            "composite" => return Err(e.unsupported("composite objects")),
+            "flexcomp" => return Err(e.unsupported("flexcomp (deformable objects)")),
+            other => return Err(e.error(format!("unrecognized model element '{other}'"))),
         }
         Ok(())
     }
@@ -551,6 +569,20 @@ impl Reader<'_> {
         parent: Option<usize>,
         def: usize,
     ) -> Result<(), XmlError> {
+        let id = self.new_frame(e, body, parent, def)?;
+        self.body(e, body, Some(id))
+    }
+
+    /// Adds the frame element `e` declares to `body` and returns its index, its children
+    /// unread. Not inlined, as [`Self::body_object`].
+    #[inline(never)]
+    fn new_frame(
+        &mut self,
+        e: &Elem,
+        body: usize,
+        parent: Option<usize>,
+        def: usize,
+    ) -> Result<usize, XmlError> {
         let childdef = self.childclass(e, def)?;
         let id = self.spec.frames.len();
         let mut f = Frame::new(body, parent, childdef);
@@ -563,7 +595,7 @@ impl Reader<'_> {
         read_alternative(e, &mut f.alt, w)?;
         self.spec.frames.push(f);
         self.spec.bodies[body].frames.push(id);
-        self.body(e, body, Some(id))
+        Ok(id)
     }
 
     fn child_body(
@@ -573,6 +605,20 @@ impl Reader<'_> {
         frame: Option<usize>,
         def: usize,
     ) -> Result<(), XmlError> {
+        let id = self.new_body(e, parent, frame, def)?;
+        self.body(e, id, None)
+    }
+
+    /// Adds the body element `e` declares to `parent` and returns its index, its children
+    /// unread. Not inlined, as [`Self::body_object`]: a body is large.
+    #[inline(never)]
+    fn new_body(
+        &mut self,
+        e: &Elem,
+        parent: usize,
+        frame: Option<usize>,
+        def: usize,
+    ) -> Result<usize, XmlError> {
         // a body without childclass inherits its parent body's class, not the element class
         let inherited = self.spec.bodies[parent].default;
         let childdef = match e.attr("childclass") {
@@ -594,6 +640,6 @@ impl Reader<'_> {
         b.frame = frame;
         self.spec.bodies.push(b);
         self.spec.bodies[parent].bodies.push(id);
-        self.body(e, id, None)
+        Ok(id)
     }
 }
