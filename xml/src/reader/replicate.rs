@@ -237,7 +237,9 @@ impl Reader<'_> {
         let mut top = self.spec.frames[fi].clone();
         top.body = pbody;
         fmap.insert(fi, self.push_frame(pbody, top));
-        for f in self.spec.bodies[s].frames[mark.frames..].to_vec() {
+        // `s` gains no frames here (the copies go to `pbody`)
+        for k in mark.frames..self.spec.bodies[s].frames.len() {
+            let f = self.spec.bodies[s].frames[k];
             if f != fi && inside(&self.spec.frames, Some(f), fi) {
                 let mut copy = self.spec.frames[f].clone();
                 copy.body = pbody;
