@@ -82,6 +82,21 @@ fn a_replicate_too_large_is_refused_before_copying() {
     assert!(err.contains("would make 2001000 copies"), "{err}");
 }
 
+/// With referencing elements, each replica re-resolves them against the whole model: a count
+/// that would take hours is refused before it starts.
+#[test]
+fn a_replicate_that_would_re_resolve_too_long_is_refused() {
+    let xml = "<mujoco><worldbody><body name=\"a\"><joint name=\"ja\"/><geom size=\".1\"/></body>\
+               <replicate count=\"60000\" offset=\".3 0 0\"><body><joint/><geom size=\".1\"/></body>\
+               </replicate></worldbody><actuator><motor joint=\"ja\"/></actuator></mujoco>";
+    let err = compile(xml).unwrap_err();
+    assert!(
+        err.contains("replicate count=\"60000\" in a model with referencing elements")
+            && err.contains("more than the 67108864 mjrs allows"),
+        "{err}"
+    );
+}
+
 #[test]
 fn deep_bodies_compile_on_a_small_stack() {
     let open: String = (0..DEPTH)

@@ -37,6 +37,29 @@ use crate::util::frameaccum;
 /// about 3 s.
 pub const MAX_COPIES: usize = 1 << 18;
 
+/// The most object names the replicas of a model with referencing elements (pairs, excludes,
+/// tendons, equalities, actuators, sensors, numerics, texts, tuples) may list. Each replica then
+/// re-resolves those elements against the names of every object of the model so far, as
+/// MuJoCo's `mjs_attachFrame` does, so the work grows with the count times the model's size:
+/// 2,000 replicas of a body with a joint and a geom next to one actuator take 2 s, 4,000 take
+/// 9 s (just inside this bound, which counts every replica at the model's final size), and
+/// 60,000 would take about 45 minutes.
+pub const MAX_REFERENCE_WORK: usize = 1 << 26;
+
+/// The objects in the bodies of `spec` so far: what one re-resolution of the referencing
+/// elements lists.
+fn tree_objects(bodies: &[Body]) -> usize {
+    let objects = |b: &Body| {
+        1 + b.frames.len()
+            + b.joints.len()
+            + b.geoms.len()
+            + b.sites.len()
+            + b.cameras.len()
+            + b.lights.len()
+    };
+    bodies.iter().map(objects).sum()
+}
+
 /// The objects that the elements under `e` make, each `times` over, nested replicates
 /// multiplied out (saturating), each replica's own frame included: what replicating them
 /// copies. Walked with a stack, as the tree may be as deep as the parser allows.
@@ -155,6 +178,19 @@ impl Reader<'_> {
                  {MAX_COPIES} mjrs allows in a model",
                 r.count
             )));
+        }
+        if self.has_references() {
+            // each replica lists the model's objects once: those so far, and at most `planned`
+            let objects = tree_objects(&self.spec.bodies).saturating_add(planned);
+            let work = count.saturating_mul(objects);
+            if work > MAX_REFERENCE_WORK {
+                return Err(e.error(format!(
+                    "replicate count=\"{}\" in a model with referencing elements would \
+                     re-resolve them against {work} object names, more than the \
+                     {MAX_REFERENCE_WORK} mjrs allows",
+                    r.count
+                )));
+            }
         }
         let s = self.spec.bodies.len();
         let sdef = r.childdef.unwrap_or(self.spec.bodies[pbody].default);
