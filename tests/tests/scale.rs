@@ -59,6 +59,21 @@ fn hundred_thousand_sibling_bodies_compile() {
     }
 }
 
+/// MuJoCo 3.1.6 writes and loads models of more than 65534 bodies; so does mjrs.
+#[test]
+fn seventy_thousand_bodies_round_trip_through_mjb() {
+    let n = 70_000;
+    let content: String = (0..n)
+        .map(|i| format!("<body name=\"b{i}\" pos=\"{} 0 0\"/>", 0.3 * i as f64))
+        .collect();
+    let mut owned = compile(&world(&content)).unwrap();
+    let blob = owned.to_mjb(8).unwrap();
+    let mut loaded = mjrs_alloc::OwnedModel::from_mjb(&blob).unwrap();
+    let m = loaded.view();
+    assert_eq!(m.nbody, n + 1);
+    assert_eq!(name2id(&m, OBJ_BODY, &format!("b{}", n - 1)), Some(n));
+}
+
 #[test]
 fn a_replicate_too_large_is_refused_before_copying() {
     let xml = world(
