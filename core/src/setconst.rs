@@ -19,11 +19,14 @@ use crate::math::mat::{mul_mat_mat_t, rot_vec_mat_t};
 use crate::math::misc::{max, mj_max, mj_min};
 use crate::math::quat::{mul_quat, neg_quat};
 use crate::math::scalar::{abs, exp, sqrt};
-use crate::math::vec::{add3, dist3, dot, dot6, norm, normalize4, scl3, sub3};
+use crate::math::vec::{add3, dist3, dot, dot6, dot_on_support, norm, normalize4, scl3, sub3};
 use crate::model::Model;
 use crate::real::{Real, MINVAL};
 use crate::smooth::{self, solve_ld, solve_m};
-use crate::support::{is_sparse, jac_body_com, jnt_dofnum, local2global_pos, v10, v3, v4, v6, v9};
+use crate::support::{
+    body_chain, is_sparse, jac_body_com, jac_offset, jacp_column, jnt_dofnum, local2global_pos,
+    v10, v3, v4, v6, v9,
+};
 use crate::types::*;
 use crate::{tendon, transmission};
 
@@ -151,8 +154,10 @@ fn set0(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
     d.with_stack(|d, stack| -> Result<(), SetConstError> {
         let jac = stack.alloc::<Real>(6 * nv)?;
         let tmp = stack.alloc::<Real>(6 * nv)?;
-        body_invweight0(m, d, jac, tmp)?;
-        dof_invweight0(m, d, jac, tmp)?;
+        // without room for a chain, every body and joint takes MuJoCo's way over all dofs
+        let mut chain = Chain::alloc(stack, nv);
+        body_invweight0(m, d, jac, tmp, chain.as_mut())?;
+        dof_invweight0(m, d, jac, tmp, chain.as_mut())?;
         if nv > 0 {
             tendon_invweight0(m, d, tmp);
             for i in 0..m.nu {
@@ -192,6 +197,177 @@ fn inverse_inertia(
     mul_mat_mat_t(a, &jac[..n * nv], &tmp[..n * nv], n, nv, n);
 }
 
+/// The dofs that move one body or joint, ascending and closed under `dof_parentid`, and each
+/// one's place among them: on these alone, `J M⁻¹ J'` of a Jacobian that is zero on the other
+/// dofs takes time proportional to their number instead of `nv` (which made compiling n bodies
+/// take time quadratic in n).
+struct Chain<'s> {
+    /// The chain's dofs, ascending, in the first `len` entries.
+    dofs: &'s mut [i32],
+    /// `place[dof]`: where a dof of the chain sits in `dofs` (other entries are stale).
+    place: &'s mut [i32],
+    len: usize,
+}
+
+impl<'s> Chain<'s> {
+    /// Scratch for chains of up to `nv` dofs, or `None` when the arena has no room for it.
+    fn alloc(stack: &mut crate::arena::Stack<'s>, nv: usize) -> Option<Self> {
+        let dofs = stack.alloc::<i32>(nv).ok()?;
+        let place = stack.alloc::<i32>(nv).ok()?;
+        Some(Chain {
+            dofs,
+            place,
+            len: 0,
+        })
+    }
+
+    /// The dofs that move body `body`, the columns of its Jacobians that can be non-zero
+    /// (`mj_bodyChain`).
+    fn set_body(&mut self, m: &Model, body: usize) {
+        self.len = body_chain(m, body, self.dofs);
+        self.set_places();
+    }
+
+    /// Dof `dof` and its ancestors.
+    fn set_dof(&mut self, m: &Model, dof: usize) {
+        let mut n = 0;
+        let mut da = dof as i32;
+        while da >= 0 {
+            self.dofs[n] = da;
+            n += 1;
+            da = m.dof_parentid[da as usize];
+        }
+        self.dofs[..n].reverse();
+        self.len = n;
+        self.set_places();
+    }
+
+    fn set_places(&mut self) {
+        for (k, &dof) in self.dofs[..self.len].iter().enumerate() {
+            self.place[dof as usize] = k as i32;
+        }
+    }
+
+    fn dofs(&self) -> &[i32] {
+        &self.dofs[..self.len]
+    }
+}
+
+/// The diagonal of `a = J M⁻¹ J'` (n-by-n, row-major) for an n-by-nv Jacobian `J` that is
+/// zero off the dofs of `chain`, given there as the n-by-`chain.len` `jac`: each element bit for
+/// bit as [`inverse_inertia`] computes it, whose dense solve leaves `M⁻¹ J'` on the chain as the
+/// chain's solve (`mj_solveM_island`) does. Returns `false`, `a` unfinished, when a diagonal
+/// element is zero and only the dense computation tells its sign (see [`dense_zero`]).
+fn inverse_inertia_on_chain(
+    m: &Model,
+    d: &Data,
+    chain: &Chain,
+    jac: &[Real],
+    tmp: &mut [Real],
+    a: &mut [Real; 36],
+    n: usize,
+) -> bool {
+    let nc = chain.len;
+    tmp[..n * nc].copy_from_slice(&jac[..n * nc]);
+    for r in 0..n {
+        let x = &mut tmp[r * nc..(r + 1) * nc];
+        smooth::solve_m_island(m, d, x, chain.dofs(), chain.place);
+    }
+    for r in 0..n {
+        let (row, sol) = (&jac[r * nc..(r + 1) * nc], &tmp[r * nc..(r + 1) * nc]);
+        let v = dot_on_support(m.nv, chain.dofs(), row, sol);
+        a[r * n + r] = match v == 0.0 {
+            false => v,
+            true => match dense_zero(m, chain, row, sol) {
+                Some(z) => z,
+                None => return false,
+            },
+        };
+    }
+    true
+}
+
+/// The zero that [`dot`] of a Jacobian row and its `M⁻¹ J'` row gives when the chain's
+/// products sum to zero: `-0` only when `nv >= 4` and all nv products are `-0`. Off the chain
+/// the row is `+0`, and `M⁻¹ J'` is `+0` in every other kinematic tree, so another tree means
+/// a `+0` product; with a single tree the signs off the chain are unknown (`None`).
+fn dense_zero(m: &Model, chain: &Chain, row: &[Real], sol: &[Real]) -> Option<Real> {
+    let negative_zero = |p: Real| p == 0.0 && p.is_sign_negative();
+    if m.nv < 4 || !row.iter().zip(sol).all(|(&a, &b)| negative_zero(a * b)) {
+        Some(0.0)
+    } else if chain.len == m.nv {
+        Some(-0.0)
+    } else if m.ntree > 1 {
+        Some(0.0)
+    } else {
+        None
+    }
+}
+
+/// The diagonal of `a = J M⁻¹ J'` for the Jacobian of body `body`'s center of mass, on its
+/// chain when there is scratch for one, else (or when a zero's sign needs it) over all dofs.
+fn body_inverse_inertia(
+    m: &Model,
+    d: &Data,
+    body: usize,
+    jac: &mut [Real],
+    tmp: &mut [Real],
+    chain: Option<&mut Chain>,
+    a: &mut [Real; 36],
+) {
+    if let Some(chain) = chain {
+        chain.set_body(m, body);
+        let nc = chain.len;
+        let offset = jac_offset(m, d, &v3(d.xipos)[body], body);
+        for (k, &dof) in chain.dofs().iter().enumerate() {
+            let c = &v6(d.cdof)[dof as usize];
+            let p = jacp_column(c, &offset);
+            for r in 0..3 {
+                jac[r * nc + k] = p[r];
+                jac[(r + 3) * nc + k] = c[r];
+            }
+        }
+        if inverse_inertia_on_chain(m, d, chain, jac, tmp, a, 6) {
+            return;
+        }
+    }
+    let nv = m.nv;
+    let (jacp, jacr) = jac[..6 * nv].split_at_mut(3 * nv);
+    jac_body_com(m, d, Some(jacp), Some(jacr), body);
+    inverse_inertia(m, d, jac, tmp, a, 6);
+}
+
+/// The diagonal of `a = J M⁻¹ J'` for the `dnum` dofs of a joint from `dofadr` (`J` their rows
+/// of the identity), on their chain when there is scratch for one, else over all dofs.
+fn joint_inverse_inertia(
+    m: &Model,
+    d: &Data,
+    dofadr: usize,
+    dnum: usize,
+    jac: &mut [Real],
+    tmp: &mut [Real],
+    chain: Option<&mut Chain>,
+    a: &mut [Real; 36],
+) {
+    if let Some(chain) = chain {
+        chain.set_dof(m, dofadr + dnum - 1);
+        let nc = chain.len;
+        jac[..dnum * nc].fill(0.0);
+        for k in 0..dnum {
+            jac[k * nc + chain.place[dofadr + k] as usize] = 1.0;
+        }
+        if inverse_inertia_on_chain(m, d, chain, jac, tmp, a, dnum) {
+            return;
+        }
+    }
+    let nv = m.nv;
+    jac[..dnum * nv].fill(0.0);
+    for k in 0..dnum {
+        jac[k * nv + dofadr + k] = 1.0;
+    }
+    inverse_inertia(m, d, jac, tmp, a, dnum);
+}
+
 /// `1 / mass` of a body that moves without rotating, or the zero-mass error.
 fn inverse_mass(m: &Model, body: usize) -> Result<Real, SetConstError> {
     let mass = m.body_mass[body];
@@ -208,6 +384,7 @@ fn body_invweight0(
     d: &Data,
     jac: &mut [Real],
     tmp: &mut [Real],
+    mut chain: Option<&mut Chain>,
 ) -> Result<(), SetConstError> {
     let nv = m.nv;
     // kept between bodies, as MuJoCo's (all zero when there are no dofs)
@@ -221,9 +398,7 @@ fn body_invweight0(
             [inverse_mass(m, i)?, 0.0]
         } else {
             if nv > 0 {
-                let (jacp, jacr) = jac[..6 * nv].split_at_mut(3 * nv);
-                jac_body_com(m, d, Some(jacp), Some(jacr), i);
-                inverse_inertia(m, d, jac, tmp, &mut a, 6);
+                body_inverse_inertia(m, d, i, jac, tmp, chain.as_deref_mut(), &mut a);
             }
             [(a[0] + a[7] + a[14]) / 3.0, (a[21] + a[28] + a[35]) / 3.0]
         };
@@ -240,6 +415,7 @@ fn dof_invweight0(
     d: &Data,
     jac: &mut [Real],
     tmp: &mut [Real],
+    mut chain: Option<&mut Chain>,
 ) -> Result<(), SetConstError> {
     let nv = m.nv;
     let mut a = [0.0; 36];
@@ -252,11 +428,7 @@ fn dof_invweight0(
         }
         let dnum = jnt_dofnum(m.jnt_type[j]);
         if nv > 0 {
-            jac[..dnum * nv].fill(0.0);
-            for k in 0..dnum {
-                jac[k * nv + id + k] = 1.0;
-            }
-            inverse_inertia(m, d, jac, tmp, &mut a, dnum);
+            joint_inverse_inertia(m, d, id, dnum, jac, tmp, chain.as_deref_mut(), &mut a);
         }
         let w = &mut m.dof_invweight0[id..id + dnum];
         match dnum {

@@ -487,19 +487,21 @@ pub fn solve_m_island(m: &Model, d: &Data, x: &mut [Real], dofind: &[i32], islan
     for k in 0..n {
         x[k] *= diag_inv[dofind[k] as usize];
     }
-    // x <- inv(L) x
+    // x <- inv(L) x (x[k] in a register: its ancestors are other entries)
     for k in 0..n {
         let i = dofind[k] as usize;
         if m.dof_simplenum[i] != 0 {
             continue;
         }
+        let mut xk = x[k];
         let mut adr = m.dof_Madr[i] as usize + 1;
         let mut j = m.dof_parentid[i];
         while j >= 0 {
-            x[k] -= qld[adr] * x[islandind[j as usize] as usize];
+            xk -= qld[adr] * x[islandind[j as usize] as usize];
             adr += 1;
             j = m.dof_parentid[j as usize];
         }
+        x[k] = xk;
     }
 }
 

@@ -315,7 +315,7 @@ pub fn jac(
     if let Some(j) = jacr.as_deref_mut() {
         j[..3 * nv].fill(0.0);
     }
-    let offset = sub3(point, &v3(d.subtree_com)[m.body_rootid[body] as usize]);
+    let offset = jac_offset(m, d, point, body);
     let Some(b) = movable_ancestor(m, body) else {
         return;
     };
@@ -330,13 +330,28 @@ pub fn jac(
             j[i + 2 * nv] = c[2];
         }
         if let Some(j) = jacp.as_deref_mut() {
-            let t = cross(&[c[0], c[1], c[2]], &offset);
-            j[i] = c[3] + t[0];
-            j[i + nv] = c[4] + t[1];
-            j[i + 2 * nv] = c[5] + t[2];
+            let t = jacp_column(c, &offset);
+            j[i] = t[0];
+            j[i + nv] = t[1];
+            j[i + 2 * nv] = t[2];
         }
         da = m.dof_parentid[i];
     }
+}
+
+/// A global `point` on `body` relative to the center of mass of the subtree of the body's root,
+/// where [`jac`] measures the dofs' motions.
+pub fn jac_offset(m: &Model, d: &Data, point: &[Real; 3], body: usize) -> [Real; 3] {
+    sub3(point, &v3(d.subtree_com)[m.body_rootid[body] as usize])
+}
+
+/// The translational Jacobian column of a dof with motion `cdof` at a point `offset` from its
+/// root's subtree com (see [`jac_offset`]): the linear part plus the angular part × `offset`.
+/// The rotational column is the angular part, `cdof[..3]`.
+#[inline]
+pub fn jacp_column(cdof: &[Real; 6], offset: &[Real; 3]) -> [Real; 3] {
+    let t = cross(&[cdof[0], cdof[1], cdof[2]], offset);
+    [cdof[3] + t[0], cdof[4] + t[1], cdof[5] + t[2]]
 }
 
 /// Jacobians of body `body`'s frame origin (`mj_jacBody`).

@@ -7,7 +7,8 @@
 //! quaternions stay normalized; without damping and contacts, RK4 keeps the energy and a free
 //! system without gravity its momentum; MJB save-load-save is byte-identical; compiling,
 //! writing MJCF and compiling again gives the same model; the f32 build stays close to the
-//! f64 build over short horizons.
+//! f64 build over short horizons. Large models (chains nested up to 490 deep, up to 3000
+//! siblings) compile with the tree and names they were written with and step finitely.
 
 use mjrs_alloc::OwnedModel;
 use mjrs_core::{support, Data, Model};
@@ -686,5 +687,143 @@ proptest! {
         let written = mjrs_xml::writer::write_xml(&spec).unwrap();
         let mut second = compile(&written);
         prop_assert!(first.to_mjb(8).unwrap() == second.to_mjb(8).unwrap(), "models differ after writing:\n{}", written);
+    }
+}
+
+/// The shape of a large model: `depth` bodies each nested in the previous one, or `width`
+/// bodies all children of the world.
+#[derive(Clone, Debug)]
+enum Shape {
+    Deep(usize),
+    Wide(usize),
+}
+
+/// What one body holds, drawn for a few bodies and repeated along the model: a joint (`joint`
+/// 0 none, 1 hinge, 2 slide, 3 ball, 4 free; a deep chain gets none, hinge or slide, so that
+/// its dofs stay one per level), a geom of type `geom` (sphere, capsule, box) and size `size`,
+/// and a site.
+#[derive(Clone, Debug)]
+struct Content {
+    joint: usize,
+    geom: usize,
+    size: f64,
+    site: bool,
+}
+
+/// Large models: chains up to 490 deep (under the XML parser's nesting limit) and up to 3000
+/// siblings, with a pattern of contents of up to 16 bodies.
+fn large_model() -> impl Strategy<Value = (Shape, Vec<Content>)> {
+    let shape = prop_oneof![
+        (100..=490usize).prop_map(Shape::Deep),
+        (500..=3000usize).prop_map(Shape::Wide),
+    ];
+    let content = (0..5usize, 0..3usize, 0.01..0.04f64, any::<bool>()).prop_map(
+        |(joint, geom, size, site)| Content {
+            joint,
+            geom,
+            size,
+            site,
+        },
+    );
+    (shape, prop::collection::vec(content, 1..16))
+}
+
+/// The MJCF of a large model: body `b{i}`, its joint `j{i}`, geom `g{i}` and site `s{i}`.
+/// Bodies sit 0.1 apart (along z in a chain, x among siblings) and geoms are smaller than half
+/// of that, so nothing touches at the start.
+fn large_mjcf(shape: &Shape, pattern: &[Content]) -> String {
+    let (n, deep) = match *shape {
+        Shape::Deep(n) => (n, true),
+        Shape::Wide(n) => (n, false),
+    };
+    let mut xml = String::from("<mujoco><option timestep=\"0.002\"/><worldbody>");
+    for i in 0..n {
+        let c = &pattern[i % pattern.len()];
+        let pos = if deep {
+            "0 0 .1".to_string()
+        } else {
+            format!("{} 0 0", 0.1 * i as f64)
+        };
+        xml += &format!("<body name=\"b{i}\" pos=\"{pos}\">");
+        let joint = if deep { c.joint % 3 } else { c.joint };
+        if let Some(t) = ["", "hinge", "slide", "ball", "free"]
+            .get(joint)
+            .filter(|t| !t.is_empty())
+        {
+            xml += &format!("<joint name=\"j{i}\" type=\"{t}\" axis=\"0 1 0\"/>");
+        }
+        let (ty, size) = match c.geom {
+            0 => ("sphere", format!("{}", c.size)),
+            1 => ("capsule", format!("{} {}", c.size / 2.0, c.size / 2.0)),
+            _ => (
+                "box",
+                format!("{} {} {}", c.size / 2.0, c.size / 2.0, c.size / 2.0),
+            ),
+        };
+        xml += &format!("<geom name=\"g{i}\" type=\"{ty}\" size=\"{size}\"/>");
+        if c.site {
+            xml += &format!("<site name=\"s{i}\"/>");
+        }
+        if !deep {
+            xml += "</body>";
+        }
+    }
+    if deep {
+        xml += &"</body>".repeat(n);
+    }
+    xml + "</worldbody></mujoco>"
+}
+
+const LARGE_CASES: u32 = 16;
+
+/// [`config`] with `LARGE_CASES` cases (each compiles hundreds to thousands of bodies), unless
+/// `PROPTEST_CASES` is set.
+fn large_config() -> ProptestConfig {
+    let mut config = config();
+    if std::env::var_os("PROPTEST_CASES").is_none() {
+        config.cases = LARGE_CASES;
+    }
+    config
+}
+
+proptest! {
+    #![proptest_config(large_config())]
+
+    /// Deep and wide models compile, have the tree they were written with (body count, parents,
+    /// every body, joint, geom and site found again by its name), and step with a finite state.
+    #[test]
+    fn deep_and_wide_models_compile_with_their_tree_and_names((shape, pattern) in large_model()) {
+        use mjrs_core::name::name2id;
+        use mjrs_core::types::{OBJ_BODY, OBJ_GEOM, OBJ_JOINT, OBJ_SITE};
+        let mut owned = compile(&large_mjcf(&shape, &pattern));
+        let m = owned.view();
+        let (n, deep) = match shape {
+            Shape::Deep(n) => (n, true),
+            Shape::Wide(n) => (n, false),
+        };
+        prop_assert_eq!(m.nbody, n + 1);
+        let (mut njnt, mut nsite) = (0, 0);
+        for i in 0..n {
+            let id = i + 1;
+            prop_assert_eq!(m.body_parentid[id] as usize, if deep { i } else { 0 });
+            prop_assert_eq!(name2id(&m, OBJ_BODY, &format!("b{i}")), Some(id));
+            prop_assert_eq!(name2id(&m, OBJ_GEOM, &format!("g{i}")), Some(i));
+            prop_assert_eq!(m.geom_bodyid[i] as usize, id);
+            if let Some(j) = name2id(&m, OBJ_JOINT, &format!("j{i}")) {
+                prop_assert_eq!((j, m.jnt_bodyid[j] as usize), (njnt, id));
+                njnt += 1;
+            }
+            if let Some(s) = name2id(&m, OBJ_SITE, &format!("s{i}")) {
+                prop_assert_eq!((s, m.site_bodyid[s] as usize), (nsite, id));
+                nsite += 1;
+            }
+        }
+        prop_assert_eq!((m.njnt, m.nsite), (njnt, nsite));
+        let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+        let mut d = data.view();
+        for _ in 0..3 {
+            mjrs_core::step(&m, &mut d).unwrap();
+        }
+        prop_assert!(d.qpos.iter().chain(d.qvel.iter()).all(|x| x.is_finite()));
     }
 }

@@ -139,7 +139,9 @@ impl PairList<'_> {
             return Ok(());
         }
         let (lo, hi) = if b1 < b2 { (b1, b2) } else { (b2, b1) };
-        self.pairs[self.n] = ((lo as u32) << 16) + hi as u32;
+        // wrapping as MuJoCo's `int`: ids beyond 65535 do not fit, and their pairs decode to
+        // other bodies, as in MuJoCo
+        self.pairs[self.n] = ((lo as u32) << 16).wrapping_add(hi as u32);
         self.n += 1;
         Ok(())
     }

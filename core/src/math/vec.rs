@@ -318,6 +318,33 @@ pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
     add_dot_tail(res, tail1, tail2)
 }
 
+/// [`dot`] of two vectors of length `len` that are zero off the ascending indices `index`,
+/// given there only (`val1[k]` and `val2[k]` sit at `index[k]`), in time proportional to the
+/// number of indices. The products are added in [`dot`]'s lanes and order, and adding a zero
+/// leaves a non-zero sum as it is, so the result is [`dot`]'s bit for bit unless it is zero; a
+/// zero comes back as `+0`, where [`dot`] gives `-0` when `len >= 4` and every product is `-0`.
+pub fn dot_on_support(len: usize, index: &[i32], val1: &[Real], val2: &[Real]) -> Real {
+    let blocks_end = len - len % 4;
+    let mut lanes = [0.0; 4];
+    let mut tail = [0.0; 3];
+    for ((&i, &a), &b) in index.iter().zip(val1).zip(val2) {
+        let i = i as usize;
+        if i < blocks_end {
+            lanes[i % 4] += a * b;
+        } else {
+            tail[i - blocks_end] = a * b;
+        }
+    }
+    let res = if blocks_end > 0 {
+        (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
+    } else {
+        0.0
+    };
+    // the tail's products times one are themselves: `dot`'s own left-to-right tail sum
+    let tail = &tail[..len % 4];
+    add_dot_tail(res, tail, &[1.0; 3][..tail.len()])
+}
+
 /// `res` plus the last `len % 4` products of a [`dot`] (up to three), summed left to right
 /// first, as `mju_dot` adds its remainder.
 #[inline(always)]
@@ -480,6 +507,22 @@ mod tests {
             let naive: Real = a.iter().zip(&b).map(|(x, y)| x * y).sum();
             let scale: Real = a.iter().zip(&b).map(|(x, y)| (x * y).abs()).sum();
             prop_assert!((dot(&a, &b) - naive).abs() <= 64.0 * EPSILON * scale.max(1.0));
+        }
+
+        /// On a support, `dot_on_support` is `dot` of the dense vectors (zeros elsewhere in
+        /// the first, anything in the second) bit for bit, a zero up to its sign.
+        #[test]
+        fn dot_on_support_is_dot(
+            v in proptest::collection::vec((-10.0f64..10.0, -10.0f64..10.0, 0..3u8), 0..40)
+        ) {
+            let len = v.len();
+            let a: Vec<Real> = v.iter().map(|&(x, _, k)| if k == 0 { 0.0 } else { x as Real }).collect();
+            let b: Vec<Real> = v.iter().map(|&(_, y, _)| y as Real).collect();
+            let index: Vec<i32> = (0..len as i32).filter(|&i| v[i as usize].2 != 0).collect();
+            let pick = |x: &[Real]| index.iter().map(|&i| x[i as usize]).collect::<Vec<_>>();
+            let sparse = dot_on_support(len, &index, &pick(&a), &pick(&b));
+            let dense = dot(&a, &b);
+            prop_assert!(sparse == dense && (dense != 0.0 || sparse.to_bits() == 0));
         }
 
         #[test]

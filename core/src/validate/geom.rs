@@ -195,7 +195,8 @@ pub(super) fn validate_pairs(m: &Model) -> Check {
     Ok(())
 }
 
-/// MuJoCo's body-pair signature: body ids packed in 16 bits each.
+/// MuJoCo's body-pair signature: body ids packed in 16 bits each (wrapping, as MuJoCo's `int`
+/// arithmetic, for ids beyond 65535).
 fn signature(b1: u32, b2: u32) -> u32 {
-    (b1 << 16) + b2
+    (b1 << 16).wrapping_add(b2)
 }

@@ -18,17 +18,10 @@ fn sizes(m: &Model) -> Check {
             Problem::Rule("a model has at least the world body"),
         ));
     }
-    // body ids are packed in 16 bits in pair and exclude signatures
-    if m.nbody >= 65534 {
-        return Err(err_size(
-            "nbody",
-            Problem::OutOfRange {
-                found: m.nbody as i64,
-                min: 1,
-                end: 65534,
-            },
-        ));
-    }
+    // no upper bound: MuJoCo 3.1.6 compiles and loads any number of bodies. Pair and exclude
+    // signatures pack body ids in 16 bits, so pairs of bodies beyond 65535 decode to other
+    // (existing) bodies as in MuJoCo, and more than 65535 collidable bodies make the broad
+    // phase fail at step time ("SAP failed"), as in MuJoCo
     expect_size(
         "nnames_map",
         m.nnames_map as i64,

@@ -1,7 +1,6 @@
 //! Filling the model: sizes (`SetSizes`), names and paths (`CopyNames`, `CopyPaths`), the
 //! kinematic tree (`CopyTree`) and everything else (`CopyObjects`).
 
-use std::num::Wrapping;
 
 use mjrs_alloc::OwnedModel;
 use mjrs_core::model::Model;
@@ -220,48 +219,33 @@ impl Compiler<'_> {
     }
 
     /// Bytes of the data arena (`narena`): `size/memory`, or MuJoCo's heuristic rounded up
-    /// to a megabyte. The heuristic is MuJoCo's `size_t` arithmetic, wrapping as C's does for
-    /// huge `njmax` or `nconmax` (the arena is then refused when the data is made, as in MuJoCo).
+    /// to a megabyte.
     fn arena_bytes(&self, z: &ModelSizes) -> usize {
         let s = &self.spec;
         if s.memory != -1 {
             return s.memory as usize;
         }
-        let w = Wrapping::<usize>;
-        let nconmax = w(if z.nconmax == -1 {
+        let nconmax: usize = if z.nconmax == -1 {
             100
         } else {
             z.nconmax as usize
-        });
-        let njmax = w(if z.njmax == -1 { 500 } else { z.njmax as usize });
-        let num = w(size_of::<f64>());
-        let mut narena = if s.nstack != -1 {
-            num * w(s.nstack as usize)
-        } else {
-            let a = njmax + w(z.neq + z.nv);
-            let n = z.nq
-                + z.nv
-                + z.nu
-                + z.na
-                + z.nbody
-                + z.njnt
-                + z.ngeom
-                + z.nsite
-                + z.neq
-                + z.ntendon
-                + z.nwrap;
-            num * (w(5) * a * a + w(20 * n)).max(w(1000))
         };
-        let int = w(size_of::<i32>());
-        let contact = w(size_of::<mjrs_core::data::Contact>());
-        let nv = w(z.nv);
-        narena += nconmax * contact
-            + njmax * (w(8) * int + w(14) * num)
-            + nv * (w(3) * int)
-            + njmax * nv * (w(2) * int + w(2) * num)
-            + njmax * njmax * (int + num);
+        let njmax: usize = if z.njmax == -1 { 500 } else { z.njmax as usize };
+        let num = core::mem::size_of::<f64>();
+        let mut narena = if s.nstack != -1 {
+            num.wrapping_mul(s.nstack as usize)
+        } else {
+            num.wrapping_mul(stack_heuristic(z, njmax))
+        };
+        let int = core::mem::size_of::<i32>();
+        let contact = core::mem::size_of::<mjrs_core::data::Contact>();
+        narena = narena
+            .wrapping_add(nconmax.wrapping_mul(contact))
+            .wrapping_add(njmax.wrapping_mul(8 * int + 14 * num))
+            .wrapping_add(z.nv.wrapping_mul(3 * int))
+            .wrapping_add(int_product(njmax, z.nv).wrapping_mul(2 * int + 2 * num))
+            .wrapping_add(int_product(njmax, njmax).wrapping_mul(int + num));
         const MB: usize = 1 << 20;
-        let narena = narena.0;
         MB.wrapping_mul(narena / MB + usize::from(narena % MB != 0))
     }
 
@@ -1133,4 +1117,30 @@ fn sameframe(pos: &[f64; 3], quat: &[f64; 4], ipos: &[f64; 3], iquat: &[f64; 4])
     } else {
         0
     }
+}
+
+/// MuJoCo's heuristic stack size in numbers, `max(1000, 5 a² + 20 n)` with `a` the constraint
+/// rows plus dofs and `n` the sum of the object counts. MuJoCo evaluates it in 32-bit `int`,
+/// which wraps from about 20,000 dofs on: the model then gets the wrapped value, or the floor of
+/// 1000 when that is negative (70,000 dofs give an arena of 805 MiB, 10,000 give 4.2 GiB). The
+/// same wrapping here gives the same `narena`, and keeps large models from asking for arenas of
+/// tens of gigabytes that MuJoCo never allocates.
+fn stack_heuristic(z: &ModelSizes, njmax: usize) -> usize {
+    let int = |n: usize| n as i32;
+    let a = int(njmax).wrapping_add(int(z.neq)).wrapping_add(int(z.nv));
+    let counts = [
+        z.nq, z.nv, z.nu, z.na, z.nbody, z.njnt, z.ngeom, z.nsite, z.neq, z.ntendon, z.nwrap,
+    ];
+    let n = counts.iter().fold(0i32, |sum, &c| sum.wrapping_add(int(c)));
+    let v = 5i32
+        .wrapping_mul(a)
+        .wrapping_mul(a)
+        .wrapping_add(20i32.wrapping_mul(n));
+    v.max(1000) as usize
+}
+
+/// `a * b` as MuJoCo's arena size computes it: in 32-bit `int` (wrapping), then widened to
+/// `size_t` (a negative product sign-extended).
+fn int_product(a: usize, b: usize) -> usize {
+    (a as i32).wrapping_mul(b as i32) as isize as usize
 }

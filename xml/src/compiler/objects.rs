@@ -224,7 +224,7 @@ impl Compiler<'_> {
         } else {
             (g1, g2)
         };
-        let signature = ((self.geoms[g1].body as i32) << 16) + self.geoms[g2].body as i32;
+        let signature = signature(self.geoms[g1].body, self.geoms[g2].body);
         self.geoms[g1].visual = false;
         self.geoms[g2].visual = false;
         let mut c = CPair {
@@ -333,7 +333,7 @@ impl Compiler<'_> {
         let (b1, b2) = if b1 > b2 { (b2, b1) } else { (b1, b2) };
         Ok(CExclude {
             name: x.name.clone(),
-            signature: ((b1 as i32) << 16) + b2 as i32,
+            signature: signature(b1, b2),
         })
     }
 
@@ -1069,4 +1069,11 @@ impl Compiler<'_> {
     fn find_any(&self, ty: i32, name: &str) -> Option<usize> {
         self.find(if ty == OBJ_XBODY { OBJ_BODY } else { ty }, name)
     }
+}
+
+/// MuJoCo's body-pair signature `(b1 << 16) + b2`, in 32-bit `int` arithmetic that wraps as
+/// MuJoCo's does: body ids beyond 65535 do not fit its 16 bits (MuJoCo 3.1.6 compiles such
+/// models all the same).
+fn signature(b1: usize, b2: usize) -> i32 {
+    (b1 as i32).wrapping_shl(16).wrapping_add(b2 as i32)
 }

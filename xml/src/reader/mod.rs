@@ -19,6 +19,7 @@ pub mod tinyxml;
 pub mod urdf;
 
 use dom::{Document, Elem, Resources};
+use std::collections::HashMap;
 
 use crate::error::XmlError;
 use crate::spec::{Info, Spec};
@@ -45,6 +46,9 @@ pub(crate) struct Reader<'a> {
     pub replicated: bool,
     /// Objects copied by replicates so far.
     pub copies: usize,
+    /// The first default class of each name, kept with `spec.defaults`: looking names up by a
+    /// scan made reading n classes, or n elements naming one of n classes, quadratic.
+    pub default_index: HashMap<String, usize>,
 }
 
 /// Reads an MJCF document into a spec. `file` names it in messages; `modeldir` is its
@@ -72,17 +76,7 @@ pub fn read_document(
     if !root.name.eq_ignore_ascii_case("mujoco") {
         return Err(root.error(format!("Unrecognized XML model type: '{}'", root.name)));
     }
-    let mut r = Reader {
-        spec: Spec::default(),
-        w: Warnings::default(),
-        res,
-        assetdir: String::new(),
-        meshdir: String::new(),
-        texturedir: String::new(),
-        readingdefaults: false,
-        replicated: false,
-        copies: 0,
-    };
+    let mut r = Reader::new(Spec::default(), res);
     r.spec.modelfiledir = modeldir.to_string();
     r.capture_dirs(root);
     schema::validate(root)?;
@@ -105,7 +99,7 @@ fn with_slash(mut s: String) -> String {
     s
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     /// The asset directories as MuJoCo captures them while it expands includes: every
     /// `compiler` element in document order overrides the previous ones.
     fn capture_dirs(&mut self, elem: &Elem) {
@@ -166,8 +160,33 @@ impl Reader<'_> {
             .ok_or_else(|| elem.error(format!("unknown default class name '{name}'")))
     }
 
+    /// A reader that fills `spec`.
+    fn new(spec: Spec, res: &'a dyn Resources) -> Self {
+        let mut r = Reader {
+            spec,
+            w: Warnings::default(),
+            res,
+            assetdir: String::new(),
+            meshdir: String::new(),
+            texturedir: String::new(),
+            readingdefaults: false,
+            replicated: false,
+            copies: 0,
+            default_index: HashMap::new(),
+        };
+        r.index_defaults();
+        r
+    }
+
     fn find_default(&self, name: &str) -> Option<usize> {
-        self.spec.defaults.iter().position(|d| d.name == name)
+        self.default_index.get(name).copied()
+    }
+
+    /// Indexes the spec's classes (the `main` class it starts with) for [`Self::find_default`].
+    fn index_defaults(&mut self) {
+        for (i, d) in self.spec.defaults.iter().enumerate() {
+            self.default_index.entry(d.name.clone()).or_insert(i);
+        }
     }
 
     /// `mjXReader::Parse`: the sections in MuJoCo's order.

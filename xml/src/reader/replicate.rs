@@ -28,10 +28,67 @@ use crate::error::XmlError;
 use crate::spec::{Body, Frame, Orientation, OrientationType};
 use crate::util::frameaccum;
 
-/// The most objects all replicates of a model may copy, four times the bodies a model may
-/// have. MuJoCo has no bound and runs out of memory first: numerics, texts and elements that
-/// refer to nothing double with every replica, so a modest `count` can ask for billions.
+/// The most objects (frames, bodies, joints, geoms, sites, cameras, lights, and copies of
+/// referencing elements) all replicates of a model may copy. MuJoCo 3.1.6 has no bound, but
+/// its replicate takes time quadratic in the count (5,000 replicas of a body with a joint and
+/// a geom take 3.6 s, 10,000 take 15 s, 20,000 take 167 s) and `count="300000"` had not
+/// finished after 10 minutes; numerics, texts
+/// and elements that refer to nothing double with every replica, so a modest `count` can ask
+/// for billions. mjrs copies in linear time: 60,000 such replicas (240,000 copies) compile in
+/// about 3 s.
 pub const MAX_COPIES: usize = 1 << 18;
+
+/// The most object names the replicas of a model with referencing elements (pairs, excludes,
+/// tendons, equalities, actuators, sensors, numerics, texts, tuples) may list. Each replica then
+/// re-resolves those elements against the names of every object of the model so far, as
+/// MuJoCo's `mjs_attachFrame` does, so the work grows with the count times the model's size:
+/// 2,000 replicas of a body with a joint and a geom next to one actuator take 2 s, 4,000 take
+/// 9 s (just inside this bound, which counts every replica at the model's final size), and
+/// 60,000 would take about 45 minutes.
+pub const MAX_REFERENCE_WORK: usize = 1 << 26;
+
+/// The objects in the bodies of `spec` so far: what one re-resolution of the referencing
+/// elements lists.
+fn tree_objects(bodies: &[Body]) -> usize {
+    let objects = |b: &Body| {
+        1 + b.frames.len()
+            + b.joints.len()
+            + b.geoms.len()
+            + b.sites.len()
+            + b.cameras.len()
+            + b.lights.len()
+    };
+    bodies.iter().map(objects).sum()
+}
+
+/// The objects that the elements under `e` make, each `times` over, nested replicates
+/// multiplied out (saturating), each replica's own frame included: what replicating them
+/// copies. Walked with a stack, as the tree may be as deep as the parser allows.
+fn planned_copies(e: &Elem, times: usize) -> usize {
+    let mut total = 0usize;
+    let mut stack = vec![(e, times)];
+    while let Some((el, times)) = stack.pop() {
+        for c in &el.children {
+            let n = match c.name.as_str() {
+                "replicate" => times.saturating_mul(count_attr(c)),
+                "body" | "frame" | "joint" | "freejoint" | "geom" | "site" | "camera" | "light" => {
+                    times
+                }
+                _ => continue,
+            };
+            total = total.saturating_add(n);
+            stack.push((c, n));
+        }
+    }
+    total
+}
+
+/// The `count` of a `replicate` element for [`planned_copies`]: 0 when it is missing or not a
+/// positive integer (reading the element reports that).
+fn count_attr(e: &Elem) -> usize {
+    let count = e.attr("count").and_then(|c| c.trim().parse::<usize>().ok());
+    count.unwrap_or(0)
+}
 
 /// The suffix of replica `i` of `count` (`UpdateString`): `sep` and `i` zero-padded to as many
 /// digits as `count` has.
@@ -50,6 +107,45 @@ fn inside(frames: &[Frame], f: Option<usize>, ancestor: usize) -> bool {
         f = frames[k].parent;
     }
     false
+}
+
+/// The lengths of a body's lists at one moment: the objects read into it afterwards follow.
+#[derive(Clone, Copy)]
+struct Mark {
+    frames: usize,
+    joints: usize,
+    geoms: usize,
+    sites: usize,
+    cameras: usize,
+    lights: usize,
+    bodies: usize,
+}
+
+impl Mark {
+    fn of(b: &Body) -> Mark {
+        Mark {
+            frames: b.frames.len(),
+            joints: b.joints.len(),
+            geoms: b.geoms.len(),
+            sites: b.sites.len(),
+            cameras: b.cameras.len(),
+            lights: b.lights.len(),
+            bodies: b.bodies.len(),
+        }
+    }
+
+    /// A body holding the objects and child bodies `b` gained since this mark (a nested
+    /// replicate's temporary body, removed again, leaves the earlier ones in place).
+    fn read_since(&self, b: &Body) -> Body {
+        let mut since = Body::new(b.parent, b.default);
+        since.joints = b.joints[self.joints..].to_vec();
+        since.geoms = b.geoms[self.geoms..].to_vec();
+        since.sites = b.sites[self.sites..].to_vec();
+        since.cameras = b.cameras[self.cameras..].to_vec();
+        since.lights = b.lights[self.lights..].to_vec();
+        since.bodies = b.bodies[self.bodies.min(b.bodies.len())..].to_vec();
+        since
+    }
 }
 
 /// The attributes of a `replicate` element.
@@ -74,6 +170,29 @@ impl Reader<'_> {
         def: usize,
     ) -> Result<(), XmlError> {
         let r = self.replicate_attrs(e)?;
+        // refused before anything is copied, so that a large count fails at once
+        let count = usize::try_from(r.count).unwrap_or(0);
+        let planned = planned_copies(e, count).saturating_add(count);
+        if self.copies.saturating_add(planned) > MAX_COPIES {
+            return Err(e.error(format!(
+                "replicate count=\"{}\" would make {planned} copies of objects, more than the \
+                 {MAX_COPIES} mjrs allows in a model",
+                r.count
+            )));
+        }
+        if self.has_references() {
+            // each replica lists the model's objects once: those so far, and at most `planned`
+            let objects = tree_objects(&self.spec.bodies).saturating_add(planned);
+            let work = count.saturating_mul(objects);
+            if work > MAX_REFERENCE_WORK {
+                return Err(e.error(format!(
+                    "replicate count=\"{}\" in a model with referencing elements would \
+                     re-resolve them against {work} object names, more than the \
+                     {MAX_REFERENCE_WORK} mjrs allows",
+                    r.count
+                )));
+            }
+        }
         let s = self.spec.bodies.len();
         let sdef = r.childdef.unwrap_or(self.spec.bodies[pbody].default);
         self.spec.bodies.push(Body::new(Some(pbody), sdef));
@@ -90,11 +209,12 @@ impl Reader<'_> {
             let n = f64::from(i);
             quat = self.euler_quat(&r.euler.map(|a| n * a));
             f.quat = quat;
+            let mark = Mark::of(&self.spec.bodies[s]);
             let fi = self.push_frame(s, f);
 
             self.body(e, s, Some(fi))?;
             let suffix = replica_suffix(&r.sep, r.count, i);
-            self.copies += self.attach(pbody, s, fi, &suffix);
+            self.copies += self.attach(pbody, s, fi, mark, &suffix);
             self.copies += self.copy_references(&suffix)?;
             if self.copies > MAX_COPIES {
                 return Err(e.error(format!(
@@ -144,13 +264,19 @@ impl Reader<'_> {
 
     /// Copies what frame `fi` of the temporary body `s` holds into `pbody`, names suffixed
     /// (`mjCBody::operator+=(const mjCFrame&)`). Returns how many objects it copied.
-    fn attach(&mut self, pbody: usize, s: usize, fi: usize, suffix: &str) -> usize {
+    ///
+    /// MuJoCo looks through all of `s`, which holds every earlier replica too; what `fi` holds
+    /// was read after `mark`, so only that part is looked through, in the same order, and a
+    /// replicate takes time linear in its count instead of quadratic.
+    fn attach(&mut self, pbody: usize, s: usize, fi: usize, mark: Mark, suffix: &str) -> usize {
         let nframes = self.spec.frames.len();
         let mut fmap = std::collections::HashMap::new();
         let mut top = self.spec.frames[fi].clone();
         top.body = pbody;
         fmap.insert(fi, self.push_frame(pbody, top));
-        for f in self.spec.bodies[s].frames.clone() {
+        // `s` gains no frames here (the copies go to `pbody`)
+        for k in mark.frames..self.spec.bodies[s].frames.len() {
+            let f = self.spec.bodies[s].frames[k];
             if f != fi && inside(&self.spec.frames, Some(f), fi) {
                 let mut copy = self.spec.frames[f].clone();
                 copy.body = pbody;
@@ -161,7 +287,7 @@ impl Reader<'_> {
         }
         let frames = &self.spec.frames;
         let keep = |frame: Option<usize>| inside(frames, frame, fi);
-        let mut src = self.spec.bodies[s].clone();
+        let mut src = mark.read_since(&self.spec.bodies[s]);
         src.joints.retain(|x| keep(x.frame));
         src.geoms.retain(|x| keep(x.frame));
         src.sites.retain(|x| keep(x.frame));

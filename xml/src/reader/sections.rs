@@ -353,7 +353,7 @@ impl Reader<'_> {
         section: &Elem,
         parent: Option<usize>,
     ) -> Result<(), XmlError> {
-        let id = self.new_default(section, parent)?;
+        let id = self.default_class(section, parent)?;
         self.default_elements(section, id)?;
         for e in section.children_named("default") {
             self.default(e, Some(id))?;
@@ -361,18 +361,18 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// The class a `default` element declares (the main class when it has no parent). This and
-    /// [`Self::default_elements`] are kept apart from [`Self::default`] so that the recursion
-    /// through nested classes does not carry a class on the stack at every level.
+    /// The class a `default` element declares: class 0 for the top one (named by its
+    /// `class`, "main" if none), else a new class copied from its parent's. Not inlined, as
+    /// [`Self::default_elements`].
     #[inline(never)]
-    fn new_default(&mut self, section: &Elem, parent: Option<usize>) -> Result<usize, XmlError> {
+    fn default_class(&mut self, section: &Elem, parent: Option<usize>) -> Result<usize, XmlError> {
         let mut name = text(section, "class").unwrap_or_default();
         let id = match parent {
             None => {
                 if name.is_empty() {
                     name = "main".into();
                 }
-                self.spec.defaults[0].name = name;
+                self.rename_main_default(name);
                 0
             }
             Some(p) => {
@@ -387,6 +387,7 @@ impl Reader<'_> {
                 def.parent = Some(p);
                 def.children.clear();
                 let id = self.spec.defaults.len();
+                self.default_index.entry(def.name.clone()).or_insert(id);
                 self.spec.defaults[p].children.push(id);
                 self.spec.defaults.push(def);
                 id
@@ -395,7 +396,18 @@ impl Reader<'_> {
         Ok(id)
     }
 
-    /// The element defaults a `default` element sets in class `id`.
+    /// Names class 0 (the top `default` element's `class`), which a lookup then finds first.
+    fn rename_main_default(&mut self, name: String) {
+        let old = std::mem::replace(&mut self.spec.defaults[0].name, name.clone());
+        if self.default_index.get(&old) == Some(&0) {
+            self.default_index.remove(&old);
+        }
+        self.default_index.insert(name, 0);
+    }
+
+    /// The element defaults a class sets. Not inlined: the class is large, and keeping it out
+    /// of the frame of [`Self::default`], which recurses once per nesting level, lets classes
+    /// nested as deep as the parser allows be read on a 2 MiB thread stack.
     #[inline(never)]
     fn default_elements(&mut self, section: &Elem, id: usize) -> Result<(), XmlError> {
         for e in &section.children {

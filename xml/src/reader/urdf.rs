@@ -65,17 +65,7 @@ pub fn read_urdf(
     spec.fusestatic = true;
     spec.discardvisual = true;
     let mut u = Urdf {
-        r: Reader {
-            spec,
-            w: Warnings::default(),
-            res,
-            assetdir: String::new(),
-            meshdir: String::new(),
-            texturedir: String::new(),
-            readingdefaults: false,
-            replicated: false,
-            copies: 0,
-        },
+        r: Reader::new(spec, res),
         links: Vec::new(),
         parent: Vec::new(),
         children: Vec::new(),
