@@ -1,7 +1,6 @@
 //! Filling the model: sizes (`SetSizes`), names and paths (`CopyNames`, `CopyPaths`), the
 //! kinematic tree (`CopyTree`) and everything else (`CopyObjects`).
 
-
 use mjrs_alloc::OwnedModel;
 use mjrs_core::model::Model;
 use mjrs_core::name::{hash_string, LOAD_MULTIPLE};
