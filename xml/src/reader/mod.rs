@@ -9,6 +9,7 @@ mod actuator;
 pub mod attr;
 mod body;
 pub mod dom;
+pub mod elem;
 mod namespace;
 mod replicate;
 mod schema;

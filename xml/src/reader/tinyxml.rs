@@ -24,7 +24,7 @@
 
 use std::rc::Rc;
 
-use super::dom::Elem;
+use super::elem::Elem;
 
 /// TinyXML2's element nesting limit, counting the document as one level: the 499th nested
 /// element may be empty or self-closing, but not open children.

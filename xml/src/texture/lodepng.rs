@@ -6,7 +6,6 @@
 use miniz_oxide::inflate::stream::{inflate, InflateState};
 use miniz_oxide::{DataFormat, MZError, MZFlush, MZStatus};
 
-use super::png::crc32;
 use crate::limits;
 
 /// The chunk types lodepng reads (with the ancillary chunks compiled in, as MuJoCo builds it):
@@ -166,6 +165,19 @@ fn zlib_header(zlib: &[u8]) -> Result<(), String> {
         return Err("FDICT encountered in zlib header while it's not used for PNG".into());
     }
     Ok(())
+}
+
+/// CRC-32 of PNG chunks (ISO 3309, reflected, polynomial 0xEDB88320).
+pub(super) fn crc32(data: &[u8]) -> u32 {
+    let mut crc = 0xFFFF_FFFFu32;
+    for &byte in data {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            let mask = (crc & 1).wrapping_neg();
+            crc = (crc >> 1) ^ (0xEDB8_8320 & mask);
+        }
+    }
+    !crc
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 
 use std::io::Cursor;
 
-use super::lodepng::{self, Header};
+use super::lodepng::{self, crc32, Header};
 use crate::asset::AssetFile;
 use crate::cache::{self, Kind};
 use crate::limits;
@@ -297,19 +297,6 @@ fn packed(row: &[u8], x: usize, n: u8) -> u8 {
     let bit = x * n;
     let shift = 8 - n - bit % 8;
     (row[bit / 8] >> shift) & ((1u8 << n) - 1)
-}
-
-/// CRC-32 of PNG chunks (ISO 3309, reflected, polynomial 0xEDB88320).
-pub(super) fn crc32(data: &[u8]) -> u32 {
-    let mut crc = 0xFFFF_FFFFu32;
-    for &byte in data {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            let mask = (crc & 1).wrapping_neg();
-            crc = (crc >> 1) ^ (0xEDB8_8320 & mask);
-        }
-    }
-    !crc
 }
 
 #[cfg(test)]
