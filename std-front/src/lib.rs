@@ -1,7 +1,7 @@
 //! `mjrs-std`: what needs an operating system, around the `no_std` core.
 //!
 //! * [`vfs`]: MuJoCo's virtual file system (`mjVFS` and its functions).
-//! * [`file`]: reading a whole file as MuJoCo does, refusing what it refuses.
+//! * [`mod@file`]: reading a whole file as MuJoCo does, refusing what it refuses.
 //! * [`output`]: writing output files safely (atomic replacement, devices in place, links and
 //!   read-only files refused).
 //! * [`mjb_file`]: MJB model files on disk or in a VFS (`mj_loadModel`, `mj_saveModel`).
