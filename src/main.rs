@@ -715,19 +715,21 @@ fn run(cli: Cli) -> Result<(), String> {
             let file = input.to_string_lossy().into_owned();
             let bytes =
                 mjrs_std::read_file(&input).map_err(|e| format!("cannot read {file}: {e}"))?;
-            let text =
-                String::from_utf8(bytes).map_err(|_| format!("cannot read {file}: not UTF-8"))?;
             let dir = mjrs_xml::reader::dom::resource_dir(&file).to_string();
-            let (spec, warnings) =
-                mjrs_xml::parse_str(&text, &file, &dir, None).map_err(|e| e.to_string())?;
+            // bytes, as `compile` reads them: a model in any encoding saves if it compiles
+            let res = mjrs_xml::FileResources::new(None);
+            let (spec, warnings) = mjrs_xml::reader::read_mjcf(&bytes, &file, &dir, &res)
+                .map_err(|e| e.to_string())?;
             for w in &warnings {
                 eprintln!("mjrs: warning: {w}");
             }
             // MuJoCo saves only models that compile
-            mjrs_xml::compiler::compile(spec.clone(), &mjrs_xml::FileResources::new(None))
-                .map_err(|e| e.to_string())?;
+            mjrs_xml::compiler::compile(spec.clone(), &res).map_err(|e| e.to_string())?;
             let xml = mjrs_xml::writer::write_xml(&spec).map_err(|e| e.to_string())?;
-            mjrs_std::write_file(&output, xml)
+            // names read from a file that is not UTF-8 go back as the bytes they were, as
+            // MuJoCo writes them
+            let bytes = mjrs_xml::reader::tinyxml::raw_bytes(&xml);
+            mjrs_std::write_file(&output, bytes)
                 .map_err(|e| format!("cannot write {}: {e}", output.display()))
         }
         Command::Mjb { input, output, f32 } | Command::Compile { input, output, f32 } => {

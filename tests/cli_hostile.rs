@@ -405,3 +405,41 @@ fn render_every_needs_a_new_or_empty_directory_and_cleans_up_on_failure() {
     assert!(entries(&dir.join("empty")).is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_latin1_model_saves_with_its_bytes_and_compiles_to_the_same_model() {
+    let dir = scratch("latin1");
+    let input = dir.join("cafe.xml");
+    let mut xml = b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n".to_vec();
+    xml.extend_from_slice(
+        b"<mujoco model=\"caf\xe9\"><worldbody><geom name=\"b\xe9\" size=\"1\"/>",
+    );
+    xml.extend_from_slice(b"</worldbody></mujoco>");
+    std::fs::write(&input, xml).unwrap();
+    let saved = dir.join("saved.xml");
+    let out = mjrs(&[
+        "save".as_ref(),
+        input.as_os_str(),
+        "-o".as_ref(),
+        saved.as_os_str(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&saved).unwrap();
+    // the raw byte, not the UTF-8 of a stand-in character
+    assert!(bytes.windows(5).any(|w| w == b"caf\xe9\""), "{bytes:?}");
+    let json = |path: &Path| {
+        let out = mjrs(&["model".as_ref(), path.as_os_str()]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    assert_eq!(json(&input), json(&saved));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
