@@ -68,6 +68,7 @@ pub mod mjb;
 pub mod model;
 pub mod name;
 pub mod passive;
+pub mod plugin;
 mod pod;
 pub mod print;
 pub mod ray;

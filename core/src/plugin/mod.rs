@@ -1,0 +1,219 @@
+//! Engine plugins, MuJoCo's `mjpPlugin`: the [`Plugin`] trait, the registry of static slots
+//! ([`register_plugin`], [`get_plugin`], [`get_plugin_at_slot`]) and an instance's configuration
+//! ([`plugin_config`], `mj_getPluginConfig`).
+//!
+//! A plugin is a `&'static dyn Plugin`: the registry stores references in fixed slots, so it
+//! works without `std` or `alloc`, and registering at start-up on a microcontroller is one
+//! call per plugin. An instance's mutable state lives in `Data::plugin_state` (its length is
+//! [`Plugin::nstate`]); everything else a plugin needs is derived from the [`Model`] (its
+//! configuration attributes, the bodies, actuators or sensors that name it), because a `Data`
+//! has no heap for MuJoCo's `plugin_data` objects.
+//!
+//! Slots. The model field `plugin` holds slot numbers, also in MJB files, so the slot of a plugin
+//! must not depend on what else was registered. The first-party plugins therefore have fixed
+//! slots ([`FIRST_PARTY`], in the order MuJoCo 3.1.6's Python package registers its bundled
+//! libraries), whether or not they are registered; other plugins take the free slots after them.
+
+mod registry;
+
+pub use registry::{
+    get_plugin, get_plugin_at_slot, plugin_count, register_plugin, RegisterError, FIRST_PARTY,
+    MAX_PLUGINS,
+};
+
+use crate::data::Data;
+use crate::model::Model;
+use crate::real::Real;
+
+/// `mjPLUGIN_ACTUATOR`: the plugin computes actuator forces.
+pub const PLUGIN_ACTUATOR: u32 = 1 << 0;
+/// `mjPLUGIN_SENSOR`: the plugin computes sensor values.
+pub const PLUGIN_SENSOR: u32 = 1 << 1;
+/// `mjPLUGIN_PASSIVE`: the plugin adds passive forces.
+pub const PLUGIN_PASSIVE: u32 = 1 << 2;
+/// `mjPLUGIN_SDF`: the plugin is a signed distance field.
+pub const PLUGIN_SDF: u32 = 1 << 3;
+
+/// Most configuration attributes an SDF plugin converts to numbers ([`Plugin::sdf_attribute`]).
+pub const MAX_SDF_ATTRIBUTES: usize = 16;
+
+/// Why a plugin instance cannot run with a model (MuJoCo reports these from `init`, at
+/// `mj_makeData`, as fatal errors; mjrs reports them when the model is compiled or loaded).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct PluginError(pub &'static str);
+
+impl core::fmt::Display for PluginError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl core::error::Error for PluginError {}
+
+/// A shape a plugin draws into a scene ([`Plugin::visualize`]): MuJoCo's `mjvGeom` fields that
+/// plugins set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PluginGeom {
+    /// Geom type (`GEOM_*`).
+    pub type_: i32,
+    /// Size, as for a model geom of that type.
+    pub size: [Real; 3],
+    /// Position in world coordinates.
+    pub pos: [Real; 3],
+    /// Orientation, a row-major rotation matrix.
+    pub mat: [Real; 9],
+    /// Colour.
+    pub rgba: [f32; 4],
+}
+
+/// MuJoCo's `mjpPlugin`: a plugin's identity and callbacks. Every method has the default of a
+/// null function pointer in MuJoCo (nothing happens, or no state), except [`Plugin::name`].
+///
+/// Methods take the instance number `instance` (an index into the model's `plugin` arrays).
+pub trait Plugin: Sync {
+    /// Globally unique name, such as `mujoco.pid`.
+    fn name(&self) -> &'static str;
+
+    /// Names of the configuration attributes, in the order of the model's `plugin_attr`.
+    fn attributes(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Capabilities, a bit set of `PLUGIN_*`.
+    fn capabilities(&self) -> u32 {
+        0
+    }
+
+    /// Stage (`STAGE_POS`, `STAGE_VEL`, `STAGE_ACC`) in which sensor plugins compute.
+    fn needstage(&self) -> i32 {
+        crate::types::STAGE_ACC
+    }
+
+    /// Length of the instance's state in `plugin_state`.
+    fn nstate(&self, _m: &Model, _instance: usize) -> usize {
+        0
+    }
+
+    /// Length of the output of sensor `sensor_id`, a sensor of this instance.
+    fn nsensordata(&self, _m: &Model, _instance: usize, _sensor_id: usize) -> usize {
+        0
+    }
+
+    /// Checks that the instance can run with `m` (MuJoCo's `init`): configuration values,
+    /// the elements that use it.
+    fn init(&self, _m: &Model, _instance: usize) -> Result<(), PluginError> {
+        Ok(())
+    }
+
+    /// Sets the instance's state to its initial value (`mj_resetData`).
+    fn reset(&self, _m: &Model, _plugin_state: &mut [Real], _instance: usize) {}
+
+    /// Computes the outputs of one capability (`PLUGIN_*`): actuator forces into
+    /// `actuator_force`, sensor values into `sensordata`, passive forces into `qfrc_passive`.
+    fn compute(&self, _m: &Model, _d: &mut Data, _instance: usize, _capability: u32) {}
+
+    /// Advances the state after the time step (`mj_advance`).
+    fn advance(&self, _m: &Model, _d: &mut Data, _instance: usize) {}
+
+    /// Shapes drawn into a scene (`mjv_updateScene`), passed one by one to `emit`.
+    fn visualize(
+        &self,
+        _m: &Model,
+        _d: &Data,
+        _instance: usize,
+        _emit: &mut dyn FnMut(&PluginGeom),
+    ) {
+    }
+
+    /// Activation variables the plugin adds to actuator `actuator_id` (after those of its
+    /// `dyntype`).
+    fn actuator_actdim(&self, _m: &Model, _instance: usize, _actuator_id: usize) -> usize {
+        0
+    }
+
+    /// Writes the plugin's entries of `act_dot`, after the built-in dynamics and before
+    /// [`Plugin::compute`].
+    fn actuator_act_dot(&self, _m: &Model, _d: &mut Data, _instance: usize) {}
+
+    /// Signed distance from `point` (local coordinates) to the surface, given the instance's
+    /// numeric attributes from [`Plugin::sdf_attribute`].
+    fn sdf_distance(&self, _point: &[Real; 3], _attributes: &[Real]) -> Real {
+        0.0
+    }
+
+    /// Gradient of the distance with respect to the local coordinates of `point`.
+    fn sdf_gradient(&self, _point: &[Real; 3], _attributes: &[Real]) -> [Real; 3] {
+        [0.0; 3]
+    }
+
+    /// Distance used by the compiler to mesh the surface (marching cubes).
+    fn sdf_staticdistance(&self, point: &[Real; 3], attributes: &[Real]) -> Real {
+        self.sdf_distance(point, attributes)
+    }
+
+    /// Converts configuration values (`values[i]` of attribute `names[i]`, `None` when unset)
+    /// to numbers, defaults filled in; writes at most [`MAX_SDF_ATTRIBUTES`].
+    fn sdf_attribute(&self, _attribute: &mut [Real], _names: &[&str], _values: &[Option<&str>]) {}
+
+    /// Bounding box of the surface: centre (3) and half sizes (3).
+    fn sdf_aabb(&self, _attributes: &[Real]) -> [Real; 6] {
+        [0.0; 6]
+    }
+}
+
+/// The plugin of instance `instance` of `m`, if its slot is registered.
+pub fn instance_plugin(m: &Model, instance: usize) -> Option<&'static dyn Plugin> {
+    let slot = usize::try_from(*m.plugin.get(instance)?).ok()?;
+    get_plugin_at_slot(slot)
+}
+
+/// `mj_getPluginConfig`: the value of attribute `attrib` of instance `instance`, empty when
+/// the model does not set it; `None` when the plugin has no such attribute (or the instance or
+/// its slot does not exist).
+pub fn plugin_config<'m>(m: &'m Model, instance: usize, attrib: &str) -> Option<&'m str> {
+    let plugin = instance_plugin(m, instance)?;
+    let index = plugin.attributes().iter().position(|a| *a == attrib)?;
+    let start = usize::try_from(*m.plugin_attradr.get(instance)?).ok()?;
+    let mut values = m.plugin_attr.get(start..)?.split(|&b| b == 0);
+    let value = values.nth(index)?;
+    core::str::from_utf8(value).ok()
+}
+
+/// The state of instance `instance` in `plugin_state` (empty when the addresses are off).
+pub fn instance_state<'d>(
+    m: &Model,
+    plugin_state: &'d mut [Real],
+    instance: usize,
+) -> &'d mut [Real] {
+    let adr = m
+        .plugin_stateadr
+        .get(instance)
+        .and_then(|&a| usize::try_from(a).ok());
+    let num = m
+        .plugin_statenum
+        .get(instance)
+        .and_then(|&n| usize::try_from(n).ok());
+    match (adr, num) {
+        (Some(a), Some(n)) => plugin_state
+            .get_mut(a..a.saturating_add(n))
+            .unwrap_or(&mut []),
+        _ => &mut [],
+    }
+}
+
+/// Calls `f(instance, plugin)` for every instance of `m` whose plugin has `capability`
+/// (`0` for all), in instance order, as MuJoCo's stages loop over `m->plugin`.
+pub fn for_each_instance(
+    m: &Model,
+    capability: u32,
+    mut f: impl FnMut(usize, &'static dyn Plugin),
+) {
+    for instance in 0..m.nplugin {
+        if let Some(p) = instance_plugin(m, instance) {
+            if capability == 0 || p.capabilities() & capability != 0 {
+                f(instance, p);
+            }
+        }
+    }
+}
