@@ -22,6 +22,7 @@ pub use registry::{
 };
 
 use crate::data::Data;
+use crate::error::StepError;
 use crate::model::Model;
 use crate::real::Real;
 
@@ -202,18 +203,34 @@ pub fn instance_state<'d>(
     }
 }
 
-/// Calls `f(instance, plugin)` for every instance of `m` whose plugin has `capability`
-/// (`0` for all), in instance order, as MuJoCo's stages loop over `m->plugin`.
+/// Calls `f(instance, plugin)` for every instance of `m` whose plugin has `capability`, in
+/// instance order, as MuJoCo's stages loop over `m->plugin`. An instance whose slot holds no
+/// plugin stops the loop with MuJoCo's fatal "invalid plugin slot" (a validated model has none).
 pub fn for_each_instance(
     m: &Model,
     capability: u32,
     mut f: impl FnMut(usize, &'static dyn Plugin),
-) {
+) -> Result<(), StepError> {
+    for instance in 0..m.nplugin {
+        let p = instance_plugin(m, instance).ok_or(StepError::Rejected("invalid plugin slot"))?;
+        if p.capabilities() & capability != 0 {
+            f(instance, p);
+        }
+    }
+    Ok(())
+}
+
+/// `advance` of every instance, after the integrator moved time (end of `mj_advance`).
+pub fn advance_all(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    for_each_instance(m, u32::MAX, |i, p| p.advance(m, d, i))
+}
+
+/// `reset` of every instance on its slice of `plugin_state` (`mj_resetData`); instances whose
+/// slot is empty are left alone (the model was validated, so there are none).
+pub fn reset_all(m: &Model, plugin_state: &mut [Real]) {
     for instance in 0..m.nplugin {
         if let Some(p) = instance_plugin(m, instance) {
-            if capability == 0 || p.capabilities() & capability != 0 {
-                f(instance, p);
-            }
+            p.reset(m, instance_state(m, plugin_state, instance), instance);
         }
     }
 }
