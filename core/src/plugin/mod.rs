@@ -234,3 +234,10 @@ pub fn reset_all(m: &Model, plugin_state: &mut [Real]) {
         }
     }
 }
+
+/// Registers every first-party plugin of this build at its fixed slot: what the desktop fronts
+/// (`mjrs-alloc`'s MJB loader, the MJCF compiler) call before a model is read. A microcontroller
+/// calls the `register` functions of the plugins it needs instead, so the others are not linked.
+/// Calling it again is harmless; a plugin of the user's registered under a first-party name
+/// before it keeps the slot.
+pub fn register_first_party() {}
