@@ -14,11 +14,12 @@
 //! slots ([`FIRST_PARTY`], in the order MuJoCo 3.1.6's Python package registers its bundled
 //! libraries), whether or not they are registered; other plugins take the free slots after them.
 
+pub mod cable;
 mod number;
 pub mod pid;
 mod registry;
 
-pub use number::strtod;
+pub use number::{is_number_without_spaces, strtod, strtod_end};
 pub use registry::{
     get_plugin, get_plugin_at_slot, plugin_count, register_plugin, RegisterError, FIRST_PARTY,
     MAX_PLUGINS,
@@ -273,4 +274,5 @@ pub fn reset_all(m: &Model, plugin_state: &mut [Real]) {
 pub fn register_first_party() {
     // a slot already taken by a user's plugin of the same name stays theirs
     let _ = pid::register();
+    let _ = cable::register();
 }
