@@ -52,13 +52,13 @@ impl core::fmt::Display for PluginError {
 
 impl core::error::Error for PluginError {}
 
-/// A shape a plugin draws into a scene ([`Plugin::visualize`]): MuJoCo's `mjvGeom` fields that
-/// plugins set.
+/// A shape a plugin draws into a scene ([`Plugin::visualize`]): the `mjvGeom` fields plugins
+/// set after `mjv_initGeom`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PluginGeom {
     /// Geom type (`GEOM_*`).
     pub type_: i32,
-    /// Size, as for a model geom of that type.
+    /// Size, as `mjv_initGeom` takes it for that type.
     pub size: [Real; 3],
     /// Position in world coordinates.
     pub pos: [Real; 3],
@@ -66,6 +66,22 @@ pub struct PluginGeom {
     pub mat: [Real; 9],
     /// Colour.
     pub rgba: [f32; 4],
+    /// Object type (`OBJ_*`) and id the geom stands for.
+    pub objtype: i32,
+    /// Object id.
+    pub objid: i32,
+    /// Category (`CAT_*` of the scene: 1 static, 2 dynamic, 4 decor).
+    pub category: i32,
+}
+
+/// What a plugin may do to a scene while it is built (`mjv_updateScene` calls the plugins
+/// first): add geoms, and recolour model geoms (MuJoCo's plugins write `geom_rgba` of the
+/// model; mjrs keeps the model read-only and lets the scene apply the colour).
+pub trait PluginScene {
+    /// Adds a geom; false (with MuJoCo's `VGEOMFULL` warning counted) when the scene is full.
+    fn add_geom(&mut self, d: &mut Data, g: &PluginGeom) -> bool;
+    /// Draws model geom `geom` in `rgba` from now on.
+    fn set_geom_rgba(&mut self, geom: usize, rgba: [f32; 4]);
 }
 
 /// MuJoCo's `mjpPlugin`: a plugin's identity and callbacks. Every method has the default of a
@@ -117,15 +133,8 @@ pub trait Plugin: Sync {
     /// Advances the state after the time step (`mj_advance`).
     fn advance(&self, _m: &Model, _d: &mut Data, _instance: usize) {}
 
-    /// Shapes drawn into a scene (`mjv_updateScene`), passed one by one to `emit`.
-    fn visualize(
-        &self,
-        _m: &Model,
-        _d: &Data,
-        _instance: usize,
-        _emit: &mut dyn FnMut(&PluginGeom),
-    ) {
-    }
+    /// Draws into a scene (`mjv_updateScene`, before the model's own geoms).
+    fn visualize(&self, _m: &Model, _d: &mut Data, _instance: usize, _scn: &mut dyn PluginScene) {}
 
     /// Activation variables the plugin adds to actuator `actuator_id` (after those of its
     /// `dyntype`).
