@@ -14,8 +14,11 @@
 //! slots ([`FIRST_PARTY`], in the order MuJoCo 3.1.6's Python package registers its bundled
 //! libraries), whether or not they are registered; other plugins take the free slots after them.
 
+mod number;
+pub mod pid;
 mod registry;
 
+pub use number::strtod;
 pub use registry::{
     get_plugin, get_plugin_at_slot, plugin_count, register_plugin, RegisterError, FIRST_PARTY,
     MAX_PLUGINS,
@@ -190,6 +193,15 @@ pub fn plugin_config<'m>(m: &'m Model, instance: usize, attrib: &str) -> Option<
     core::str::from_utf8(value).ok()
 }
 
+/// A numeric configuration value as MuJoCo's plugins read it: `None` when the attribute is
+/// unset or empty (or not the plugin's), else [`strtod`] of the text, so malformed text reads
+/// as its longest numeric prefix, or 0.
+pub fn config_number(m: &Model, instance: usize, attrib: &str) -> Option<f64> {
+    plugin_config(m, instance, attrib)
+        .filter(|v| !v.is_empty())
+        .map(strtod)
+}
+
 /// The state of instance `instance` in `plugin_state` (empty when the addresses are off).
 pub fn instance_state<'d>(
     m: &Model,
@@ -209,6 +221,15 @@ pub fn instance_state<'d>(
             .get_mut(a..a.saturating_add(n))
             .unwrap_or(&mut []),
         _ => &mut [],
+    }
+}
+
+/// Calls `f(actuator)` for every actuator of `m` that names instance `instance`, in order.
+pub fn for_each_actuator(m: &Model, instance: usize, mut f: impl FnMut(usize)) {
+    for (i, &p) in m.actuator_plugin.iter().enumerate() {
+        if usize::try_from(p).ok() == Some(instance) {
+            f(i);
+        }
     }
 }
 
@@ -249,4 +270,6 @@ pub fn reset_all(m: &Model, plugin_state: &mut [Real]) {
 /// calls the `register` functions of the plugins it needs instead, so the others are not linked.
 /// Calling it again is harmless; a plugin of the user's registered under a first-party name
 /// before it keeps the slot.
-pub fn register_first_party() {}
+pub fn register_first_party() {
+    pid::register();
+}
