@@ -819,11 +819,12 @@ impl Compiler<'_> {
             }
         }
         for i in 0..self.spec.meshes.len() {
-            let generated = if self.spec.meshes[i].plugin.is_some() && self.spec.meshes[i].file.is_empty() {
-                Some(self.sdf_mesh(i)?)
-            } else {
-                None
-            };
+            let generated =
+                if self.spec.meshes[i].plugin.is_some() && self.spec.meshes[i].file.is_empty() {
+                    Some(self.sdf_mesh(i)?)
+                } else {
+                    None
+                };
             let m = generated.as_ref().unwrap_or(&self.spec.meshes[i]);
             let file = self.try_load(&self.spec.meshdir, &m.file);
             let class = self.spec.defaults.iter().find(|d| d.name == m.classname);

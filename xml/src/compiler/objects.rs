@@ -4,8 +4,8 @@
 
 use mjrs_core::types::*;
 
-use super::tree::checklimited;
 use super::plugin::{PluginUser, UserKind};
+use super::tree::checklimited;
 use super::Compiler;
 use crate::error::XmlError;
 use crate::spec::{self, Limited, Wrap};

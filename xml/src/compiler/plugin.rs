@@ -101,7 +101,11 @@ impl Compiler<'_> {
         }
         let mut slot = None;
         if !r.plugin.is_empty() {
-            let found = self.spec.active_plugins.iter().find(|(n, _)| *n == r.plugin);
+            let found = self
+                .spec
+                .active_plugins
+                .iter()
+                .find(|(n, _)| *n == r.plugin);
             let Some(&(_, s)) = found else {
                 return Err(user.error(format!("unrecognized plugin '{}'", r.plugin)));
             };
@@ -130,9 +134,9 @@ impl Compiler<'_> {
                 i
             }
         };
-        let plugin = self.instance_plugin(instance).ok_or_else(|| {
-            user.error(format!("unrecognized plugin '{}'", r.plugin))
-        })?;
+        let plugin = self
+            .instance_plugin(instance)
+            .ok_or_else(|| user.error(format!("unrecognized plugin '{}'", r.plugin)))?;
         let (bit, message) = user.capability();
         if plugin.capabilities() & bit == 0 {
             return Err(user.error(format!("plugin '{}' {message}", plugin.name())));
@@ -231,7 +235,7 @@ impl Compiler<'_> {
             if let Some(plugin) = self.instance_plugin(i) {
                 plugin.init(m, i).map_err(|e| {
                     XmlError::model(format!(
-                        "plugin->init failed for plugin id {i}: {}",
+                        "engine error: _initPlugin: plugin->init failed for plugin id {i}\n{}",
                         e.0
                     ))
                 })?;
@@ -325,10 +329,15 @@ impl Compiler<'_> {
             )));
         }
         let instance = self.resolve_plugin(&r, user.clone())?;
-        let plugin = self.instance_plugin(instance).ok_or_else(|| user.neither())?;
+        let plugin = self
+            .instance_plugin(instance)
+            .ok_or_else(|| user.neither())?;
         let names = plugin.attributes();
         let config = &self.spec.plugins[instance].config;
-        let values: Vec<Option<&str>> = names.iter().map(|n| config.get(*n).map(String::as_str)).collect();
+        let values: Vec<Option<&str>> = names
+            .iter()
+            .map(|n| config.get(*n).map(String::as_str))
+            .collect();
         let mut attributes = vec![0.0; names.len().max(MAX_SDF_ATTRIBUTES)];
         plugin.sdf_attribute(&mut attributes, names, &values);
         let (vert, normal, face) = sdf_surface(plugin, &attributes, &user)?;

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use mjrs_core::plugin::get_plugin;
+use mjrs_core::plugin::{get_plugin, FIRST_PARTY};
 
 use super::attr::{text, text_required};
 use super::dom::Elem;
@@ -33,6 +33,11 @@ impl Reader<'_> {
         for e in section.children_named("plugin") {
             let name = text_required(e, "plugin")?;
             let Some((slot, _)) = get_plugin(&name) else {
+                if FIRST_PARTY.contains(&name.as_str()) {
+                    return Err(e.unsupported(format!(
+                        "the plugin '{name}' (a MuJoCo plugin this build does not include)"
+                    )));
+                }
                 return Err(e.error(format!("unknown plugin '{name}'")));
             };
             if !self.spec.active_plugins.iter().any(|(_, s)| *s == slot) {
