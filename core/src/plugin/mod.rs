@@ -15,6 +15,7 @@
 //! libraries), whether or not they are registered; other plugins take the free slots after them.
 
 mod registry;
+pub mod sdf;
 
 pub use registry::{
     get_plugin, get_plugin_at_slot, plugin_count, register_plugin, RegisterError, FIRST_PARTY,
@@ -154,8 +155,16 @@ pub trait Plugin: Sync {
     }
 
     /// Converts configuration values (`values[i]` of attribute `names[i]`, `None` when unset)
-    /// to numbers, defaults filled in; writes at most [`MAX_SDF_ATTRIBUTES`].
-    fn sdf_attribute(&self, _attribute: &mut [Real], _names: &[&str], _values: &[Option<&str>]) {}
+    /// to numbers, defaults filled in; writes at most [`MAX_SDF_ATTRIBUTES`]. A value that is
+    /// not a number is an error (MuJoCo's `mju_error` from the plugin, a compile error).
+    fn sdf_attribute(
+        &self,
+        _attribute: &mut [Real],
+        _names: &[&str],
+        _values: &[Option<&str>],
+    ) -> Result<(), PluginError> {
+        Ok(())
+    }
 
     /// Bounding box of the surface: centre (3) and half sizes (3).
     fn sdf_aabb(&self, _attributes: &[Real]) -> [Real; 6] {
@@ -233,4 +242,28 @@ pub fn reset_all(m: &Model, plugin_state: &mut [Real]) {
             p.reset(m, instance_state(m, plugin_state, instance), instance);
         }
     }
+}
+
+/// The numeric attributes of SDF instance `instance` ([`Plugin::sdf_attribute`] of its
+/// configuration), padded with zeros to [`MAX_SDF_ATTRIBUTES`].
+pub fn sdf_attributes(
+    m: &Model,
+    instance: usize,
+) -> Result<[Real; MAX_SDF_ATTRIBUTES], PluginError> {
+    let plugin = instance_plugin(m, instance).ok_or(PluginError("invalid plugin slot"))?;
+    let names = plugin.attributes();
+    let n = names.len().min(MAX_SDF_ATTRIBUTES);
+    let mut values = [None; MAX_SDF_ATTRIBUTES];
+    for (v, name) in values.iter_mut().zip(&names[..n]) {
+        *v = plugin_config(m, instance, name);
+    }
+    let mut out = [0.0; MAX_SDF_ATTRIBUTES];
+    plugin.sdf_attribute(&mut out[..n], &names[..n], &values[..n])?;
+    Ok(out)
+}
+
+/// Registers every first-party plugin that mjrs has (desktop fronts call this once at start-up;
+/// a microcontroller calls the `register` of the modules it needs instead).
+pub fn register_first_party() {
+    sdf::register();
 }
