@@ -8,7 +8,6 @@ use mjrs_core::plugin::{
     get_plugin_at_slot, Plugin, MAX_SDF_ATTRIBUTES, PLUGIN_ACTUATOR, PLUGIN_PASSIVE, PLUGIN_SDF,
     PLUGIN_SENSOR,
 };
-use mjrs_core::real::Real;
 use mjrs_core::types::*;
 
 use super::Compiler;
@@ -288,25 +287,6 @@ impl Compiler<'_> {
     }
 }
 
-/// A triangle mesh of a signed distance field's surface: vertices, normals, faces.
-type SdfSurface = (Vec<f32>, Vec<f32>, Vec<i32>);
-
-/// The surface of `plugin`'s distance field with numeric attributes `attributes`, by marching
-/// cubes over its bounding box (the second half of `mjCMesh::LoadSDF`). Not written yet: such
-/// meshes are refused by name until it is.
-fn sdf_surface(
-    _plugin: &'static dyn Plugin,
-    _attributes: &[Real],
-    user: &PluginUser,
-) -> Result<SdfSurface, XmlError> {
-    Err(XmlError::Unsupported {
-        what: "meshes generated from SDF plugins (not supported yet)".into(),
-        element: "mesh".into(),
-        line: user.info.line,
-        file: user.info.file.clone().unwrap_or_default(),
-    })
-}
-
 impl Compiler<'_> {
     /// `mjCMesh::LoadSDF`: mesh `i`, which has no file, from the instance its `plugin` names;
     /// the result is the mesh's spec with the surface as its own vertices, normals and faces.
@@ -339,8 +319,10 @@ impl Compiler<'_> {
             .map(|n| config.get(*n).map(String::as_str))
             .collect();
         let mut attributes = vec![0.0; names.len().max(MAX_SDF_ATTRIBUTES)];
-        plugin.sdf_attribute(&mut attributes, names, &values);
-        let (vert, normal, face) = sdf_surface(plugin, &attributes, &user)?;
+        plugin
+            .sdf_attribute(&mut attributes[..names.len()], names, &values)
+            .map_err(|e| user.error(e.0.to_string()))?;
+        let (vert, normal, face) = crate::mesh::sdf::sdf_surface(plugin, &attributes);
         let mut m = self.spec.meshes[i].clone();
         m.uservert = vert;
         m.usernormal = normal;

@@ -20,6 +20,7 @@ mod hull;
 mod msh;
 mod obj;
 mod process;
+pub mod sdf;
 mod skin;
 mod stl;
 mod strtold;
