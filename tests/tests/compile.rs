@@ -390,3 +390,38 @@ fn unsupported_models_are_refused_by_name() {
         }
     }
 }
+
+/// Models whose MJB is too large to keep as a fixture (meshes that SDF plugins generate by
+/// marching cubes): mjrs's MJB has the SHA-256 of MuJoCo's (`fixtures/compile-hashes.txt`).
+#[test]
+fn large_models_have_mujocos_mjb_bytes() {
+    let text = std::fs::read_to_string(fixtures().join("compile-hashes-models.txt")).unwrap();
+    let hashes = std::fs::read_to_string(fixtures().join("compile-hashes.txt")).unwrap();
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let c: Vec<&str> = line.split_whitespace().collect();
+        let (name, path) = (c[0], c[1]);
+        let theirs = hashes
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+            .unwrap_or_else(|| panic!("{name}: no hash in compile-hashes.txt"));
+        let ours = match mjrs_xml::load_xml(models.join(path), None) {
+            Ok(mut c) => mjrs_tests::sha256::sha256_hex(&c.model.to_mjb(8).unwrap()),
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        if ours != theirs {
+            failures.push(format!("{name}: MJB differs from MuJoCo's"));
+        }
+        n += 1;
+    }
+    println!("{n} large models with MuJoCo's MJB bytes");
+    assert!(n > 0 && failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -286,7 +286,7 @@ fn first_party_plugins_missing_from_the_build_are_named() {
 }
 
 #[test]
-fn meshes_from_sdf_plugins_are_checked_then_refused_by_name() {
+fn meshes_from_sdf_plugins_are_checked() {
     fails_with(
         r#"<mujoco><extension><plugin plugin="test.counter"><instance name="c"/></plugin></extension>
         <asset><mesh name="m"><plugin/></mesh></asset></mujoco>"#,

@@ -321,7 +321,7 @@ impl Compiler<'_> {
         let mut attributes = vec![0.0; names.len().max(MAX_SDF_ATTRIBUTES)];
         plugin
             .sdf_attribute(&mut attributes[..names.len()], names, &values)
-            .map_err(|e| user.error(e.0.to_string()))?;
+            .map_err(|e| XmlError::model(format!("engine error: {}", e.0)))?;
         let (vert, normal, face) = crate::mesh::sdf::sdf_surface(plugin, &attributes);
         let mut m = self.spec.meshes[i].clone();
         m.uservert = vert;
