@@ -146,8 +146,9 @@ fn marching_cubes(field: &[f32], g: &Grid) -> McMesh {
     for z in 0..g.nz - 1 {
         for y in 0..g.ny - 1 {
             for x in 0..g.nx - 1 {
-                let vs: [f32; 8] =
-                    core::array::from_fn(|c| field[g.index(x + (c & 1), y + (c >> 1 & 1), z + (c >> 2))]);
+                let vs: [f32; 8] = core::array::from_fn(|c| {
+                    field[g.index(x + (c & 1), y + (c >> 1 & 1), z + (c >> 2))]
+                });
                 let config = vs
                     .iter()
                     .enumerate()
@@ -225,7 +226,8 @@ fn add_triangles(
     y: usize,
     z: usize,
 ) {
-    let s = |dx: usize, dy: usize, dz: usize, axis: usize| slab[g.slab(x + dx, y + dy, z + dz)][axis];
+    let s =
+        |dx: usize, dy: usize, dz: usize, axis: usize| slab[g.slab(x + dx, y + dy, z + dz)][axis];
     let edge_indices = [
         s(0, 0, 0, 0),
         s(0, 1, 0, 0),
