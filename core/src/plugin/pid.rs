@@ -16,8 +16,7 @@
 //! term, so the integral itself is clamped to `imax / ki`.
 
 use super::{
-    config_number, for_each_actuator, register_plugin, Plugin, PluginError, RegisterError,
-    PLUGIN_ACTUATOR,
+    config_number, for_each_actuator, register_plugin, Plugin, PluginError, PLUGIN_ACTUATOR,
 };
 use crate::actuation::next_activation;
 use crate::data::Data;
@@ -29,9 +28,11 @@ use crate::types::DYN_NONE;
 /// The plugin object registered by [`register`].
 pub static PID: Pid = Pid;
 
-/// Registers `mujoco.pid` at its fixed slot.
-pub fn register() -> Result<(), RegisterError> {
-    register_plugin(&PID).map(|_| ())
+/// Registers `mujoco.pid` at its fixed slot (a plugin of the user's registered under that name
+/// before keeps the slot).
+pub fn register() {
+    // the only refusal is a different plugin already holding the slot, which then stays
+    let _ = register_plugin(&PID);
 }
 
 /// `mujoco.pid` (stateless: everything is read from the Model and `act`).
