@@ -313,9 +313,11 @@ impl core::error::Error for ResourceError {}
 
 /// Where an open resource's bytes come from.
 enum Source<'v> {
-    Vfs(&'v [u8]),
+    /// A VFS file and its stamp (MuJoCo's hash of its bytes).
+    Vfs(&'v [u8], u64),
     Provider(RegisteredProvider),
-    Disk(Vec<u8>),
+    /// A file read from disk and its modification time in seconds (0 when unknown).
+    Disk(Vec<u8>, i64),
 }
 
 /// An open resource (`mjResource` between `mju_openResource` and `mju_closeResource`); dropping
@@ -328,9 +330,9 @@ pub struct OpenResource<'v> {
 impl fmt::Debug for OpenResource<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let from = match &self.source {
-            Source::Vfs(_) => "vfs".to_owned(),
+            Source::Vfs(..) => "vfs".to_owned(),
             Source::Provider(p) => format!("provider '{}'", p.prefix),
-            Source::Disk(_) => "disk".to_owned(),
+            Source::Disk(..) => "disk".to_owned(),
         };
         f.debug_struct("OpenResource")
             .field("name", &self.resource.name)
@@ -361,9 +363,14 @@ pub fn open_resource<'v>(
     vfs: Option<&'v Vfs>,
 ) -> Result<OpenResource<'v>, ResourceError> {
     if let Some(bytes) = vfs.and_then(|v| v.find(name)) {
+        let stamp = vfs_stamp(bytes);
+        let mut resource = Resource::new(name);
+        if stamp != 0 {
+            resource.timestamp = base64::encode(&stamp.to_le_bytes());
+        }
         return Ok(OpenResource {
-            resource: Resource::new(name),
-            source: Source::Vfs(bytes),
+            resource,
+            source: Source::Vfs(bytes, stamp),
         });
     }
     match get_resource_provider(name) {
@@ -402,10 +409,42 @@ fn open_on_disk(name: &str) -> Result<OpenResource<'static>, ResourceError> {
         },
         _ => ResourceError::NotFound(name.to_owned()),
     })?;
+    let mtime = modification_time(name);
+    let mut resource = Resource::new(name);
+    resource.timestamp = base64::encode(&mtime.to_le_bytes());
     Ok(OpenResource {
-        resource: Resource::new(name),
-        source: Source::Disk(bytes),
+        resource,
+        source: Source::Disk(bytes, mtime),
     })
+}
+
+/// The modification time of file `name` in whole seconds since 1970 (`stat`'s `st_mtime`), 0
+/// when it cannot be had (as MuJoCo clears it).
+fn modification_time(name: &str) -> i64 {
+    let Ok(t) = std::fs::metadata(name).and_then(|m| m.modified()) else {
+        return 0;
+    };
+    let secs = |d: std::time::Duration| i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
+    match t.duration_since(std::time::UNIX_EPOCH) {
+        Ok(after) => secs(after),
+        // before 1970: st_mtime rounds toward minus infinity
+        Err(e) => {
+            let before = e.duration();
+            let whole = secs(before);
+            -whole - i64::from(before.subsec_nanos() > 0)
+        }
+    }
+}
+
+/// The stamp MuJoCo's VFS keeps for a file's bytes (`vfs_hash`: FNV-1's constants, with the
+/// byte or-ed rather than xor-ed in, as 3.1.6 does).
+fn vfs_stamp(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash |= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
 }
 
 /// Can `name` be opened from a provider or the disk, without a VFS (MuJoCo opens it with
@@ -434,8 +473,8 @@ impl OpenResource<'_> {
     /// file over 2 GB is.
     pub fn read(&mut self) -> Result<&[u8], ResourceError> {
         let p = match &self.source {
-            Source::Vfs(bytes) => return Ok(bytes),
-            Source::Disk(bytes) => return Ok(bytes),
+            Source::Vfs(bytes, _) => return Ok(bytes),
+            Source::Disk(bytes, _) => return Ok(bytes),
             Source::Provider(p) => p,
         };
         let name = self.resource.name.clone();
@@ -464,7 +503,7 @@ impl OpenResource<'_> {
     /// when it has none, or when it panics). Cut at the first NUL, as MuJoCo keeps a C string.
     pub fn dir(&self) -> String {
         let dir = match &self.source {
-            Source::Vfs(_) | Source::Disk(_) => return dir_of(&self.resource.name).to_owned(),
+            Source::Vfs(..) | Source::Disk(..) => return dir_of(&self.resource.name).to_owned(),
             Source::Provider(p) => guarded(p, &self.resource.name, "getdir", || {
                 p.provider.getdir(&self.resource)
             })
@@ -479,16 +518,32 @@ impl OpenResource<'_> {
     }
 
     /// Has the resource changed since `timestamp` (`mju_isModifiedResource`)? 0 unchanged,
-    /// positive newer, negative older. A provider's `modified` answers for its resources (1
-    /// when it panics: assumed modified); VFS and disk files carry no timestamp in mjrs (its
-    /// asset cache compares contents) and always count as modified.
+    /// positive newer (or unknown), negative older. A provider's `modified` answers for its
+    /// resources (1 when it panics: assumed modified). A disk file compares its modification
+    /// time with the one `timestamp` encodes (the Base64 of 8 bytes, as [`Self::timestamp`]
+    /// gives it), 1 for any other text. A VFS file compares the stamp of its bytes: 0 when
+    /// equal, 1 when not, and MuJoCo's codes for a timestamp that is not 8 bytes of Base64 (2),
+    /// a zero timestamp (3) or a file without stamp (5).
     pub fn is_modified(&self, timestamp: &str) -> i32 {
         match &self.source {
             Source::Provider(p) => guarded(p, &self.resource.name, "modified", || {
                 p.provider.modified(&self.resource, timestamp)
             })
             .unwrap_or(1),
-            Source::Vfs(_) | Source::Disk(_) => 1,
+            Source::Disk(_, mtime) => match base64::decode8(timestamp) {
+                Some(t) => match mtime.cmp(&i64::from_le_bytes(t)) {
+                    std::cmp::Ordering::Less => -1,
+                    std::cmp::Ordering::Equal => 0,
+                    std::cmp::Ordering::Greater => 1,
+                },
+                None => 1,
+            },
+            Source::Vfs(_, stamp) => match base64::decode8(timestamp).map(u64::from_le_bytes) {
+                None => 2,
+                Some(0) => 3,
+                Some(_) if *stamp == 0 => 5,
+                Some(t) => i32::from(t != *stamp),
+            },
         }
     }
 }
@@ -508,5 +563,79 @@ pub fn dir_of(name: &str) -> &str {
     match name.rfind(['/', '\\']) {
         Some(i) => &name[..=i],
         None => "",
+    }
+}
+
+/// Base64 as MuJoCo's timestamps use it (`mju_encodeBase64`, `mju_decodeBase64`): the standard
+/// alphabet with `=` padding.
+mod base64 {
+    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+    /// `data` in Base64.
+    pub fn encode(data: &[u8]) -> String {
+        let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+        for chunk in data.chunks(3) {
+            let b = [
+                chunk[0],
+                *chunk.get(1).unwrap_or(&0),
+                *chunk.get(2).unwrap_or(&0),
+            ];
+            let k = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+            for i in 0..4 {
+                if i <= chunk.len() {
+                    out.push(char::from(TABLE[((k >> (18 - 6 * i)) & 63) as usize]));
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        out
+    }
+
+    /// The 8 bytes `text` encodes, or `None` when it is not the Base64 of exactly 8 bytes.
+    pub fn decode8(text: &str) -> Option<[u8; 8]> {
+        let t = text.as_bytes();
+        // 8 bytes are 12 characters, the last one padding
+        if t.len() != 12 || t[11] != b'=' {
+            return None;
+        }
+        let mut bits: u128 = 0;
+        for &c in &t[..11] {
+            let v = TABLE.iter().position(|&x| x == c)?;
+            bits = (bits << 6) | v as u128;
+        }
+        // 66 bits hold the 64 of the data and 2 zero bits of the last character
+        if bits & 3 != 0 {
+            return None;
+        }
+        Some(((bits >> 2) as u64).to_be_bytes())
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn round_trips_as_mujoco_encodes() {
+            assert_eq!(encode(b""), "");
+            assert_eq!(encode(b"f"), "Zg==");
+            assert_eq!(encode(b"fo"), "Zm8=");
+            assert_eq!(encode(b"foo"), "Zm9v");
+            assert_eq!(encode(b"foobar"), "Zm9vYmFy");
+            for v in [0u64, 1, u64::MAX, 0x0123_4567_89ab_cdef] {
+                let text = encode(&v.to_le_bytes());
+                assert_eq!(decode8(&text), Some(v.to_le_bytes()), "{text}");
+            }
+            for bad in [
+                "",
+                "Zm9v",
+                "AAAAAAAAAAA",
+                "AAAAAAAAAA==",
+                "AAAAAAAAAA*=",
+                "AAAAAAAAAAB=",
+            ] {
+                assert_eq!(decode8(bad), None, "{bad}");
+            }
+        }
     }
 }

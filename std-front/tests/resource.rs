@@ -416,3 +416,44 @@ fn mjb_models_load_through_providers() {
         "cannot read 'mjbnoread:a.mjb': error reading file 'mjbnoread:a.mjb'"
     );
 }
+
+#[test]
+fn disk_timestamps_compare_modification_times() {
+    let dir = common::scratch_dir("resource-timestamps");
+    let (old, new) = (dir.join("old.txt"), dir.join("new.txt"));
+    let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+    for (path, when) in [(&old, t), (&new, t + std::time::Duration::from_secs(10))] {
+        let f = std::fs::File::create(path).unwrap();
+        f.set_modified(when).unwrap();
+    }
+    let old = open_resource(old.to_str().unwrap(), None).unwrap();
+    let new = open_resource(new.to_str().unwrap(), None).unwrap();
+    assert_eq!(old.timestamp().len(), 12);
+    assert_eq!(old.is_modified(old.timestamp()), 0);
+    assert_eq!(old.is_modified(new.timestamp()), -1);
+    assert_eq!(new.is_modified(old.timestamp()), 1);
+    for bad in ["", "not base64", "AAAA"] {
+        assert_eq!(old.is_modified(bad), 1, "{bad}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn vfs_timestamps_compare_the_stamps_of_the_bytes() {
+    let mut vfs = Vfs::new();
+    vfs.add_buffer("a.txt", b"first".to_vec()).unwrap();
+    vfs.add_buffer("b.txt", b"second".to_vec()).unwrap();
+    vfs.add_buffer("c.txt", b"first".to_vec()).unwrap();
+    let a = open_resource("a.txt", Some(&vfs)).unwrap();
+    let b = open_resource("dir/B.TXT", Some(&vfs)).unwrap();
+    let c = open_resource("c.txt", Some(&vfs)).unwrap();
+    assert_eq!(a.timestamp().len(), 12);
+    assert_eq!(a.timestamp(), c.timestamp());
+    assert_ne!(a.timestamp(), b.timestamp());
+    assert_eq!(a.is_modified(c.timestamp()), 0);
+    assert_eq!(a.is_modified(b.timestamp()), 1);
+    // MuJoCo's codes: not 8 bytes of Base64, a zero stamp
+    assert_eq!(a.is_modified(""), 2);
+    assert_eq!(a.is_modified("AAAA"), 2);
+    assert_eq!(a.is_modified("AAAAAAAAAAA="), 3);
+}
