@@ -22,6 +22,46 @@
 //! providers), and a callback that panics is reported as an error, never unwound through a
 //! loader. Every resource a provider opened is closed exactly once, also when its open failed
 //! (MuJoCo calls `close` then too, so a provider frees what a failed `open` kept).
+//!
+//! MuJoCo's names: `mjp_registerResourceProvider` is [`register_resource_provider`],
+//! `mjp_getResourceProvider` [`get_resource_provider`], `mjp_getResourceProviderAtSlot`
+//! [`get_resource_provider_at_slot`], `mjp_resourceProviderCount`
+//! [`resource_provider_count`]; `mjp_defaultResourceProvider` (a provider without `getdir` and
+//! `modified`) is the trait's provided methods. `mju_openResource` is [`open_resource`], and
+//! `mju_readResource`, `mju_getResourceDir`, `mju_isModifiedResource` are methods of
+//! [`OpenResource`], which closes on drop (`mju_closeResource`).
+//!
+//! ```
+//! use std::collections::HashMap;
+//! use std::sync::Arc;
+//! use mjrs_std::resource::{open_resource, register_resource_provider, Resource, ResourceProvider};
+//!
+//! /// Files in memory, named `mem:path`.
+//! struct Memory(HashMap<&'static str, &'static [u8]>);
+//!
+//! impl ResourceProvider for Memory {
+//!     fn open(&self, r: &mut Resource) -> bool {
+//!         self.0.contains_key(&r.name()[4..])
+//!     }
+//!     fn read<'a>(&'a self, r: &'a mut Resource) -> Option<&'a [u8]> {
+//!         self.0.get(&r.name()[4..]).copied()
+//!     }
+//!     fn close(&self, _: &mut Resource) {}
+//!     /// Relative names in a file are found beside it: `mem:` plus its directory.
+//!     fn getdir(&self, r: &Resource) -> Option<String> {
+//!         let end = r.name().rfind('/').map_or(4, |i| i + 1);
+//!         Some(r.name()[..end].to_owned())
+//!     }
+//! }
+//!
+//! let files = HashMap::from([("parts/arm.xml", &b"<mujoco/>"[..])]);
+//! register_resource_provider("mem", Arc::new(Memory(files)))?;
+//! let mut arm = open_resource("MEM:parts/arm.xml", None)?;
+//! assert_eq!(arm.read()?, b"<mujoco/>");
+//! assert_eq!(arm.dir(), "MEM:parts/");
+//! // mjrs_xml::load_xml("mem:model.xml", None) reads a model, its includes and assets so
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::any::Any;
 use std::fmt;
