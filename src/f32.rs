@@ -26,6 +26,7 @@ pub fn with_f32<R>(
     let n = mjrs_core::mjb::save(m, &mut blob, 4).map_err(|e| e.to_string())?;
     let header = mj::mjb::read_header(&blob[..n]).map_err(|e| e.to_string())?;
     let mut mbuf = vec![0u8; header.model_bytes().map_err(|e| e.to_string())?];
+    mj::plugin::register_first_party();
     let m = mj::mjb::load(&blob[..n], &mut mbuf).map_err(|e| format!("f32 model: {e}"))?;
     let mut dbuf = vec![0u8; mj::Data::bytes_needed(m.sizes()).map_err(|e| e.to_string())?];
     let data_bytes = dbuf.len() + size_of::<mj::Data>();

@@ -8,6 +8,7 @@ use crate::math::mat::mul_mat_t_vec;
 use crate::math::misc::{muscle_bias, muscle_dynamics, muscle_gain};
 use crate::math::vec::norm3;
 use crate::model::Model;
+use crate::plugin::{for_each_instance, PLUGIN_ACTUATOR};
 use crate::real::{Real, MINVAL};
 use crate::support::{actuator_disabled, disabled, jnt_dofnum, warning};
 use crate::types::*;
@@ -66,7 +67,12 @@ pub fn fwd_actuation(m: &Model, d: &mut Data) -> Result<(), StepError> {
         let ctrl = stack.alloc::<Real>(nu)?;
         clamped_controls(m, d, ctrl);
         activation_dynamics(m, d, ctrl);
+        for_each_instance(m, PLUGIN_ACTUATOR, |i, p| p.actuator_act_dot(m, d, i))?;
         actuator_forces(m, d, ctrl);
+        // plugin actuators write their forces after the built-in ones
+        for_each_instance(m, PLUGIN_ACTUATOR, |i, p| {
+            p.compute(m, d, i, PLUGIN_ACTUATOR)
+        })?;
         Ok(())
     })?;
     clamp_vec(
@@ -132,10 +138,11 @@ fn activation_dynamics(m: &Model, d: &mut Data, ctrl: &[Real]) {
     }
 }
 
-/// `actuator_force = gain * (ctrl or act) + bias` for every enabled actuator.
+/// `actuator_force = gain * (ctrl or act) + bias` for every enabled actuator that is not a
+/// plugin's.
 fn actuator_forces(m: &Model, d: &mut Data, ctrl: &[Real]) {
     for i in 0..m.nu {
-        if actuator_disabled(m, i) {
+        if actuator_disabled(m, i) || m.actuator_plugin[i] >= 0 {
             continue;
         }
         let (length, velocity) = (d.actuator_length[i], d.actuator_velocity[i]);

@@ -12,6 +12,7 @@ use crate::forward::forward_stages;
 use crate::math::sparse::{factor_lu_sparse, solve_lu_sparse};
 use crate::math::vec::{add, add_to_scl};
 use crate::model::Model;
+use crate::plugin::advance_all;
 use crate::real::Real;
 use crate::smooth::{factor_i, solve_ld};
 use crate::support::{actuator_disabled, disabled, integrate_pos};
@@ -94,7 +95,7 @@ pub fn euler_skip(m: &Model, d: &mut Data, skipfactor: bool) -> Result<(), StepE
         advance(m, State::of(d), act_dot, qacc, None);
         Ok(())
     })?;
-    Ok(())
+    advance_all(m, d)
 }
 
 /// Butcher tableau of the classic 4th-order Runge-Kutta method.
@@ -226,7 +227,7 @@ fn rk4_stages(m: &Model, d: &mut Data, l: &RkLayout, block: &Reservation) -> Res
         acc,
         Some(vel),
     );
-    Ok(())
+    advance_all(m, d)
 }
 
 /// `dx = sum_j w[j] * (qvel_j, qacc_j, act_dot_j)` over the stages `j` given.
@@ -285,7 +286,8 @@ pub fn implicit_skip(m: &Model, d: &mut Data, skipfactor: bool) -> Result<(), St
         act_dot.copy_from_slice(d.act_dot);
         advance(m, State::of(d), act_dot, qacc, None);
         Ok(())
-    })
+    })?;
+    advance_all(m, d)
 }
 
 /// `qLU = qM - h qDeriv`, factored by sparse LU; then `qacc = qLU \ qfrc` in place.

@@ -11,6 +11,8 @@ impl<'a> Data<'a> {
     /// [`Data::bytes_needed`]`(m.sizes())` bytes.
     pub fn new(m: &Model, buf: &'a mut [u8]) -> Result<Self, ArenaError> {
         let mut d = Data::carve(*m.sizes(), buf)?;
+        // a reset keeps plugin state, which starts at zero
+        d.plugin_state.fill(0.0);
         reset_data(m, &mut d);
         Ok(d)
     }
@@ -33,17 +35,18 @@ pub fn reset_data_debug(m: &Model, d: &mut Data, debug_value: u8) {
 
 /// `_resetData`: the common part of [`reset_data`] and [`reset_data_debug`].
 fn reset(m: &Model, d: &mut Data, debug_value: Option<u8>) {
-    d.reset_scalars();
+    // MuJoCo keeps plugin state across the clear and lets each plugin's reset set it
+    let kept = core::mem::take(&mut d.plugin_state);
+    clear(d, debug_value);
+    d.plugin_state = kept;
     d.nplugin = m.nplugin;
-    d.solver.fill(Default::default());
-    d.arena.reset();
-    d.zero_arrays();
-    if let Some(value) = debug_value.filter(|&v| v != 0) {
-        d.fill_array_bytes(value);
-        zero_inputs(d);
+    for (slot, &id) in d.plugin.iter_mut().zip(m.plugin.iter()) {
+        *slot = id;
     }
+    crate::plugin::reset_all(m, d.plugin_state);
 
     d.qpos.copy_from_slice(m.qpos0);
+
     for (active, &active0) in d.eq_active.iter_mut().zip(m.eq_active0.iter()) {
         *active = active0;
     }
@@ -55,6 +58,18 @@ fn reset(m: &Model, d: &mut Data, debug_value: Option<u8>) {
     }
     make_d_sparse(m, d);
     make_b_sparse(m, d);
+}
+
+/// Everything of `d` to zero (or to `debug_value` bytes), scalars and arena included.
+fn clear(d: &mut Data, debug_value: Option<u8>) {
+    d.reset_scalars();
+    d.solver.fill(Default::default());
+    d.arena.reset();
+    d.zero_arrays();
+    if let Some(value) = debug_value.filter(|&v| v != 0) {
+        d.fill_array_bytes(value);
+        zero_inputs(d);
+    }
 }
 
 /// The arrays that a debug reset zeros, as MuJoCo does: those the forward pass reads but does

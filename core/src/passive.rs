@@ -9,6 +9,7 @@ use crate::fluid;
 use crate::math::quat::sub_quat;
 use crate::math::vec::{add, add_to, add_to_scl, norm3, scl3};
 use crate::model::Model;
+use crate::plugin::{for_each_instance, PLUGIN_PASSIVE};
 use crate::real::Real;
 use crate::support::{apply_ft, disabled, is_sparse, jnt_dofnum, v3};
 use crate::types::*;
@@ -44,7 +45,7 @@ pub fn passive(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if let Some(callback) = d.callbacks.passive {
         callback(m, d);
     }
-    Ok(())
+    for_each_instance(m, PLUGIN_PASSIVE, |i, p| p.compute(m, d, i, PLUGIN_PASSIVE))
 }
 
 /// Joint springs pulling `qpos` toward `qpos_spring` into `qfrc_spring` (part of

@@ -20,6 +20,7 @@ use crate::math::scalar::{abs, tan};
 use crate::math::spatial::transform_spatial;
 use crate::math::vec::{cross, dot, dot3, normalize3, scl3, sub3};
 use crate::model::Model;
+use crate::plugin::{for_each_instance, PLUGIN_SENSOR};
 use crate::ray::{self, ray_geom};
 use crate::real::{Real, MINVAL, PI};
 use crate::smooth::{rne_post_constraint, subtree_vel};
@@ -43,7 +44,6 @@ pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if disabled(m, DSBL_SENSOR) {
         return Ok(());
     }
-    refuse_unsupported(m)?;
     let mut has_user = false;
     let mut last_pair = None;
     for i in stage_sensors(m, STAGE_POS) {
@@ -75,12 +75,13 @@ pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
                 has_user = true;
                 continue;
             }
+            // computed by their plugin after the built-in sensors
+            SENS_PLUGIN => continue,
             _ => return Err(WRONG_STAGE),
         };
         reading.write(m, d, i);
     }
-    finish_stage(m, d, STAGE_POS, has_user);
-    Ok(())
+    finish_stage(m, d, STAGE_POS, has_user, true)
 }
 
 /// Velocity-dependent sensors (`mj_sensorVel`): velocimeter, gyro, joint, tendon and actuator
@@ -93,7 +94,6 @@ pub fn sensor_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if disabled(m, DSBL_SENSOR) {
         return Ok(());
     }
-    refuse_unsupported(m)?;
     let needs_subtree = stage_sensors(m, STAGE_VEL).any(|i| {
         matches!(
             m.sensor_type[i],
@@ -124,12 +124,13 @@ pub fn sensor_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {
                 has_user = true;
                 continue;
             }
+            // computed by their plugin after the built-in sensors
+            SENS_PLUGIN => continue,
             _ => return Err(WRONG_STAGE),
         };
         reading.write(m, d, i);
     }
-    finish_stage(m, d, STAGE_VEL, has_user);
-    Ok(())
+    finish_stage(m, d, STAGE_VEL, has_user, needs_subtree)
 }
 
 /// Acceleration- and force-dependent sensors (`mj_sensorAcc`): touch, accelerometer, force,
@@ -142,7 +143,6 @@ pub fn sensor_acc(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if disabled(m, DSBL_SENSOR) {
         return Ok(());
     }
-    refuse_unsupported(m)?;
     let needs_rne_post = stage_sensors(m, STAGE_ACC).any(|i| {
         matches!(
             m.sensor_type[i],
@@ -179,12 +179,13 @@ pub fn sensor_acc(m: &Model, d: &mut Data) -> Result<(), StepError> {
                 has_user = true;
                 continue;
             }
+            // computed by their plugin after the built-in sensors
+            SENS_PLUGIN => continue,
             _ => return Err(WRONG_STAGE),
         };
         reading.write(m, d, i);
     }
-    finish_stage(m, d, STAGE_ACC, has_user);
-    Ok(())
+    finish_stage(m, d, STAGE_ACC, has_user, needs_rne_post)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -195,24 +196,44 @@ fn stage_sensors<'a>(m: &'a Model, stage: i32) -> impl Iterator<Item = usize> + 
     (0..m.nsensor).filter(move |&i| m.sensor_needstage[i] == stage)
 }
 
-/// Refuses plugin sensors, in every stage, since MuJoCo runs plugins by their own stage; no
-/// sensor is written before.
-fn refuse_unsupported(m: &Model) -> Result<(), StepError> {
-    if m.sensor_type.contains(&SENS_PLUGIN) {
-        return Err(StepError::Unsupported("plugin sensor"));
-    }
-    Ok(())
-}
-
 /// The end of a sensor stage: the user callback if this stage has user sensors (without a
-/// callback their data is left as it is), then the cutoffs.
-fn finish_stage(m: &Model, d: &mut Data, stage: i32, has_user: bool) {
+/// callback their data is left as it is), the sensor plugins of this stage, then the cutoffs.
+/// `prepared` says whether the stage's shared quantities (`subtree_vel` for velocities,
+/// `rne_post_constraint` for accelerations) are computed; plugins get them computed first.
+fn finish_stage(
+    m: &Model,
+    d: &mut Data,
+    stage: i32,
+    has_user: bool,
+    mut prepared: bool,
+) -> Result<(), StepError> {
     if has_user {
         if let Some(callback) = d.callbacks.sensor {
             callback(m, d, stage);
         }
     }
+    let mut result = Ok(());
+    for_each_instance(m, PLUGIN_SENSOR, |i, p| {
+        let needstage = p.needstage();
+        let runs = needstage == stage || (stage == STAGE_POS && needstage == STAGE_NONE);
+        if !runs || result.is_err() {
+            return;
+        }
+        if !prepared {
+            prepared = true;
+            if stage == STAGE_VEL {
+                result = subtree_vel(m, d).map_err(StepError::from);
+            } else if stage == STAGE_ACC {
+                rne_post_constraint(m, d);
+            }
+        }
+        if result.is_ok() {
+            p.compute(m, d, i, PLUGIN_SENSOR);
+        }
+    })?;
+    result?;
     apply_cutoff(m, d, stage);
+    Ok(())
 }
 
 /// Clamps the data of the sensors of `stage` with a positive cutoff (`apply_cutoff`): real data

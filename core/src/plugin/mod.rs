@@ -14,14 +14,18 @@
 //! slots ([`FIRST_PARTY`], in the order MuJoCo 3.1.6's Python package registers its bundled
 //! libraries), whether or not they are registered; other plugins take the free slots after them.
 
+mod number;
+pub mod pid;
 mod registry;
 
+pub use number::strtod;
 pub use registry::{
     get_plugin, get_plugin_at_slot, plugin_count, register_plugin, RegisterError, FIRST_PARTY,
     MAX_PLUGINS,
 };
 
 use crate::data::Data;
+use crate::error::StepError;
 use crate::model::Model;
 use crate::real::Real;
 
@@ -51,13 +55,13 @@ impl core::fmt::Display for PluginError {
 
 impl core::error::Error for PluginError {}
 
-/// A shape a plugin draws into a scene ([`Plugin::visualize`]): MuJoCo's `mjvGeom` fields that
-/// plugins set.
+/// A shape a plugin draws into a scene ([`Plugin::visualize`]): the `mjvGeom` fields plugins
+/// set after `mjv_initGeom`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PluginGeom {
     /// Geom type (`GEOM_*`).
     pub type_: i32,
-    /// Size, as for a model geom of that type.
+    /// Size, as `mjv_initGeom` takes it for that type.
     pub size: [Real; 3],
     /// Position in world coordinates.
     pub pos: [Real; 3],
@@ -65,6 +69,22 @@ pub struct PluginGeom {
     pub mat: [Real; 9],
     /// Colour.
     pub rgba: [f32; 4],
+    /// Object type (`OBJ_*`) and id the geom stands for.
+    pub objtype: i32,
+    /// Object id.
+    pub objid: i32,
+    /// Category (`CAT_*` of the scene: 1 static, 2 dynamic, 4 decor).
+    pub category: i32,
+}
+
+/// What a plugin may do to a scene while it is built (`mjv_updateScene` calls the plugins
+/// first): add geoms, and recolour model geoms (MuJoCo's plugins write `geom_rgba` of the
+/// model; mjrs keeps the model read-only and lets the scene apply the colour).
+pub trait PluginScene {
+    /// Adds a geom; false (with MuJoCo's `VGEOMFULL` warning counted) when the scene is full.
+    fn add_geom(&mut self, d: &mut Data, g: &PluginGeom) -> bool;
+    /// Draws model geom `geom` in `rgba` from now on.
+    fn set_geom_rgba(&mut self, geom: usize, rgba: [f32; 4]);
 }
 
 /// MuJoCo's `mjpPlugin`: a plugin's identity and callbacks. Every method has the default of a
@@ -116,15 +136,8 @@ pub trait Plugin: Sync {
     /// Advances the state after the time step (`mj_advance`).
     fn advance(&self, _m: &Model, _d: &mut Data, _instance: usize) {}
 
-    /// Shapes drawn into a scene (`mjv_updateScene`), passed one by one to `emit`.
-    fn visualize(
-        &self,
-        _m: &Model,
-        _d: &Data,
-        _instance: usize,
-        _emit: &mut dyn FnMut(&PluginGeom),
-    ) {
-    }
+    /// Draws into a scene (`mjv_updateScene`, before the model's own geoms).
+    fn visualize(&self, _m: &Model, _d: &mut Data, _instance: usize, _scn: &mut dyn PluginScene) {}
 
     /// Activation variables the plugin adds to actuator `actuator_id` (after those of its
     /// `dyntype`).
@@ -180,6 +193,15 @@ pub fn plugin_config<'m>(m: &'m Model, instance: usize, attrib: &str) -> Option<
     core::str::from_utf8(value).ok()
 }
 
+/// A numeric configuration value as MuJoCo's plugins read it: `None` when the attribute is
+/// unset or empty (or not the plugin's), else [`strtod`] of the text, so malformed text reads
+/// as its longest numeric prefix, or 0.
+pub fn config_number(m: &Model, instance: usize, attrib: &str) -> Option<f64> {
+    plugin_config(m, instance, attrib)
+        .filter(|v| !v.is_empty())
+        .map(strtod)
+}
+
 /// The state of instance `instance` in `plugin_state` (empty when the addresses are off).
 pub fn instance_state<'d>(
     m: &Model,
@@ -202,18 +224,52 @@ pub fn instance_state<'d>(
     }
 }
 
-/// Calls `f(instance, plugin)` for every instance of `m` whose plugin has `capability`
-/// (`0` for all), in instance order, as MuJoCo's stages loop over `m->plugin`.
+/// Calls `f(actuator)` for every actuator of `m` that names instance `instance`, in order.
+pub fn for_each_actuator(m: &Model, instance: usize, mut f: impl FnMut(usize)) {
+    for (i, &p) in m.actuator_plugin.iter().enumerate() {
+        if usize::try_from(p).ok() == Some(instance) {
+            f(i);
+        }
+    }
+}
+
+/// Calls `f(instance, plugin)` for every instance of `m` whose plugin has `capability`, in
+/// instance order, as MuJoCo's stages loop over `m->plugin`. An instance whose slot holds no
+/// plugin stops the loop with MuJoCo's fatal "invalid plugin slot" (a validated model has none).
 pub fn for_each_instance(
     m: &Model,
     capability: u32,
     mut f: impl FnMut(usize, &'static dyn Plugin),
-) {
+) -> Result<(), StepError> {
     for instance in 0..m.nplugin {
-        if let Some(p) = instance_plugin(m, instance) {
-            if capability == 0 || p.capabilities() & capability != 0 {
-                f(instance, p);
-            }
+        let p = instance_plugin(m, instance).ok_or(StepError::Rejected("invalid plugin slot"))?;
+        if p.capabilities() & capability != 0 {
+            f(instance, p);
         }
     }
+    Ok(())
+}
+
+/// `advance` of every instance, after the integrator moved time (end of `mj_advance`).
+pub fn advance_all(m: &Model, d: &mut Data) -> Result<(), StepError> {
+    for_each_instance(m, u32::MAX, |i, p| p.advance(m, d, i))
+}
+
+/// `reset` of every instance on its slice of `plugin_state` (`mj_resetData`); instances whose
+/// slot is empty are left alone (the model was validated, so there are none).
+pub fn reset_all(m: &Model, plugin_state: &mut [Real]) {
+    for instance in 0..m.nplugin {
+        if let Some(p) = instance_plugin(m, instance) {
+            p.reset(m, instance_state(m, plugin_state, instance), instance);
+        }
+    }
+}
+
+/// Registers every first-party plugin of this build at its fixed slot: what the desktop fronts
+/// (`mjrs-alloc`'s MJB loader, the MJCF compiler) call before a model is read. A microcontroller
+/// calls the `register` functions of the plugins it needs instead, so the others are not linked.
+/// Calling it again is harmless; a plugin of the user's registered under a first-party name
+/// before it keeps the slot.
+pub fn register_first_party() {
+    pid::register();
 }

@@ -73,16 +73,21 @@ fn transmission(m: &Model, u: usize) -> Check {
 /// next activation address.
 fn activation(m: &Model, u: usize, adr: usize) -> Result<usize, super::ValidationError> {
     let num = m.actuator_actnum[u];
+    // a plugin's activation variables come on top of the dynamics' own
+    let own = i64::from(num) - super::plugin::actuator_actdim(m, u) as i64;
     let ok = match m.actuator_dyntype[u] {
-        DYN_NONE => num == 0,
-        DYN_USER => num >= 1,
-        _ => num == 1,
+        DYN_NONE => own == 0,
+        DYN_USER => own >= 1,
+        _ => own == 1,
     };
     if !ok {
         return Err(err(
             "actuator_actnum",
             u,
-            Problem::Rule("must be 0 without dynamics, 1 for built-in dynamics, >= 1 for user"),
+            Problem::Rule(
+                "must be 0 without dynamics, 1 for built-in dynamics, >= 1 for user, plus the \
+                 plugin's activation variables",
+            ),
         ));
     }
     let expected = if num == 0 { -1 } else { adr as i64 };

@@ -1,6 +1,6 @@
-//! Sizes, options and the features mjrs does not implement (plugins, flexes).
+//! Sizes, options and the features mjrs does not implement (flexes).
 
-use super::{enum_in, err, err_size, expect_size, Check, Problem};
+use super::{enum_in, err_size, expect_size, Check, Problem};
 use crate::types::*;
 use crate::Model;
 
@@ -47,39 +47,8 @@ fn sizes(m: &Model) -> Check {
     Ok(())
 }
 
-/// Plugins and flexes: rejected with a clear error.
+/// Flexes: rejected with a clear error.
 fn unsupported(m: &Model) -> Check {
-    let plugins = Problem::Unsupported("plugins");
-    for (name, n) in [
-        ("nplugin", m.nplugin),
-        ("npluginattr", m.npluginattr),
-        ("npluginstate", m.npluginstate),
-    ] {
-        if n != 0 {
-            return Err(err_size(name, plugins));
-        }
-    }
-    for (name, refs) in [
-        ("body_plugin", &*m.body_plugin),
-        ("geom_plugin", &*m.geom_plugin),
-        ("actuator_plugin", &*m.actuator_plugin),
-        ("sensor_plugin", &*m.sensor_plugin),
-    ] {
-        if let Some(i) = refs.iter().position(|&p| p != -1) {
-            return Err(err(name, i, plugins));
-        }
-    }
-    if let Some(i) = m.sensor_type.iter().position(|&t| t == SENS_PLUGIN) {
-        return Err(err("sensor_type", i, plugins));
-    }
-    if let Some(i) = m.geom_type.iter().position(|&t| t == GEOM_SDF) {
-        return Err(err(
-            "geom_type",
-            i,
-            Problem::Unsupported("sdf geoms (they need plugins)"),
-        ));
-    }
-
     let flex = Problem::Unsupported("flexes");
     for (name, n) in [
         ("nflex", m.nflex),

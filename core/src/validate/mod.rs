@@ -13,7 +13,8 @@
 //! (`wrap_prm` of a geom wrap holds a side-site id; `body_gravcomp` decides `ngravcomp`).
 //!
 //! Models with features mjrs does not implement are rejected with [`Problem::Unsupported`]:
-//! plugins (and the `sdf` geoms and plugin sensors that need them) and flexes.
+//! flexes. Plugin instances must name registered plugins ([`crate::plugin`]), which check
+//! their instances themselves.
 //!
 //! The checks are split by model area, in the order [`validate`] runs them; a later area may
 //! index with ids an earlier one has checked. Every check is O(model size), apart from `nB`,
@@ -25,6 +26,7 @@ mod asset;
 mod custom;
 mod geom;
 mod global;
+mod plugin;
 mod sensor;
 mod tendon;
 mod tree;
@@ -78,6 +80,15 @@ pub enum Problem {
     Rule(&'static str),
     /// The model uses a feature mjrs does not implement; the text names it.
     Unsupported(&'static str),
+    /// No plugin is registered at the slot a plugin instance names.
+    NotRegistered {
+        /// The slot.
+        slot: i64,
+        /// The first-party plugin that belongs there, if any.
+        name: Option<&'static str>,
+    },
+    /// The plugin refused its instance (MuJoCo's `init` failing); the text is the plugin's.
+    Plugin(&'static str),
 }
 
 impl core::fmt::Display for Problem {
@@ -98,6 +109,16 @@ impl core::fmt::Display for Problem {
             Problem::BadEnum(v) => write!(f, "invalid value {v}"),
             Problem::Rule(rule) => f.write_str(rule),
             Problem::Unsupported(what) => write!(f, "{what} are not supported by mjrs"),
+            Problem::NotRegistered {
+                slot,
+                name: Some(name),
+            } => {
+                write!(f, "plugin slot {slot} ({name}) is not registered")
+            }
+            Problem::NotRegistered { slot, name: None } => {
+                write!(f, "no plugin is registered at slot {slot}")
+            }
+            Problem::Plugin(text) => f.write_str(text),
         }
     }
 }
@@ -127,10 +148,11 @@ pub fn validate(m: &Model) -> Check {
     geom::validate_pairs(m)?;
     tendon::validate(m)?;
     tendon::validate_equality(m)?;
+    plugin::validate(m)?;
     actuator::validate(m)?;
     sensor::validate(m)?;
     custom::validate(m)?;
-    Ok(())
+    plugin::init(m)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ pub(super) fn validate(m: &Model) -> Check {
         let ty = m.sensor_type[s];
         if ty == SENS_USER {
             user(m, s)?;
+        } else if ty == SENS_PLUGIN {
+            // dimension and instance: checked with the plugins
         } else {
             let spec = spec(ty).ok_or(err("sensor_type", s, Problem::BadEnum(i64::from(ty))))?;
             builtin(m, s, &spec)?;

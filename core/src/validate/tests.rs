@@ -107,8 +107,16 @@ fn error_messages_name_field_index_and_values() {
         e.to_string(),
         "geom_bodyid[0]: 7 is outside the valid range 0..3"
     );
-    let e = check_with(|s| s.nplugin = 1, |_| {}).unwrap_err();
-    assert_eq!(e.to_string(), "nplugin: plugins are not supported by mjrs");
+    let e = check_with(|s| s.nplugin = 1, |m| m.plugin[0] = 40).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "plugin[0]: no plugin is registered at slot 40"
+    );
+    let e = check_with(|s| s.nplugin = 1, |m| m.plugin[0] = 5).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "plugin[0]: plugin slot 5 (mujoco.sdf.sdflib) is not registered"
+    );
 }
 
 #[test]
@@ -429,7 +437,7 @@ fn sensors() {
     fails_at(r, "sensor_dim", Some(0));
     fails_at(
         with_sensor(SENS_PLUGIN, 0, -1, 0, |_| {}),
-        "sensor_type",
+        "sensor_plugin",
         Some(0),
     );
     fails_at(with_sensor(99, 0, -1, 1, |_| {}), "sensor_type", Some(0));
@@ -496,7 +504,14 @@ fn fixed_tendons() {
 #[test]
 fn unsupported_and_displayed() {
     let p = fails_at(check(|m| m.body_plugin[1] = 3), "body_plugin", Some(1));
-    assert_eq!(p, Problem::Unsupported("plugins"));
+    assert_eq!(
+        p,
+        Problem::OutOfRange {
+            found: 3,
+            min: -1,
+            end: 0
+        }
+    );
     let e = check_with(|s| s.nflexvert = 2, |_| {}).unwrap_err();
     assert_eq!(e.to_string(), "nflexvert: flexes are not supported by mjrs");
 }

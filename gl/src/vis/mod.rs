@@ -574,6 +574,9 @@ pub struct Scene {
     pub framewidth: i32,
     /// Colour of that frame.
     pub framergb: [f32; 3],
+    /// Model geom colours set by plugins (MuJoCo's plugins write the model's `geom_rgba`;
+    /// mjrs keeps them here, per geom, and they stay until the scene is dropped).
+    pub plugin_rgba: Vec<Option<[f32; 4]>>,
 }
 
 impl Scene {
@@ -594,6 +597,7 @@ impl Scene {
             stereo: stereo::NONE,
             framewidth: 0,
             framergb: [0.0; 3],
+            plugin_rgba: Vec::new(),
         }
     }
 }

@@ -54,7 +54,11 @@ pub(super) fn add_model_geoms(
         match island_rgba(m, d, opt, m.geom_bodyid[i] as usize) {
             Some(rgba) => set_material(m, &mut g, -1, &rgba, &opt.flags),
             None => {
-                let rgba = &m.geom_rgba[4 * i..4 * i + 4];
+                let plugin_rgba = scn.plugin_rgba.get(i).copied().flatten();
+                let rgba = match &plugin_rgba {
+                    Some(rgba) => &rgba[..],
+                    None => &m.geom_rgba[4 * i..4 * i + 4],
+                };
                 set_material(m, &mut g, m.geom_matid[i], rgba, &opt.flags)
             }
         }

@@ -5,8 +5,12 @@
 
 use super::camera::update_camera;
 use super::error::{check_match, SceneError};
+use super::geom::init_geom;
+use super::VisGeom;
 use super::{actuator, contact, decor, labels, lights, model_geoms, objects, skin, tendon};
 use super::{flag, Camera, Perturb, Scene, VisOption, CAT_DECOR, CAT_DYNAMIC, CAT_STATIC};
+use mjrs_core::plugin::{self, PluginGeom, PluginScene};
+use mjrs_core::types::WARN_VGEOMFULL;
 use mjrs_core::{Data, Model};
 
 /// Rebuilds `scn` from the model and data (`mjv_updateScene`): the geoms of the categories in
@@ -24,6 +28,7 @@ pub fn update_scene(
     check_match(m, d)?;
     check_supported(m)?;
     scn.geoms.clear();
+    plugin_visuals(m, d, scn);
     add_geoms(m, d, opt, pert, catmask, scn);
     update_camera(m, d, cam, scn)?;
     lights::make_lights(m, d, scn);
@@ -41,6 +46,53 @@ fn check_supported(m: &Model) -> Result<(), SceneError> {
         return Err(SceneError::Unsupported("flexes"));
     }
     Ok(())
+}
+
+/// What the plugins draw, before everything else, as MuJoCo calls them first.
+fn plugin_visuals(m: &Model, d: &mut Data, scn: &mut Scene) {
+    let mut sink = PluginSink { m, scn };
+    for instance in 0..m.nplugin {
+        if let Some(p) = plugin::instance_plugin(m, instance) {
+            p.visualize(m, d, instance, &mut sink);
+        }
+    }
+}
+
+/// The scene as plugins see it.
+struct PluginSink<'s> {
+    m: &'s Model<'s>,
+    scn: &'s mut Scene,
+}
+
+impl PluginScene for PluginSink<'_> {
+    fn add_geom(&mut self, d: &mut Data, p: &PluginGeom) -> bool {
+        if self.scn.geoms.len() >= self.scn.maxgeom {
+            mjrs_core::support::warning(d, WARN_VGEOMFULL, self.scn.maxgeom as i32);
+            return false;
+        }
+        let g = VisGeom {
+            objtype: p.objtype,
+            objid: p.objid,
+            category: p.category,
+            segid: self.scn.geoms.len() as i32,
+            ..init_geom(
+                p.type_,
+                Some(&p.size),
+                Some(&p.pos),
+                Some(&p.mat),
+                Some(&p.rgba),
+            )
+        };
+        self.scn.geoms.push(g);
+        true
+    }
+
+    fn set_geom_rgba(&mut self, geom: usize, rgba: [f32; 4]) {
+        if geom < self.m.ngeom {
+            self.scn.plugin_rgba.resize(self.m.ngeom, None);
+            self.scn.plugin_rgba[geom] = Some(rgba);
+        }
+    }
 }
 
 /// The geoms and sites of the shown groups and categories (the parts of `mjv_addGeoms` that

@@ -16,6 +16,7 @@ mod finish;
 mod fuse;
 mod objects;
 pub mod orient;
+mod plugin;
 mod tree;
 
 use std::collections::HashMap;
@@ -77,6 +78,8 @@ pub(crate) struct CBody {
     pub cameras: Vec<usize>,
     pub lights: Vec<usize>,
     pub info: Info,
+    /// The plugin instance giving the body passive forces.
+    pub plugin: Option<usize>,
 }
 
 /// A compiled joint.
@@ -100,6 +103,8 @@ pub(crate) struct CGeom {
     pub inertia: [f64; 3],
     pub aabb: [f64; 6],
     pub fluid: [f64; NFLUID],
+    /// The plugin instance of an `sdf` geom.
+    pub plugin: Option<usize>,
 }
 
 /// A compiled site.
@@ -154,6 +159,7 @@ pub(crate) struct Compiler<'a> {
     /// Name -> id per object type (MuJoCo's `ids`), for the tree's objects.
     pub ids: HashMap<(i32, String), usize>,
     pub nuser: Nuser,
+    pub plugins: plugin::Plugins,
 }
 
 /// The `nuser_*` sizes after `SetNuser`.
@@ -180,6 +186,8 @@ pub(crate) fn npos_nvel(jtype: i32) -> (usize, usize) {
 
 /// Compiles a spec into a model. `res` provides asset files (VFS first, then disk).
 pub fn compile(spec: Spec, res: &dyn Resources) -> Result<Compilation, XmlError> {
+    // plugins are asked about the model they are part of: the first-party ones must be there
+    mjrs_core::plugin::register_first_party();
     let mut c = Compiler {
         spec,
         res,
@@ -198,6 +206,7 @@ pub fn compile(spec: Spec, res: &dyn Resources) -> Result<Compilation, XmlError>
         objects: objects::Objects::default(),
         ids: HashMap::new(),
         nuser: Nuser::default(),
+        plugins: plugin::Plugins::default(),
     };
     c.check_tree()?;
     c.add_missing_keys()?;
@@ -205,6 +214,7 @@ pub fn compile(spec: Spec, res: &dyn Resources) -> Result<Compilation, XmlError>
     c.set_default_names();
     c.check_empty_names()?;
     c.process_lists()?;
+    c.init_plugins();
     if c.spec.discardvisual {
         c.discard_visual_assets();
     }
@@ -214,6 +224,7 @@ pub fn compile(spec: Spec, res: &dyn Resources) -> Result<Compilation, XmlError>
     c.compile_bodies()?;
     c.compile_assets()?;
     c.compile_objects()?;
+    c.compile_plugins()?;
     c.sort_pairs_and_excludes();
     c.discard_visual_geoms();
     if c.spec.fusestatic {
@@ -297,6 +308,7 @@ impl Compiler<'_> {
                 cameras: Vec::new(),
                 lights: Vec::new(),
                 info: sb.info.clone(),
+                plugin: None,
             };
             for j in &sb.joints {
                 b.joints.push(self.joints.len());
@@ -319,6 +331,7 @@ impl Compiler<'_> {
                     inertia: [0.0; 3],
                     aabb: [0.0; 6],
                     fluid: [0.0; NFLUID],
+                    plugin: None,
                 });
             }
             for x in &sb.sites {
@@ -518,6 +531,10 @@ impl Compiler<'_> {
             (
                 OBJ_FRAME,
                 s.frames.iter().map(|x| x.name.as_str()).collect(),
+            ),
+            (
+                OBJ_PLUGIN,
+                s.plugins.iter().map(|x| x.name.as_str()).collect(),
             ),
         ];
         let mut ids = HashMap::new();
@@ -812,7 +829,14 @@ impl Compiler<'_> {
                 }
             }
         }
-        for (i, m) in self.spec.meshes.iter().enumerate() {
+        for i in 0..self.spec.meshes.len() {
+            let generated =
+                if self.spec.meshes[i].plugin.is_some() && self.spec.meshes[i].file.is_empty() {
+                    Some(self.sdf_mesh(i)?)
+                } else {
+                    None
+                };
+            let m = generated.as_ref().unwrap_or(&self.spec.meshes[i]);
             let file = self.try_load(&self.spec.meshdir, &m.file);
             let class = self.spec.defaults.iter().find(|d| d.name == m.classname);
             let opts = crate::mesh::MeshOptions {

@@ -503,9 +503,9 @@ pub fn compile(
         }
         take_unless_repeated(&mut data.facetexcoord, spec_facetexcoord, "facetexcoord")
             .map_err(error)?;
-    } else if spec.plugin {
+    } else if spec.plugin.is_some() {
         return Err(XmlError::Unsupported {
-            what: "meshes made by a plugin (signed distance fields)".into(),
+            what: "meshes generated from SDF plugins".into(),
             element: "mesh".into(),
             line: spec.info.line,
             file: spec.info.file.clone().unwrap_or_default(),
