@@ -317,3 +317,33 @@ fn odd_directories_resolve_nothing_but_break_nothing() {
         "{e}"
     );
 }
+
+#[test]
+fn prefixed_names_are_absolute_in_a_model_from_anywhere() {
+    // a model from text names the provider's files itself: the asset directory is not put in
+    // front of them (mjuu_isabspath), includes and assets come from the provider
+    let fs = MemFs::new(Faults::default());
+    register_resource_provider("mjrsabs", fs.clone()).unwrap();
+    let xml = r#"<mujoco>
+      <compiler meshdir="nowhere" texturedir="nowhere"/>
+      <asset>
+        <mesh name="tetra" file="mjrsabs:meshes/tetra.obj"/>
+        <mesh name="wedge" file="MJRSABS:meshes/wedge.stl" scale="1 2 1"/>
+        <texture name="checker" type="2d" file="mjrsabs:textures/checker.png"/>
+        <material name="checker" texture="checker" texrepeat="2 2"/>
+      </asset>
+      <worldbody>
+        <include file="mjrsabs:parts/arm.xml"/>
+      </worldbody>
+    </mujoco>"#;
+    let mut c = mjrs_xml::compile_str(xml, "text.xml", "", None).unwrap();
+    let mut disk = from_disk();
+    let (m, d) = (c.model.view(), disk.view());
+    assert_eq!(m.nbody, 3);
+    assert_eq!(m.mesh_vert, d.mesh_vert);
+    assert_eq!(m.tex_rgb, d.tex_rgb);
+    let paths = String::from_utf8_lossy(m.paths);
+    assert!(paths.contains("MJRSABS:meshes/wedge.stl"), "{paths}");
+    drop((m, d));
+    assert_eq!(fs.counts().0, fs.counts().1);
+}
