@@ -2,7 +2,7 @@
 //! OBJ and STL meshes, a PNG texture, PNG and custom height fields, an SKN skin) served from
 //! memory under a provider prefix compiles to the same model as from disk, byte for byte, and
 //! to MuJoCo 3.1.6's model of the disk files (`fixtures/resource/model.mjb`, from
-//! `fixtures/generate-resource.sh`) field by field. Providers that fail to open, fail to read,
+//! `fixtures/generate-resource.sh`) field by field and byte for byte. Providers that fail to open, fail to read,
 //! give odd directories or panic give MuJoCo's errors, and every resource they open is closed.
 
 use std::collections::HashMap;
@@ -148,6 +148,8 @@ fn a_model_served_from_memory_compiles_as_from_disk_and_as_mujoco() {
     assert!(diffs.is_empty(), "{diffs:?}");
     assert!(fields(&r).len() > 400, "{}", fields(&r).len());
     drop((r, m));
+    // and MuJoCo's bytes exactly
+    assert_eq!(mjb(&mut mem), blob);
 
     // every resource opened was closed: the main file, two includes (one found on the second
     // try), seven assets and the existence checks
