@@ -198,10 +198,8 @@ fn read_include(
     Ok((root.children, next_dir))
 }
 
-/// The directory part of a resource name, with its trailing separator (`mju_getResourceDir`).
+/// The directory part of a file name, with its trailing separator (`mju_getResourceDir` of a
+/// disk or VFS file; a provider's resources have the provider's `getdir`).
 pub fn resource_dir(name: &str) -> &str {
-    match name.rfind(['/', '\\']) {
-        Some(i) => &name[..=i],
-        None => "",
-    }
+    mjrs_std::resource::dir_of(name)
 }
