@@ -213,3 +213,30 @@ fn rollout_does_not_allocate() {
         assert_eq!(n, 0, "{n} allocations in {} rollout steps", nroll * nstep);
     });
 }
+
+#[test]
+fn plugin_models_step_without_allocating() {
+    // the engine plugins' models (cable, pid, ...): a plugin's compute has no heap either
+    mjrs_core::plugin::register_first_party();
+    let dir = mjrs_tests::fixtures().join("plugin");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "mjb"))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    for path in names {
+        with_fixture(&path, |m, d| {
+            let mut result = Ok(());
+            let n = allocations(|| {
+                for _ in 0..50 {
+                    mjrs::control::sine(m, d);
+                    result = result.and(mjrs_core::step(m, d));
+                }
+            });
+            assert!(result.is_ok(), "{}: {result:?}", path.display());
+            assert_eq!(n, 0, "{}: {n} allocations in 50 steps", path.display());
+        });
+    }
+}
