@@ -268,7 +268,9 @@ fn registered_plugin_slots_are_the_model_slots() {
 
 #[test]
 fn first_party_plugins_missing_from_the_build_are_named() {
-    // a first-party name this build lacks is refused as unsupported, not as unknown
+    // a first-party name this build lacks is refused as unsupported, not as unknown (the
+    // compiler registers the ones it has first)
+    mjrs_core::plugin::register_first_party();
     let missing = mjrs_core::plugin::FIRST_PARTY
         .iter()
         .find(|n| get_plugin(n).is_none());
@@ -301,5 +303,23 @@ fn meshes_from_sdf_plugins_are_checked() {
         r#"<mujoco><extension><plugin plugin="test.counter"><instance name="c"/></plugin></extension>
         <asset><mesh name="m"><plugin instance="c"/></mesh></asset></mujoco>"#,
         &["plugin 'test.counter' does not support signed distance fields"],
+    );
+}
+
+#[test]
+fn keyframe_activations_include_the_plugins() {
+    // MuJoCo 3.1.6 checks a keyframe's `act` against the activations without the plugins' and
+    // then writes past its arrays (it crashes); mjrs sizes keyframes with all of them
+    let with_key = |act: &str| {
+        MODEL.replace(
+            "</sensor>",
+            &format!("</sensor><keyframe><key act=\"{act}\"/></keyframe>"),
+        )
+    };
+    let mut owned = compile(&with_key("1 2 3 4")).unwrap();
+    assert_eq!(owned.view().key_act, [1.0, 2.0, 3.0, 4.0]);
+    fails_with(
+        &with_key("1 2 3"),
+        &["key 0: invalid act size, expected length 4"],
     );
 }
