@@ -323,3 +323,54 @@ fn keyframe_activations_include_the_plugins() {
         &["key 0: invalid act size, expected length 4"],
     );
 }
+
+#[test]
+fn plugin_of_a_mesh_read_from_a_file_is_refused() {
+    register();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mesh/");
+    let xml = r#"<mujoco><extension><plugin plugin="test.counter"/></extension>
+        <asset><mesh name="m" file="cube.obj"><plugin plugin="test.counter"/></mesh></asset>
+        </mujoco>"#;
+    let err = compile_str(xml, "plugin.xml", dir, None)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("implicit plugin instance 0 is not used"),
+        "{err}"
+    );
+}
+
+/// Answers sizes no model can hold.
+struct Huge;
+
+impl Plugin for Huge {
+    fn name(&self) -> &'static str {
+        "test.huge"
+    }
+    fn capabilities(&self) -> u32 {
+        PLUGIN_SENSOR
+    }
+    fn nsensordata(&self, _m: &Model, _instance: usize, _sensor_id: usize) -> usize {
+        usize::MAX
+    }
+    fn nstate(&self, _m: &Model, _instance: usize) -> usize {
+        1 << 30
+    }
+}
+
+static HUGE: Huge = Huge;
+
+#[test]
+fn sizes_a_plugin_cannot_mean_are_errors() {
+    register_plugin(&HUGE).unwrap();
+    let xml = r#"<mujoco><extension><plugin plugin="test.huge"/></extension>
+        <sensor><plugin plugin="test.huge"/></sensor></mujoco>"#;
+    fails_with(
+        xml,
+        &["plugin 'test.huge' (instance 0) gives a sensor dimension"],
+    );
+    let two = r#"<mujoco><extension><plugin plugin="test.huge"/></extension>
+        <sensor><plugin plugin="test.huge"/><plugin plugin="test.huge"/></sensor></mujoco>"#;
+    let _ = compile(two).map(|_| ()).unwrap_err();
+}
