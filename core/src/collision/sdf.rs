@@ -304,18 +304,27 @@ fn map_pose(
 /// The pose of the frame in which geom `g`'s distance field is defined: for a mesh or SDF
 /// geom, the mesh's frame before the compiler moved it to the centroid (`undoTransformation`).
 fn field_pose(m: &Model, d: &Data, g: usize) -> ([Real; 3], [Real; 4]) {
-    let xpos = &v3(d.geom_xpos)[g];
-    let xquat = mat2quat(&v9(d.geom_xmat)[g]);
-    let mesh = usize::try_from(m.geom_dataid[g]).ok();
-    match (m.geom_type[g], mesh) {
-        (GEOM_MESH | GEOM_SDF, Some(mesh)) => {
-            let pos = &v3(m.mesh_pos)[mesh];
-            let quat = &v4(m.mesh_quat)[mesh];
-            let (negpos, negquat) = neg_pose(pos, quat);
-            mul_pose(xpos, &xquat, &negpos, &negquat)
-        }
-        _ => (*xpos, xquat),
+    let (xpos, xmat) = (&v3(d.geom_xpos)[g], &v9(d.geom_xmat)[g]);
+    match m.geom_type[g] {
+        GEOM_MESH | GEOM_SDF => field_frame(m, xpos, xmat, g),
+        _ => (*xpos, mat2quat(xmat)),
     }
+}
+
+/// The frame of the distance field of SDF (or mesh) geom `g` at pose `xpos`, `xmat`: the pose
+/// composed with the inverse of the mesh's offset (`mesh_pos`, `mesh_quat`).
+pub(crate) fn field_frame(
+    m: &Model,
+    xpos: &[Real; 3],
+    xmat: &[Real; 9],
+    g: usize,
+) -> ([Real; 3], [Real; 4]) {
+    let xquat = mat2quat(xmat);
+    let Some(mesh) = usize::try_from(m.geom_dataid[g]).ok() else {
+        return (*xpos, xquat);
+    };
+    let (negpos, negquat) = neg_pose(&v3(m.mesh_pos)[mesh], &v4(m.mesh_quat)[mesh]);
+    mul_pose(xpos, &xquat, &negpos, &negquat)
 }
 
 /// Whether `x` is within `MINVAL` of one of the points already taken (`isknown`).

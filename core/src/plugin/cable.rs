@@ -373,6 +373,7 @@ fn add_torques(m: &Model, d: &Data, instance: usize, qfrc: &mut [Real]) {
 
 /// MuJoCo's jet colour map of the norm of `stress` between `vmin` and `vmax` (red, green,
 /// blue; alpha is left alone).
+#[allow(clippy::unnecessary_cast)] // Real is f32 in the f32 build
 fn jet(stress: &[Real; 3], vmin: Real, vmax: Real) -> [f32; 3] {
     let mut v = norm3(stress);
     v = if v < vmin { vmin } else { v };
