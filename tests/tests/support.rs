@@ -315,3 +315,53 @@ fn ray_skin_rejects_faces_outside_the_vertices() {
         Ok((-1.0, None))
     );
 }
+
+/// `apply_torque` (a torque alone, no scratch) is `apply_ft` with no force, bit for bit, on a
+/// dense model for every body; on a sparse one (`jacobian="sparse"`) it leaves the dofs off the
+/// body's chain alone (a -0 stays -0, where the dense sum makes it +0), as MuJoCo's sparse
+/// `mj_applyFT` does, and adds the same on the chain.
+#[test]
+fn apply_torque_is_apply_ft_without_a_force() {
+    use mjrs_core::support::{apply_ft, apply_torque, jac_body};
+    use mjrs_core::types::JAC_SPARSE;
+    let blob = std::fs::read(fixtures().join("smooth").join("humanoid.mjb")).unwrap();
+    for sparse in [false, true] {
+        let mut mbuf = vec![0u8; mjb::read_header(&blob).unwrap().model_bytes().unwrap()];
+        let mut m = mjb::load(&blob, &mut mbuf).unwrap();
+        let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+        let mut d = Data::new(&m, &mut dbuf).unwrap();
+        for _ in 0..30 {
+            mjrs::control::sine(&m, &mut d);
+            mjrs_core::step(&m, &mut d).unwrap();
+        }
+        mjrs_core::forward(&m, &mut d).unwrap();
+        if sparse {
+            m.opt.jacobian = JAC_SPARSE;
+        }
+        let (m, nv) = (&m, m.nv);
+        let torque = [0.3, -1.25, 0.0];
+        for body in 0..m.nbody {
+            let start = vec![-0.0; nv];
+            let mut ours = start.clone();
+            apply_torque(m, &d, &torque, body, &mut ours);
+            let mut dense = start.clone();
+            d.with_stack(|d, stack| {
+                let point = [0.1, 0.2, 0.3];
+                apply_ft(m, d, None, Some(&torque), &point, body, &mut dense, stack)
+            })
+            .unwrap();
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            if !sparse {
+                assert_eq!(bits(&ours), bits(&dense), "body {body}");
+                continue;
+            }
+            let (mut jacp, mut jacr) = (vec![0.0; 3 * nv], vec![0.0; 3 * nv]);
+            jac_body(m, &d, Some(&mut jacp), Some(&mut jacr), body);
+            for i in 0..nv {
+                let on_chain = (0..3).any(|r| jacp[r * nv + i] != 0.0 || jacr[r * nv + i] != 0.0);
+                let expected = if on_chain { dense[i] } else { -0.0 };
+                assert_eq!(ours[i].to_bits(), expected.to_bits(), "body {body} dof {i}");
+            }
+        }
+    }
+}

@@ -24,7 +24,7 @@
 
 use super::{
     is_number_without_spaces, plugin_config, register_plugin, strtod, Plugin, PluginError,
-    PluginScene, RegisterError, PLUGIN_PASSIVE,
+    PluginScene, PLUGIN_PASSIVE,
 };
 use crate::data::Data;
 use crate::math::quat::{mul_quat, neg_quat, quat2mat, quat2vel, rot_vec_quat, sub_quat};
@@ -40,8 +40,9 @@ use crate::types::{GEOM_BOX, GEOM_CAPSULE, GEOM_CYLINDER, JNT_BALL, JNT_FREE};
 pub static CABLE: Cable = Cable;
 
 /// Registers `mujoco.elasticity.cable` at its fixed slot.
-pub fn register() -> Result<(), RegisterError> {
-    register_plugin(&CABLE).map(|_| ())
+pub fn register() {
+    // the only refusal is a different plugin already holding the slot, which then stays
+    let _ = register_plugin(&CABLE);
 }
 
 /// `mujoco.elasticity.cable` (stateless: everything is derived from the Model).

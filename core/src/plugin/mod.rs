@@ -301,6 +301,5 @@ pub fn sdf_attributes(
 pub fn register_first_party() {
     pid::register();
     sdf::register();
-    // a slot already taken by a user's plugin of the same name stays theirs
-    let _ = cable::register();
+    cable::register();
 }
