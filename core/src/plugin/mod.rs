@@ -17,8 +17,9 @@
 mod number;
 pub mod pid;
 mod registry;
+pub mod touch_grid;
 
-pub use number::strtod;
+pub use number::{strtod, strtod_prefix};
 pub use registry::{
     get_plugin, get_plugin_at_slot, plugin_count, register_plugin, RegisterError, FIRST_PARTY,
     MAX_PLUGINS,
@@ -272,4 +273,5 @@ pub fn reset_all(m: &Model, plugin_state: &mut [Real]) {
 /// before it keeps the slot.
 pub fn register_first_party() {
     pid::register();
+    touch_grid::register();
 }

@@ -8,6 +8,12 @@
 
 /// The number at the start of `s`, as `strtod(s, NULL)` reads it (0 when there is none).
 pub fn strtod(s: &str) -> f64 {
+    strtod_prefix(s).0
+}
+
+/// `strtod(s, &end)`: the number at the start of `s` and the bytes it took (`end - s`), white
+/// space and sign included; `(0.0, 0)` when there is no number.
+pub fn strtod_prefix(s: &str) -> (f64, usize) {
     let b = s.as_bytes();
     let mut i = b.iter().take_while(|&&c| is_c_space(c)).count();
     let negative = b.get(i) == Some(&b'-');
@@ -15,14 +21,13 @@ pub fn strtod(s: &str) -> f64 {
         i += 1;
     }
     let rest = &b[i..];
-    let magnitude = special(rest)
+    let (magnitude, len) = special(rest)
         .or_else(|| hexadecimal(rest))
         .unwrap_or_else(|| decimal(rest));
-    if negative {
-        -magnitude
-    } else {
-        magnitude
+    if len == 0 {
+        return (0.0, 0);
     }
+    (if negative { -magnitude } else { magnitude }, i + len)
 }
 
 /// C's `isspace` in the "C" locale.
@@ -34,12 +39,18 @@ fn starts_with_ignore_case(s: &[u8], prefix: &[u8]) -> bool {
     s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix)
 }
 
-/// `inf`, `infinity`, `nan` (with or without a parenthesised tail, which only sets payload bits).
-fn special(s: &[u8]) -> Option<f64> {
-    if starts_with_ignore_case(s, b"inf") {
-        Some(f64::INFINITY)
+/// `inf`, `infinity`, `nan` and `nan(chars)` (the chars only set payload bits), with the bytes
+/// each takes.
+fn special(s: &[u8]) -> Option<(f64, usize)> {
+    if starts_with_ignore_case(s, b"infinity") {
+        Some((f64::INFINITY, 8))
+    } else if starts_with_ignore_case(s, b"inf") {
+        Some((f64::INFINITY, 3))
     } else if starts_with_ignore_case(s, b"nan") {
-        Some(f64::NAN)
+        let tail = s.get(4..).unwrap_or_default();
+        let chars = span(tail, |c| c.is_ascii_alphanumeric() || c == b'_');
+        let closed = s.get(3) == Some(&b'(') && tail.get(chars) == Some(&b')');
+        Some((f64::NAN, if closed { 3 + 2 + chars } else { 3 }))
     } else {
         None
     }
@@ -50,8 +61,9 @@ fn span(s: &[u8], f: impl Fn(u8) -> bool) -> usize {
     s.iter().take_while(|&&c| f(c)).count()
 }
 
-/// A decimal number `digits[.digits][e[sign]digits]` (at least one mantissa digit), 0 if none.
-fn decimal(s: &[u8]) -> f64 {
+/// A decimal number `digits[.digits][e[sign]digits]` (at least one mantissa digit) and its
+/// length; `(0.0, 0)` if none.
+fn decimal(s: &[u8]) -> (f64, usize) {
     let int = span(s, |c| c.is_ascii_digit());
     let mut end = int;
     if s.get(end) == Some(&b'.') {
@@ -61,14 +73,15 @@ fn decimal(s: &[u8]) -> f64 {
         }
     }
     if end == 0 {
-        return 0.0;
+        return (0.0, 0);
     }
     end += exponent_len(&s[end..], b'e');
     // the prefix is a well-formed Rust float literal, which core rounds correctly as glibc does
-    core::str::from_utf8(&s[..end])
+    let value = core::str::from_utf8(&s[..end])
         .ok()
         .and_then(|t| t.parse().ok())
-        .unwrap_or(0.0)
+        .unwrap_or(0.0);
+    (value, end)
 }
 
 /// Length of an exponent `e[sign]digits` (marker `e` or `p`) at the start of `s`; 0 when
@@ -86,9 +99,9 @@ fn exponent_len(s: &[u8], marker: u8) -> usize {
     }
 }
 
-/// A hexadecimal number `0x hexdigits[.hexdigits][p[sign]digits]`; `None` when `s` does not
+/// A hexadecimal number `0x hexdigits[.hexdigits][p[sign]digits]` and its length; `None` when `s` does not
 /// start with `0x` and a hex digit (then `strtod` reads the `0` alone, as [`decimal`] does).
-fn hexadecimal(s: &[u8]) -> Option<f64> {
+fn hexadecimal(s: &[u8]) -> Option<(f64, usize)> {
     if !starts_with_ignore_case(s, b"0x") {
         return None;
     }
@@ -109,11 +122,8 @@ fn hexadecimal(s: &[u8]) -> Option<f64> {
     };
     let exp_len = exponent_len(&body[mantissa_end..], b'p');
     let exp_digits = &body[mantissa_end..mantissa_end + exp_len];
-    Some(hex_value(
-        &body[..int],
-        &body[int..mantissa_end],
-        exp_digits,
-    ))
+    let value = hex_value(&body[..int], &body[int..mantissa_end], exp_digits);
+    Some((value, 2 + mantissa_end + exp_len))
 }
 
 /// The value of hex digits `int`, `.frac` (with its point) and exponent `p...`, rounded to
@@ -177,7 +187,7 @@ fn ldexp(mut x: f64, e: i64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::strtod;
+    use super::{strtod, strtod_prefix};
 
     /// Answers of glibc's `strtod(s, NULL)`.
     #[test]
@@ -217,6 +227,30 @@ mod tests {
         assert_eq!(strtod("0x1.fffffffffffff8p0"), 2.0);
         assert_eq!(strtod("0x1.00000000000008p0"), 1.0);
         assert_eq!(strtod("0x1.000000000000081p0"), 1.000_000_000_000_000_2);
+    }
+
+    /// Where glibc's `strtod` leaves `end`.
+    #[test]
+    fn stops_where_glibc_stops() {
+        let end = |s: &str| strtod_prefix(s).1;
+        assert_eq!(end(""), 0);
+        assert_eq!(end("  "), 0);
+        assert_eq!(end("-"), 0);
+        assert_eq!(end(" -x"), 0);
+        assert_eq!(end(" 12 "), 3);
+        assert_eq!(end("1e5"), 3);
+        assert_eq!(end("1e"), 1);
+        assert_eq!(end("1.e-2x"), 5);
+        assert_eq!(end("infinity!"), 8);
+        assert_eq!(end("-infin"), 4);
+        assert_eq!(end("nan(ab_1)z"), 9);
+        assert_eq!(end("nan(ab"), 3);
+        assert_eq!(end("nan()"), 5);
+        assert_eq!(end("0x1.8p1q"), 7);
+        assert_eq!(end("0x"), 1);
+        assert_eq!(end("0x.p1"), 1);
+        assert_eq!(end("0x1p"), 3);
+        assert_eq!(end("."), 0);
     }
 
     proptest::proptest! {
