@@ -35,7 +35,7 @@ impl From<RayError> for StepError {
     fn from(e: RayError) -> Self {
         match e {
             RayError::Arena(e) => StepError::Arena(e),
-            RayError::Sdf => StepError::Unsupported("ray casting against SDF geoms"),
+            RayError::Sdf => StepError::Rejected("invalid plugin slot"),
             RayError::ShortVector => {
                 StepError::Numerical("ray direction vector length is too small")
             }
@@ -89,7 +89,8 @@ pub enum RayError {
     },
     /// A shape type without a primitive ray test (`mju_rayGeom`: "unexpected geom type").
     UnsupportedGeomType(i32),
-    /// Signed-distance-field geoms need their plugin, which mjrs does not run.
+    /// An SDF geom whose plugin instance is not a registered SDF plugin, or whose attributes
+    /// are not numbers (MuJoCo: 'invalid plugin slot', a fatal error).
     Sdf,
     /// A mesh's bounding-volume tree needs a deeper traversal stack than `MAXTREEDEPTH`
     /// (MuJoCo: "BVH stack depth exceeded").
@@ -137,7 +138,7 @@ impl core::fmt::Display for RayError {
             }
             RayError::UnsupportedGeomType(t) => write!(f, "no ray test for geom type {t}"),
             RayError::Sdf => {
-                f.write_str("ray casting against SDF geoms (plugins) is not supported")
+                f.write_str("SDF geom without a registered SDF plugin (invalid plugin slot)")
             }
             RayError::TreeTooDeep { geom } => {
                 write!(

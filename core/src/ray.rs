@@ -21,6 +21,7 @@ use crate::data::Data;
 pub use crate::error::RayError;
 use crate::math::mat::{rot_vec_mat, rot_vec_mat_t};
 use crate::math::misc::{max, min, mj_max, mj_min, round};
+use crate::math::quat::quat2mat;
 use crate::math::scalar::{abs, atan2, ceil, floor, sqrt};
 use crate::math::vec::{add3, add_scl3, cross, dist3, dot3, norm3, normalize3, sub3};
 use crate::model::Model;
@@ -321,7 +322,7 @@ fn cast_geom(
     match m.geom_type[g] {
         GEOM_MESH => mesh(m, poses, active, g, pnt, vec),
         GEOM_HFIELD => Ok(hfield(m, poses, g, pnt, vec)),
-        GEOM_SDF => Err(RayError::Sdf),
+        GEOM_SDF => sdf(m, poses, g, pnt, vec),
         ty => ray_geom(
             &poses.geom_xpos[g],
             &poses.geom_xmat[g],
@@ -331,6 +332,45 @@ fn cast_geom(
             ty,
         ),
     }
+}
+
+/// Ray marching against SDF geom `g` (`ray_sdf`): up to 40 steps along the unit direction in the
+/// field's frame, each as long as the distance there, until the distance is below 1e-7 (a hit,
+/// at the distance travelled, in units of the unit direction as MuJoCo) or above 1e6 (a miss);
+/// -1 when the geom's box is missed or no step lands on the surface.
+fn sdf(
+    m: &Model,
+    poses: &Poses,
+    g: usize,
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Result<Real, RayError> {
+    const MIN_DIST: Real = 1e-7;
+    let (xpos, xmat) = (&poses.geom_xpos[g], &poses.geom_xmat[g]);
+    if cuboid(xpos, xmat, &v3(m.geom_size)[g], pnt, vec, None) < 0.0 {
+        return Ok(-1.0);
+    }
+    let instance = usize::try_from(m.geom_plugin[g]).map_err(|_| RayError::Sdf)?;
+    let plugin = crate::plugin::instance_plugin(m, instance)
+        .filter(|p| p.capabilities() & crate::plugin::PLUGIN_SDF != 0)
+        .ok_or(RayError::Sdf)?;
+    let attributes = crate::plugin::sdf_attributes(m, instance).map_err(|_| RayError::Sdf)?;
+    let (sdf_xpos, sdf_quat) = crate::collision::sdf::field_frame(m, xpos, xmat, g);
+    let (lpnt, mut lvec) = ray_map(&sdf_xpos, &quat2mat(&sdf_quat), pnt, vec);
+    normalize3(&mut lvec);
+    let mut total = 0.0;
+    for _ in 0..40 {
+        let p = add_scl3(&lpnt, &lvec, total);
+        let distance = plugin.sdf_distance(&p, &attributes);
+        total += distance;
+        if abs(distance) < MIN_DIST {
+            return Ok(total);
+        }
+        if distance > 1e6 {
+            break;
+        }
+    }
+    Ok(-1.0)
 }
 
 // ------------------------------------------------------------------------------------------------

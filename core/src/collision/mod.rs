@@ -29,6 +29,7 @@ mod filter;
 mod narrow;
 pub mod primitive;
 mod sap;
+pub mod sdf;
 
 pub use driver::collision;
 pub use narrow::geom_distance;
@@ -49,18 +50,6 @@ use crate::types::*;
 pub type Collider =
     fn(&Model, &Data, &mut [Contact], usize, usize, Real) -> Result<usize, StepError>;
 
-/// Geoms of signed-distance-field type need plugins, which mjrs refuses when loading.
-fn sdf(
-    _m: &Model,
-    _d: &Data,
-    _con: &mut [Contact],
-    _g1: usize,
-    _g2: usize,
-    _margin: Real,
-) -> Result<usize, StepError> {
-    Err(StepError::Unsupported("collisions with SDF geoms"))
-}
-
 const NTYPES: usize = NGEOMTYPES as usize;
 
 /// `Some(f)` as a table entry.
@@ -75,17 +64,18 @@ pub const COLLISION_FUNC: [[Option<Collider>; NTYPES]; NTYPES] = {
     use boxes::{box_box, capsule_box, sphere_box};
     use convex::{convex as cvx, convex_hfield as chf, plane_convex as pcv};
     use primitive::*;
+    use sdf::{hfield_sdf as hsd, mesh_sdf as msd, sdf_sdf as sdf};
     const N: Option<Collider> = None;
     [
         //              plane, hfield, sphere, capsule, ellipsoid, cylinder, box, mesh, sdf
         /* plane     */ [N, N, c(plane_sphere),  c(plane_capsule),   c(pcv), c(plane_cylinder),  c(plane_box),   c(pcv), c(pcv)],
-        /* hfield    */ [N, N, c(chf),           c(chf),             c(chf), c(chf),             c(chf),         c(chf), c(sdf)],
+        /* hfield    */ [N, N, c(chf),           c(chf),             c(chf), c(chf),             c(chf),         c(chf), c(hsd)],
         /* sphere    */ [N, N, c(sphere_sphere), c(sphere_capsule),  c(cvx), c(sphere_cylinder), c(sphere_box),  c(cvx), c(sdf)],
         /* capsule   */ [N, N, N,                c(capsule_capsule), c(cvx), c(cvx),             c(capsule_box), c(cvx), c(sdf)],
         /* ellipsoid */ [N, N, N,                N,                  c(cvx), c(cvx),             c(cvx),         c(cvx), c(sdf)],
         /* cylinder  */ [N, N, N,                N,                  N,      c(cvx),             c(cvx),         c(cvx), c(sdf)],
         /* box       */ [N, N, N,                N,                  N,      N,                  c(box_box),     c(cvx), c(sdf)],
-        /* mesh      */ [N, N, N,                N,                  N,      N,                  N,              c(cvx), c(sdf)],
+        /* mesh      */ [N, N, N,                N,                  N,      N,                  N,              c(cvx), c(msd)],
         /* sdf       */ [N, N, N,                N,                  N,      N,                  N,              N,      c(sdf)],
     ]
 };

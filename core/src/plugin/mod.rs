@@ -14,12 +14,14 @@
 //! slots ([`FIRST_PARTY`], in the order MuJoCo 3.1.6's Python package registers its bundled
 //! libraries), whether or not they are registered; other plugins take the free slots after them.
 
+pub mod cable;
 mod number;
 pub mod pid;
 mod registry;
+pub mod sdf;
 pub mod touch_grid;
 
-pub use number::{strtod, strtod_prefix};
+pub use number::{is_number_without_spaces, strtod, strtod_end};
 pub use registry::{
     get_plugin, get_plugin_at_slot, plugin_count, register_plugin, RegisterError, FIRST_PARTY,
     MAX_PLUGINS,
@@ -167,8 +169,16 @@ pub trait Plugin: Sync {
     }
 
     /// Converts configuration values (`values[i]` of attribute `names[i]`, `None` when unset)
-    /// to numbers, defaults filled in; writes at most [`MAX_SDF_ATTRIBUTES`].
-    fn sdf_attribute(&self, _attribute: &mut [Real], _names: &[&str], _values: &[Option<&str>]) {}
+    /// to numbers, defaults filled in; writes at most [`MAX_SDF_ATTRIBUTES`]. A value that is
+    /// not a number is an error (MuJoCo's `mju_error` from the plugin, a compile error).
+    fn sdf_attribute(
+        &self,
+        _attribute: &mut [Real],
+        _names: &[&str],
+        _values: &[Option<&str>],
+    ) -> Result<(), PluginError> {
+        Ok(())
+    }
 
     /// Bounding box of the surface: centre (3) and half sizes (3).
     fn sdf_aabb(&self, _attributes: &[Real]) -> [Real; 6] {
@@ -266,6 +276,24 @@ pub fn reset_all(m: &Model, plugin_state: &mut [Real]) {
     }
 }
 
+/// The numeric attributes of SDF instance `instance` ([`Plugin::sdf_attribute`] of its
+/// configuration), padded with zeros to [`MAX_SDF_ATTRIBUTES`].
+pub fn sdf_attributes(
+    m: &Model,
+    instance: usize,
+) -> Result<[Real; MAX_SDF_ATTRIBUTES], PluginError> {
+    let plugin = instance_plugin(m, instance).ok_or(PluginError("invalid plugin slot"))?;
+    let names = plugin.attributes();
+    let n = names.len().min(MAX_SDF_ATTRIBUTES);
+    let mut values = [None; MAX_SDF_ATTRIBUTES];
+    for (v, name) in values.iter_mut().zip(&names[..n]) {
+        *v = plugin_config(m, instance, name);
+    }
+    let mut out = [0.0; MAX_SDF_ATTRIBUTES];
+    plugin.sdf_attribute(&mut out[..n], &names[..n], &values[..n])?;
+    Ok(out)
+}
+
 /// Registers every first-party plugin of this build at its fixed slot: what the desktop fronts
 /// (`mjrs-alloc`'s MJB loader, the MJCF compiler) call before a model is read. A microcontroller
 /// calls the `register` functions of the plugins it needs instead, so the others are not linked.
@@ -273,5 +301,8 @@ pub fn reset_all(m: &Model, plugin_state: &mut [Real]) {
 /// before it keeps the slot.
 pub fn register_first_party() {
     pid::register();
+    sdf::register();
+    // a slot already taken by a user's plugin of the same name stays theirs
+    let _ = cable::register();
     touch_grid::register();
 }

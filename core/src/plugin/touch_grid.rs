@@ -14,8 +14,8 @@
 //! MuJoCo keeps for drawing are recomputed from the contacts when the scene is drawn.
 
 use super::{
-    register_plugin, strtod, strtod_prefix, Plugin, PluginError, PluginGeom, PluginScene,
-    PLUGIN_SENSOR,
+    is_number_without_spaces, register_plugin, strtod, Plugin, PluginError, PluginGeom,
+    PluginScene, PLUGIN_SENSOR,
 };
 use crate::arena::{ArenaField, ArenaMask};
 use crate::data::Data;
@@ -68,30 +68,6 @@ fn c_int(x: f64) -> i32 {
     }
 }
 
-/// Longest configuration value [`check_attr`] reads (white space not counted); a longer one is
-/// refused, where MuJoCo would read a number of hundreds of digits.
-const MAX_CHECKED: usize = 256;
-
-/// MuJoCo's `CheckAttr`: with all white space removed, the text is one number or empty.
-fn check_attr(value: &str) -> bool {
-    let mut buf = [0u8; MAX_CHECKED];
-    let mut n = 0;
-    for c in value.bytes().filter(|&c| !is_c_space(c)) {
-        let Some(slot) = buf.get_mut(n) else {
-            return false;
-        };
-        *slot = c;
-        n += 1;
-    }
-    // removing ASCII bytes keeps the text UTF-8
-    core::str::from_utf8(&buf[..n]).is_ok_and(|text| strtod_prefix(text).1 == n)
-}
-
-/// C's `isspace` in the "C" locale.
-fn is_c_space(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
-}
-
 /// MuJoCo's `ReadVector`: the pieces between single spaces (`getline` with `' '`, which drops
 /// an empty last piece), each read with `strtod`.
 fn read_vector(value: &str) -> impl Iterator<Item = f64> + '_ {
@@ -127,7 +103,9 @@ impl Config {
     /// MuJoCo's `TouchGrid::Create`: the checks in its order, with its messages.
     fn from_model(m: &Model, instance: usize) -> Result<Config, PluginError> {
         let gamma = attr(m, instance, "gamma");
-        if !(check_attr(gamma) && check_attr(attr(m, instance, "nchannel"))) {
+        if !(is_number_without_spaces(gamma)
+            && is_number_without_spaces(attr(m, instance, "nchannel")))
+        {
             return Err(PluginError(
                 "Invalid or missing parameters in touch_grid sensor plugin",
             ));

@@ -21,10 +21,11 @@ fn geoms(m: &Model) -> Check {
     ids("geom_matid", m.geom_matid, m.nmat, true)?;
     for g in 0..m.ngeom {
         let ty = m.geom_type[g];
-        enum_in("geom_type", g, ty, GEOM_PLANE, GEOM_MESH)?;
+        enum_in("geom_type", g, ty, GEOM_PLANE, GEOM_SDF)?;
         let data = m.geom_dataid[g];
         match ty {
-            GEOM_MESH => {
+            // an SDF geom collides with planes through the mesh the compiler made of it
+            GEOM_MESH | GEOM_SDF => {
                 index("geom_dataid", g, data, m.nmesh)?;
             }
             GEOM_HFIELD => {

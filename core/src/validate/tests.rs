@@ -234,7 +234,7 @@ fn geoms() {
     fails_at(check(|m| m.body_geomnum[2] = 2), "body_geomadr", Some(2));
     fails_at(check(|m| m.body_geomadr[2] = -1), "body_geomadr", Some(2));
     fails_at(check(|m| m.geom_type[0] = 9), "geom_type", Some(0));
-    fails_at(check(|m| m.geom_type[0] = GEOM_SDF), "geom_type", Some(0));
+    fails_at(check(|m| m.geom_type[0] = GEOM_SDF), "geom_dataid", Some(0));
     fails_at(
         check(|m| m.geom_type[0] = GEOM_MESH),
         "geom_dataid",

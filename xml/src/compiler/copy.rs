@@ -77,7 +77,9 @@ impl Compiler<'_> {
             z.nv += v;
         }
         z.nu = o.actuators.len();
-        z.na = o.actuators.iter().map(|a| a.s.actdim.max(0) as usize).sum();
+        z.na = (0..o.actuators.len()).map(|u| self.actnum(u)).sum();
+        z.nplugin = s.plugins.len();
+        (z.npluginstate, z.npluginattr) = self.plugin_sizes();
         z.nbvhstatic = self.bodies.iter().map(|b| b.tree.len()).sum::<usize>()
             + self
                 .meshes
@@ -321,7 +323,9 @@ impl Compiler<'_> {
             (s.keys.iter().map(|x| x.name.clone()).collect(), |m| {
                 &mut *m.name_keyadr
             }),
-            (Vec::new(), |m| &mut *m.name_pluginadr),
+            (s.plugins.iter().map(|x| x.name.clone()).collect(), |m| {
+                &mut *m.name_pluginadr
+            }),
         ]
     }
 
@@ -344,7 +348,25 @@ impl Compiler<'_> {
     }
 
     /// Makes the model and copies everything into it (`mj_makeModel` ... `CopyObjects`).
+    /// Plugins are asked about a first model (their state lengths, sensor dimensions and
+    /// activation variables), as MuJoCo asks them after `mj_makeModel`; the model is then made
+    /// again with the sizes they gave.
     pub(super) fn make_model(&mut self) -> Result<OwnedModel, XmlError> {
+        if !self.spec.plugins.is_empty() {
+            let mut first = self.make_model_once(false)?;
+            self.query_plugins(&first.view());
+        }
+        self.make_model_once(true)
+    }
+
+    /// Number of activation variables of actuator `u`: its dynamics' and its plugin's.
+    fn actnum(&self, u: usize) -> usize {
+        self.objects.actuators[u].s.actdim.max(0) as usize + self.plugin_actdim(u)
+    }
+
+    /// One model; keyframes are compiled only in the final one (`with_keys`), since their
+    /// activations depend on the plugins' answers.
+    fn make_model_once(&mut self, with_keys: bool) -> Result<OwnedModel, XmlError> {
         let sizes = self.sizes()?;
         let mut owned =
             OwnedModel::zeroed(sizes).map_err(|e| super::finish::no_memory("mjModel", e))?;
@@ -355,19 +377,10 @@ impl Compiler<'_> {
             self.copy_names(&mut m);
             self.copy_paths(&mut m);
             self.copy_tree(&mut m)?;
-            for k in m.body_plugin.iter_mut() {
-                *k = -1;
+            self.copy_plugins(&mut m);
+            if with_keys {
+                self.compile_keys(&m)?;
             }
-            for k in m.geom_plugin.iter_mut() {
-                *k = -1;
-            }
-            for k in m.actuator_plugin.iter_mut() {
-                *k = -1;
-            }
-            for k in m.sensor_plugin.iter_mut() {
-                *k = -1;
-            }
-            self.compile_keys(&m)?;
             self.copy_objects(&mut m);
         }
         Ok(owned)
@@ -948,9 +961,10 @@ impl Compiler<'_> {
             m.actuator_gaintype[i] = s.gaintype;
             m.actuator_biastype[i] = s.biastype;
             set3(m.actuator_trnid, i, &a.trnid);
-            m.actuator_actnum[i] = s.actdim;
-            m.actuator_actadr[i] = if s.actdim > 0 { adr } else { -1 };
-            adr += s.actdim;
+            let actnum = self.actnum(i) as i32;
+            m.actuator_actnum[i] = actnum;
+            m.actuator_actadr[i] = if actnum > 0 { adr } else { -1 };
+            adr += actnum;
             m.actuator_group[i] = s.group;
             m.actuator_ctrllimited[i] = u8::from(s.ctrllimited.is_limited(&s.ctrlrange));
             m.actuator_forcelimited[i] = u8::from(s.forcelimited.is_limited(&s.forcerange));

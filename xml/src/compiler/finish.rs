@@ -32,6 +32,7 @@ impl Compiler<'_> {
         let mut owned = self.make_model()?;
         {
             let mut m = owned.view();
+            self.init_plugin_instances(&m)?;
             if self.spec.settotalmass > 0.0 {
                 setconst::set_total_mass(&mut m, self.spec.settotalmass);
             }

@@ -16,6 +16,7 @@ mod finish;
 mod fuse;
 mod objects;
 pub mod orient;
+mod plugin;
 mod tree;
 
 use std::collections::HashMap;
@@ -33,6 +34,7 @@ use crate::reader::dom::Resources;
 use crate::spec::{self, Info, Spec};
 use crate::texture::CompiledTexture;
 use crate::util::{makefullname, stripext, strippath};
+use mjrs_std::ResourceError;
 
 /// A compiled model and the warnings raised on the way.
 pub struct Compilation {
@@ -76,6 +78,8 @@ pub(crate) struct CBody {
     pub cameras: Vec<usize>,
     pub lights: Vec<usize>,
     pub info: Info,
+    /// The plugin instance giving the body passive forces.
+    pub plugin: Option<usize>,
 }
 
 /// A compiled joint.
@@ -99,6 +103,8 @@ pub(crate) struct CGeom {
     pub inertia: [f64; 3],
     pub aabb: [f64; 6],
     pub fluid: [f64; NFLUID],
+    /// The plugin instance of an `sdf` geom.
+    pub plugin: Option<usize>,
 }
 
 /// A compiled site.
@@ -153,6 +159,7 @@ pub(crate) struct Compiler<'a> {
     /// Name -> id per object type (MuJoCo's `ids`), for the tree's objects.
     pub ids: HashMap<(i32, String), usize>,
     pub nuser: Nuser,
+    pub plugins: plugin::Plugins,
 }
 
 /// The `nuser_*` sizes after `SetNuser`.
@@ -179,6 +186,8 @@ pub(crate) fn npos_nvel(jtype: i32) -> (usize, usize) {
 
 /// Compiles a spec into a model. `res` provides asset files (VFS first, then disk).
 pub fn compile(spec: Spec, res: &dyn Resources) -> Result<Compilation, XmlError> {
+    // plugins are asked about the model they are part of: the first-party ones must be there
+    mjrs_core::plugin::register_first_party();
     let mut c = Compiler {
         spec,
         res,
@@ -197,6 +206,7 @@ pub fn compile(spec: Spec, res: &dyn Resources) -> Result<Compilation, XmlError>
         objects: objects::Objects::default(),
         ids: HashMap::new(),
         nuser: Nuser::default(),
+        plugins: plugin::Plugins::default(),
     };
     c.check_tree()?;
     c.add_missing_keys()?;
@@ -204,6 +214,7 @@ pub fn compile(spec: Spec, res: &dyn Resources) -> Result<Compilation, XmlError>
     c.set_default_names();
     c.check_empty_names()?;
     c.process_lists()?;
+    c.init_plugins();
     if c.spec.discardvisual {
         c.discard_visual_assets();
     }
@@ -213,6 +224,7 @@ pub fn compile(spec: Spec, res: &dyn Resources) -> Result<Compilation, XmlError>
     c.compile_bodies()?;
     c.compile_assets()?;
     c.compile_objects()?;
+    c.compile_plugins()?;
     c.sort_pairs_and_excludes();
     c.discard_visual_geoms();
     if c.spec.fusestatic {
@@ -296,6 +308,7 @@ impl Compiler<'_> {
                 cameras: Vec::new(),
                 lights: Vec::new(),
                 info: sb.info.clone(),
+                plugin: None,
             };
             for j in &sb.joints {
                 b.joints.push(self.joints.len());
@@ -318,6 +331,7 @@ impl Compiler<'_> {
                     inertia: [0.0; 3],
                     aabb: [0.0; 6],
                     fluid: [0.0; NFLUID],
+                    plugin: None,
                 });
             }
             for x in &sb.sites {
@@ -517,6 +531,10 @@ impl Compiler<'_> {
             (
                 OBJ_FRAME,
                 s.frames.iter().map(|x| x.name.as_str()).collect(),
+            ),
+            (
+                OBJ_PLUGIN,
+                s.plugins.iter().map(|x| x.name.as_str()).collect(),
             ),
         ];
         let mut ids = HashMap::new();
@@ -733,24 +751,37 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// The bytes of an asset file: the VFS first, then the disk (`LoadResource`).
-    pub(crate) fn load_file(&self, dir: &str, file: &str) -> Result<AssetFile, XmlError> {
+    /// The full name of an asset file as MuJoCo resolves it (`mjuu_makefullname`).
+    fn asset_path(&self, dir: &str, file: &str) -> String {
         let file = if self.spec.strippath {
             strippath(file)
         } else {
             file
         };
-        let path = makefullname(&self.spec.modelfiledir, dir, file);
-        self.res
-            .read(&path)
-            .map(|bytes| AssetFile {
-                path: path.clone(),
-                bytes,
-            })
-            .map_err(|message| XmlError::File { path, message })
+        makefullname(&self.spec.modelfiledir, dir, file)
     }
 
-    /// The bytes of an asset file if it exists; the asset decoders report a missing file
+    /// The bytes of an asset file: the VFS first, then a resource provider, then the disk
+    /// (`LoadResource`). A file that opens but that its provider cannot read is returned
+    /// marked [`AssetFile::read_failed`], for its decoder to report.
+    pub(crate) fn load_file(&self, dir: &str, file: &str) -> Result<AssetFile, ResourceError> {
+        let path = self.asset_path(dir, file);
+        match self.res.read(&path) {
+            Ok(r) => Ok(AssetFile {
+                path,
+                bytes: r.bytes,
+                read_failed: false,
+            }),
+            Err(ResourceError::Read(_)) => Ok(AssetFile {
+                path,
+                bytes: Vec::new(),
+                read_failed: true,
+            }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The bytes of an asset file if it opens; the asset decoders report a missing file
     /// themselves, at the point MuJoCo opens it.
     pub(crate) fn try_load(&self, dir: &str, file: &str) -> Option<AssetFile> {
         if file.is_empty() {
@@ -759,23 +790,20 @@ impl Compiler<'_> {
         self.load_file(dir, file).ok()
     }
 
-    /// A decoder's "resource not found" error names the file as MuJoCo does: with the model
-    /// and asset directories (`mjuu_makefullname`).
+    /// A decoder's "resource not found" error becomes the reason the file did not open, as
+    /// MuJoCo words it (`LoadResource`): the full name with the model and asset directories
+    /// (`mjuu_makefullname`), and the provider's prefix when one refused it.
     fn full_path_error(&self, err: XmlError, dir: &str, file: &str) -> XmlError {
         const NOT_FOUND: &str = "resource not found via provider or OS filesystem: '";
         match &err {
             XmlError::Compile {
                 message,
                 object: None,
-            } if message.starts_with(NOT_FOUND) => {
-                let file = if self.spec.strippath {
-                    strippath(file)
-                } else {
-                    file
-                };
-                let path = makefullname(&self.spec.modelfiledir, dir, file);
-                XmlError::model(format!("{NOT_FOUND}{path}'"))
-            }
+            } if message.starts_with(NOT_FOUND) => match self.load_file(dir, file) {
+                Err(e) => XmlError::model(e.to_string()),
+                // opened on a second try (a provider that fails now and then)
+                Ok(f) => XmlError::model(format!("{NOT_FOUND}{}'", f.path)),
+            },
             _ => err,
         }
     }
@@ -801,7 +829,14 @@ impl Compiler<'_> {
                 }
             }
         }
-        for (i, m) in self.spec.meshes.iter().enumerate() {
+        for i in 0..self.spec.meshes.len() {
+            let generated =
+                if self.spec.meshes[i].plugin.is_some() && self.spec.meshes[i].file.is_empty() {
+                    Some(self.sdf_mesh(i)?)
+                } else {
+                    None
+                };
+            let m = generated.as_ref().unwrap_or(&self.spec.meshes[i]);
             let file = self.try_load(&self.spec.meshdir, &m.file);
             let class = self.spec.defaults.iter().find(|d| d.name == m.classname);
             let opts = crate::mesh::MeshOptions {

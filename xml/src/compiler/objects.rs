@@ -4,6 +4,7 @@
 
 use mjrs_core::types::*;
 
+use super::plugin::{PluginUser, UserKind};
 use super::tree::checklimited;
 use super::Compiler;
 use crate::error::XmlError;
@@ -66,6 +67,8 @@ pub(crate) struct CTendon {
 pub(crate) struct CActuator {
     pub s: spec::Actuator,
     pub trnid: [i32; 2],
+    /// The plugin instance computing its force.
+    pub plugin: Option<usize>,
 }
 
 /// A compiled sensor.
@@ -74,6 +77,8 @@ pub(crate) struct CSensor {
     pub s: spec::Sensor,
     pub objid: i32,
     pub refid: i32,
+    /// The plugin instance computing its values (plugin sensors).
+    pub plugin: Option<usize>,
 }
 
 /// A compiled tuple.
@@ -172,7 +177,16 @@ impl Compiler<'_> {
             self.objects.tendons.push(t);
         }
         for i in 0..self.spec.actuators.len() {
-            let a = self.compile_actuator(i)?;
+            let mut a = self.compile_actuator(i)?;
+            if let Some(r) = &a.s.plugin {
+                let user = PluginUser {
+                    kind: UserKind::Actuator,
+                    name: a.s.name.clone(),
+                    id: i,
+                    info: a.s.info.clone(),
+                };
+                a.plugin = Some(self.resolve_plugin(&r.clone(), user)?);
+            }
             self.objects.actuators.push(a);
         }
         for i in 0..self.spec.sensors.len() {
@@ -685,7 +699,11 @@ impl Compiler<'_> {
                 )));
             }
         }
-        Ok(CActuator { s: a, trnid })
+        Ok(CActuator {
+            s: a,
+            trnid,
+            plugin: None,
+        })
     }
 
     /// The transmission target (and second id) of an actuator (`ResolveReferences`).
@@ -849,7 +867,15 @@ impl Compiler<'_> {
             }
             refid = r as i32;
         }
-        self.sensor_shape(&mut s, objid, refid).map_err(err)?;
+        let mut plugin = None;
+        if s.stype == SENS_PLUGIN {
+            // the dimension and stage come from the plugin once the model exists
+            s.dim = 0;
+            s.datatype = DATATYPE_REAL;
+            plugin = Some(self.sensor_plugin(&s, i)?);
+        } else {
+            self.sensor_shape(&mut s, objid, refid).map_err(err)?;
+        }
         if s.cutoff > 0.0
             && (s.datatype == DATATYPE_QUATERNION
                 || (s.datatype == DATATYPE_AXIS && s.stype != SENS_GEOMNORMAL))
@@ -858,7 +884,24 @@ impl Compiler<'_> {
                 "cutoff applied to axis or quaternion datatype in sensor",
             ));
         }
-        Ok(CSensor { s, objid, refid })
+        Ok(CSensor {
+            s,
+            objid,
+            refid,
+            plugin,
+        })
+    }
+
+    /// The instance of plugin sensor `i`.
+    fn sensor_plugin(&mut self, s: &spec::Sensor, i: usize) -> Result<usize, XmlError> {
+        let user = PluginUser {
+            kind: UserKind::Sensor,
+            name: s.name.clone(),
+            id: i,
+            info: s.info.clone(),
+        };
+        let r = s.plugin.clone().unwrap_or_default();
+        self.resolve_plugin(&r, user)
     }
 
     /// Dimension, data type and stage of a sensor, with the checks of its attachment.

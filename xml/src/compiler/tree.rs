@@ -5,6 +5,7 @@ use mjrs_core::math::quat::{mul_quat, rot_vec_quat};
 use mjrs_core::types::*;
 
 use super::orient::{full_inertia, resolve};
+use super::plugin::{PluginUser, UserKind};
 use super::{npos_nvel, CGeom, Compiler};
 use crate::bvh::{self, BoundingVolume};
 use crate::error::XmlError;
@@ -291,6 +292,16 @@ impl Compiler<'_> {
         if self.spec.discardvisual && self.bodies[id].geoms.iter().any(|&g| self.geoms[g].visual) {
             self.bodies[id].explicitinertial = true;
         }
+        if let Some(r) = self.spec.bodies[sid].plugin.clone() {
+            let b = &self.bodies[id];
+            let user = PluginUser {
+                kind: UserKind::Body,
+                name: b.name.clone(),
+                id,
+                info: b.info.clone(),
+            };
+            self.bodies[id].plugin = Some(self.resolve_plugin(&r, user)?);
+        }
         Ok(())
     }
 
@@ -568,6 +579,16 @@ impl Compiler<'_> {
         if g.s.fluid_ellipsoid > 0.0 {
             set_fluid_coefs(g);
         }
+        if let Some(r) = g.s.plugin.clone() {
+            let user = PluginUser {
+                kind: UserKind::Geom,
+                name,
+                id: gid,
+                info,
+            };
+            self.geoms[gid].plugin = Some(self.resolve_plugin(&r, user)?);
+        }
+        let g = &mut self.geoms[gid];
         if let Some((fp, fq)) = frame {
             frameaccum_child(&fp, &fq, &mut g.s.pos, &mut g.s.quat);
         }

@@ -133,13 +133,24 @@ impl Reader<'_> {
                 a.gaintype = GAIN_FIXED;
                 a.biastype = BIAS_NONE;
             }
-            "plugin" => return Err(e.unsupported("plugins (actuator plugins)")),
+            "plugin" => self.plugin_actuator(e, a)?,
             other => return Err(e.error(format!("unrecognized actuator type: {other}"))),
         }
         if let Some(v) = attr::values(e, "user", &mut self.w)? {
             a.userdata = v;
         }
         a.info = info(e);
+        Ok(())
+    }
+
+    /// `plugin`: forces from a plugin instance, with optional built-in activation dynamics.
+    fn plugin_actuator(&mut self, e: &Elem, a: &mut Actuator) -> Result<(), XmlError> {
+        a.plugin = Some(self.one_plugin(e)?);
+        if let Some(v) = keyword(e, "dyntype", kw::DYN)? {
+            a.dyntype = v;
+        }
+        set_bool(e, "actearly", &mut a.actearly)?;
+        read_upto(e, "dynprm", &mut a.dynprm, &mut self.w)?;
         Ok(())
     }
 

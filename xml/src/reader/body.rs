@@ -119,8 +119,9 @@ impl Reader<'_> {
         read_upto(e, "fluidcoef", &mut g.fluid_coefs, w)?;
         user(e, &mut g.userdata, w)?;
         if let Some(p) = e.children_named("plugin").next() {
-            return Err(p.unsupported("plugins (SDF geoms)"));
+            g.plugin = Some(self.one_plugin(p)?);
         }
+        let w = &mut self.w;
         read1(e, "mass", &mut g.mass, w)?;
         read1(e, "density", &mut g.density, w)?;
         read(e, "fromto", &mut g.fromto, w)?;
@@ -233,8 +234,9 @@ impl Reader<'_> {
         read(e, "refquat", &mut m.refquat, w)?;
         read(e, "scale", &mut m.scale, w)?;
         if let Some(p) = e.children_named("plugin").next() {
-            return Err(p.unsupported("plugins (SDF meshes)"));
+            m.plugin = Some(self.one_plugin(p)?);
         }
+        let w = &mut self.w;
         set_bool(e, "smoothnormal", &mut m.smoothnormal)?;
         if let Some(v) = attr::values(e, "vertex", w)? {
             m.uservert = v;
@@ -527,7 +529,10 @@ impl Reader<'_> {
                 l.frame = frame;
                 self.spec.bodies[body].lights.push(l);
             }
-            "plugin" => return Err(e.unsupported("plugins (passive force plugins on bodies)")),
+            "plugin" => {
+                let r = self.one_plugin(e)?;
+                self.spec.bodies[body].plugin = Some(r);
+            }
             "composite" => return Err(e.unsupported("composite objects")),
             "flexcomp" => return Err(e.unsupported("flexcomp (deformable objects)")),
             other => return Err(e.error(format!("unrecognized model element '{other}'"))),

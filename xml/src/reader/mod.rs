@@ -11,6 +11,7 @@ mod body;
 pub mod dom;
 pub mod elem;
 mod namespace;
+mod plugin;
 mod replicate;
 mod schema;
 pub use schema::print_schema;
@@ -50,6 +51,9 @@ pub(crate) struct Reader<'a> {
     /// The first default class of each name, kept with `spec.defaults`: looking names up by a
     /// scan made reading n classes, or n elements naming one of n classes, quadratic.
     pub default_index: HashMap<String, usize>,
+    /// An element named a plugin instance (`hasImplicitPluginElem`, set as MuJoCo 3.1.6 sets
+    /// it): instances declared after that are refused.
+    pub named_instance_used: bool,
 }
 
 /// Reads an MJCF document into a spec. `file` names it in messages; `modeldir` is its
@@ -77,6 +81,8 @@ pub fn read_document(
     if !root.name.eq_ignore_ascii_case("mujoco") {
         return Err(root.error(format!("Unrecognized XML model type: '{}'", root.name)));
     }
+    // the plugins a model names must be registered before its `extension` section is read
+    mjrs_core::plugin::register_first_party();
     let mut r = Reader::new(Spec::default(), res);
     r.spec.modelfiledir = modeldir.to_string();
     r.capture_dirs(root);
@@ -145,7 +151,7 @@ impl<'a> Reader<'a> {
     /// include the element came from.
     fn file_attr(&self, elem: &Elem, name: &str, dir: &str) -> Option<String> {
         let f = elem.attr(name)?;
-        if crate::util::isabspath(f) || self.res.exists_on_disk(&format!("{dir}{f}")) {
+        if crate::util::isabspath(f) || self.res.exists(&format!("{dir}{f}")) {
             return Some(f.to_string());
         }
         Some(format!("{}{f}", elem.include_dir))
@@ -174,6 +180,7 @@ impl<'a> Reader<'a> {
             replicated: false,
             copies: 0,
             default_index: HashMap::new(),
+            named_instance_used: false,
         };
         r.index_defaults();
         r
@@ -216,10 +223,8 @@ impl<'a> Reader<'a> {
             self.default(s, None)?;
         }
         self.readingdefaults = false;
-        if let Some(s) = root.children_named("extension").next() {
-            if let Some(p) = s.children.first() {
-                return Err(p.unsupported("plugins (extension section)"));
-            }
+        for s in root.children_named("extension") {
+            self.extension(s)?;
         }
         for s in root.children_named("custom") {
             self.custom(s)?;

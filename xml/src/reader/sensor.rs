@@ -91,11 +91,37 @@ impl Reader<'_> {
                         s.datatype = v;
                     }
                 }
-                "plugin" => return Err(e.unsupported("plugins (sensor plugins)")),
+                "plugin" => self.plugin_sensor(e, &mut s)?,
                 _ => {}
             }
         }
         Ok(s)
+    }
+
+    /// `plugin`: values computed by a plugin instance, optionally about an object and relative
+    /// to a reference object.
+    fn plugin_sensor(&mut self, e: &Elem, s: &mut Sensor) -> Result<(), XmlError> {
+        s.stype = SENS_PLUGIN;
+        s.plugin = Some(self.one_plugin(e)?);
+        s.objtype = str2type(e.attr("objtype").unwrap_or_default());
+        s.objname = text(e, "objname").unwrap_or_default();
+        if s.objtype != OBJ_UNKNOWN && s.objname.is_empty() {
+            return Err(e.error("objtype is specified but objname is not"));
+        }
+        if s.objtype == OBJ_UNKNOWN && !s.objname.is_empty() {
+            return Err(e.error("objname is specified but objtype is not"));
+        }
+        if let Some(rt) = e.attr("reftype") {
+            s.reftype = str2type(rt);
+        }
+        s.refname = text(e, "refname").unwrap_or_default();
+        if s.reftype != OBJ_UNKNOWN && s.refname.is_empty() {
+            return Err(e.error("reftype is specified but refname is not"));
+        }
+        if s.reftype == OBJ_UNKNOWN && !s.refname.is_empty() {
+            return Err(e.error("refname is specified but reftype is not"));
+        }
+        Ok(())
     }
 
     /// `distance`, `normal` and `fromto`: between two geoms or bodies.

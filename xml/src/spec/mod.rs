@@ -287,6 +287,10 @@ pub struct Spec {
     pub tuples: Vec<Tuple>,
     /// Keyframes.
     pub keys: Vec<Key>,
+    /// Plugin instances: those of `extension`, then the implicit ones in reading order.
+    pub plugins: Vec<PluginInstance>,
+    /// The plugins `extension` declares, with their registry slots (only these may be used).
+    pub active_plugins: Vec<(String, usize)>,
 }
 
 impl Default for Spec {
@@ -350,8 +354,36 @@ impl Default for Spec {
             texts: Vec::new(),
             tuples: Vec::new(),
             keys: Vec::new(),
+            plugins: Vec::new(),
+            active_plugins: Vec::new(),
         }
     }
+}
+
+/// An element's use of a plugin (`mjsPlugin` inside a body, geom, mesh, actuator or sensor):
+/// a named instance of `extension`, or an implicit instance of its own.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PluginRef {
+    /// The plugin's name (`plugin` attribute, "" when not given).
+    pub plugin: String,
+    /// The name of an instance declared in `extension` (`instance` attribute, "" when not given).
+    pub instance: String,
+    /// The implicit instance made for this element (an index of [`Spec::plugins`]), when no
+    /// instance is named.
+    pub implicit: Option<usize>,
+}
+
+/// A plugin instance (`mjCPlugin`): declared in `extension`, or made implicitly by an element.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PluginInstance {
+    /// Name ("" for implicit instances).
+    pub name: String,
+    /// Registry slot; `None` for an implicit instance until the element using it is compiled.
+    pub slot: Option<usize>,
+    /// Configuration, key to value, sorted by key.
+    pub config: std::collections::BTreeMap<String, String>,
+    /// Source line (of the `extension/plugin` element for a declared instance).
+    pub info: Info,
 }
 
 /// Number of geom groups (`mjNGROUP`).
@@ -461,8 +493,8 @@ pub struct Body {
     pub userdata: Vec<f64>,
     /// An `inertial` element was given.
     pub explicitinertial: bool,
-    /// A plugin was given (refused by the compiler).
-    pub plugin: bool,
+    /// Its `plugin` child: the instance it uses.
+    pub plugin: Option<PluginRef>,
     /// Child bodies, in order.
     pub bodies: Vec<usize>,
     /// Joints, in order.
@@ -503,7 +535,7 @@ impl Body {
             gravcomp: 0.0,
             userdata: Vec::new(),
             explicitinertial: false,
-            plugin: false,
+            plugin: None,
             bodies: Vec::new(),
             joints: Vec::new(),
             geoms: Vec::new(),
@@ -725,8 +757,8 @@ pub struct Geom {
     pub fitscale: f64,
     /// User data.
     pub userdata: Vec<f64>,
-    /// A plugin was given (refused by the compiler).
-    pub plugin: bool,
+    /// Its `plugin` child: the instance it uses.
+    pub plugin: Option<PluginRef>,
     /// Source line.
     pub info: Info,
 }
@@ -767,7 +799,7 @@ impl Default for Geom {
             meshname: String::new(),
             fitscale: 1.0,
             userdata: Vec::new(),
-            plugin: false,
+            plugin: None,
             info: Info::default(),
         }
     }
@@ -1001,8 +1033,8 @@ pub struct Mesh {
     pub usertexcoord: Vec<f32>,
     /// User faces.
     pub userface: Vec<i32>,
-    /// A plugin was given (refused by the compiler).
-    pub plugin: bool,
+    /// Its `plugin` child: the instance it uses.
+    pub plugin: Option<PluginRef>,
     /// Source line.
     pub info: Info,
 }
@@ -1023,7 +1055,7 @@ impl Default for Mesh {
             usernormal: Vec::new(),
             usertexcoord: Vec::new(),
             userface: Vec::new(),
-            plugin: false,
+            plugin: None,
             info: Info::default(),
         }
     }
@@ -1540,8 +1572,8 @@ pub struct Actuator {
     pub group: i32,
     /// User data.
     pub userdata: Vec<f64>,
-    /// A plugin was given (refused by the compiler).
-    pub plugin: bool,
+    /// Its `plugin` child: the instance it uses.
+    pub plugin: Option<PluginRef>,
     /// The element it came from (`general`, `motor`, ...), for the writer and messages.
     pub kind: String,
     /// Source line.
@@ -1582,7 +1614,7 @@ impl Default for Actuator {
             actrange: [0.0; 2],
             group: 0,
             userdata: Vec::new(),
-            plugin: false,
+            plugin: None,
             kind: "general".into(),
             info: Info::default(),
         }
@@ -1616,8 +1648,8 @@ pub struct Sensor {
     pub noise: f64,
     /// User data.
     pub userdata: Vec<f64>,
-    /// A plugin was given (refused by the compiler).
-    pub plugin: bool,
+    /// Its `plugin` child: the instance it uses.
+    pub plugin: Option<PluginRef>,
     /// Source line.
     pub info: Info,
 }
@@ -1638,7 +1670,7 @@ impl Default for Sensor {
             cutoff: 0.0,
             noise: 0.0,
             userdata: Vec::new(),
-            plugin: false,
+            plugin: None,
             info: Info::default(),
         }
     }

@@ -74,7 +74,8 @@ impl<'m> GeomShape<'m> {
                 [x, y, sign(dir[2]) * size[1]]
             }
             GEOM_BOX => core::array::from_fn(|i| sign(dir[i]) * size[i]),
-            GEOM_MESH => self.mesh_support(dir),
+            // an SDF geom's support is that of the mesh the compiler made of it
+            GEOM_MESH | GEOM_SDF => self.mesh_support(dir),
             // the collision table sends no other type here
             _ => [0.0; 3],
         }
