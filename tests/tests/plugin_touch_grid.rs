@@ -126,3 +126,50 @@ fn visualize_draws_the_touched_cells() {
         "the strongest cell is full red"
     );
 }
+
+/// The boxes drawn after the steps of `fixtures/plugin/touch_grid.scene.json` are MuJoCo's:
+/// size, position, orientation and colour as the f32 bits `mjvGeom` holds, in MuJoCo's order.
+#[test]
+fn visualize_matches_mujocos_scene() {
+    let path = mjrs_tests::fixtures().join("plugin/touch_grid.scene.json");
+    let reference: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut buf = Vec::new();
+    let m = load(&reference_mjb("touch_grid"), &mut buf);
+    let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+    let mut d = Data::new(&m, &mut dbuf).unwrap();
+    let p = plugin::instance_plugin(&m, 0).unwrap();
+    let mut step = 0;
+    let mut boxes = 0;
+    for snapshot in reference.as_array().unwrap() {
+        while step < snapshot["step"].as_u64().unwrap() {
+            mjrs_tests::plugin_traj::control(&m, &mut d);
+            mjrs_core::step(&m, &mut d).unwrap();
+            step += 1;
+        }
+        let mut ours = Geoms::default();
+        p.visualize(&m, &mut d, 0, &mut ours);
+        let theirs = snapshot["boxes"].as_array().unwrap();
+        assert_eq!(ours.0.len(), theirs.len(), "step {step}");
+        for (k, (o, t)) in ours.0.iter().zip(theirs).enumerate() {
+            let f32s = |key: &str| -> Vec<u32> {
+                t[key]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|h| u32::from_str_radix(h.as_str().unwrap(), 16).unwrap())
+                    .collect()
+            };
+            let bits =
+                |v: &[f64]| -> Vec<u32> { v.iter().map(|&x| (x as f32).to_bits()).collect() };
+            assert_eq!(i64::from(o.objid), t["objid"].as_i64().unwrap());
+            assert_eq!(bits(&o.size), f32s("size"), "step {step} box {k} size");
+            assert_eq!(bits(&o.pos), f32s("pos"), "step {step} box {k} pos");
+            assert_eq!(bits(&o.mat), f32s("mat"), "step {step} box {k} mat");
+            let rgba: Vec<u32> = o.rgba.iter().map(|c| c.to_bits()).collect();
+            assert_eq!(rgba, f32s("rgba"), "step {step} box {k} rgba");
+            boxes += 1;
+        }
+    }
+    assert_eq!(boxes, 28);
+}
