@@ -122,7 +122,15 @@ fn simulate<T>(
     steps: usize,
     after: impl Fn(&mjrs_core::Model, &mut mjrs_core::Data) -> T,
 ) -> (Vec<mjrs_tests::harness::Record>, T) {
-    let blob = compile(path).to_mjb(8).unwrap();
+    simulate_blob(compile(path).to_mjb(8).unwrap(), steps, after)
+}
+
+/// [`simulate`] for a model as MJB bytes.
+fn simulate_blob<T>(
+    blob: Vec<u8>,
+    steps: usize,
+    after: impl Fn(&mjrs_core::Model, &mut mjrs_core::Data) -> T,
+) -> (Vec<mjrs_tests::harness::Record>, T) {
     mjrs_tests::simulate!(mjrs_core, blob, None::<i32>, steps, |m, d| after(&m, d))
 }
 
@@ -289,11 +297,23 @@ fn more_contacts_than_a_pair_holds_is_mujocos_fatal_error() {
     );
     let mut model = compile_str(&xml).unwrap();
     let blob = model.to_mjb(8).unwrap();
-    let (_, err) = mjrs_tests::simulate!(mjrs_core, blob, None::<i32>, 0, |m, d| {
-        mjrs_core::forward(&m, d).err()
-    });
+    let (_, err) = simulate_blob(blob, 0, |m, d| mjrs_core::forward(m, d).err());
     assert_eq!(
         err,
         Some(mjrs_core::StepError::Numerical("too many contact points"))
+    );
+}
+
+#[test]
+fn the_mesh_sdf_plugin_is_refused_as_not_supported() {
+    let xml = r#"<mujoco>
+  <extension><plugin plugin="mujoco.sdf.sdflib"><instance name="sdf"/></plugin></extension>
+  <asset><mesh name="box" vertex="0 0 0  1 0 0  0 1 0  0 0 1"><plugin instance="sdf"/></mesh></asset>
+  <worldbody><geom type="sdf" mesh="box"><plugin instance="sdf"/></geom></worldbody>
+</mujoco>"#;
+    let err = compile_str(xml).err().unwrap();
+    assert!(
+        err.contains("not supported") && err.contains("mujoco.sdf.sdflib"),
+        "{err}"
     );
 }

@@ -268,7 +268,9 @@ fn registered_plugin_slots_are_the_model_slots() {
 
 #[test]
 fn first_party_plugins_missing_from_the_build_are_named() {
-    // a first-party name this build lacks is refused as unsupported, not as unknown
+    // a first-party name this build lacks is refused as unsupported, not as unknown (the
+    // compiler registers the ones it has first)
+    mjrs_core::plugin::register_first_party();
     let missing = mjrs_core::plugin::FIRST_PARTY
         .iter()
         .find(|n| get_plugin(n).is_none());
@@ -302,4 +304,73 @@ fn meshes_from_sdf_plugins_are_checked() {
         <asset><mesh name="m"><plugin instance="c"/></mesh></asset></mujoco>"#,
         &["plugin 'test.counter' does not support signed distance fields"],
     );
+}
+
+#[test]
+fn keyframe_activations_include_the_plugins() {
+    // MuJoCo 3.1.6 checks a keyframe's `act` against the activations without the plugins' and
+    // then writes past its arrays (it crashes); mjrs sizes keyframes with all of them
+    let with_key = |act: &str| {
+        MODEL.replace(
+            "</sensor>",
+            &format!("</sensor><keyframe><key act=\"{act}\"/></keyframe>"),
+        )
+    };
+    let mut owned = compile(&with_key("1 2 3 4")).unwrap();
+    assert_eq!(owned.view().key_act, [1.0, 2.0, 3.0, 4.0]);
+    fails_with(
+        &with_key("1 2 3"),
+        &["key 0: invalid act size, expected length 4"],
+    );
+}
+
+#[test]
+fn plugin_of_a_mesh_read_from_a_file_is_refused() {
+    register();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mesh/");
+    let xml = r#"<mujoco><extension><plugin plugin="test.counter"/></extension>
+        <asset><mesh name="m" file="cube.obj"><plugin plugin="test.counter"/></mesh></asset>
+        </mujoco>"#;
+    let err = compile_str(xml, "plugin.xml", dir, None)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("implicit plugin instance 0 is not used"),
+        "{err}"
+    );
+}
+
+/// Answers sizes no model can hold.
+struct Huge;
+
+impl Plugin for Huge {
+    fn name(&self) -> &'static str {
+        "test.huge"
+    }
+    fn capabilities(&self) -> u32 {
+        PLUGIN_SENSOR
+    }
+    fn nsensordata(&self, _m: &Model, _instance: usize, _sensor_id: usize) -> usize {
+        usize::MAX
+    }
+    fn nstate(&self, _m: &Model, _instance: usize) -> usize {
+        1 << 30
+    }
+}
+
+static HUGE: Huge = Huge;
+
+#[test]
+fn sizes_a_plugin_cannot_mean_are_errors() {
+    register_plugin(&HUGE).unwrap();
+    let xml = r#"<mujoco><extension><plugin plugin="test.huge"/></extension>
+        <sensor><plugin plugin="test.huge"/></sensor></mujoco>"#;
+    fails_with(
+        xml,
+        &["plugin 'test.huge' (instance 0) gives a sensor dimension"],
+    );
+    let two = r#"<mujoco><extension><plugin plugin="test.huge"/></extension>
+        <sensor><plugin plugin="test.huge"/><plugin plugin="test.huge"/></sensor></mujoco>"#;
+    let _ = compile(two).map(|_| ()).unwrap_err();
 }

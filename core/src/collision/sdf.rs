@@ -385,7 +385,7 @@ fn step_frank_wolfe(x: &mut [Real; 3], corners: &[[Real; 3]; 3], m: &Model, sdf:
             }
         }
         sub_from3(&mut s, x);
-        add_to_scl3(x, &s, 2.0 / (step as Real + 2.0));
+        add_to_scl3(x, &s, 2.0 / (f64::from(step) as Real + 2.0));
     }
     sdf.distance(x)
 }
@@ -728,4 +728,114 @@ fn collide_bvh(
         }
     }
     Ok(npoints)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPHERE: Field = Field::Primitive {
+        type_: GEOM_SPHERE,
+        size: [0.5, 0.0, 0.0],
+    };
+
+    /// A field whose gradient is too large: MuJoCo's sanity check stops the descent.
+    struct Steep;
+    impl Plugin for Steep {
+        fn name(&self) -> &'static str {
+            "test.sdf.steep"
+        }
+        fn sdf_distance(&self, p: &[Real; 3], _: &[Real]) -> Real {
+            2e10 * p[0]
+        }
+        fn sdf_gradient(&self, _: &[Real; 3], _: &[Real]) -> [Real; 3] {
+            [2e10, 0.0, 0.0]
+        }
+    }
+    static STEEP: Steep = Steep;
+
+    /// A field with the trait's defaults: distance and gradient zero.
+    struct Flat;
+    impl Plugin for Flat {
+        fn name(&self) -> &'static str {
+            "test.sdf.flat"
+        }
+    }
+    static FLAT: Flat = Flat;
+
+    #[test]
+    fn descent_reaches_the_surface_of_a_sphere() {
+        let sdf = Sdf::single(SPHERE);
+        let mut x = [1.0, 0.5, 0.25];
+        let d = step_gradient(&mut x, &sdf, 10);
+        assert!(d < 0.0 && d > -0.5, "{d}");
+    }
+
+    #[test]
+    fn nan_or_huge_gradients_stop_the_descent_with_maxval() {
+        // the sphere's gradient at its centre is 0/0
+        let sdf = Sdf::single(SPHERE);
+        let mut x = [0.0; 3];
+        assert_eq!(step_gradient(&mut x, &sdf, 10), MAXVAL);
+        assert_eq!(x, [0.0; 3]);
+        let steep = Sdf::single(Field::Plugin {
+            plugin: &STEEP,
+            attributes: [0.0; MAX_SDF_ATTRIBUTES],
+        });
+        let mut x = [1.0, 0.0, 0.0];
+        assert_eq!(step_gradient(&mut x, &steep, 10), MAXVAL);
+        // no contact comes of it
+        let mut points = [[0.0; 3]; MAXCONPAIR];
+        let mut con = [Contact::default(); 1];
+        let cnt = add_contact(
+            &mut points,
+            &mut con,
+            &x,
+            &[0.0; 3],
+            &[1.0, 0.0, 0.0, 0.0],
+            MAXVAL,
+            0,
+            &steep,
+        );
+        assert_eq!(cnt, Ok(0));
+    }
+
+    #[test]
+    fn repeated_points_and_a_full_buffer() {
+        let sdf = Sdf::single(SPHERE);
+        let mut points = [[0.0; 3]; 2];
+        let mut con = [Contact::default(); 2];
+        let q = [1.0, 0.0, 0.0, 0.0];
+        let x = [0.4, 0.0, 0.0];
+        assert_eq!(
+            add_contact(&mut points, &mut con, &x, &[0.0; 3], &q, -0.1, 0, &sdf),
+            Ok(1)
+        );
+        assert_eq!(con[0].frame[..3], [-1.0, 0.0, 0.0]);
+        // half the depth back along the normal
+        assert!((con[0].pos[0] - 0.35).abs() < 1e-15 && con[0].pos[1..] == [0.0, 0.0]);
+        assert_eq!(
+            add_contact(&mut points, &mut con, &x, &[0.0; 3], &q, -0.1, 1, &sdf),
+            Ok(1)
+        );
+        let y = [0.0, 0.4, 0.0];
+        assert_eq!(
+            add_contact(&mut points, &mut con, &y, &[0.0; 3], &q, -0.1, 1, &sdf),
+            Ok(2)
+        );
+        let z = [0.0, 0.0, 0.4];
+        assert_eq!(
+            add_contact(&mut points, &mut con, &z, &[0.0; 3], &q, -0.1, 2, &sdf),
+            Err(StepError::Numerical("too many contact points"))
+        );
+        // a zero gradient has no normal: MuJoCo's fatal error
+        let flat = Sdf::single(Field::Plugin {
+            plugin: &FLAT,
+            attributes: [0.0; MAX_SDF_ATTRIBUTES],
+        });
+        assert_eq!(
+            add_contact(&mut points, &mut con, &z, &[0.0; 3], &q, -0.1, 0, &flat),
+            Err(StepError::Numerical("xaxis of contact frame undefined"))
+        );
+    }
 }

@@ -19,6 +19,7 @@ mod number;
 pub mod pid;
 mod registry;
 pub mod sdf;
+pub mod touch_grid;
 
 pub use number::{is_number_without_spaces, strtod, strtod_end};
 pub use registry::{
@@ -302,4 +303,5 @@ pub fn register_first_party() {
     pid::register();
     sdf::register();
     cable::register();
+    touch_grid::register();
 }

@@ -354,7 +354,7 @@ impl Compiler<'_> {
     pub(super) fn make_model(&mut self) -> Result<OwnedModel, XmlError> {
         if !self.spec.plugins.is_empty() {
             let mut first = self.make_model_once(false)?;
-            self.query_plugins(&first.view());
+            self.query_plugins(&first.view())?;
         }
         self.make_model_once(true)
     }

@@ -74,6 +74,15 @@ impl PluginUser {
     }
 }
 
+/// Whether the sum of `sizes` fits a model's `int` fields.
+fn fits_int(mut sizes: impl Iterator<Item = usize>) -> bool {
+    sizes
+        .try_fold(0usize, |a, b| {
+            a.checked_add(b).filter(|&t| i32::try_from(t).is_ok())
+        })
+        .is_some()
+}
+
 /// The compiler's plugin state, one entry per instance unless said otherwise.
 #[derive(Debug, Default)]
 pub(crate) struct Plugins {
@@ -170,8 +179,11 @@ impl Compiler<'_> {
                 })
             };
             let Some(plugin) = self.instance_plugin(i) else {
+                // only a mesh read from a file leaves its implicit instance unresolved (it
+                // ignores its plugin); MuJoCo 3.1.6 crashes on such a model
                 return Err(owner().error(format!(
-                    "plugin instance {i} is used by no element that names its plugin"
+                    "implicit plugin instance {i} is not used: a mesh read from a file \
+                     ignores its plugin"
                 )));
             };
             let mut flat = Vec::new();
@@ -200,19 +212,28 @@ impl Compiler<'_> {
     /// What the plugins say about the compiled model `m` (the plugin part of `TryCompile`):
     /// each instance's state length, the dimension and stage of its sensors, the activation
     /// variables it adds to its actuators.
-    pub(super) fn query_plugins(&mut self, m: &Model) {
+    pub(super) fn query_plugins(&mut self, m: &Model) -> Result<(), XmlError> {
         let nu = self.objects.actuators.len();
         self.plugins.actdim = vec![0; nu];
         for i in 0..self.spec.plugins.len() {
             let Some(plugin) = self.instance_plugin(i) else {
                 continue;
             };
-            self.plugins.nstate[i] = plugin.nstate(m, i);
+            // a user's plugin may answer anything: sizes must fit the model's int fields
+            let size = |n: usize, what: &str| {
+                i32::try_from(n).map_err(|_| {
+                    XmlError::model(format!(
+                        "plugin '{}' (instance {i}) gives {what} {n}, too large",
+                        plugin.name()
+                    ))
+                })
+            };
+            self.plugins.nstate[i] = size(plugin.nstate(m, i), "a state length")? as usize;
             let caps = plugin.capabilities();
             if caps & PLUGIN_SENSOR != 0 {
                 for (s, x) in self.objects.sensors.iter_mut().enumerate() {
                     if x.plugin == Some(i) {
-                        x.s.dim = plugin.nsensordata(m, i, s) as i32;
+                        x.s.dim = size(plugin.nsensordata(m, i, s), "a sensor dimension")?;
                         x.s.needstage = plugin.needstage();
                     }
                 }
@@ -220,11 +241,22 @@ impl Compiler<'_> {
             if caps & PLUGIN_ACTUATOR != 0 {
                 for (u, a) in self.objects.actuators.iter().enumerate() {
                     if a.plugin == Some(i) {
-                        self.plugins.actdim[u] = plugin.actuator_actdim(m, i, u);
+                        let actdim = plugin.actuator_actdim(m, i, u);
+                        self.plugins.actdim[u] = size(actdim, "an activation count")? as usize;
                     }
                 }
             }
         }
+        let actnum = (0..nu).map(|u| self.plugins.actdim[u] + 1);
+        let dims = self.objects.sensors.iter().map(|x| x.s.dim.max(0) as usize);
+        let fits =
+            fits_int(self.plugins.nstate.iter().copied()) && fits_int(actnum) && fits_int(dims);
+        if !fits {
+            return Err(XmlError::model(
+                "the plugins' state, activation or sensor sizes add up to too much",
+            ));
+        }
+        Ok(())
     }
 
     /// MuJoCo's `init` of every instance (at `mj_makeData`): a plugin that refuses its

@@ -173,3 +173,109 @@ mod tests {
         assert_eq!(err, Err(PluginError("bad a")));
     }
 }
+
+#[cfg(test)]
+mod plugin_tests {
+    use super::bolt::BOLT;
+    use super::bowl::BOWL;
+    use super::gear::GEAR;
+    use super::nut::NUT;
+    use super::torus::TORUS;
+    use crate::plugin::{Plugin, MAX_SDF_ATTRIBUTES, PLUGIN_SDF};
+    use crate::real::Real;
+
+    /// The plugin's attributes with every value unset: its defaults.
+    fn defaults(p: &dyn Plugin) -> [Real; MAX_SDF_ATTRIBUTES] {
+        let names = p.attributes();
+        let values = vec![None; names.len()];
+        let mut out = [0.0; MAX_SDF_ATTRIBUTES];
+        p.sdf_attribute(&mut out[..names.len()], names, &values)
+            .unwrap();
+        out
+    }
+
+    #[test]
+    fn defaults_and_boxes_are_mujocos() {
+        assert_eq!(defaults(&TORUS)[..2], [0.35, 0.15]);
+        assert_eq!(defaults(&BOLT)[..1], [0.26]);
+        assert_eq!(defaults(&NUT)[..1], [0.26]);
+        assert_eq!(defaults(&BOWL)[..3], [0.4, 1.0, 0.02]);
+        assert_eq!(defaults(&GEAR)[..5], [0.0, 2.8, 25.0, 0.2, -1.0]);
+        assert_eq!(
+            TORUS.sdf_aabb(&defaults(&TORUS)),
+            [0.0, 0.0, 0.0, 0.5, 0.5, 0.15]
+        );
+        assert_eq!(
+            BOLT.sdf_aabb(&defaults(&BOLT)),
+            [0.0, 0.0, 0.0, 0.6, 0.6, 1.0]
+        );
+        assert_eq!(
+            NUT.sdf_aabb(&defaults(&NUT)),
+            [0.0, 0.0, 0.0, 0.6, 0.6, 1.0]
+        );
+        assert_eq!(
+            BOWL.sdf_aabb(&defaults(&BOWL)),
+            [0.0, 0.0, 0.0, 1.02, 1.02, 1.02]
+        );
+        let gear = GEAR.sdf_aabb(&defaults(&GEAR));
+        assert_eq!(
+            gear,
+            [
+                0.0,
+                0.0,
+                0.0,
+                2.8 / 2.0 * 1.25,
+                2.8 / 2.0 * 1.25,
+                0.2 / 2.0 * 1.1
+            ]
+        );
+        for p in [&TORUS as &dyn Plugin, &BOLT, &BOWL, &GEAR, &NUT] {
+            assert_eq!(p.capabilities(), PLUGIN_SDF, "{}", p.name());
+        }
+    }
+
+    #[test]
+    fn torus_distance_and_gradient() {
+        let a = defaults(&TORUS);
+        assert!(TORUS.sdf_distance(&[0.5, 0.0, 0.0], &a).abs() < 1e-15);
+        assert!((TORUS.sdf_distance(&[0.0, 0.0, 0.0], &a) - 0.2).abs() < 1e-15);
+        assert_eq!(TORUS.sdf_distance(&[0.0, 0.35, 0.0], &a), -0.15);
+        let g = TORUS.sdf_gradient(&[0.0, 0.6, 0.25], &a);
+        let n = (0.25f64 * 0.25 + 0.25 * 0.25).sqrt();
+        assert!((g[0]).abs() < 1e-15 && (g[1] - 0.25 / n).abs() < 1e-15);
+        assert!((g[2] - 0.25 / n).abs() < 1e-15);
+        assert_eq!(
+            TORUS.sdf_staticdistance(&[0.1, 0.2, 0.3], &a),
+            TORUS.sdf_distance(&[0.1, 0.2, 0.3], &a)
+        );
+    }
+
+    /// Distance fields are 1-Lipschitz: the finite-difference gradients of the exact ones
+    /// (bowl, gear away from its smoothing) have unit length off the surface.
+    #[test]
+    fn finite_difference_gradients_have_unit_length() {
+        let bowl = defaults(&BOWL);
+        for p in [[0.0, 0.0, -1.3], [0.5, 0.2, -0.5], [0.1, 0.0, 0.0]] {
+            let g = BOWL.sdf_gradient(&p, &bowl);
+            let len = (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]).sqrt();
+            assert!((len - 1.0).abs() < 1e-6, "bowl {p:?}: {len}");
+        }
+        let gear = defaults(&GEAR);
+        let g = GEAR.sdf_gradient(&[0.2, 0.0, 0.0], &gear);
+        assert!((g[0] + 1.0).abs() < 1e-6, "inside the bore: {g:?}");
+        assert!(GEAR.sdf_distance(&[0.0, 0.0, 2.0], &gear) > 1.0);
+    }
+
+    #[test]
+    fn bolt_and_nut_fit() {
+        // the nut's hole is where the bolt's thread is: a point on the bolt's core is inside
+        // the bolt and outside the nut
+        let (b, n) = (defaults(&BOLT), defaults(&NUT));
+        let p = [0.1, 0.0, -0.3];
+        assert!(BOLT.sdf_distance(&p, &b) < 0.0);
+        assert!(NUT.sdf_distance(&p, &n) > 0.0);
+        // the head: inside both
+        let head = [0.4, 0.0, -0.1];
+        assert!(NUT.sdf_distance(&head, &n) < 0.0);
+    }
+}

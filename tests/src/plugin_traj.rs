@@ -1,0 +1,138 @@
+//! The first-party plugin fixtures (`fixtures/generate-plugin.py`): trajectories of MuJoCo 3.1.6
+//! with its plugin libraries, every recorded number as its f64 bits, compared bit for bit with
+//! mjrs running the same control law on a model (MuJoCo's MJB or mjrs's own compilation).
+
+use crate::fixtures;
+use mjrs_core::{io, mjb, plugin, Data, Model};
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// The fields the fixtures record, after `time`.
+pub const FIELDS: [&str; 6] = [
+    "qpos",
+    "qvel",
+    "act",
+    "actuator_force",
+    "sensordata",
+    "plugin_state",
+];
+
+/// Rows of `plugin-models.txt` whose name starts with `prefix`: (name, XML under tests/models).
+pub fn manifest(prefix: &str) -> Vec<(String, PathBuf)> {
+    let text = std::fs::read_to_string(fixtures().join("plugin-models.txt")).unwrap();
+    let models = fixtures().join("../models");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            (cols[0].to_string(), models.join(cols[1]))
+        })
+        .filter(|(n, _)| n.starts_with(prefix))
+        .collect()
+}
+
+/// MuJoCo's MJB of fixture `name` (the first-party plugins registered first).
+pub fn reference_mjb(name: &str) -> Vec<u8> {
+    plugin::register_first_party();
+    std::fs::read(fixtures().join("plugin").join(format!("{name}.mjb"))).unwrap()
+}
+
+/// Loads an MJB blob into `buf` (sized here).
+pub fn load<'a>(blob: &[u8], buf: &'a mut Vec<u8>) -> Model<'a> {
+    plugin::register_first_party();
+    let header = mjb::read_header(blob).unwrap();
+    buf.resize(header.model_bytes().unwrap(), 0);
+    mjb::load(blob, buf).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn bits(v: &Value) -> u64 {
+    u64::from_str_radix(v.as_str().unwrap(), 16).unwrap()
+}
+
+/// mjref's control law: a sine per actuator, spread over `ctrlrange` when limited.
+pub fn control(m: &Model, d: &mut Data) {
+    for a in 0..m.nu {
+        let s = (2.0 * d.time * (1.0 + 0.1 * a as f64) + a as f64).sin();
+        d.ctrl[a] = if m.actuator_ctrllimited[a] != 0 {
+            let (lo, hi) = (m.actuator_ctrlrange[2 * a], m.actuator_ctrlrange[2 * a + 1]);
+            lo + (hi - lo) * (0.5 + 0.5 * s)
+        } else {
+            s
+        };
+    }
+}
+
+/// The values of `field` in `d`.
+fn field<'a>(d: &'a Data, field: &str) -> &'a [f64] {
+    match field {
+        "qpos" => d.qpos,
+        "qvel" => d.qvel,
+        "act" => d.act,
+        "actuator_force" => d.actuator_force,
+        "sensordata" => d.sensordata,
+        "plugin_state" => d.plugin_state,
+        _ => unreachable!("{field}"),
+    }
+}
+
+/// Runs `m` as fixture `name` was recorded and returns (values compared, mismatches as text).
+/// `during` sees the data after every step.
+pub fn compare_trajectory(
+    name: &str,
+    m: &Model,
+    mut during: impl FnMut(usize, &Data),
+) -> (usize, Vec<String>) {
+    let path = fixtures().join("plugin").join(format!("{name}.traj.json"));
+    let traj: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+    let mut d = Data::new(m, &mut dbuf).unwrap();
+    io::reset_data(m, &mut d);
+    let steps = traj["steps"].as_u64().unwrap() as usize;
+    let every = traj["every"].as_u64().unwrap() as usize;
+    let rec = &traj["records"];
+    let (mut compared, mut bad) = (0, Vec::new());
+    for step in 1..=steps {
+        control(m, &mut d);
+        mjrs_core::step(m, &mut d).unwrap_or_else(|e| panic!("{name} step {step}: {e}"));
+        during(step, &d);
+        if step % every != 0 {
+            continue;
+        }
+        let row = step / every - 1;
+        let mut check = |what: &str, ours: &[f64], reference: &[Value]| {
+            if ours.len() != reference.len() {
+                bad.push(format!(
+                    "{name} step {step}: {what} has {} values, MuJoCo {}",
+                    ours.len(),
+                    reference.len()
+                ));
+                return;
+            }
+            for (k, (o, r)) in ours.iter().zip(reference).enumerate() {
+                compared += 1;
+                let theirs = f64::from_bits(bits(r));
+                if o.to_bits() != theirs.to_bits() && !(o.is_nan() && theirs.is_nan()) {
+                    bad.push(format!(
+                        "{name} step {step}: {what}[{k}] = {o:e}, MuJoCo {theirs:e}"
+                    ));
+                }
+            }
+        };
+        check("time", &[d.time], std::slice::from_ref(&rec["time"][row]));
+        for f in FIELDS {
+            check(f, field(&d, f), rec[f][row].as_array().unwrap());
+        }
+    }
+    (compared, bad)
+}
+
+/// MuJoCo's errors for `tests/models/plugin/bad/*.xml` by file name ("" when it loads).
+pub fn reference_errors() -> Vec<(String, String)> {
+    let path = fixtures().join("plugin").join("errors.json");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v.as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, e)| (k.clone(), e.as_str().unwrap().to_string()))
+        .collect()
+}
