@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the firmware for thumbv7em-none-eabihf, runs it under QEMU on mps2-an386 and on
-# netduinoplus2, compares its trajectory with the host's run of the same loop bit for bit,
+# netduinoplus2, compares its trajectory with the host's run of the same loop bit for bit (the
+# LQR task, and the `pid` build: MuJoCo's PID actuator plugin registered on the device),
 # checks that corrupted blobs are refused cleanly, that mjrs-core (f32 and f64) builds for
 # the Cortex-M target with neither std nor alloc, and that the device's f32 libm path stays
 # within the documented distance (distance-bounds.txt) of the desktop's bit-exact f64 path.
@@ -93,6 +94,20 @@ for board in mps2-an386 netduinoplus2; do
   "$host" compare "$out/$board.log" | sed "s/^/firmware: $board: /" || identical=0
 done
 
+for board in mps2-an386 netduinoplus2; do
+  feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
+  echo "firmware: building and running the PID plugin task (pid build) on $board"
+  cargo build "${device[@]}" --quiet --no-default-features --features "$feature,pid"
+  arm-none-eabi-size "$elf" | tail -1 | awk -v b="$board" '{printf "firmware: pid build on %s: flash %d B (text+data), RAM %d B static (data+bss)\n", b, $1+$2, $2+$3}'
+  status=0; run "$board" "$out/pid-$board.log" || status=$?
+  grep -v '^x ' "$out/pid-$board.log" | sed "s/^/  pid $board | /"
+  if ((status != 0)); then
+    echo "firmware: FAILED: the pid build on $board: QEMU exited with $status"
+    exit 1
+  fi
+  "$host" pid compare "$out/pid-$board.log" | sed "s/^/firmware: pid $board: /" || identical=0
+done
+
 echo "firmware: corrupted blobs (bad-blob build, mps2-an386)"
 cargo build "${device[@]}" --quiet --features bad-blob
 status=0; run mps2-an386 "$out/bad-blob.log" || status=$?
@@ -121,7 +136,7 @@ if ! "$host" distance ../tests/fixtures/mjb distance-bounds.txt | sed 's/^/  /';
 fi
 
 if ((identical)); then
-  echo "firmware: trajectories bit-identical: device (mps2-an386, netduinoplus2) and host agree on every state"
+  echo "firmware: trajectories bit-identical: device (mps2-an386, netduinoplus2) and host agree on every state, LQR and PID tasks"
 else
   echo "firmware: trajectories NOT bit-identical"
   exit 1

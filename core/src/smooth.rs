@@ -96,30 +96,72 @@ fn place(
 /// Pose of body `i` (not normalized), from its parent's pose, its fixed offset (or mocap pose)
 /// and its joints; writes the joints' `xanchor` and `xaxis`.
 fn body_pose(m: &Model, d: &mut Data, i: usize) -> ([Real; 3], [Real; 4]) {
-    let jntadr = m.body_jntadr[i].max(0) as usize;
-    let jntnum = m.body_jntnum[i] as usize;
-
-    // a free joint sets the pose directly
-    if jntnum == 1 && m.jnt_type[jntadr] == JNT_FREE {
-        let q = m.jnt_qposadr[jntadr] as usize;
-        let pos = [d.qpos[q], d.qpos[q + 1], d.qpos[q + 2]];
-        let quat = [d.qpos[q + 3], d.qpos[q + 4], d.qpos[q + 5], d.qpos[q + 6]];
-        v3m(d.xanchor)[jntadr] = pos;
-        v3m(d.xaxis)[jntadr] = v3(m.jnt_axis)[jntadr];
-        return (pos, quat);
-    }
-
-    let (bodypos, bodyquat) = match usize::try_from(m.body_mocapid[i]) {
+    let offset = match usize::try_from(m.body_mocapid[i]) {
         Ok(id) => (v3(d.mocap_pos)[id], v4(d.mocap_quat)[id]),
         Err(_) => (v3(m.body_pos)[i], v4(m.body_quat)[i]),
     };
     let pid = m.body_parentid[i] as usize;
-    let (mut xpos, mut xquat) = if pid != 0 {
-        let mut p = rot_vec_mat(&bodypos, &v9(d.xmat)[pid]);
-        add_to3(&mut p, &v3(d.xpos)[pid]);
-        (p, mul_quat(&v4(d.xquat)[pid], &bodyquat))
-    } else {
-        (bodypos, bodyquat)
+    let parent = (pid != 0).then(|| ParentFrame {
+        pos: &v3(d.xpos)[pid],
+        mat: &v9(d.xmat)[pid],
+        quat: &v4(d.xquat)[pid],
+    });
+    let (xanchor, xaxis) = (v3m(d.xanchor), v3m(d.xaxis));
+    pose_from_parent(m, i, parent, offset, d.qpos, false, |jid, anchor, axis| {
+        xanchor[jid] = anchor;
+        xaxis[jid] = axis;
+    })
+}
+
+/// The global frame of a body's parent, as [`pose_from_parent`] reads it.
+#[derive(Clone, Copy)]
+pub(crate) struct ParentFrame<'f> {
+    pub pos: &'f [Real; 3],
+    pub mat: &'f [Real; 9],
+    pub quat: &'f [Real; 4],
+}
+
+/// `mj_kinematics` for one body: its pose (not normalized) from its parent's frame (`None` for
+/// the world), its fixed `offset` (position and orientation, or its mocap pose) and its joints
+/// at `qpos`; calls `joint_frame(jid, xanchor, xaxis)` for each joint. With `normalize`, the
+/// quaternions read from `qpos` are normalized first, as `mj_kinematics` normalizes `qpos`
+/// before it starts (for a `qpos` that cannot be written, such as the model's `qpos0`).
+#[inline]
+pub(crate) fn pose_from_parent(
+    m: &Model,
+    i: usize,
+    parent: Option<ParentFrame>,
+    offset: ([Real; 3], [Real; 4]),
+    qpos: &[Real],
+    normalize: bool,
+    mut joint_frame: impl FnMut(usize, [Real; 3], [Real; 3]),
+) -> ([Real; 3], [Real; 4]) {
+    let jntadr = m.body_jntadr[i].max(0) as usize;
+    let jntnum = m.body_jntnum[i] as usize;
+    let quat_at = |q: usize| {
+        let mut quat = [qpos[q], qpos[q + 1], qpos[q + 2], qpos[q + 3]];
+        if normalize {
+            normalize4(&mut quat);
+        }
+        quat
+    };
+
+    // a free joint sets the pose directly
+    if jntnum == 1 && m.jnt_type[jntadr] == JNT_FREE {
+        let q = m.jnt_qposadr[jntadr] as usize;
+        let pos = [qpos[q], qpos[q + 1], qpos[q + 2]];
+        joint_frame(jntadr, pos, v3(m.jnt_axis)[jntadr]);
+        return (pos, quat_at(q + 3));
+    }
+
+    let (bodypos, bodyquat) = offset;
+    let (mut xpos, mut xquat) = match parent {
+        Some(p) => {
+            let mut pos = rot_vec_mat(&bodypos, p.mat);
+            add_to3(&mut pos, p.pos);
+            (pos, mul_quat(p.quat, &bodyquat))
+        }
+        None => (bodypos, bodyquat),
     };
 
     for jid in jntadr..jntadr + jntnum {
@@ -131,25 +173,19 @@ fn body_pose(m: &Model, d: &mut Data, i: usize) -> ([Real; 3], [Real; 4]) {
         add_to3(&mut xanchor, &xpos);
 
         match m.jnt_type[jid] {
-            JNT_SLIDE => add_to_scl3(&mut xpos, &xaxis, d.qpos[qadr] - m.qpos0[qadr]),
+            JNT_SLIDE => add_to_scl3(&mut xpos, &xaxis, qpos[qadr] - m.qpos0[qadr]),
             t => {
                 let qloc = if t == JNT_BALL {
-                    [
-                        d.qpos[qadr],
-                        d.qpos[qadr + 1],
-                        d.qpos[qadr + 2],
-                        d.qpos[qadr + 3],
-                    ]
+                    quat_at(qadr)
                 } else {
-                    axis_angle2quat(jnt_axis, d.qpos[qadr] - m.qpos0[qadr])
+                    axis_angle2quat(jnt_axis, qpos[qadr] - m.qpos0[qadr])
                 };
                 xquat = mul_quat(&xquat, &qloc);
                 // rotation about the anchor, not the body origin
                 xpos = sub3(&xanchor, &rot_vec_quat(jnt_pos, &xquat));
             }
         }
-        v3m(d.xanchor)[jid] = xanchor;
-        v3m(d.xaxis)[jid] = xaxis;
+        joint_frame(jid, xanchor, xaxis);
     }
     (xpos, xquat)
 }

@@ -493,6 +493,43 @@ pub fn apply_ft(
     Ok(())
 }
 
+/// [`apply_ft`] of a `torque` alone, with no scratch memory: adds `jacrᵀ * torque` of `body`
+/// to `qfrc_target`, over the body's dof chain in a model with sparse Jacobians, over all dofs
+/// (zeros off the chain) with dense ones, as `mj_applyFT` does (the two differ in the sign of
+/// zero entries and where the torque is not finite).
+pub fn apply_torque(
+    m: &Model,
+    d: &Data,
+    torque: &[Real; 3],
+    body: usize,
+    qfrc_target: &mut [Real],
+) {
+    let sparse = is_sparse(m);
+    let cdof = v6(d.cdof);
+    // chain dofs in decreasing order, as `jac` walks them
+    let mut chain =
+        movable_ancestor(m, body).map_or(-1, |b| m.body_dofadr[b] + m.body_dofnum[b] - 1);
+    for i in (0..m.nv).rev() {
+        let column = if chain == i as i32 {
+            chain = m.dof_parentid[i];
+            let c = &cdof[i];
+            [c[0], c[1], c[2]]
+        } else if sparse {
+            continue;
+        } else {
+            [0.0; 3]
+        };
+        // mju_mulMatTVec: rows with a zero torque are skipped
+        let mut f: Real = 0.0;
+        for (j, t) in column.iter().zip(torque) {
+            if *t != 0.0 {
+                f += j * t;
+            }
+        }
+        qfrc_target[i] += f;
+    }
+}
+
 /// Adds the generalized forces of all `xfrc_applied` to `qfrc` (`mj_xfrcAccumulate`).
 pub fn xfrc_accumulate(
     m: &Model,

@@ -7,8 +7,9 @@
 //! control falls), 1 on any error, which is logged with its code first.
 //!
 //! Features pick the board (`board-mps2`, `board-netduino`) and the program: the control task
-//! (default), `bad-blob` (corrupted and truncated blobs must be refused cleanly) or `footprint`
-//! (cycles per step and per linearization of whatever blob is embedded).
+//! (default), `bad-blob` (corrupted and truncated blobs must be refused cleanly), `footprint`
+//! (cycles per step and per linearization of whatever blob is embedded) or `pid` (a two-link
+//! arm driven by MuJoCo's PID actuator plugin, registered on the device).
 #![no_std]
 #![no_main]
 
@@ -22,6 +23,8 @@ mod clock;
 mod corrupt;
 #[cfg(feature = "footprint")]
 mod footprint;
+#[cfg(feature = "pid")]
+mod pid;
 
 /// Bytes of the static arena that holds the `Model` and the `Data`: RAM minus room for the
 /// stack (measured use is logged at the end).
@@ -46,7 +49,7 @@ fn main() -> ! {
     exit(status)
 }
 
-#[cfg(not(any(feature = "bad-blob", feature = "footprint")))]
+#[cfg(not(any(feature = "bad-blob", feature = "footprint", feature = "pid")))]
 fn run(arena: &'static mut [u8]) -> bool {
     match control_task(arena) {
         Ok(success) => success,
@@ -62,9 +65,14 @@ fn run(arena: &'static mut [u8]) -> bool {
     corrupt::run(arena)
 }
 
+#[cfg(feature = "pid")]
+fn run(arena: &'static mut [u8]) -> bool {
+    pid::run(arena)
+}
+
 /// Loads the blob, computes the LQR gains, runs the zero-control and the LQR episode, and says
 /// whether the controller balanced the poles where zero control let them fall.
-#[cfg(not(any(feature = "bad-blob", feature = "footprint")))]
+#[cfg(not(any(feature = "bad-blob", feature = "footprint", feature = "pid")))]
 fn control_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
     let blob = &task::BLOB.0;
     let (m, mut d, fp) = task::load(blob, arena)?;
@@ -105,7 +113,7 @@ fn control_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
 }
 
 /// Cycles per step and per evaluation of the control law, averaged over one LQR episode.
-#[cfg(not(any(feature = "bad-blob", feature = "footprint")))]
+#[cfg(not(any(feature = "bad-blob", feature = "footprint", feature = "pid")))]
 fn time_loop(
     m: &task::mj::Model,
     d: &mut task::mj::Data,
@@ -144,7 +152,7 @@ fn log_sample(tag: &str, s: &task::Sample) {
     );
 }
 
-#[cfg(not(any(feature = "bad-blob", feature = "footprint")))]
+#[cfg(not(any(feature = "bad-blob", feature = "footprint", feature = "pid")))]
 fn report(name: &str, o: &task::Outcome) {
     defmt::println!(
         "{=str}: after {=u32} steps tilt {=f32} and {=f32} rad, cart at {=f32} m, largest tilt {=f32} rad: {=str}",

@@ -8,6 +8,7 @@ use mjrs_alloc::OwnedModel;
 use mjrs_core::mjb::{self, MjbError};
 use mjrs_core::Model;
 
+use crate::resource::{get_resource_provider, open_resource, ResourceError};
 use crate::vfs::Vfs;
 
 /// Why [`load_mjb`] failed. Its `Display` is one line naming the file.
@@ -19,6 +20,13 @@ pub enum LoadError {
         path: PathBuf,
         /// What the operating system said.
         source: io::Error,
+    },
+    /// The resource provider matching the name's prefix did not open or read it.
+    Resource {
+        /// The path asked for.
+        path: PathBuf,
+        /// Why, in MuJoCo's words.
+        source: ResourceError,
     },
     /// The bytes are not a valid MuJoCo 3.1.6 MJB model.
     Mjb {
@@ -33,7 +41,9 @@ impl LoadError {
     /// The path that failed to load.
     pub fn path(&self) -> &Path {
         match self {
-            LoadError::Io { path, .. } | LoadError::Mjb { path, .. } => path,
+            LoadError::Io { path, .. }
+            | LoadError::Resource { path, .. }
+            | LoadError::Mjb { path, .. } => path,
         }
     }
 }
@@ -42,6 +52,9 @@ impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LoadError::Io { path, source } => {
+                write!(f, "cannot read '{}': {source}", path.display())
+            }
+            LoadError::Resource { path, source } => {
                 write!(f, "cannot read '{}': {source}", path.display())
             }
             LoadError::Mjb { path, source } => {
@@ -55,6 +68,7 @@ impl core::error::Error for LoadError {
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             LoadError::Io { source, .. } => Some(source),
+            LoadError::Resource { source, .. } => Some(source),
             // `MjbError` does not implement `Error` (yet); its text is in ours
             LoadError::Mjb { .. } => None,
         }
@@ -103,15 +117,25 @@ impl core::error::Error for SaveError {
 }
 
 /// Loads an MJB model (`mj_loadModel`): from `vfs` when it holds a file of `path`'s name
-/// (path stripped, any case, as the VFS stores names), otherwise from disk. A path that is
-/// not UTF-8 cannot name a VFS file and is read from disk.
+/// (path stripped, any case, as the VFS stores names), otherwise from the resource provider
+/// matching its prefix (`mem:model.mjb`), otherwise from disk. A path that is not UTF-8 cannot
+/// name a VFS file or a provider's resource and is read from disk.
 pub fn load_mjb(path: impl AsRef<Path>, vfs: Option<&Vfs>) -> Result<OwnedModel, LoadError> {
     let path = path.as_ref();
-    let in_vfs = vfs.zip(path.to_str()).and_then(|(v, name)| v.find(name));
+    let name = path.to_str();
+    let in_vfs = vfs.zip(name).and_then(|(v, name)| v.find(name));
+    let provided = match name.filter(|n| in_vfs.is_none() && get_resource_provider(n).is_some()) {
+        Some(n) => Some(read_provided(n).map_err(|source| LoadError::Resource {
+            path: path.to_owned(),
+            source,
+        })?),
+        None => None,
+    };
     let from_disk;
-    let blob = match in_vfs {
-        Some(bytes) => bytes,
-        None => {
+    let blob = match (in_vfs, &provided) {
+        (Some(bytes), _) => bytes,
+        (None, Some(bytes)) => bytes,
+        (None, None) => {
             from_disk = crate::read_file(path).map_err(|source| LoadError::Io {
                 path: path.to_owned(),
                 source,
@@ -123,6 +147,11 @@ pub fn load_mjb(path: impl AsRef<Path>, vfs: Option<&Vfs>) -> Result<OwnedModel,
         path: path.to_owned(),
         source,
     })
+}
+
+/// The bytes of `name` from the provider serving it.
+fn read_provided(name: &str) -> Result<Vec<u8>, ResourceError> {
+    open_resource(name, None)?.read_to_vec()
 }
 
 /// Writes `m` to `path` as an MJB file (`mj_saveModel`) with an `mjtNum` of `real_bytes`: 8

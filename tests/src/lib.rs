@@ -7,6 +7,7 @@
 
 pub mod harness;
 pub mod model_diff;
+pub mod sha256;
 
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -390,3 +390,88 @@ fn unsupported_models_are_refused_by_name() {
         }
     }
 }
+
+/// Models whose MJB is too large to keep as a fixture (meshes that SDF plugins generate by
+/// marching cubes): mjrs's MJB has the SHA-256 of MuJoCo's (`fixtures/compile-hashes.txt`).
+#[test]
+fn large_models_have_mujocos_mjb_bytes() {
+    let text = std::fs::read_to_string(fixtures().join("compile-hashes-models.txt")).unwrap();
+    let hashes = std::fs::read_to_string(fixtures().join("compile-hashes.txt")).unwrap();
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let c: Vec<&str> = line.split_whitespace().collect();
+        let (name, path) = (c[0], c[1]);
+        let theirs = hashes
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+            .unwrap_or_else(|| panic!("{name}: no hash in compile-hashes.txt"));
+        let ours = match mjrs_xml::load_xml(models.join(path), None) {
+            Ok(mut c) => mjrs_tests::sha256::sha256_hex(&c.model.to_mjb(8).unwrap()),
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        if ours != theirs {
+            failures.push(format!("{name}: MJB differs from MuJoCo's"));
+        }
+        n += 1;
+    }
+    println!("{n} large models with MuJoCo's MJB bytes");
+    assert!(n > 0 && failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The plugin helpers' models (`fixtures/plugin-models*.txt`: NAME and XML path first), compiled
+/// by mjrs, against the MJB MuJoCo made of each (`fixtures/plugin/NAME.mjb`), field by field:
+/// actuator, passive (body) and SDF plugin instances, their configuration and state layout.
+#[test]
+fn plugin_models_compile_like_mujoco() {
+    let mut manifests: Vec<PathBuf> = std::fs::read_dir(fixtures())
+        .unwrap()
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("plugin-models") && n.ends_with(".txt"))
+        })
+        .collect();
+    manifests.sort();
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let (mut failures, mut n, mut nfields) = (Vec::new(), 0, 0);
+    for manifest in &manifests {
+        let text = std::fs::read_to_string(manifest).unwrap();
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let c: Vec<&str> = line.split_whitespace().collect();
+            let (name, xml) = (c[0], c[1]);
+            let fixture = fixtures().join("plugin").join(format!("{name}.mjb"));
+            let mut reference = OwnedModel::from_mjb(&std::fs::read(fixture).unwrap()).unwrap();
+            let mut ours = match mjrs_xml::load_xml(models.join(xml), None) {
+                Ok(c) => c.model,
+                Err(e) => {
+                    failures.push(format!("{name}: {e}"));
+                    continue;
+                }
+            };
+            let (diffs, k) = differences(&reference.view(), &ours.view());
+            nfields += k;
+            n += 1;
+            if !diffs.is_empty() {
+                let list: Vec<String> = diffs
+                    .iter()
+                    .map(|d| format!("{} {}", d.name, d.what))
+                    .collect();
+                failures.push(format!("{name}: {}", list.join("; ")));
+            }
+        }
+    }
+    println!("{n} plugin models, {nfields} fields identical");
+    assert!(n > 0 && failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -352,6 +352,34 @@ const MORE: &str = r#"<mujoco model="more">
 </mujoco>
 "#;
 
+/// Plugins: named instances of two runs of one plugin (their order numbers them), an implicit
+/// instance with its configuration, an actuator plugin with a class and activation dynamics.
+const PLUGINS: &str = r#"<mujoco model="plugins">
+  <extension>
+    <plugin plugin="mujoco.pid">
+      <instance name="b"><config key="kp" value="3"/><config key="ki" value="1"/></instance>
+    </plugin>
+    <plugin plugin="mujoco.pid">
+      <instance name="a"><config key="kp" value="2"/></instance>
+    </plugin>
+  </extension>
+  <default>
+    <default class="c"><general ctrlrange="-1 1" gear="2"/></default>
+  </default>
+  <worldbody>
+    <body><joint name="j1" type="slide"/><geom size=".1"/></body>
+    <body pos="1 0 0"><joint name="j2"/><geom size=".1"/></body>
+  </worldbody>
+  <actuator>
+    <plugin joint="j1" instance="a" class="c" dyntype="filter" dynprm="0.5"/>
+    <plugin joint="j2" plugin="mujoco.pid" actearly="true">
+      <config key="kp" value="5"/><config key="slewmax" value="4"/>
+    </plugin>
+    <plugin joint="j2" instance="b"/>
+  </actuator>
+</mujoco>
+"#;
+
 #[test]
 fn written_features_compile_to_the_same_model() {
     let dir = format!(
@@ -360,7 +388,7 @@ fn written_features_compile_to_the_same_model() {
             .join("models")
             .display()
     );
-    for (name, text) in [("features", FEATURES), ("more", MORE)] {
+    for (name, text) in [("features", FEATURES), ("more", MORE), ("plugins", PLUGINS)] {
         let file = format!("{name}.xml");
         match check(text, &file, &dir) {
             Ok(Some(written)) => {

@@ -160,7 +160,7 @@ fn load_png_hfield(file: &AssetFile) -> Result<Elevation, String> {
 /// native-endian floats.
 fn load_custom(file: &AssetFile) -> Result<Elevation, String> {
     let (name, bytes) = (&file.path, &file.bytes);
-    if bytes.is_empty() {
+    if file.read_failed || bytes.is_empty() {
         // MuJoCo tests `size < 1` first, so an empty file is "could not read".
         return Err(format!("could not read hfield file '{name}'"));
     }

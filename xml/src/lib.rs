@@ -29,68 +29,62 @@ pub mod texture;
 pub mod util;
 pub mod writer;
 
-use std::io::ErrorKind;
 use std::path::Path;
 
-use mjrs_std::Vfs;
+use mjrs_std::{ResourceError, Vfs};
 
 pub use compiler::Compilation;
 pub use error::XmlError;
-use reader::dom::Resources;
+use reader::dom::{ResourceFile, Resources};
 pub use reader::print_schema;
 
 /// Files for the reader and compiler: the VFS first (by name without path, any case, as
-/// MuJoCo looks files up), then the disk.
+/// MuJoCo looks files up), then the resource provider matching the name's prefix
+/// ([`mjrs_std::resource`]), then the disk.
 pub struct FileResources<'a> {
     vfs: Option<&'a Vfs>,
 }
 
 impl<'a> FileResources<'a> {
-    /// Files from `vfs` (if any), then from disk.
+    /// Files from `vfs` (if any), then from providers and the disk.
     pub fn new(vfs: Option<&'a Vfs>) -> Self {
         Self { vfs }
     }
 }
 
 impl Resources for FileResources<'_> {
-    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
-        if let Some(bytes) = self.vfs.and_then(|v| v.find(path)) {
-            return Ok(bytes.to_vec());
-        }
+    fn read(&self, path: &str) -> Result<ResourceFile, ResourceError> {
         // a directory, a device or a pipe reads as empty, as MuJoCo sizes it; a file over
         // MuJoCo's 2 GB limit is refused before it is read
-        mjrs_std::read_file(path).map_err(|e| match e.kind() {
-            ErrorKind::FileTooLarge | ErrorKind::OutOfMemory => format!("{e}. File: '{path}'"),
-            _ => format!("resource not found via provider or OS filesystem: '{path}'"),
-        })
+        let mut r = mjrs_std::open_resource(path, self.vfs)?;
+        let dir = r.dir();
+        let bytes = r.read_to_vec()?;
+        Ok(ResourceFile { bytes, dir })
     }
 
-    fn exists_on_disk(&self, path: &str) -> bool {
-        Path::new(path).is_file()
+    fn exists(&self, path: &str) -> bool {
+        mjrs_std::resource::resource_exists(path)
     }
 }
 
-/// The directory part of a model file name, with its trailing separator.
-fn model_dir(file: &str) -> &str {
-    reader::dom::resource_dir(file)
-}
-
-/// Reads and compiles an MJCF file (`mj_loadXML`): the VFS first, then the disk.
+/// Reads and compiles an MJCF file (`mj_loadXML`): from the VFS, a resource provider (a name
+/// such as `mem:model.xml`) or the disk. The model's directory, against which includes and
+/// assets are found, is the resource's (`mju_getResourceDir`): a provider's `getdir`.
 pub fn load_xml(path: impl AsRef<Path>, vfs: Option<&Vfs>) -> Result<Compilation, XmlError> {
     let file = path.as_ref().to_string_lossy().into_owned();
     let res = FileResources::new(vfs);
-    let bytes = res.read(&file).map_err(|message| XmlError::File {
+    let main = res.read(&file).map_err(|e| XmlError::File {
         path: file.clone(),
-        message,
+        message: e.to_string(),
     })?;
-    if bytes.is_empty() {
+    if main.bytes.is_empty() {
         return Err(XmlError::File {
             path: file.clone(),
             message: format!("empty file '{file}'"),
         });
     }
     // MuJoCo reads the bytes as they are, whatever their encoding
-    compile_bytes(&bytes, &file, model_dir(&file), vfs)
+    compile_bytes(&main.bytes, &file, &main.dir, vfs)
 }
 
 /// Compiles MJCF text. `file` names it in messages; assets and includes are looked up

@@ -350,10 +350,14 @@ pub fn getext(filename: &str) -> &str {
     }
 }
 
-/// Is this path absolute? A leading slash or backslash, or a `:/` or `:\` anywhere (a drive or
-/// a URI scheme) (`mjuu_isabspath`).
+/// Is this path absolute? A name served by a registered resource provider (`mem:a.xml`), a
+/// leading slash or backslash, or a `:/` or `:\` anywhere (a drive or a URI scheme)
+/// (`mjuu_isabspath`).
 pub fn isabspath(path: &str) -> bool {
-    path.starts_with(['/', '\\']) || path.contains(":/") || path.contains(":\\")
+    mjrs_std::get_resource_provider(path).is_some()
+        || path.starts_with(['/', '\\'])
+        || path.contains(":/")
+        || path.contains(":\\")
 }
 
 /// The full name of an asset file (`mjuu_makefullname`).

@@ -79,6 +79,7 @@ fn compile_model(name: &str) -> Result<Vec<CompiledHField>, XmlError> {
             .map(|bytes| AssetFile {
                 path: spec.file.clone(),
                 bytes,
+                read_failed: false,
             });
         let file = if spec.file.is_empty() { None } else { file };
         out.push(compile(&spec, id, file.as_ref())?);
@@ -223,6 +224,7 @@ fn custom_file_with_overflowing_size_is_an_error() {
     let file = AssetFile {
         path: "x.bin".into(),
         bytes,
+        read_failed: false,
     };
     let e = compile(&spec("x.bin"), 0, Some(&file)).unwrap_err();
     assert!(e.to_string().contains("unexpected file size"), "{e}");
@@ -235,6 +237,7 @@ fn damaged_pngs_never_panic() {
         let file = AssetFile {
             path: "h.png".into(),
             bytes: good[..n].to_vec(),
+            read_failed: false,
         };
         assert!(compile(&spec("h.png"), 0, Some(&file)).is_err());
     }

@@ -222,6 +222,7 @@ fn asset(name: &str) -> Option<AssetFile> {
     Some(AssetFile {
         path: name.to_string(),
         bytes,
+        read_failed: false,
     })
 }
 
@@ -724,6 +725,7 @@ fn garbage_never_panics() {
             let file = AssetFile {
                 path: spec.file.clone(),
                 bytes,
+                read_failed: false,
             };
             let _ = compile(&spec, 0, Some(&file), &MeshOptions::default());
         }

@@ -96,6 +96,7 @@ fn asset(name: &str) -> Option<AssetFile> {
     Some(AssetFile {
         path: name.to_string(),
         bytes,
+        read_failed: false,
     })
 }
 
@@ -346,6 +347,7 @@ fn huge_sizes_are_errors_not_allocations() {
     let file = AssetFile {
         path: "wrap.tex".into(),
         bytes,
+        read_failed: false,
     };
     let e = compile(&spec, 0, Some(&file), &NO_FILES, &mut CRand::mujoco()).unwrap_err();
     assert!(e.to_string().contains("unexpected file size"), "{e}");
@@ -353,6 +355,7 @@ fn huge_sizes_are_errors_not_allocations() {
     let file = AssetFile {
         path: "short.tex".into(),
         bytes: vec![1, 0, 0],
+        read_failed: false,
     };
     assert!(compile(&spec, 0, Some(&file), &NO_FILES, &mut CRand::mujoco()).is_err());
 }
@@ -381,6 +384,7 @@ fn damaged_pngs_never_panic() {
             let file = AssetFile {
                 path: name.into(),
                 bytes,
+                read_failed: false,
             };
             for ttype in [0, 1] {
                 let mut spec = spec_2d(name);

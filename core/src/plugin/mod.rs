@@ -14,12 +14,13 @@
 //! slots ([`FIRST_PARTY`], in the order MuJoCo 3.1.6's Python package registers its bundled
 //! libraries), whether or not they are registered; other plugins take the free slots after them.
 
+pub mod cable;
 mod number;
 pub mod pid;
 mod registry;
 pub mod sdf;
 
-pub use number::strtod;
+pub use number::{is_number_without_spaces, strtod, strtod_end};
 pub use registry::{
     get_plugin, get_plugin_at_slot, plugin_count, register_plugin, RegisterError, FIRST_PARTY,
     MAX_PLUGINS,
@@ -300,4 +301,6 @@ pub fn sdf_attributes(
 pub fn register_first_party() {
     pid::register();
     sdf::register();
+    // a slot already taken by a user's plugin of the same name stays theirs
+    let _ = cable::register();
 }

@@ -8,6 +8,12 @@
 
 /// The number at the start of `s`, as `strtod(s, NULL)` reads it (0 when there is none).
 pub fn strtod(s: &str) -> f64 {
+    strtod_end(s).0
+}
+
+/// `strtod(s, &end)`: the number at the start of `s` and the number of bytes it took (`end - s`),
+/// 0 when `s` does not start with a number (leading white space then counts as not read).
+pub fn strtod_end(s: &str) -> (f64, usize) {
     let b = s.as_bytes();
     let mut i = b.iter().take_while(|&&c| is_c_space(c)).count();
     let negative = b.get(i) == Some(&b'-');
@@ -15,14 +21,84 @@ pub fn strtod(s: &str) -> f64 {
         i += 1;
     }
     let rest = &b[i..];
-    let magnitude = special(rest)
+    let (magnitude, len) = special(rest)
         .or_else(|| hexadecimal(rest))
         .unwrap_or_else(|| decimal(rest));
-    if negative {
-        -magnitude
-    } else {
-        magnitude
+    if len == 0 {
+        return (0.0, 0);
     }
+    let value = if negative { -magnitude } else { magnitude };
+    (value, i + len)
+}
+
+/// Whether all of `s` is one number once its white space is removed: the check MuJoCo's
+/// elasticity plugins make of a numeric attribute (`CheckAttr`: `strtod` must read to the end).
+/// Empty text passes, as `strtod` then ends where the text does.
+pub fn is_number_without_spaces(s: &str) -> bool {
+    let mut t = s.bytes().filter(|&c| !is_c_space(c)).peekable();
+    if t.peek().is_none() {
+        return true;
+    }
+    if matches!(t.peek(), Some(b'+' | b'-')) {
+        t.next();
+    }
+    let mut rest = [0u8; 9];
+    let mut k = 0;
+    let lower = |c: u8| c.to_ascii_lowercase();
+    // keywords and the hexadecimal prefix need a look at the first characters
+    for c in t.clone().take(rest.len()) {
+        rest[k] = lower(c);
+        k += 1;
+    }
+    let head = &rest[..k];
+    if head.starts_with(b"inf") {
+        return head == b"inf" || head == b"infinity";
+    }
+    if head.starts_with(b"nan") {
+        return nan_tail_is_whole(t.skip(3));
+    }
+    if head.starts_with(b"0x") {
+        return mantissa_is_whole(t.skip(2), 16, b'p');
+    }
+    mantissa_is_whole(t, 10, b'e')
+}
+
+/// `()` or `(chars)` after `nan`, or nothing: what `strtod` reads whole.
+fn nan_tail_is_whole(mut t: impl Iterator<Item = u8>) -> bool {
+    match t.next() {
+        None => true,
+        Some(b'(') => {
+            let mut closed = false;
+            for c in t {
+                if closed || !(c.is_ascii_alphanumeric() || c == b'_' || c == b')') {
+                    return false;
+                }
+                closed = c == b')';
+            }
+            closed
+        }
+        Some(_) => false,
+    }
+}
+
+/// `digits[.digits][marker[sign]digits]` in base `radix` (exponent digits decimal), with at
+/// least one mantissa digit, and nothing after it.
+fn mantissa_is_whole(t: impl Iterator<Item = u8>, radix: u32, marker: u8) -> bool {
+    let mut digits = 0usize;
+    let mut point = false;
+    let mut exponent: Option<usize> = None; // digits of the exponent, once its marker is seen
+    let mut signed = false;
+    for c in t {
+        match exponent {
+            None if char::from(c).is_digit(radix) => digits += 1,
+            None if c == b'.' && !point => point = true,
+            None if c.eq_ignore_ascii_case(&marker) && digits > 0 => exponent = Some(0),
+            Some(0) if matches!(c, b'+' | b'-') && !signed => signed = true,
+            Some(n) if c.is_ascii_digit() => exponent = Some(n + 1),
+            _ => return false,
+        }
+    }
+    digits > 0 && exponent != Some(0)
 }
 
 /// C's `isspace` in the "C" locale.
@@ -35,13 +111,28 @@ fn starts_with_ignore_case(s: &[u8], prefix: &[u8]) -> bool {
 }
 
 /// `inf`, `infinity`, `nan` (with or without a parenthesised tail, which only sets payload bits).
-fn special(s: &[u8]) -> Option<f64> {
-    if starts_with_ignore_case(s, b"inf") {
-        Some(f64::INFINITY)
+fn special(s: &[u8]) -> Option<(f64, usize)> {
+    if starts_with_ignore_case(s, b"infinity") {
+        Some((f64::INFINITY, 8))
+    } else if starts_with_ignore_case(s, b"inf") {
+        Some((f64::INFINITY, 3))
     } else if starts_with_ignore_case(s, b"nan") {
-        Some(f64::NAN)
+        Some((f64::NAN, 3 + nan_tail_len(&s[3..])))
     } else {
         None
+    }
+}
+
+/// Length of `(chars)` after `nan` (letters, digits and `_`), 0 when it is not closed.
+fn nan_tail_len(s: &[u8]) -> usize {
+    if s.first() != Some(&b'(') {
+        return 0;
+    }
+    let chars = span(&s[1..], |c| c.is_ascii_alphanumeric() || c == b'_');
+    if s.get(1 + chars) == Some(&b')') {
+        chars + 2
+    } else {
+        0
     }
 }
 
@@ -50,8 +141,9 @@ fn span(s: &[u8], f: impl Fn(u8) -> bool) -> usize {
     s.iter().take_while(|&&c| f(c)).count()
 }
 
-/// A decimal number `digits[.digits][e[sign]digits]` (at least one mantissa digit), 0 if none.
-fn decimal(s: &[u8]) -> f64 {
+/// A decimal number `digits[.digits][e[sign]digits]` (at least one mantissa digit) and its
+/// length; 0 and length 0 if none.
+fn decimal(s: &[u8]) -> (f64, usize) {
     let int = span(s, |c| c.is_ascii_digit());
     let mut end = int;
     if s.get(end) == Some(&b'.') {
@@ -61,14 +153,15 @@ fn decimal(s: &[u8]) -> f64 {
         }
     }
     if end == 0 {
-        return 0.0;
+        return (0.0, 0);
     }
     end += exponent_len(&s[end..], b'e');
     // the prefix is a well-formed Rust float literal, which core rounds correctly as glibc does
-    core::str::from_utf8(&s[..end])
+    let value = core::str::from_utf8(&s[..end])
         .ok()
         .and_then(|t| t.parse().ok())
-        .unwrap_or(0.0)
+        .unwrap_or(0.0);
+    (value, end)
 }
 
 /// Length of an exponent `e[sign]digits` (marker `e` or `p`) at the start of `s`; 0 when
@@ -87,8 +180,9 @@ fn exponent_len(s: &[u8], marker: u8) -> usize {
 }
 
 /// A hexadecimal number `0x hexdigits[.hexdigits][p[sign]digits]`; `None` when `s` does not
-/// start with `0x` and a hex digit (then `strtod` reads the `0` alone, as [`decimal`] does).
-fn hexadecimal(s: &[u8]) -> Option<f64> {
+/// start with `0x` and a hex digit (then `strtod` reads the `0` alone, as [`decimal`] does);
+/// with its length.
+fn hexadecimal(s: &[u8]) -> Option<(f64, usize)> {
     if !starts_with_ignore_case(s, b"0x") {
         return None;
     }
@@ -109,11 +203,8 @@ fn hexadecimal(s: &[u8]) -> Option<f64> {
     };
     let exp_len = exponent_len(&body[mantissa_end..], b'p');
     let exp_digits = &body[mantissa_end..mantissa_end + exp_len];
-    Some(hex_value(
-        &body[..int],
-        &body[int..mantissa_end],
-        exp_digits,
-    ))
+    let value = hex_value(&body[..int], &body[int..mantissa_end], exp_digits);
+    Some((value, 2 + mantissa_end + exp_len))
 }
 
 /// The value of hex digits `int`, `.frac` (with its point) and exponent `p...`, rounded to
@@ -177,7 +268,7 @@ fn ldexp(mut x: f64, e: i64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::strtod;
+    use super::{is_number_without_spaces, strtod, strtod_end};
 
     /// Answers of glibc's `strtod(s, NULL)`.
     #[test]
@@ -219,7 +310,79 @@ mod tests {
         assert_eq!(strtod("0x1.000000000000081p0"), 1.000_000_000_000_000_2);
     }
 
+    /// Where glibc's `strtod(s, &end)` stops.
+    #[test]
+    fn reads_as_far_as_glibc() {
+        assert_eq!(strtod_end(""), (0.0, 0));
+        assert_eq!(strtod_end("  x"), (0.0, 0));
+        assert_eq!(strtod_end(" -"), (0.0, 0));
+        assert_eq!(strtod_end(" 12 "), (12.0, 3));
+        assert_eq!(strtod_end("5."), (5.0, 2));
+        assert_eq!(strtod_end("1e+"), (1.0, 1));
+        assert_eq!(strtod_end("1e+2x"), (100.0, 4));
+        assert_eq!(strtod_end("-infinity!"), (f64::NEG_INFINITY, 9));
+        assert_eq!(strtod_end("infinit"), (f64::INFINITY, 3));
+        assert_eq!(strtod_end("nan(a_1)x").1, 8);
+        assert_eq!(strtod_end("nan(a").1, 3);
+        assert_eq!(strtod_end("0x1.8p1z"), (3.0, 7));
+        assert_eq!(strtod_end("0x1p"), (1.0, 3));
+        assert_eq!(strtod_end("0xg"), (0.0, 1));
+        assert_eq!(strtod_end("0x1."), (1.0, 4));
+    }
+
+    /// MuJoCo's `CheckAttr`: white space anywhere is dropped, then `strtod` must read it all.
+    #[test]
+    fn whole_numbers_once_spaces_are_removed() {
+        for ok in [
+            "",
+            "  ",
+            "1",
+            " 1 e 5 ",
+            "-2.5",
+            "+.5",
+            "5.",
+            "1e-3",
+            "0x1p3",
+            "0X.8",
+            "inf",
+            "-Infinity",
+            "nan",
+            "NaN()",
+            "nan(x_9)",
+            "1\t0",
+        ] {
+            assert!(is_number_without_spaces(ok), "{ok:?}");
+        }
+        for bad in [
+            "a",
+            "1a",
+            "1e",
+            "1e+",
+            ".",
+            "-",
+            "1..2",
+            "1e5.0",
+            "0x",
+            "0xg",
+            "0x1p",
+            "infin",
+            "infinityy",
+            "nan(",
+            "nan(a)b",
+            "1,5",
+            "1 2x",
+        ] {
+            assert!(!is_number_without_spaces(bad), "{bad:?}");
+        }
+    }
+
     proptest::proptest! {
+        /// The check agrees with where `strtod` stops, for text without white space.
+        #[test]
+        fn check_agrees_with_strtod(t in "[-+.0-9a-fA-FxXpPiInNtTyY()_]{0,24}") {
+            proptest::prop_assert_eq!(is_number_without_spaces(&t), strtod_end(&t).1 == t.len());
+        }
+
         /// Any text reads as some number, never a panic.
         #[test]
         fn any_text_reads(t in "[ -+.0-9a-fA-FxXpPiInN()]{0,40}") {

@@ -6,9 +6,13 @@
 //! controller is an LQR computed *on the device from the model*: `mjd_transitionFD` linearizes
 //! one step of the physics around the upright state, a Riccati iteration turns `(A, B)` into
 //! gains `K`, and each step applies `u = -K dx`, clamped to the control range.
+//!
+//! A second task ([`pid`]) runs MuJoCo's PID actuator plugin on the device.
 #![no_std]
 
 pub use mjrs_core_f32 as mj;
+
+pub mod pid;
 
 use mj::math::scalar;
 use mj::mjb::MjbError;
@@ -226,20 +230,26 @@ pub fn control(m: &Model, d: &Data, k: &[Real; NX]) -> Real {
 pub struct Sample {
     /// Steps taken.
     pub step: u32,
-    /// `time, qpos[3], qvel[3], ctrl[1]` as f32 bits.
+    /// `time, qpos[3], qvel[3], ctrl[1]` as f32 bits (the PID task: see [`pid::episode`]).
     pub bits: [u32; 2 + 2 * NV],
 }
 
 impl Sample {
     fn of(step: u32, d: &Data) -> Sample {
-        let mut bits = [0; 2 + 2 * NV];
-        let values = core::iter::once(&d.time)
+        let mut values = [0.0; 2 + 2 * NV];
+        let state = core::iter::once(&d.time)
             .chain(&d.qpos[..NV])
             .chain(&d.qvel[..NV])
             .chain(&d.ctrl[..NU]);
-        for (b, v) in bits.iter_mut().zip(values) {
-            *b = if v.is_nan() { 0x7fc0_0000 } else { v.to_bits() };
+        for (v, s) in values.iter_mut().zip(state) {
+            *v = *s;
         }
+        Sample::of_values(step, &values)
+    }
+
+    /// The bits of eight values (another task's choice of state).
+    pub fn of_values(step: u32, values: &[Real; 2 + 2 * NV]) -> Sample {
+        let bits = values.map(|v| if v.is_nan() { 0x7fc0_0000 } else { v.to_bits() });
         Sample { step, bits }
     }
 }

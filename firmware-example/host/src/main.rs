@@ -5,6 +5,8 @@
 //! mjrs-firmware-host               run the task, print the log lines the device prints
 //! mjrs-firmware-host compare LOG   run the task and compare its states with the device's log
 //!                                  (defmt-print --log-format "{s}" output); exit 1 on any difference
+//! mjrs-firmware-host pid [compare LOG]
+//!                                  the same for the PID task (the `pid` firmware build)
 //! mjrs-firmware-host distance DIR [BOUNDS]
 //!                                  for every MJB in DIR: distance between the device's path (f32,
 //!                                  libm, no std) and the desktop's bit-exact path (f64, the
@@ -39,6 +41,22 @@ fn run() -> Result<(Vec<String>, String), task::Error> {
         } else {
             "FAILED"
         }
+    );
+    Ok((lines, summary))
+}
+
+/// Runs the PID task (MuJoCo's PID plugin on the arm); returns the state lines and a summary.
+fn run_pid() -> Result<(Vec<String>, String), task::Error> {
+    task::pid::register();
+    let mut arena = vec![0u8; 1 << 20];
+    let (m, mut d, fp) = task::load(&task::pid::PID_BLOB.0, &mut arena)?;
+    let mut lines = Vec::new();
+    let tracking = task::pid::episode(&m, &mut d, |s| lines.push(line("pid", s)))?;
+    let summary = format!(
+        "host: Model {} B, Data {} B\nPID: {tracking:?}\ntask: {}",
+        fp.model_bytes,
+        fp.data_bytes,
+        if tracking.tracked { "success" } else { "FAILED" }
     );
     Ok((lines, summary))
 }
@@ -214,8 +232,12 @@ fn main() -> ExitCode {
             }
         };
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (lines, summary) = match run() {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let pid = args.first().is_some_and(|a| a == "pid");
+    if pid {
+        args.remove(0);
+    }
+    let (lines, summary) = match if pid { run_pid() } else { run() } {
         Ok(r) => r,
         Err(e) => {
             eprintln!("host: error code {}: {e:?}", e.code());
@@ -250,7 +272,9 @@ fn main() -> ExitCode {
             }
         }
         _ => {
-            eprintln!("usage: mjrs-firmware-host [compare DEVICE_LOG | distance DIR [BOUNDS]]");
+            eprintln!(
+                "usage: mjrs-firmware-host [pid] [compare DEVICE_LOG] | distance DIR [BOUNDS] | footprint BLOB"
+            );
             ExitCode::FAILURE
         }
     }

@@ -34,6 +34,7 @@ use crate::reader::dom::Resources;
 use crate::spec::{self, Info, Spec};
 use crate::texture::CompiledTexture;
 use crate::util::{makefullname, stripext, strippath};
+use mjrs_std::ResourceError;
 
 /// A compiled model and the warnings raised on the way.
 pub struct Compilation {
@@ -750,24 +751,37 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// The bytes of an asset file: the VFS first, then the disk (`LoadResource`).
-    pub(crate) fn load_file(&self, dir: &str, file: &str) -> Result<AssetFile, XmlError> {
+    /// The full name of an asset file as MuJoCo resolves it (`mjuu_makefullname`).
+    fn asset_path(&self, dir: &str, file: &str) -> String {
         let file = if self.spec.strippath {
             strippath(file)
         } else {
             file
         };
-        let path = makefullname(&self.spec.modelfiledir, dir, file);
-        self.res
-            .read(&path)
-            .map(|bytes| AssetFile {
-                path: path.clone(),
-                bytes,
-            })
-            .map_err(|message| XmlError::File { path, message })
+        makefullname(&self.spec.modelfiledir, dir, file)
     }
 
-    /// The bytes of an asset file if it exists; the asset decoders report a missing file
+    /// The bytes of an asset file: the VFS first, then a resource provider, then the disk
+    /// (`LoadResource`). A file that opens but that its provider cannot read is returned
+    /// marked [`AssetFile::read_failed`], for its decoder to report.
+    pub(crate) fn load_file(&self, dir: &str, file: &str) -> Result<AssetFile, ResourceError> {
+        let path = self.asset_path(dir, file);
+        match self.res.read(&path) {
+            Ok(r) => Ok(AssetFile {
+                path,
+                bytes: r.bytes,
+                read_failed: false,
+            }),
+            Err(ResourceError::Read(_)) => Ok(AssetFile {
+                path,
+                bytes: Vec::new(),
+                read_failed: true,
+            }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The bytes of an asset file if it opens; the asset decoders report a missing file
     /// themselves, at the point MuJoCo opens it.
     pub(crate) fn try_load(&self, dir: &str, file: &str) -> Option<AssetFile> {
         if file.is_empty() {
@@ -776,23 +790,20 @@ impl Compiler<'_> {
         self.load_file(dir, file).ok()
     }
 
-    /// A decoder's "resource not found" error names the file as MuJoCo does: with the model
-    /// and asset directories (`mjuu_makefullname`).
+    /// A decoder's "resource not found" error becomes the reason the file did not open, as
+    /// MuJoCo words it (`LoadResource`): the full name with the model and asset directories
+    /// (`mjuu_makefullname`), and the provider's prefix when one refused it.
     fn full_path_error(&self, err: XmlError, dir: &str, file: &str) -> XmlError {
         const NOT_FOUND: &str = "resource not found via provider or OS filesystem: '";
         match &err {
             XmlError::Compile {
                 message,
                 object: None,
-            } if message.starts_with(NOT_FOUND) => {
-                let file = if self.spec.strippath {
-                    strippath(file)
-                } else {
-                    file
-                };
-                let path = makefullname(&self.spec.modelfiledir, dir, file);
-                XmlError::model(format!("{NOT_FOUND}{path}'"))
-            }
+            } if message.starts_with(NOT_FOUND) => match self.load_file(dir, file) {
+                Err(e) => XmlError::model(e.to_string()),
+                // opened on a second try (a provider that fails now and then)
+                Ok(f) => XmlError::model(format!("{NOT_FOUND}{}'", f.path)),
+            },
             _ => err,
         }
     }

@@ -416,6 +416,7 @@ impl MeshData {
 /// `obj::load` through the asset cache, which keeps the right-handed decoding (MuJoCo's
 /// `LoadOBJ` caches too).
 fn load_obj_cached(file: &AssetFile, righthand: bool) -> Result<MeshData, LoadError> {
+    file.readable("OBJ")?;
     let decode = || obj::load(&file.bytes, &file.path, true);
     let mut data = cache::decoded(
         cache::Kind::Obj,
@@ -477,9 +478,13 @@ pub fn compile(
         })?;
         let righthand = spec.scale[0] * spec.scale[1] * spec.scale[2] > 0.0;
         let loaded = match asset_type.as_str() {
-            "model/stl" => stl::load(&file.bytes, &file.path, righthand),
+            "model/stl" => file
+                .readable("STL")
+                .and_then(|b| stl::load(b, &file.path, righthand)),
             "model/obj" => load_obj_cached(file, righthand),
-            _ => msh::load(&file.bytes, &file.path, righthand),
+            _ => file
+                .readable("MSH")
+                .and_then(|b| msh::load(b, &file.path, righthand)),
         };
         data = loaded.map_err(error)?;
 
@@ -689,6 +694,7 @@ mod cache_tests {
         let file = AssetFile {
             path: "mesh_cache_test_quad.obj".into(),
             bytes: text.as_bytes().to_vec(),
+            read_failed: false,
         };
         for righthand in [false, true, false, true] {
             let direct = obj::load(&file.bytes, &file.path, righthand).unwrap();

@@ -105,7 +105,8 @@ pub fn compile_skin(
                 "resource not found via provider or OS filesystem: '{file_name}'"
             ))
         })?;
-        d = load_skn(&file.bytes, &file.path).map_err(error)?;
+        let bytes = file.readable("SKN").map_err(error)?;
+        d = load_skn(bytes, &file.path).map_err(error)?;
     }
 
     if d.vert.is_empty()

@@ -14,15 +14,27 @@ pub use super::elem::Elem;
 use super::tinyxml;
 use crate::error::XmlError;
 use crate::util::isabspath;
+use mjrs_std::ResourceError;
 
-/// Where the reader gets file contents from: the VFS first, then the disk (MuJoCo's
-/// `mju_openVfsResource` then `mju_openResource`).
+/// Where the reader and the compiler get file contents from: the VFS first, then the resource
+/// provider matching the name, then the disk (MuJoCo's `mju_openVfsResource` then
+/// `mju_openResource`).
 pub trait Resources {
-    /// The bytes of `path`, or why they cannot be read.
-    fn read(&self, path: &str) -> Result<Vec<u8>, String>;
-    /// Does `path` exist on disk (MuJoCo opens the resource without a VFS to decide where an
-    /// asset is)?
-    fn exists_on_disk(&self, path: &str) -> bool;
+    /// The bytes of `path` and its directory, or why they cannot be read.
+    fn read(&self, path: &str) -> Result<ResourceFile, ResourceError>;
+    /// Can `path` be opened without the VFS, from a provider or the disk (MuJoCo opens the
+    /// resource with `mju_openResource` to decide where an asset is)?
+    fn exists(&self, path: &str) -> bool;
+}
+
+/// A resource read whole: its bytes and the directory the names in it are relative to
+/// (`mju_getResourceDir`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResourceFile {
+    /// The bytes.
+    pub bytes: Vec<u8>,
+    /// The directory, with its trailing separator (or "").
+    pub dir: String,
 }
 
 /// The main document: its root element (includes spliced in) and the comment that opens it.
@@ -141,30 +153,34 @@ fn read_include(
     } else {
         format!("{modeldir}{filename}")
     };
-    let (bytes, fullname) = match res.read(&first) {
-        Ok(b) => (b, first),
-        Err(_) => {
-            let second = if isabspath(filename) {
-                filename.to_string()
-            } else {
-                format!("{dir}{filename}")
-            };
-            match res.read(&second) {
-                Ok(b) => (b, second),
-                Err(msg) => return Err(inc.error(msg)),
-            }
-        }
+    let second = if isabspath(filename) {
+        filename.to_string()
+    } else {
+        format!("{dir}{filename}")
+    };
+    // a file that opens but cannot be read is not looked for elsewhere
+    let read = match res.read(&first) {
+        Err(e) if !matches!(e, ResourceError::Read(_)) => res.read(&second).map(|f| (f, second)),
+        r => r.map(|f| (f, first)),
     };
     let filename = if isabspath(filename) {
         filename.to_string()
     } else {
         format!("{dir}{filename}")
     };
+    let (file, fullname) = match read {
+        Ok(r) => r,
+        Err(ResourceError::Read(_)) => {
+            return Err(inc.error(format!("Error reading file '{filename}'")))
+        }
+        Err(e) => return Err(inc.error(e.to_string())),
+    };
     // MuJoCo prefixes the including directory once more when the name is relative
-    let mut next_dir = resource_dir(&fullname).to_string();
+    let mut next_dir = file.dir;
     if !isabspath(&filename) {
         next_dir = format!("{dir}{next_dir}");
     }
+    let bytes = file.bytes;
     if bytes.is_empty() {
         return Err(inc.error(format!("Empty file '{filename}'")));
     }
@@ -182,10 +198,8 @@ fn read_include(
     Ok((root.children, next_dir))
 }
 
-/// The directory part of a resource name, with its trailing separator (`mju_getResourceDir`).
+/// The directory part of a file name, with its trailing separator (`mju_getResourceDir` of a
+/// disk or VFS file; a provider's resources have the provider's `getdir`).
 pub fn resource_dir(name: &str) -> &str {
-    match name.rfind(['/', '\\']) {
-        Some(i) => &name[..=i],
-        None => "",
-    }
+    mjrs_std::resource::dir_of(name)
 }

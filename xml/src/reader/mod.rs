@@ -151,7 +151,7 @@ impl<'a> Reader<'a> {
     /// include the element came from.
     fn file_attr(&self, elem: &Elem, name: &str, dir: &str) -> Option<String> {
         let f = elem.attr(name)?;
-        if crate::util::isabspath(f) || self.res.exists_on_disk(&format!("{dir}{f}")) {
+        if crate::util::isabspath(f) || self.res.exists(&format!("{dir}{f}")) {
             return Some(f.to_string());
         }
         Some(format!("{}{f}", elem.include_dir))

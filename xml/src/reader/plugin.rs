@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use mjrs_core::plugin::get_plugin;
+use mjrs_core::plugin::{get_plugin, FIRST_PARTY};
 
 use super::attr::{text, text_required};
 use super::dom::Elem;
@@ -40,6 +40,11 @@ impl Reader<'_> {
                     return Err(e.unsupported(
                         "the mesh SDF plugin 'mujoco.sdf.sdflib' (MuJoCo builds it on the SdfLib library)",
                     ));
+                }
+                if FIRST_PARTY.contains(&name.as_str()) {
+                    return Err(e.unsupported(format!(
+                        "the plugin '{name}' (a MuJoCo plugin this build does not include)"
+                    )));
                 }
                 return Err(e.error(format!("unknown plugin '{name}'")));
             };

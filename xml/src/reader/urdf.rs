@@ -574,14 +574,15 @@ fn joint_link(joint: &Elem, which: &str) -> Result<String, XmlError> {
 mod tests {
     use super::*;
     use crate::reader::dom::parse_document;
+    use mjrs_std::ResourceError;
 
     struct NoFiles;
 
     impl Resources for NoFiles {
-        fn read(&self, path: &str) -> Result<Vec<u8>, String> {
-            Err(format!("no file '{path}'"))
+        fn read(&self, path: &str) -> Result<crate::reader::dom::ResourceFile, ResourceError> {
+            Err(ResourceError::NotFound(path.to_owned()))
         }
-        fn exists_on_disk(&self, _: &str) -> bool {
+        fn exists(&self, _: &str) -> bool {
             false
         }
     }

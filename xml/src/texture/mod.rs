@@ -206,7 +206,7 @@ impl Ctx<'_> {
     /// `mjCTexture::LoadCustom`: two native-endian `int`s, width and height, then the RGB bytes.
     fn load_custom(&self, file: &AssetFile) -> Result<Image, XmlError> {
         let name = &file.path;
-        let bytes = &file.bytes;
+        let bytes = file.readable("texture").map_err(|e| self.error(e))?;
         if bytes.is_empty() {
             return Err(self.error(format!("texture file is empty: '{name}'")));
         }

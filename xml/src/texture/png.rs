@@ -69,6 +69,7 @@ pub(crate) fn load_png_cached(file: &AssetFile, want: Want) -> Result<Image, Str
         Want::Grey => Kind::PngGrey,
         Want::Rgb => Kind::PngRgb,
     };
+    file.readable("PNG")?;
     let decode = || load_png(&file.bytes, &file.path, want);
     cache::decoded(kind, &file.path, &file.bytes, decode, |i| i.data.len())
 }

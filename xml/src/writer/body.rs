@@ -101,6 +101,9 @@ impl<'a> TreeWriter<'a> {
             i.nums("fullinertia", &b.fullinertia, &proto.fullinertia);
             n.children.push(i);
         }
+        if let Some(r) = &b.plugin {
+            n.children.push(super::plugin::child(r, self.spec));
+        }
         self.contents(id, &mut n)?;
         Ok(n)
     }
@@ -127,7 +130,10 @@ impl<'a> TreeWriter<'a> {
         }
         for g in &b.geoms {
             let ctx = self.context(g.frame, id);
-            let node = self.object("geom", g.default, ctx, |e, d| el::geom(e, g, &d.geom))?;
+            let mut node = self.object("geom", g.default, ctx, |e, d| el::geom(e, g, &d.geom))?;
+            if let Some(r) = &g.plugin {
+                node.children.push(super::plugin::child(r, spec));
+            }
             items.push(Item {
                 frame: g.frame,
                 node,

@@ -365,6 +365,17 @@ pub fn general(n: &mut Node, a: &Actuator, d: &Actuator) -> Result<(), XmlError>
     Ok(())
 }
 
+/// An actuator `plugin` element: what it reads besides the plugin reference (transmission,
+/// ranges, activation dynamics); its gains and biases are the class's.
+pub fn plugin_actuator(a: &Actuator, d: &Actuator) -> Result<Node, XmlError> {
+    let mut n = Node::new("plugin");
+    actuator_common(&mut n, a, d, true, true)?;
+    n.flag("actearly", a.actearly, d.actearly);
+    n.key("dyntype", kw::DYN, a.dyntype, d.dyntype)?;
+    n.nums("dynprm", &a.dynprm, &d.dynprm);
+    Ok(n)
+}
+
 /// The servo attributes of a `position` or `intvelocity` element, as the values they set.
 #[derive(Default)]
 struct Servo {

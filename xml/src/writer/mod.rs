@@ -31,6 +31,7 @@ mod body;
 mod elements;
 mod node;
 pub mod number;
+mod plugin;
 
 use std::fmt::Debug;
 
@@ -59,6 +60,7 @@ pub fn write_xml(spec: &Spec) -> Result<String, XmlError> {
     if let Some(d) = body::default_class(spec, 0)? {
         root.children.push(d);
     }
+    push_some(&mut root, plugin::extension(spec));
     push_some(&mut root, custom(spec));
     push_some(&mut root, asset(spec)?);
     root.children.push(body::TreeWriter::new(spec).worldbody()?);
@@ -546,6 +548,9 @@ fn asset(s: &Spec) -> Result<Node, XmlError> {
         let (d, class) = named_class(s, &m.classname);
         el::mesh(&mut n, m, &d.mesh);
         class_attr(&mut n, &m.classname, class);
+        if let Some(r) = &m.plugin {
+            n.children.push(plugin::child(r, s));
+        }
         section.children.push(n);
     }
     for h in &s.hfields {
@@ -679,7 +684,14 @@ fn actuator(s: &Spec) -> Result<Node, XmlError> {
     let mut section = Node::new("actuator");
     for a in &s.actuators {
         let (d, class) = named_class(s, &a.classname);
-        let mut n = el::actuator(a, &d.actuator)?;
+        let mut n = match &a.plugin {
+            Some(r) => {
+                let mut n = el::plugin_actuator(a, &d.actuator)?;
+                plugin::reference(&mut n, r, s);
+                n
+            }
+            None => el::actuator(a, &d.actuator)?,
+        };
         class_attr(&mut n, &a.classname, class);
         section.children.push(n);
     }
@@ -735,6 +747,20 @@ fn sensor(s: &Spec) -> Result<Node, XmlError> {
                     );
                 }
                 SENS_CLOCK => n = Node::new("clock"),
+                SENS_PLUGIN => {
+                    n = Node::new("plugin");
+                    if x.objtype != OBJ_UNKNOWN {
+                        n.set("objtype", type2str(x.objtype));
+                        n.set("objname", x.objname.as_str());
+                    }
+                    if x.reftype != OBJ_UNKNOWN {
+                        n.set("reftype", type2str(x.reftype));
+                        n.set("refname", x.refname.as_str());
+                    }
+                    if let Some(r) = &x.plugin {
+                        plugin::reference(&mut n, r, s);
+                    }
+                }
                 SENS_USER => {
                     n = Node::new("user");
                     if x.objtype != OBJ_UNKNOWN || !x.objname.is_empty() {
