@@ -11,7 +11,9 @@
 //! * 1000-step trajectories (every 50th step), exactly;
 //! * rays (`mj_ray`) against the SDF geoms, exactly;
 //! * bad input: values that are not numbers, boxes the marching cubes cannot mesh, too many
-//!   contacts — MuJoCo's errors, never a panic.
+//!   contacts, the mesh SDF plugin `mujoco.sdf.sdflib` — MuJoCo's errors or "not supported",
+//!   never a panic;
+//! * the f32 build on `sdf_mesh.xml`, to the order of magnitude.
 
 use mjrs_core::layout::Scalar;
 use mjrs_tests::model_diff::fields;
@@ -320,7 +322,8 @@ fn the_mesh_sdf_plugin_is_refused_as_not_supported() {
 
 /// The single-precision build runs the SDF colliders too (the descent's arithmetic differs from
 /// MuJoCo's double precision, so only the order of magnitude is checked): 1000 steps of
-/// `sdf_mesh.xml` stay finite and within 1e-4 of MuJoCo's positions after 100 steps (1.4e-6 measured).
+/// `sdf_mesh.xml` stay finite, within 1e-4 of MuJoCo's positions after 100 steps (1.4e-6
+/// measured).
 #[test]
 fn f32_build_collides_sdf_geoms() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/plugin/sdf/sdf_mesh.xml");
