@@ -310,7 +310,9 @@ fn more_contacts_than_a_pair_holds_is_mujocos_fatal_error() {
 fn the_mesh_sdf_plugin_is_refused_as_not_supported() {
     let xml = r#"<mujoco>
   <extension><plugin plugin="mujoco.sdf.sdflib"><instance name="sdf"/></plugin></extension>
-  <asset><mesh name="box" vertex="0 0 0  1 0 0  0 1 0  0 0 1"><plugin instance="sdf"/></mesh></asset>
+  <asset>
+    <mesh name="box" vertex="0 0 0  1 0 0  0 1 0  0 0 1"><plugin instance="sdf"/></mesh>
+  </asset>
   <worldbody><geom type="sdf" mesh="box"><plugin instance="sdf"/></geom></worldbody>
 </mujoco>"#;
     let err = compile_str(xml).err().unwrap();
