@@ -41,12 +41,21 @@ pub(crate) fn fract(x: Real) -> Real {
     x - floor(x)
 }
 
-/// Gradient by forward differences with step 1e-8, as the plugins without an analytic one.
+/// Step of the finite-difference gradients: MuJoCo's 1e-8 in double precision; in single
+/// precision 1e-8 is below the resolution of coordinates near 1 and every difference would be
+/// 0, so the f32 build steps by 1e-3 (about the square root of its epsilon, times 3).
+const GRADIENT_STEP: Real = if core::mem::size_of::<Real>() == 8 {
+    1e-8
+} else {
+    1e-3
+};
+
+/// Gradient by forward differences, as the plugins without an analytic one.
 pub(crate) fn forward_difference(
     distance: impl Fn(&[Real; 3]) -> Real,
     point: &[Real; 3],
 ) -> [Real; 3] {
-    let eps: Real = 1e-8;
+    let eps = GRADIENT_STEP;
     let dist0 = distance(point);
     core::array::from_fn(|i| {
         let mut p = *point;
@@ -55,34 +64,11 @@ pub(crate) fn forward_difference(
     })
 }
 
-/// C++'s `std::stod`: leading white space skipped, then the longest prefix that is a number;
-/// `None` when no prefix is one.
+/// C++'s `std::stod`: `strtod` of the text, `None` when no number is in front (where `stod`
+/// throws).
 pub(crate) fn stod(value: &str) -> Option<Real> {
-    let s = value.trim_start_matches(is_c_space);
-    (1..=s.len())
-        .rev()
-        .filter(|&n| s.is_char_boundary(n))
-        .find_map(|n| parse_c_number(&s[..n]))
-}
-
-/// White space as C's `isspace` in the C locale.
-fn is_c_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
-}
-
-/// A whole string as `strtod` reads a number: decimal with optional sign and exponent, or
-/// `inf`/`infinity`/`nan` in any case. (Hexadecimal floats are not read.)
-fn parse_c_number(s: &str) -> Option<Real> {
-    let body = s.strip_prefix(['+', '-']).unwrap_or(s);
-    let first = body.chars().next()?;
-    let numeric = first.is_ascii_digit() || first == '.';
-    let word = ["inf", "infinity", "nan"]
-        .iter()
-        .any(|w| body.eq_ignore_ascii_case(w));
-    if !(numeric || word) {
-        return None;
-    }
-    s.parse::<Real>().ok()
+    let (x, len) = crate::plugin::number::strtod_end(value);
+    (len > 0).then_some(x as Real)
 }
 
 /// Numeric attributes with defaults (MuJoCo's `SdfDefault::GetDefaults`): an unset or empty
@@ -110,18 +96,7 @@ pub(crate) fn attributes_with_defaults(
 /// number with nothing after it.
 pub(crate) fn check_attr(m: &Model, instance: usize, name: &str) -> bool {
     let value = plugin_config(m, instance, name).unwrap_or("");
-    let mut buf = [0u8; 64];
-    let mut len = 0;
-    for c in value.chars().filter(|c| !is_c_space(*c)) {
-        let n = c.len_utf8();
-        if len + n > buf.len() {
-            return false;
-        }
-        c.encode_utf8(&mut buf[len..len + n]);
-        len += n;
-    }
-    let compact = core::str::from_utf8(&buf[..len]).unwrap_or("x");
-    compact.is_empty() || parse_c_number(compact).is_some()
+    crate::plugin::number::is_number_without_spaces(value)
 }
 
 /// [`check_attr`] for every name, else the plugin's warning as the error.
@@ -236,14 +211,16 @@ mod plugin_tests {
 
     #[test]
     fn torus_distance_and_gradient() {
+        // a few ulps of the build's precision
+        const TOL: Real = 8.0 * Real::EPSILON;
         let a = defaults(&TORUS);
-        assert!(TORUS.sdf_distance(&[0.5, 0.0, 0.0], &a).abs() < 1e-15);
-        assert!((TORUS.sdf_distance(&[0.0, 0.0, 0.0], &a) - 0.2).abs() < 1e-15);
+        assert!(TORUS.sdf_distance(&[0.5, 0.0, 0.0], &a).abs() < TOL);
+        assert!((TORUS.sdf_distance(&[0.0, 0.0, 0.0], &a) - 0.2).abs() < TOL);
         assert_eq!(TORUS.sdf_distance(&[0.0, 0.35, 0.0], &a), -0.15);
         let g = TORUS.sdf_gradient(&[0.0, 0.6, 0.25], &a);
-        let n = (0.25f64 * 0.25 + 0.25 * 0.25).sqrt();
-        assert!((g[0]).abs() < 1e-15 && (g[1] - 0.25 / n).abs() < 1e-15);
-        assert!((g[2] - 0.25 / n).abs() < 1e-15);
+        let n: Real = (0.25 as Real * 0.25 + 0.25 * 0.25).sqrt();
+        assert!((g[0]).abs() < TOL && (g[1] - 0.25 / n).abs() < TOL);
+        assert!((g[2] - 0.25 / n).abs() < TOL);
         assert_eq!(
             TORUS.sdf_staticdistance(&[0.1, 0.2, 0.3], &a),
             TORUS.sdf_distance(&[0.1, 0.2, 0.3], &a)
@@ -254,15 +231,21 @@ mod plugin_tests {
     /// (bowl, gear away from its smoothing) have unit length off the surface.
     #[test]
     fn finite_difference_gradients_have_unit_length() {
+        // the differences' error: about the step in f32, far below it in f64
+        const TOL: Real = if core::mem::size_of::<Real>() == 8 {
+            1e-6
+        } else {
+            2e-3
+        };
         let bowl = defaults(&BOWL);
         for p in [[0.0, 0.0, -1.3], [0.5, 0.2, -0.5], [0.1, 0.0, 0.0]] {
             let g = BOWL.sdf_gradient(&p, &bowl);
             let len = (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]).sqrt();
-            assert!((len - 1.0).abs() < 1e-6, "bowl {p:?}: {len}");
+            assert!((len - 1.0).abs() < TOL, "bowl {p:?}: {len}");
         }
         let gear = defaults(&GEAR);
         let g = GEAR.sdf_gradient(&[0.2, 0.0, 0.0], &gear);
-        assert!((g[0] + 1.0).abs() < 1e-6, "inside the bore: {g:?}");
+        assert!((g[0] + 1.0).abs() < TOL, "inside the bore: {g:?}");
         assert!(GEAR.sdf_distance(&[0.0, 0.0, 2.0], &gear) > 1.0);
     }
 
