@@ -78,7 +78,7 @@ mod tests {
         );
         assert_eq!(
             sha256_hex(b"abc"),
-            "ba7816bf8f01cfea414140de5daeb5dbc2cd21a2a8e0b77ef7fcff4d96cd8a1e"
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
         // two blocks after padding
         assert_eq!(
