@@ -532,3 +532,59 @@ impl Plugin for TouchGrid {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `getline` at single spaces: an empty last piece is dropped, inner and leading ones count.
+    #[test]
+    fn pairs_split_as_getline_does() {
+        assert_eq!(pair("7 7"), Some([7.0, 7.0]));
+        assert_eq!(pair("7 7 "), Some([7.0, 7.0]));
+        assert_eq!(pair("7 7  "), None);
+        assert_eq!(pair(" 7 7"), None);
+        assert_eq!(pair("7  7"), None);
+        assert_eq!(pair("7"), None);
+        assert_eq!(pair(""), None);
+        assert_eq!(pair("2.9 x"), Some([2.9, 0.0]));
+    }
+
+    /// x86-64's truncating conversion, `INT_MIN` where C leaves it undefined.
+    #[test]
+    fn c_int_truncates_like_cvttsd2si() {
+        assert_eq!(c_int(2.9), 2);
+        assert_eq!(c_int(-2.9), -2);
+        assert_eq!(c_int(f64::NAN), i32::MIN);
+        assert_eq!(c_int(3e9), i32::MIN);
+        assert_eq!(c_int(-2_147_483_648.5), i32::MIN);
+    }
+
+    #[test]
+    fn fovea_is_identity_at_zero_and_quintic_at_one() {
+        assert_eq!(fovea(0.5, 0.0), 0.5);
+        assert_eq!(fovea(0.5, 1.0), 0.03125);
+        // gamma beyond [0, 1] is clamped (init refuses it; the formula clamps anyway)
+        assert_eq!(fovea(0.5, 2.0), 0.03125);
+        assert!(fovea(0.5, Real::NAN).is_nan());
+    }
+
+    /// Edges are the running sums of `LinSpace`, deformed and scaled; cells are found by
+    /// bisection and points outside the field of view fall in no cell.
+    #[test]
+    fn cells_cover_the_field_of_view() {
+        let c = Config {
+            nchannel: 1,
+            size: [4, 2],
+            fov: [90.0, 45.0],
+            gamma: 0.0,
+        };
+        let e = Edges::new(&c);
+        assert_eq!(e.edge(0, 0), -PI / 2.0);
+        assert_eq!(e.edge(0, 2), 0.0);
+        assert_eq!(e.cell(0.1, 0.1), Some(4 + 2));
+        assert_eq!(e.cell(-0.1, -0.1), Some(1));
+        assert_eq!(e.cell(-PI / 2.0, 0.1), None);
+        assert_eq!(e.cell(0.1, 1.0), None);
+    }
+}

@@ -40,7 +40,11 @@ pub struct Tracking {
 /// Runs [`STEPS`] steps from the reset state under the setpoint schedule, calling `sample`
 /// after every step with time, joint positions and velocities, the shoulder's error integral
 /// and both actuator forces.
-pub fn episode(m: &Model, d: &mut Data, mut sample: impl FnMut(&Sample)) -> Result<Tracking, Error> {
+pub fn episode(
+    m: &Model,
+    d: &mut Data,
+    mut sample: impl FnMut(&Sample),
+) -> Result<Tracking, Error> {
     if m.nq != 2 || m.nv != 2 || m.nu != 2 || m.na != 3 || m.nplugin != 2 {
         return Err(Error::Shape);
     }

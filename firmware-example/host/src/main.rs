@@ -56,7 +56,11 @@ fn run_pid() -> Result<(Vec<String>, String), task::Error> {
         "host: Model {} B, Data {} B\nPID: {tracking:?}\ntask: {}",
         fp.model_bytes,
         fp.data_bytes,
-        if tracking.tracked { "success" } else { "FAILED" }
+        if tracking.tracked {
+            "success"
+        } else {
+            "FAILED"
+        }
     );
     Ok((lines, summary))
 }
