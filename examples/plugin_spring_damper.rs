@@ -34,7 +34,7 @@ fn gain(m: &Model, instance: usize, key: &'static str) -> Result<Real, PluginErr
         return Ok(0.0);
     }
     text.parse()
-        .map_err(|_| PluginError("spring_damper: stiffness and damping must be numbers"))
+        .map_err(|_| PluginError::failed("spring_damper: stiffness and damping must be numbers"))
 }
 
 /// Calls `f(qpos address, dof address)` for each joint of the bodies naming `instance`.
@@ -77,7 +77,7 @@ impl Plugin for SpringDamper {
             scalar &= ty == JNT_HINGE || ty == JNT_SLIDE;
         });
         if !scalar {
-            return Err(PluginError(
+            return Err(PluginError::failed(
                 "spring_damper: bodies naming the plugin may have hinge and slide joints only",
             ));
         }

@@ -145,7 +145,7 @@ fn twist_and_bend_must_be_numbers_once_spaces_are_removed() {
         for bad in ["4e+", "x45", "4,5"] {
             set_config(m, "twist", bad);
             let e = CABLE.init(m, 0).unwrap_err();
-            assert_eq!(e.0, "Invalid parameter specification in cable plugin");
+            assert_eq!(e.message, "Invalid parameter specification in cable plugin");
         }
         set_config(m, "twist", "4e5");
         set_config(m, "bend", "5-5");
@@ -159,7 +159,10 @@ fn bodies_of_an_instance_must_be_consecutive() {
         // bodies 1..=5 name instance 0; take the middle one out of the cable
         m.body_plugin[3] = -1;
         let e = CABLE.init(m, 0).unwrap_err();
-        assert_eq!(e.0, "This body does not have the requested plugin instance");
+        assert_eq!(
+            e.message,
+            "This body does not have the requested plugin instance"
+        );
     });
 }
 
@@ -168,7 +171,7 @@ fn bodies_need_a_geom_and_an_orientation_joint() {
     with_model("plugin_cable_small", |m| {
         m.body_geomnum[2] = 0;
         m.body_geomadr[2] = -1;
-        assert!(CABLE.init(m, 0).unwrap_err().0.contains("no geom"));
+        assert!(CABLE.init(m, 0).unwrap_err().message.contains("no geom"));
     });
     with_model("plugin_cable_small", |m| {
         // the second body's ball joint: MuJoCo would read qpos before the body's own
@@ -177,7 +180,7 @@ fn bodies_need_a_geom_and_an_orientation_joint() {
         assert!(CABLE
             .init(m, 0)
             .unwrap_err()
-            .0
+            .message
             .contains("ball or free joint"));
     });
 }

@@ -43,7 +43,7 @@ impl Plugin for Counter {
     fn init(&self, m: &Model, instance: usize) -> Result<(), PluginError> {
         match plugin_config(m, instance, "fail") {
             Some("") | None => Ok(()),
-            Some(_) => Err(PluginError("told to fail")),
+            Some(_) => Err(PluginError::failed("told to fail")),
         }
     }
 }

@@ -89,7 +89,7 @@ impl Field {
             return Err(StepError::Rejected("Plugin is not a signed distance field"));
         }
         let attributes =
-            plugin::sdf_attributes(m, instance).map_err(|e| StepError::Rejected(e.0))?;
+            plugin::sdf_attributes(m, instance).map_err(|e| StepError::Rejected(e.message))?;
         Ok(Field::Plugin { plugin, attributes })
     }
 

@@ -462,7 +462,7 @@ impl Plugin for Cable {
         for key in ["twist", "bend"] {
             let text = plugin_config(m, instance, key).unwrap_or("");
             if !is_number_without_spaces(text) {
-                return Err(PluginError(
+                return Err(PluginError::failed(
                     "Invalid parameter specification in cable plugin",
                 ));
             }
@@ -470,15 +470,17 @@ impl Plugin for Cable {
         let (first, count) = bodies(m, instance);
         for i in first..first + count {
             if usize::try_from(m.body_plugin[i]).ok() != Some(instance) {
-                return Err(PluginError(
+                return Err(PluginError::failed(
                     "This body does not have the requested plugin instance",
                 ));
             }
             if m.body_geomnum[i] < 1 || m.body_geomadr[i] < 0 {
-                return Err(PluginError("a body of the cable plugin has no geom"));
+                return Err(PluginError::failed(
+                    "a body of the cable plugin has no geom",
+                ));
             }
             if i > first && !has_orientation(m, i) {
-                return Err(PluginError(
+                return Err(PluginError::failed(
                     "a body of the cable plugin after the first needs a ball or free joint as \
                      its last joint, right after hinge or slide joints only",
                 ));

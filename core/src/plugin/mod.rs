@@ -45,14 +45,39 @@ pub const PLUGIN_SDF: u32 = 1 << 3;
 pub const MAX_SDF_ATTRIBUTES: usize = 16;
 
 /// Why a plugin instance cannot run with a model (MuJoCo reports these from `init`, at
-/// `mj_makeData`, as fatal errors; mjrs reports them when the model is compiled or loaded).
+/// `mj_makeData`; mjrs reports them when the model is compiled or loaded).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct PluginError(pub &'static str);
+pub struct PluginError {
+    /// The reason.
+    pub message: &'static str,
+    /// Raised as a fatal error inside the plugin (MuJoCo's `mju_error`: the message is all
+    /// MuJoCo prints), rather than `init` returning failure (MuJoCo then prints "plugin->init
+    /// failed for plugin id N", the plugin having given its reason as a warning).
+    pub fatal: bool,
+}
+
+impl PluginError {
+    /// `init` failed after warning `message`.
+    pub const fn failed(message: &'static str) -> Self {
+        Self {
+            message,
+            fatal: false,
+        }
+    }
+
+    /// A fatal error `message` raised by the plugin.
+    pub const fn fatal(message: &'static str) -> Self {
+        Self {
+            message,
+            fatal: true,
+        }
+    }
+}
 
 impl core::fmt::Display for PluginError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.0)
+        f.write_str(self.message)
     }
 }
 
@@ -282,7 +307,7 @@ pub fn sdf_attributes(
     m: &Model,
     instance: usize,
 ) -> Result<[Real; MAX_SDF_ATTRIBUTES], PluginError> {
-    let plugin = instance_plugin(m, instance).ok_or(PluginError("invalid plugin slot"))?;
+    let plugin = instance_plugin(m, instance).ok_or(PluginError::fatal("invalid plugin slot"))?;
     let names = plugin.attributes();
     let n = names.len().min(MAX_SDF_ATTRIBUTES);
     let mut values = [None; MAX_SDF_ATTRIBUTES];

@@ -74,10 +74,10 @@ impl Config {
     /// MuJoCo's checks in `Pid::Create`, with its messages.
     fn check(&self) -> Result<(), PluginError> {
         if self.imax.is_some_and(|i| i < 0.0) {
-            return Err(PluginError("negative imax"));
+            return Err(PluginError::failed("negative imax"));
         }
         if self.slewmax.unwrap_or(0.0) < 0.0 {
-            return Err(PluginError("maxslew must be non-negative"));
+            return Err(PluginError::failed("maxslew must be non-negative"));
         }
         Ok(())
     }
@@ -222,10 +222,12 @@ impl Plugin for Pid {
             fits &= activation_fits(m, i, config.actdim());
         });
         if !found {
-            return Err(PluginError("actuator not found for plugin instance"));
+            return Err(PluginError::failed(
+                "actuator not found for plugin instance",
+            ));
         }
         if !fits {
-            return Err(PluginError(
+            return Err(PluginError::failed(
                 "actuator_actnum too small for the PID state and the actuator's dynamics",
             ));
         }

@@ -106,33 +106,33 @@ impl Config {
         if !(is_number_without_spaces(gamma)
             && is_number_without_spaces(attr(m, instance, "nchannel")))
         {
-            return Err(PluginError(
+            return Err(PluginError::fatal(
                 "Invalid or missing parameters in touch_grid sensor plugin",
             ));
         }
         let nchannel = nchannel(m, instance);
         if !(1..=6).contains(&nchannel) {
-            return Err(PluginError("nchannel must be between 1 and 6"));
+            return Err(PluginError::fatal("nchannel must be between 1 and 6"));
         }
-        let size = pair(attr(m, instance, "size")).ok_or(PluginError(
+        let size = pair(attr(m, instance, "size")).ok_or(PluginError::fatal(
             "Both horizontal and vertical resolutions must be specified",
         ))?;
         let size = size.map(c_int);
         if size[0] <= 0 || size[1] <= 0 {
-            return Err(PluginError(
+            return Err(PluginError::fatal(
                 "Horizontal and vertical resolutions must be positive",
             ));
         }
-        let fov = pair(attr(m, instance, "fov")).ok_or(PluginError(
+        let fov = pair(attr(m, instance, "fov")).ok_or(PluginError::fatal(
             "Both horizontal and vertical fields of view must be specified",
         ))?;
         if fov[0] <= 0.0 || fov[0] > 180.0 {
-            return Err(PluginError(
+            return Err(PluginError::fatal(
                 "`fov[0]` must be a float between (0, 180] degrees",
             ));
         }
         if fov[1] <= 0.0 || fov[1] > 90.0 {
-            return Err(PluginError(
+            return Err(PluginError::fatal(
                 "`fov[1]` must be a float between (0, 90] degrees",
             ));
         }
@@ -140,7 +140,7 @@ impl Config {
         // NaN passes, as in MuJoCo (a range's `contains` would refuse it)
         #[allow(clippy::manual_range_contains)]
         if gamma < 0.0 || gamma > 1.0 {
-            return Err(PluginError(
+            return Err(PluginError::fatal(
                 "`gamma` must be a nonnegative float between [0, 1]",
             ));
         }
@@ -454,7 +454,9 @@ impl Plugin for TouchGrid {
                 && m.sensor_objtype[s] != OBJ_SITE
         });
         if elsewhere {
-            return Err(PluginError("Touch Grid sensor must be attached to a site"));
+            return Err(PluginError::fatal(
+                "Touch Grid sensor must be attached to a site",
+            ));
         }
         Ok(())
     }

@@ -36,7 +36,7 @@ pub(super) fn init(m: &Model) -> Check {
     for i in 0..m.nplugin {
         let p = registered(m, i)?;
         p.init(m, i)
-            .map_err(|e| err("plugin", i, Problem::Plugin(e.0)))?;
+            .map_err(|e| err("plugin", i, Problem::Plugin(e.message)))?;
     }
     Ok(())
 }

@@ -265,10 +265,14 @@ impl Compiler<'_> {
         for i in 0..self.spec.plugins.len() {
             if let Some(plugin) = self.instance_plugin(i) {
                 plugin.init(m, i).map_err(|e| {
-                    XmlError::model(format!(
-                        "engine error: _initPlugin: plugin->init failed for plugin id {i}\n{}",
-                        e.0
-                    ))
+                    XmlError::model(if e.fatal {
+                        format!("engine error: {}", e.message)
+                    } else {
+                        format!(
+                            "engine error: _initPlugin: plugin->init failed for plugin id {i}\n{}",
+                            e.message
+                        )
+                    })
                 })?;
             }
         }
@@ -353,7 +357,7 @@ impl Compiler<'_> {
         let mut attributes = vec![0.0; names.len().max(MAX_SDF_ATTRIBUTES)];
         plugin
             .sdf_attribute(&mut attributes[..names.len()], names, &values)
-            .map_err(|e| XmlError::model(format!("engine error: {}", e.0)))?;
+            .map_err(|e| XmlError::model(format!("engine error: {}", e.message)))?;
         let (vert, normal, face) = crate::mesh::sdf::sdf_surface(plugin, &attributes);
         let mut m = self.spec.meshes[i].clone();
         m.uservert = vert;

@@ -86,7 +86,7 @@ pub(crate) fn attributes_with_defaults(
         };
         *slot = match values.get(i).copied().flatten() {
             None | Some("") => default,
-            Some(v) => stod(v).ok_or(PluginError(invalid))?,
+            Some(v) => stod(v).ok_or(PluginError::failed(invalid))?,
         };
     }
     Ok(())
@@ -109,7 +109,7 @@ pub(crate) fn check_attrs(
     if names.iter().all(|n| check_attr(m, instance, n)) {
         Ok(())
     } else {
-        Err(PluginError(warning))
+        Err(PluginError::failed(warning))
     }
 }
 
@@ -145,7 +145,7 @@ mod tests {
         attributes_with_defaults(&mut out, &["a", "b"], &[None, Some("3")], &defaults).unwrap();
         assert_eq!(out, [1.0, 3.0]);
         let err = attributes_with_defaults(&mut out, &["a", "b"], &[Some("x"), None], &defaults);
-        assert_eq!(err, Err(PluginError("bad a")));
+        assert_eq!(err, Err(PluginError::failed("bad a")));
     }
 }
 
