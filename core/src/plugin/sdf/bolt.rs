@@ -2,28 +2,16 @@
 //! (MuJoCo's `plugin/sdf/bolt.cc`, after <https://www.shadertoy.com/view/XtffzX>); the
 //! gradient by forward differences.
 
-use super::{
-    attributes_with_defaults, check_attrs, forward_difference, fract, intersection, subtraction,
-    union,
-};
+use super::{fract, intersection, subtraction, union, SdfPlugin};
 use crate::math::scalar::{abs, atan2, floor, sin, sqrt};
-use crate::model::Model;
-use crate::plugin::{register_plugin, Plugin, PluginError, PLUGIN_SDF};
 use crate::real::{Real, PI};
 
 const ATTRIBUTES: [(&str, Real, &str); 1] =
     [("radius", 0.26, "invalid attribute value for 'radius'")];
 
-/// The plugin object.
-pub struct Bolt;
-
-/// The registered instance.
-pub static BOLT: Bolt = Bolt;
-
 /// Registers `mujoco.sdf.bolt` at its fixed slot.
 pub fn register() {
-    // registering the same static object again is harmless; its slot is fixed
-    let _ = register_plugin(&BOLT);
+    BOLT.register();
 }
 
 /// The thread: a triangle wave spun around z, advancing with the azimuth; `radius` is the
@@ -61,50 +49,18 @@ fn distance(p: &[Real; 3], attributes: &[Real]) -> Real {
     union(bolt, head(p, radius))
 }
 
-impl Plugin for Bolt {
-    fn name(&self) -> &'static str {
-        "mujoco.sdf.bolt"
-    }
-
-    fn attributes(&self) -> &'static [&'static str] {
-        &["radius"]
-    }
-
-    fn capabilities(&self) -> u32 {
-        PLUGIN_SDF
-    }
-
-    fn init(&self, m: &Model, instance: usize) -> Result<(), PluginError> {
-        check_attrs(
-            m,
-            instance,
-            &["radius"],
-            "Invalid parameter specification in Bolt plugin",
-        )
-    }
-
-    fn sdf_distance(&self, point: &[Real; 3], attributes: &[Real]) -> Real {
-        distance(point, attributes)
-    }
-
-    fn sdf_gradient(&self, point: &[Real; 3], attributes: &[Real]) -> [Real; 3] {
-        forward_difference(|p| distance(p, attributes), point)
-    }
-
-    fn sdf_staticdistance(&self, point: &[Real; 3], attributes: &[Real]) -> Real {
-        distance(point, attributes)
-    }
-
-    fn sdf_attribute(
-        &self,
-        attribute: &mut [Real],
-        names: &[&str],
-        values: &[Option<&str>],
-    ) -> Result<(), PluginError> {
-        attributes_with_defaults(attribute, names, values, &ATTRIBUTES)
-    }
-
-    fn sdf_aabb(&self, _attributes: &[Real]) -> [Real; 6] {
-        [0.0, 0.0, 0.0, 0.6, 0.6, 1.0]
-    }
+fn aabb(_attributes: &[Real]) -> [Real; 6] {
+    [0.0, 0.0, 0.0, 0.6, 0.6, 1.0]
 }
+
+/// The plugin.
+pub static BOLT: SdfPlugin = SdfPlugin {
+    name: "mujoco.sdf.bolt",
+    attributes: &["radius"],
+    checked: &["radius"],
+    warning: "Invalid parameter specification in Bolt plugin",
+    defaults: &ATTRIBUTES,
+    distance,
+    gradient: None,
+    aabb,
+};

@@ -3,11 +3,9 @@
 //! the tooth size) (MuJoCo's `plugin/sdf/gear.cc`, after
 //! <https://www.shadertoy.com/view/3lG3WR>); the gradient by forward differences.
 
-use super::{attributes_with_defaults, check_attrs, forward_difference, intersection, subtraction};
+use super::{intersection, subtraction, SdfPlugin};
 use crate::math::misc::{clip, max, min};
 use crate::math::scalar::{abs, acos, atan2, cos, floor, sqrt, tan};
-use crate::model::Model;
-use crate::plugin::{register_plugin, Plugin, PluginError, PLUGIN_SDF};
 use crate::real::{Real, PI};
 
 const ATTRIBUTES: [(&str, Real, &str); 5] = [
@@ -22,16 +20,9 @@ const ATTRIBUTES: [(&str, Real, &str); 5] = [
     ),
 ];
 
-/// The plugin object.
-pub struct Gear;
-
-/// The registered instance.
-pub static GEAR: Gear = Gear;
-
 /// Registers `mujoco.sdf.gear` at its fixed slot.
 pub fn register() {
-    // registering the same static object again is harmless; its slot is fixed
-    let _ = register_plugin(&GEAR);
+    GEAR.register();
 }
 
 fn smooth_union(a: Real, b: Real, k: Real) -> Real {
@@ -117,52 +108,20 @@ fn distance(p: &[Real; 3], attributes: &[Real]) -> Real {
     extrusion(p, distance_2d(p, attributes), attributes[3] / 2.0)
 }
 
-impl Plugin for Gear {
-    fn name(&self) -> &'static str {
-        "mujoco.sdf.gear"
-    }
-
-    fn attributes(&self) -> &'static [&'static str] {
-        &["alpha", "diameter", "teeth", "thickness", "innerdiameter"]
-    }
-
-    fn capabilities(&self) -> u32 {
-        PLUGIN_SDF
-    }
-
-    fn init(&self, m: &Model, instance: usize) -> Result<(), PluginError> {
-        // MuJoCo does not check `thickness` here
-        check_attrs(
-            m,
-            instance,
-            &["alpha", "diameter", "teeth", "innerdiameter"],
-            "Invalid parameter specification in Gear plugin",
-        )
-    }
-
-    fn sdf_distance(&self, point: &[Real; 3], attributes: &[Real]) -> Real {
-        distance(point, attributes)
-    }
-
-    fn sdf_gradient(&self, point: &[Real; 3], attributes: &[Real]) -> [Real; 3] {
-        forward_difference(|p| distance(p, attributes), point)
-    }
-
-    fn sdf_staticdistance(&self, point: &[Real; 3], attributes: &[Real]) -> Real {
-        distance(point, attributes)
-    }
-
-    fn sdf_attribute(
-        &self,
-        attribute: &mut [Real],
-        names: &[&str],
-        values: &[Option<&str>],
-    ) -> Result<(), PluginError> {
-        attributes_with_defaults(attribute, names, values, &ATTRIBUTES)
-    }
-
-    fn sdf_aabb(&self, a: &[Real]) -> [Real; 6] {
-        let xy = a[1] / 2.0 * 1.25;
-        [0.0, 0.0, 0.0, xy, xy, a[3] / 2.0 * 1.1]
-    }
+fn aabb(a: &[Real]) -> [Real; 6] {
+    let xy = a[1] / 2.0 * 1.25;
+    [0.0, 0.0, 0.0, xy, xy, a[3] / 2.0 * 1.1]
 }
+
+/// The plugin.
+pub static GEAR: SdfPlugin = SdfPlugin {
+    name: "mujoco.sdf.gear",
+    attributes: &["alpha", "diameter", "teeth", "thickness", "innerdiameter"],
+    // MuJoCo does not check `thickness` here
+    checked: &["alpha", "diameter", "teeth", "innerdiameter"],
+    warning: "Invalid parameter specification in Gear plugin",
+    defaults: &ATTRIBUTES,
+    distance,
+    gradient: None,
+    aabb,
+};

@@ -11,7 +11,7 @@ pub mod gear;
 pub mod nut;
 pub mod torus;
 
-use super::{plugin_config, PluginError};
+use super::{plugin_config, register_plugin, Plugin, PluginError, PLUGIN_SDF};
 use crate::math::misc::{max, min};
 use crate::math::scalar::floor;
 use crate::model::Model;
@@ -110,6 +110,74 @@ pub(crate) fn check_attrs(
         Ok(())
     } else {
         Err(PluginError::failed(warning))
+    }
+}
+
+/// A distance field's gradient at a point, given the numeric attributes.
+type Gradient = fn(&[Real; 3], &[Real]) -> [Real; 3];
+
+/// One of MuJoCo's SDF plugins. The five differ only in their names, values and geometry, so
+/// one implementation of the trait serves them all.
+pub struct SdfPlugin {
+    name: &'static str,
+    attributes: &'static [&'static str],
+    /// The attributes `init` checks (MuJoCo's `CheckAttr`) and its warning when one fails.
+    checked: &'static [&'static str],
+    warning: &'static str,
+    /// Each attribute's default and the error for a value that is not a number.
+    defaults: &'static [(&'static str, Real, &'static str)],
+    distance: fn(&[Real; 3], &[Real]) -> Real,
+    /// An analytic gradient; forward differences of `distance` without one.
+    gradient: Option<Gradient>,
+    aabb: fn(&[Real]) -> [Real; 6],
+}
+
+impl SdfPlugin {
+    /// Registers the plugin at its fixed slot; registering the same static again is harmless.
+    pub fn register(&'static self) {
+        let _ = register_plugin(self);
+    }
+}
+
+impl Plugin for SdfPlugin {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn attributes(&self) -> &'static [&'static str] {
+        self.attributes
+    }
+
+    fn capabilities(&self) -> u32 {
+        PLUGIN_SDF
+    }
+
+    fn init(&self, m: &Model, instance: usize) -> Result<(), PluginError> {
+        check_attrs(m, instance, self.checked, self.warning)
+    }
+
+    fn sdf_distance(&self, point: &[Real; 3], attributes: &[Real]) -> Real {
+        (self.distance)(point, attributes)
+    }
+
+    fn sdf_gradient(&self, point: &[Real; 3], attributes: &[Real]) -> [Real; 3] {
+        match self.gradient {
+            Some(gradient) => gradient(point, attributes),
+            None => forward_difference(|p| (self.distance)(p, attributes), point),
+        }
+    }
+
+    fn sdf_attribute(
+        &self,
+        attribute: &mut [Real],
+        names: &[&str],
+        values: &[Option<&str>],
+    ) -> Result<(), PluginError> {
+        attributes_with_defaults(attribute, names, values, self.defaults)
+    }
+
+    fn sdf_aabb(&self, attributes: &[Real]) -> [Real; 6] {
+        (self.aabb)(attributes)
     }
 }
 
