@@ -136,3 +136,26 @@ pub fn reference_errors() -> Vec<(String, String)> {
         .map(|(k, e)| (k.clone(), e.as_str().unwrap().to_string()))
         .collect()
 }
+
+/// Runs every model of the manifest whose names start with `prefix` (from MuJoCo's MJB, or
+/// compiled by mjrs from its XML) and asserts its trajectory equals MuJoCo's bit for bit.
+pub fn check_manifest(prefix: &str, compiled_by_mjrs: bool) {
+    let mut failures = Vec::new();
+    for (name, xml) in manifest(prefix) {
+        let (n, bad) = if compiled_by_mjrs {
+            let mut c = mjrs_xml::load_xml(&xml, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let m = c.model.view();
+            compare_trajectory(&name, &m, |_, _| ())
+        } else {
+            let mut buf = Vec::new();
+            compare_trajectory(&name, &load(&reference_mjb(&name), &mut buf), |_, _| ())
+        };
+        println!(
+            "{name:<18} {n} values over 1000 steps, {} differ",
+            bad.len()
+        );
+        assert!(n > 0, "{name}: nothing compared");
+        failures.extend(bad.into_iter().take(5));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

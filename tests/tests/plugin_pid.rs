@@ -4,39 +4,16 @@
 //! configuration), 1000 steps of mjref's control law, every 10th state compared bit for bit;
 //! from MuJoCo's MJB and from mjrs's own compilation. Bad configurations fail as in MuJoCo.
 
-use mjrs_tests::plugin_traj::{
-    compare_trajectory, load, manifest, reference_errors, reference_mjb,
-};
-
-fn check_all(compiled_by_mjrs: bool) {
-    let mut failures = Vec::new();
-    for (name, xml) in manifest("pid") {
-        let (n, bad) = if compiled_by_mjrs {
-            let mut c = mjrs_xml::load_xml(&xml, None).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let m = c.model.view();
-            compare_trajectory(&name, &m, |_, _| ())
-        } else {
-            let mut buf = Vec::new();
-            compare_trajectory(&name, &load(&reference_mjb(&name), &mut buf), |_, _| ())
-        };
-        println!(
-            "{name:<16} {n} values over 1000 steps (every 10th), {} differ",
-            bad.len()
-        );
-        assert!(n > 0, "{name}: nothing compared");
-        failures.extend(bad.into_iter().take(5));
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
+use mjrs_tests::plugin_traj::{check_manifest, reference_errors};
 
 #[test]
 fn pid_trajectories_match_mujoco_bit_for_bit() {
-    check_all(false);
+    check_manifest("pid", false);
 }
 
 #[test]
 fn pid_models_compiled_by_mjrs_run_as_mujoco() {
-    check_all(true);
+    check_manifest("pid", true);
 }
 
 /// Negative `imax` (also through a negative `ki`), negative `slewmax` and an unused instance are

@@ -7,39 +7,16 @@
 
 use mjrs_core::plugin::{self, PluginGeom, PluginScene};
 use mjrs_core::Data;
-use mjrs_tests::plugin_traj::{
-    compare_trajectory, load, manifest, reference_errors, reference_mjb,
-};
-
-fn check_all(compiled_by_mjrs: bool) {
-    let mut failures = Vec::new();
-    for (name, xml) in manifest("touch_grid") {
-        let (n, bad) = if compiled_by_mjrs {
-            let mut c = mjrs_xml::load_xml(&xml, None).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let m = c.model.view();
-            compare_trajectory(&name, &m, |_, _| ())
-        } else {
-            let mut buf = Vec::new();
-            compare_trajectory(&name, &load(&reference_mjb(&name), &mut buf), |_, _| ())
-        };
-        println!(
-            "{name:<18} {n} values over 1000 steps, {} differ",
-            bad.len()
-        );
-        assert!(n > 0, "{name}: nothing compared");
-        failures.extend(bad.into_iter().take(5));
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
+use mjrs_tests::plugin_traj::{check_manifest, load, reference_errors, reference_mjb};
 
 #[test]
 fn touch_grid_trajectories_match_mujoco_bit_for_bit() {
-    check_all(false);
+    check_manifest("touch_grid", false);
 }
 
 #[test]
 fn touch_grid_models_compiled_by_mjrs_run_as_mujoco() {
-    check_all(true);
+    check_manifest("touch_grid", true);
 }
 
 /// MuJoCo reports the touch grid's refusals with `mju_error`: its message is the reason itself
