@@ -49,16 +49,22 @@ fn allocations(f: impl FnOnce()) -> usize {
     COUNT.with(|c| c.get())
 }
 
-#[test]
-fn step_does_not_allocate() {
-    let dir = mjrs_tests::fixtures().join("smooth");
+/// The MJB files of fixture folder `dir`, sorted; there must be some.
+fn mjb_files(dir: &str) -> Vec<std::path::PathBuf> {
+    let dir = mjrs_tests::fixtures().join(dir);
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "mjb"))
         .collect();
     names.sort();
-    assert!(!names.is_empty());
+    assert!(!names.is_empty(), "no MJB files in {}", dir.display());
+    names
+}
+
+#[test]
+fn step_does_not_allocate() {
+    let names = mjb_files("smooth");
     for path in names {
         let blob = std::fs::read(&path).unwrap();
         let header = mjrs_core::mjb::read_header(&blob).unwrap();
@@ -97,14 +103,7 @@ fn with_fixture(path: &std::path::Path, f: impl FnOnce(&mjrs_core::Model, &mut m
 #[test]
 fn inverse_does_not_allocate() {
     // the inverse-dynamics models: every cone, integrator, invdiscrete and the fwdinv step
-    let dir = mjrs_tests::fixtures().join("inverse");
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "mjb"))
-        .collect();
-    names.sort();
-    assert!(!names.is_empty());
+    let names = mjb_files("inverse");
     for path in names {
         with_fixture(&path, |m, d| {
             let mut result = Ok(());
@@ -218,14 +217,7 @@ fn rollout_does_not_allocate() {
 fn plugin_models_step_without_allocating() {
     // the engine plugins' models (cable, pid, ...): a plugin's compute has no heap either
     mjrs_core::plugin::register_first_party();
-    let dir = mjrs_tests::fixtures().join("plugin");
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "mjb"))
-        .collect();
-    names.sort();
-    assert!(!names.is_empty());
+    let names = mjb_files("plugin");
     for path in names {
         with_fixture(&path, |m, d| {
             let mut result = Ok(());
