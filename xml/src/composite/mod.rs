@@ -954,8 +954,10 @@ impl Maker<'_> {
             CompType::Cylinder => {
                 let l0 = mju_max(pos[0].abs(), pos[1].abs());
                 normvec(&mut pos[..2]);
-                pos[0] *= l0;
-                pos[1] *= l0;
+                pos[0] *= size[0] * l0;
+                pos[1] *= size[1] * l0;
+                pos[2] *= size[2];
+                return;
             }
             _ => {
                 normvec(&mut pos[..]);
