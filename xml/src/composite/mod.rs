@@ -324,7 +324,11 @@ impl Composite {
             if p.instance.is_empty() {
                 p.instance = format!("composite{}", self.prefix);
                 if let Some(i) = p.implicit {
-                    spec.plugins[i].name.clone_from(&p.instance);
+                    // a named instance of a known plugin, as MuJoCo writes it back
+                    let slot = spec.active_plugins.iter().find(|(n, _)| *n == p.plugin);
+                    let inst = &mut spec.plugins[i];
+                    inst.name.clone_from(&p.instance);
+                    inst.slot = inst.slot.or(slot.map(|&(_, s)| s));
                 }
             }
         }
