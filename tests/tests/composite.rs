@@ -19,7 +19,8 @@ const COMPOSITES: Suite = Suite {
 
 /// The XML path of each manifest row.
 fn models() -> Vec<(String, std::path::PathBuf)> {
-    let text = std::fs::read_to_string(mjrs_tests::fixtures().join("composite-models.txt")).unwrap();
+    let text =
+        std::fs::read_to_string(mjrs_tests::fixtures().join("composite-models.txt")).unwrap();
     let root = mjrs_tests::fixtures().join("../models");
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -44,7 +45,8 @@ fn trajectories_of_compiled_composites_are_bit_for_bit() {
         let steps = every * time.len();
         let (run, ()) = mjrs_tests::simulate!(mjrs_core, blob, None::<i32>, steps, |m, d| ());
         let rec: Vec<&Record> = run.iter().skip(every - 1).step_by(every).collect();
-        let pick = |f: fn(&Record) -> Vec<f64>| -> Vec<Vec<f64>> { rec.iter().map(|r| f(r)).collect() };
+        let pick =
+            |f: fn(&Record) -> Vec<f64>| -> Vec<Vec<f64>> { rec.iter().map(|r| f(r)).collect() };
         let times: Vec<Vec<f64>> = time.iter().map(|&t| vec![t]).collect();
         let fields = [
             ("time", pick(|r| vec![r.0]), &times),
@@ -80,9 +82,55 @@ fn written_composites_are_plain_mjcf() {
         let mut a = mjrs_xml::compile_str(&text, &file, &dir, None).unwrap();
         let mut b = mjrs_xml::compile_str(&written, &file, &dir, None)
             .unwrap_or_else(|e| panic!("{name}: written text: {e}"));
-        let (diffs, n) =
-            mjrs_tests::model_diff::differences(&a.model.view(), &b.model.view());
+        let (diffs, n) = mjrs_tests::model_diff::differences(&a.model.view(), &b.model.view());
         assert!(n > 400, "{name}: {n} fields");
-        assert!(diffs.is_empty(), "{name}: {:?}", diffs.iter().map(|d| &d.name).collect::<Vec<_>>());
+        assert!(
+            diffs.is_empty(),
+            "{name}: {:?}",
+            diffs.iter().map(|d| &d.name).collect::<Vec<_>>()
+        );
+    }
+}
+
+/// Sizes MuJoCo would try to allocate (or overflow) are refused with a clear message, fast;
+/// face indices outside the vertices (MuJoCo 3.1.6 corrupts its heap on `face="0 1 2"`, as
+/// faces are 1-based) and unknown curve shapes are errors, never panics.
+#[test]
+fn hostile_composites_are_refused() {
+    let cases = [
+        (
+            r#"<composite type="particle" count="100000 100000 1" spacing="1"/>"#,
+            "composite of more than",
+        ),
+        (
+            r#"<composite type="grid" count="2147483647 2147483647" spacing="1"/>"#,
+            "composite of more than",
+        ),
+        (
+            r#"<composite type="grid" count="5 5" spacing="1"><skin subgrid="2000000000"/></composite>"#,
+            "skin subgrid of more than",
+        ),
+        (
+            r#"<composite type="particle" vertex="0 0 0 1 0 0 0 1 0" face="1 2 9"/>"#,
+            "face index out of range",
+        ),
+        (
+            r#"<composite type="particle" vertex="0 0 0 1 0 0 0 1 0" face="0 1 2"/>"#,
+            "face index out of range",
+        ),
+        (
+            r#"<composite type="cable" count="4" curve="s bogus"><geom type="capsule" size=".1"/></composite>"#,
+            "Invalid composite shape: -1",
+        ),
+    ];
+    for (xml, expected) in cases {
+        let text = format!("<mujoco><worldbody>{xml}</worldbody></mujoco>");
+        let start = std::time::Instant::now();
+        let err = match mjrs_xml::compile_str(&text, "hostile.xml", "", None) {
+            Ok(_) => panic!("{xml}: compiles"),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains(expected), "{xml}: {err}");
+        assert!(start.elapsed().as_secs() < 5, "{xml}: slow");
     }
 }

@@ -79,10 +79,8 @@ pub const JOINT_KINDS: &[(&str, i32)] = &[
 ];
 
 /// Tendon `kind` keywords (`tkind_map`).
-pub const TENDON_KINDS: &[(&str, i32)] = &[
-    ("main", kind::TENDON as i32),
-    ("shear", kind::SHEAR as i32),
-];
+pub const TENDON_KINDS: &[(&str, i32)] =
+    &[("main", kind::TENDON as i32), ("shear", kind::SHEAR as i32)];
 
 /// Cable curve shapes (`mjtCompShape`); -1 marks an unknown keyword, as MuJoCo's `FindKey`.
 pub mod shape {
@@ -336,10 +334,9 @@ impl Composite {
         match maker.c.ctype {
             CompType::Particle => maker.particle(),
             CompType::Grid => maker.grid(),
-            CompType::Rope => {
-                Err("The \"rope\" composite type is deprecated. Please use \"cable\" instead."
-                    .into())
-            }
+            CompType::Rope => Err(
+                "The \"rope\" composite type is deprecated. Please use \"cable\" instead.".into(),
+            ),
             CompType::Loop => {
                 warnings.push(
                     "The \"loop\" composite type is deprecated. Please use \"cable\" instead."
@@ -348,10 +345,9 @@ impl Composite {
                 maker.rope()
             }
             CompType::Cable => maker.cable(),
-            CompType::Cloth => {
-                Err("The \"cloth\" composite type is deprecated. Please use \"shell\" instead."
-                    .into())
-            }
+            CompType::Cloth => Err(
+                "The \"cloth\" composite type is deprecated. Please use \"shell\" instead.".into(),
+            ),
             CompType::Box | CompType::Cylinder | CompType::Ellipsoid => maker.soft_box(),
         }
     }
@@ -405,7 +401,12 @@ impl Composite {
                 return Err("At least 3x3 required for skin subgrid".into());
             }
         }
-        // bound what the file can make: MuJoCo's int counts, and memory
+        self.check_size()
+    }
+
+    /// Bounds what a file can ask for: the elements, and the vertices and weight tables of a
+    /// subgrid skin (MuJoCo has no bound but its `int` sizes).
+    fn check_size(&self) -> Result<(), String> {
         let total = self
             .count
             .iter()
@@ -413,7 +414,20 @@ impl Composite {
             .filter(|&n| n <= MAX_ELEMENTS);
         if total.is_none() {
             return Err(format!(
-                "composite with more than {MAX_ELEMENTS} elements is not supported"
+                "a composite of more than {MAX_ELEMENTS} elements is not supported by mjrs"
+            ));
+        }
+        let sub = self
+            .skin
+            .as_ref()
+            .map_or(0, |s| i64::from(s.subgrid.max(0)));
+        let fine = |c: i32| i64::from(c) + i64::from(c - 1) * sub;
+        let vertices = fine(self.count[0]) * fine(self.count[1] + 2);
+        let table = (2 + sub) * (2 + sub) * 16 * 9;
+        if vertices > MAX_SKIN_VALUES || table > MAX_SKIN_VALUES {
+            return Err(format!(
+                "a composite skin subgrid of more than {MAX_SKIN_VALUES} vertices or weights is \
+                 not supported by mjrs"
             ));
         }
         Ok(())
@@ -428,9 +442,13 @@ impl Composite {
     }
 }
 
-/// The most elements one composite may make (a bound on memory; MuJoCo's own limit is its
-/// `int` sizes).
-const MAX_ELEMENTS: i64 = 1 << 22;
+/// The most elements (bodies of particles and grids, edges of cables, shell bodies) one
+/// composite may make: each takes a few kilobytes of specification before compiling, and
+/// MuJoCo's own models have at most a thousand.
+const MAX_ELEMENTS: i64 = 1 << 16;
+
+/// The most vertices of a subgrid skin, and entries of its weight tables.
+const MAX_SKIN_VALUES: i64 = 1 << 22;
 
 /// A composite being expanded into a specification.
 struct Maker<'a> {
@@ -933,7 +951,10 @@ impl Maker<'_> {
             j.axis[i + 1] = 1.0;
             self.spec.bodies[body].joints.push(j);
         }
-        for (k, jtype, tag) in [(kind::TWIST, JNT_HINGE, "JT"), (kind::STRETCH, JNT_SLIDE, "JS")] {
+        for (k, jtype, tag) in [
+            (kind::TWIST, JNT_HINGE, "JT"),
+            (kind::STRETCH, JNT_SLIDE, "JS"),
+        ] {
             if !self.c.add[k] {
                 continue;
             }

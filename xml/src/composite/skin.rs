@@ -217,7 +217,11 @@ impl Maker<'_> {
 
     /// The skin of a cable of boxes: a sheet two (three with subgrid) vertices wide.
     pub(super) fn cable_skin(&mut self, inflate: f64) {
-        let extra = if self.skin_options().subgrid > 0 { 2 } else { 1 };
+        let extra = if self.skin_options().subgrid > 0 {
+            2
+        } else {
+            1
+        };
         self.c.count[1] += extra;
         if extra == 2 {
             self.skin2_subgrid(inflate as f32);
@@ -270,7 +274,11 @@ impl Maker<'_> {
                         b.bone(self.cloth_bone_body(ix, iy), [0.0; 3], ids, vec![1.0, 1.0]);
                     }
                     CompType::Cable => {
-                        let x = if ix == c0 - 1 { -2.0 * geom_size[0] } else { 0.0 };
+                        let x = if ix == c0 - 1 {
+                            -2.0 * geom_size[0]
+                        } else {
+                            0.0
+                        };
                         let y = if iy == 0 { -geom_size[1] } else { geom_size[1] };
                         let pos = [x as f32, y as f32, 0.0];
                         b.bone(self.cable_bone_body(ix), pos, ids, vec![1.0, 1.0]);
@@ -294,9 +302,11 @@ impl Maker<'_> {
             }
             for t in face.chunks_exact(3) {
                 let (p, q) = if side == 0 { (1, 2) } else { (2, 1) };
-                b.skin
-                    .face
-                    .extend([side * nvert + t[0], side * nvert + t[p], side * nvert + t[q]]);
+                b.skin.face.extend([
+                    side * nvert + t[0],
+                    side * nvert + t[p],
+                    side * nvert + t[q],
+                ]);
             }
         }
     }
@@ -315,7 +325,11 @@ impl Maker<'_> {
         let big1 = c1 + (c1 - 1) * sub;
         let nn = big0 * big1;
         b.two_sides(big0, big1, o.texcoord, |ix, iy| {
-            [(f64::from(ix) * step) as f32, (f64::from(iy) * step) as f32, 0.0]
+            [
+                (f64::from(ix) * step) as f32,
+                (f64::from(iy) * step) as f32,
+                0.0,
+            ]
         });
         let geom_size = self.c.def[0].geom.size;
         for ix in 0..c0 {
@@ -323,11 +337,19 @@ impl Maker<'_> {
                 match self.c.ctype {
                     CompType::Particle | CompType::Grid => {
                         let sp = self.c.spacing;
-                        let pos = [(f64::from(ix) * sp) as f32, (f64::from(iy) * sp) as f32, 0.0];
+                        let pos = [
+                            (f64::from(ix) * sp) as f32,
+                            (f64::from(iy) * sp) as f32,
+                            0.0,
+                        ];
                         b.bone(self.cloth_bone_body(ix, iy), pos, vec![], vec![]);
                     }
                     CompType::Cable => {
-                        let x = if ix == c0 - 1 { -2.0 * geom_size[0] } else { 0.0 };
+                        let x = if ix == c0 - 1 {
+                            -2.0 * geom_size[0]
+                        } else {
+                            0.0
+                        };
                         let y = match iy {
                             0 => -geom_size[1],
                             2 => geom_size[1],
@@ -385,63 +407,82 @@ impl Maker<'_> {
     pub(super) fn skin3(&mut self) {
         let o = self.skin_options();
         let mut b = Build::new(self.skin_name(), &o, o.inflate);
-        let pre = self.c.prefix.clone();
-        let [c0, c1, c2] = self.c.count;
-        let (l0, l1, l2) = (c0 - 1, c1 - 1, c2 - 1);
+        let faces = shell_faces(&self.c.prefix, self.c.count);
         let tex = o.texcoord;
         let mut vcnt = 0;
-        let name = |x: i32, y: i32, z: i32| format!("{pre}B{x}_{y}_{z}");
         match self.c.ctype {
             CompType::Box | CompType::Particle => {
-                let faces: [(i32, i32, bool, &dyn Fn(i32, i32) -> String); 6] = [
-                    (c0, c1, true, &|a, b| name(a, b, 0)),
-                    (c0, c1, false, &|a, b| name(a, b, l2)),
-                    (c0, c2, false, &|a, b| name(a, 0, b)),
-                    (c0, c2, true, &|a, b| name(a, l1, b)),
-                    (c1, c2, true, &|a, b| name(0, a, b)),
-                    (c1, c2, false, &|a, b| name(l0, a, b)),
-                ];
-                for (a, bb, side, f) in faces {
-                    box_face(&mut b, a, bb, side, &mut vcnt, tex, f);
+                for (c0, c1, side, name) in &faces {
+                    box_face(&mut b, *c0, *c1, *side, &mut vcnt, tex, name);
                 }
             }
             CompType::Cylinder => {
-                let vmap = shell_vertices(&mut b, self.c.count, tex, false, &name);
+                let vmap = shell_vertices(&mut b, self.c.count, tex, false, &self.c.prefix);
                 vcnt = vmap.len() as i32;
-                let sides: [(i32, i32, bool, &dyn Fn(i32, i32) -> String); 4] = [
-                    (c0, c2, false, &|a, b| name(a, 0, b)),
-                    (c0, c2, true, &|a, b| name(a, l1, b)),
-                    (c1, c2, true, &|a, b| name(0, a, b)),
-                    (c1, c2, false, &|a, b| name(l0, a, b)),
-                ];
-                for (a, bb, side, f) in sides {
-                    smooth_face(&mut b, a, bb, side, &vmap, f);
+                for (c0, c1, side, name) in &faces[2..] {
+                    smooth_face(&mut b, *c0, *c1, *side, &vmap, name);
                 }
-                let caps: [(i32, i32, bool, &dyn Fn(i32, i32) -> String); 2] = [
-                    (c0, c1, true, &|a, b| name(a, b, 0)),
-                    (c0, c1, false, &|a, b| name(a, b, l2)),
-                ];
-                for (a, bb, side, f) in caps {
-                    box_face(&mut b, a, bb, side, &mut vcnt, tex, f);
+                for (c0, c1, side, name) in &faces[..2] {
+                    box_face(&mut b, *c0, *c1, *side, &mut vcnt, tex, name);
                 }
             }
             _ => {
-                let vmap = shell_vertices(&mut b, self.c.count, tex, true, &name);
-                let faces: [(i32, i32, bool, &dyn Fn(i32, i32) -> String); 6] = [
-                    (c0, c1, true, &|a, b| name(a, b, 0)),
-                    (c0, c1, false, &|a, b| name(a, b, l2)),
-                    (c0, c2, false, &|a, b| name(a, 0, b)),
-                    (c0, c2, true, &|a, b| name(a, l1, b)),
-                    (c1, c2, true, &|a, b| name(0, a, b)),
-                    (c1, c2, false, &|a, b| name(l0, a, b)),
-                ];
-                for (a, bb, side, f) in faces {
-                    smooth_face(&mut b, a, bb, side, &vmap, f);
+                let vmap = shell_vertices(&mut b, self.c.count, tex, true, &self.c.prefix);
+                for (c0, c1, side, name) in &faces {
+                    smooth_face(&mut b, *c0, *c1, *side, &vmap, name);
                 }
             }
         }
         self.spec.skins.push(b.skin);
     }
+}
+
+/// A face of a 3D shell: its two counts, its winding, and the body at each of its points.
+type Face<'a> = (i32, i32, bool, Box<dyn Fn(i32, i32) -> String + 'a>);
+
+/// The six faces of a 3D shell of `count` bodies in MuJoCo's order: z low and high, y low
+/// and high, x low and high.
+fn shell_faces(prefix: &str, count: [i32; 3]) -> [Face<'_>; 6] {
+    let [c0, c1, c2] = count;
+    let (l0, l1, l2) = (c0 - 1, c1 - 1, c2 - 1);
+    [
+        (
+            c0,
+            c1,
+            true,
+            Box::new(move |a, b| format!("{prefix}B{a}_{b}_0")),
+        ),
+        (
+            c0,
+            c1,
+            false,
+            Box::new(move |a, b| format!("{prefix}B{a}_{b}_{l2}")),
+        ),
+        (
+            c0,
+            c2,
+            false,
+            Box::new(move |a, b| format!("{prefix}B{a}_0_{b}")),
+        ),
+        (
+            c0,
+            c2,
+            true,
+            Box::new(move |a, b| format!("{prefix}B{a}_{l1}_{b}")),
+        ),
+        (
+            c1,
+            c2,
+            true,
+            Box::new(move |a, b| format!("{prefix}B0_{a}_{b}")),
+        ),
+        (
+            c1,
+            c2,
+            false,
+            Box::new(move |a, b| format!("{prefix}B{l0}_{a}_{b}")),
+        ),
+    ]
 }
 
 /// The weights of the subgrid points of a square on its 16 bones, for each of the 9
@@ -505,7 +546,12 @@ fn box_face(
             if i0 < c0 - 1 && i1 < c1 - 1 {
                 b.square(*vcnt, c1, i0, i1, side);
             }
-            b.bone(name(i0, i1), [0.0; 3], vec![*vcnt + i0 * c1 + i1], vec![1.0]);
+            b.bone(
+                name(i0, i1),
+                [0.0; 3],
+                vec![*vcnt + i0 * c1 + i1],
+                vec![1.0],
+            );
         }
     }
     *vcnt += c0 * c1;
@@ -518,7 +564,7 @@ fn shell_vertices(
     count: [i32; 3],
     texcoord: bool,
     caps: bool,
-    name: &dyn Fn(i32, i32, i32) -> String,
+    prefix: &str,
 ) -> BTreeMap<String, i32> {
     let [c0, c1, c2] = count;
     let mut vmap = BTreeMap::new();
@@ -544,7 +590,7 @@ fn shell_vertices(
                     b.skin.texcoord.extend([x, y]);
                 }
                 let id = vmap.len() as i32;
-                vmap.insert(name(ix, iy, iz), id);
+                vmap.insert(format!("{prefix}B{ix}_{iy}_{iz}"), id);
             }
         }
     }
@@ -564,7 +610,8 @@ fn smooth_face(
     for i0 in 0..c0 {
         for i1 in 0..c1 {
             if i0 < c0 - 1 && i1 < c1 - 1 {
-                let (v00, v01, v10, v11) = (v(i0, i1), v(i0, i1 + 1), v(i0 + 1, i1), v(i0 + 1, i1 + 1));
+                let (v00, v01, v10, v11) =
+                    (v(i0, i1), v(i0, i1 + 1), v(i0 + 1, i1), v(i0 + 1, i1 + 1));
                 if side {
                     b.skin.face.extend([v00, v01, v11, v00, v11, v10]);
                 } else {

@@ -5,8 +5,7 @@ use super::attr::{self, read, read1, read_upto, set_text, text_required};
 use super::dom::Elem;
 use super::Reader;
 use crate::composite::{
-    Composite, Site0, SkinOptions, COMP_TYPES, JOINT_KINDS, SHAPES,
-    TENDON_KINDS,
+    Composite, Site0, SkinOptions, COMP_TYPES, JOINT_KINDS, SHAPES, TENDON_KINDS,
 };
 use crate::error::XmlError;
 use crate::keywords as kw;
