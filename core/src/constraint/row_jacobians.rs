@@ -172,6 +172,7 @@ pub(super) struct SumScratch<'s> {
     buf: &'s mut [Real],
     buf_ind: &'s mut [i32],
     bodychain: &'s mut [i32],
+    rot_ind: &'s mut [i32],
 }
 
 impl<'s> SumScratch<'s> {
@@ -181,6 +182,7 @@ impl<'s> SumScratch<'s> {
             buf: stack.alloc::<Real>(6 * nv)?,
             buf_ind: stack.alloc::<i32>(nv)?,
             bodychain: stack.alloc::<i32>(nv)?,
+            rot_ind: stack.alloc::<i32>(nv)?,
         })
     }
 }
@@ -189,9 +191,11 @@ impl<'s> SumScratch<'s> {
 /// (6 x nv: translation in the first 3 nv values, rotation from 3 nv when `rot`), dense or over
 /// the union of the bodies' dof chains written to `chain`. Returns the number of columns.
 ///
-/// The sparse sum is MuJoCo's, memory layout included: it merges the bodies' Jacobians as
-/// `3` or `6` contiguous rows of the current width, while each body's rotational rows sit at
-/// `3 nv`, so the rotational part of a sum over several bodies is what that layout leaves there.
+/// The translational part is MuJoCo's bit for bit. MuJoCo 3.1.6's sparse sum merges the
+/// rotational rows as if they followed the translational ones, where they do not: its
+/// rotational part (used by contacts of condim 4 and 6 on flex elements) is uninitialized
+/// memory. Here the rotational rows are merged where they are, which gives the dense sum's
+/// values.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn jac_sum(
     m: &Model,
@@ -220,7 +224,11 @@ pub(super) fn jac_sum(
     let mut n = body_chain(m, body[0], chain);
     if n > 0 {
         body_jac_sparse(m, d, jac, point, body[0], &chain[..n], rot);
-        jac[..rows * n].iter_mut().for_each(|x| *x *= weight[0]);
+        let (jp, jr) = jac.split_at_mut(3 * nv);
+        jp[..3 * n].iter_mut().for_each(|x| *x *= weight[0]);
+        if rot {
+            jr[..3 * n].iter_mut().for_each(|x| *x *= weight[0]);
+        }
     }
     for (&b, &w) in body.iter().zip(weight).skip(1) {
         let bn = body_chain(m, b, s.bodychain);
@@ -228,11 +236,16 @@ pub(super) fn jac_sum(
             continue;
         }
         body_jac_sparse(m, d, s.jtmp, point, b, &s.bodychain[..bn], rot);
-        let src = SparseRows {
-            val: s.jtmp,
-            ind: &s.bodychain[..bn],
-        };
-        n = add_to_sparse_mat(jac, chain, n, &src, rows, w, (s.buf, s.buf_ind));
+        let (tp, tr) = s.jtmp.split_at(3 * nv);
+        let (jp, jr) = jac.split_at_mut(3 * nv);
+        let ind = &s.bodychain[..bn];
+        if rot {
+            s.rot_ind[..n].copy_from_slice(&chain[..n]);
+            let src = SparseRows { val: tr, ind };
+            add_to_sparse_mat(jr, s.rot_ind, n, &src, 3, w, (s.buf, s.buf_ind));
+        }
+        let src = SparseRows { val: tp, ind };
+        n = add_to_sparse_mat(jp, chain, n, &src, 3, w, (s.buf, s.buf_ind));
     }
     n
 }
