@@ -584,7 +584,7 @@ pub struct Selection {
 /// `(relx, rely)` of a viewport of `aspectratio` (relative coordinates from the bottom left),
 /// cast against the geoms of the shown groups (static ones if shown) and the shown skins (as
 /// last posed by `update_scene`). `None` when nothing is hit. Models whose flexes are shown
-/// are refused: mjrs has no flexes.
+/// are refused: casting rays at flexes (MuJoCo's `mju_rayFlex`) is not implemented.
 pub fn select(
     m: &Model,
     d: &mut Data,
