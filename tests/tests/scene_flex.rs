@@ -3,10 +3,12 @@
 //! volumes and every flex array of the scene bit for bit, on MuJoCo's `flex.xml` and a model
 //! with flexes of every dimension, with the flex flags, layers, groups, labels, transparency
 //! and selection toggled. The face positions and normals are compared through the SHA-256 of
-//! their float bytes.
+//! their float bytes. Picking (`mjv_select`, with `mju_rayFlex`) hits the same geom, flex or
+//! vertex body at the same point, on a grid of viewport points and on points over flex
+//! vertices, and a flex pick scales the perturbation mass as `mjv_initPerturb` does.
 
 use mjrs_core::Model;
-use mjrs_gl::vis::{self, Camera, Perturb, Scene, VisOption};
+use mjrs_gl::vis::{self, interact, Camera, Perturb, Scene, VisOption};
 use mjrs_tests::sha256::sha256_hex;
 use mjrs_tests::{fixtures, plugin_traj, read_json};
 use serde_json::Value;
@@ -29,7 +31,7 @@ const CASES: [&str; 14] = [
 ];
 
 /// Fields of a fixture that describe the case rather than the scene.
-const META: [&str; 3] = ["flags", "option", "qpos"];
+const META: [&str; 4] = ["flags", "option", "qpos", "select"];
 
 fn ints(v: &Value) -> Vec<i64> {
     v.as_array()
@@ -59,7 +61,8 @@ fn options_of(reference: &Value) -> (VisOption, Perturb) {
     (opt, pert)
 }
 
-/// The scene of case `name` of model `m`: the fixture's state, forward, then the update.
+/// The scene of case `name` of model `m`: the fixture's state, forward, then the update; then
+/// the fixture's picks (`mjv_select`, and `mjv_initPerturb` on flex hits) compared.
 fn scene_of(m: &Model, reference: &Value, name: &str) -> Scene {
     let mut data = mjrs::simulate::new_data(m, None).unwrap();
     let mut d = data.view();
@@ -71,6 +74,39 @@ fn scene_of(m: &Model, reference: &Value, name: &str) -> Scene {
     let (mut cam, mut scn) = (Camera::default_free(m), Scene::new(10000));
     vis::update_scene(m, &mut d, &opt, &pert, &mut cam, vis::CAT_ALL, &mut scn)
         .unwrap_or_else(|e| panic!("{name}: {e}"));
+    for (k, hit) in reference["select"].as_array().unwrap().iter().enumerate() {
+        let at = hit["at"].as_array().unwrap();
+        let (relx, rely) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+        let ours = interact::select(m, &mut d, &opt, 4.0 / 3.0, relx, rely, &scn)
+            .unwrap_or_else(|e| panic!("{name}: select {k}: {e}"));
+        let what = format!("{name}: select {k}");
+        let int = |f: &str| hit[f].as_i64().unwrap() as i32;
+        let Some(s) = ours else {
+            assert_eq!(int("body"), -1, "{what}");
+            continue;
+        };
+        assert_eq!(
+            (s.body, s.geom, s.flex, s.skin),
+            (int("body"), int("geom"), int("flex"), int("skin")),
+            "{what}"
+        );
+        let point: Vec<f64> = hit["point"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        assert_eq!(s.point.to_vec(), point, "{what}");
+        if let Some(mass) = hit["localmass"].as_f64() {
+            let mut p = Perturb {
+                select: s.body,
+                flexselect: s.flex,
+                ..Perturb::default()
+            };
+            interact::init_perturb(m, &d, &scn, &mut p).unwrap();
+            assert_eq!(p.localmass, mass, "{what}: localmass");
+        }
+    }
     scn
 }
 
