@@ -7,8 +7,10 @@ use mjrs::render::{Options, Renderer};
 use mjrs_gl::vis::{flag, VisOption};
 use mjrs_tests::{fixtures, plugin_traj, read_json};
 
-/// (case, model, state fixture, flags on, flags off), as in the generator.
-const CASES: [(&str, &str, &str, &[usize], &[usize]); 4] = [
+/// A case: name, model, state fixture, flags on, flags off (as in the generator).
+type Case = (&'static str, &'static str, &'static str, &'static [usize], &'static [usize]);
+
+const CASES: [Case; 4] = [
     ("shapes_skin", "shapes", "shapes_default", &[], &[]),
     (
         "shapes_faces",
@@ -41,7 +43,7 @@ fn read_png(name: &str) -> Vec<u8> {
 }
 
 /// Our image of a case: the fixture's state, forward, then the renderer.
-fn image(case: &(&str, &str, &str, &[usize], &[usize]), segment: bool) -> Vec<u8> {
+fn image(case: &Case, segment: bool) -> Vec<u8> {
     let (name, model, state, on, off) = *case;
     let blob = std::fs::read(fixtures().join("scene").join(format!("flex-{model}.mjb"))).unwrap();
     let mut buf = Vec::new();

@@ -158,3 +158,52 @@ fn flex_scenes_equal_the_reference() {
     }
     assert!(compared > 14 * 30, "{compared} fields");
 }
+
+#[test]
+fn one_scene_follows_models_with_and_without_flexes() {
+    // a scene keeps its flex arrays only while they fit the model it is updated with
+    let blob = std::fs::read(fixtures().join("scene").join("flex-shapes.mjb")).unwrap();
+    let mut buf = Vec::new();
+    let m = plugin_traj::load(&blob, &mut buf);
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut d = data.view();
+    mjrs_core::forward(&m, &mut d).unwrap();
+    let mut plain = mjrs_tests::compile_model("hopper.xml");
+    let hopper = plain.view();
+    let mut hdata = mjrs::simulate::new_data(&hopper, None).unwrap();
+    let mut hd = hdata.view();
+    mjrs_core::forward(&hopper, &mut hd).unwrap();
+    let (opt, pert) = (VisOption::default(), Perturb::default());
+    let update = |m: &Model, d: &mut mjrs_core::Data, scn: &mut Scene| {
+        let mut cam = Camera::default_free(m);
+        vis::update_scene(m, d, &opt, &pert, &mut cam, vis::CAT_ALL, scn).unwrap();
+    };
+    let mut fresh = Scene::new(1000);
+    update(&m, &mut d, &mut fresh);
+    let mut reused = Scene::new(1000);
+    update(&m, &mut d, &mut reused);
+    update(&hopper, &mut hd, &mut reused);
+    assert_eq!(reused.nflex, 0);
+    assert!(reused.flexvert.is_empty() && reused.flexface.is_empty());
+    update(&m, &mut d, &mut reused);
+    assert_eq!(reused, fresh);
+    assert!(fresh.flexfaceused.iter().sum::<i32>() > 0);
+}
+
+#[test]
+fn ray_flex_refuses_a_flex_that_does_not_exist() {
+    let blob = std::fs::read(fixtures().join("scene").join("flex-shapes.mjb")).unwrap();
+    let mut buf = Vec::new();
+    let m = plugin_traj::load(&blob, &mut buf);
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let d = data.view();
+    let parts = mjrs_core::ray::FlexParts::default();
+    let err = mjrs_core::ray::ray_flex(&m, &d, parts, m.nflex, &[0.0; 3], &[0.0, 0.0, -1.0]);
+    assert_eq!(
+        err,
+        Err(mjrs_core::ray::RayError::FlexOutOfRange {
+            id: m.nflex,
+            nflex: m.nflex
+        })
+    );
+}
