@@ -193,7 +193,7 @@ pub struct Composite {
 /// What a composite needs to know about where it is made: the body it is made in and the
 /// default class of that body (the class of the generated elements).
 #[derive(Clone, Copy, Debug)]
-pub struct Site0 {
+pub struct Parent {
     /// The enclosing body.
     pub body: usize,
     /// Its default class.
@@ -314,7 +314,7 @@ impl Composite {
     pub fn make(
         &mut self,
         spec: &mut Spec,
-        at: Site0,
+        at: Parent,
         warnings: &mut Vec<String>,
     ) -> Result<(), String> {
         self.check()?;
@@ -454,7 +454,7 @@ const MAX_SKIN_VALUES: i64 = 1 << 22;
 struct Maker<'a> {
     c: &'a mut Composite,
     spec: &'a mut Spec,
-    at: Site0,
+    at: Parent,
 }
 
 impl Maker<'_> {

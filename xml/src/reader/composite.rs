@@ -5,7 +5,7 @@ use super::attr::{self, read, read1, read_upto, set_text, text_required};
 use super::dom::Elem;
 use super::Reader;
 use crate::composite::{
-    Composite, Site0, SkinOptions, COMP_TYPES, JOINT_KINDS, SHAPES, TENDON_KINDS,
+    Composite, Parent, SkinOptions, COMP_TYPES, JOINT_KINDS, SHAPES, TENDON_KINDS,
 };
 use crate::error::XmlError;
 use crate::keywords as kw;
@@ -106,7 +106,7 @@ impl Reader<'_> {
             attr::read_into(p, "coord", &mut coord, false, &mut self.w)?;
             c.pin.extend(coord);
         }
-        let at = Site0 {
+        let at = Parent {
             body,
             default: self.spec.bodies[body].default,
         };
