@@ -21,9 +21,9 @@ use crate::data::Data;
 pub use crate::error::RayError;
 use crate::math::mat::{rot_vec_mat, rot_vec_mat_t};
 use crate::math::misc::{max, min, mj_max, mj_min, round};
-use crate::math::quat::quat2mat;
+use crate::math::quat::{quat2mat, quat_z2vec};
 use crate::math::scalar::{abs, atan2, ceil, floor, sqrt};
-use crate::math::vec::{add3, add_scl3, cross, dist3, dot3, norm3, normalize3, sub3};
+use crate::math::vec::{add3, add_scl3, cross, dist3, dot3, norm3, normalize3, scl3, sub3};
 use crate::model::Model;
 use crate::real::{Real, MAXVAL, MINVAL, PI};
 use crate::support::{v3, v4m, v6, v9};
@@ -191,6 +191,169 @@ pub fn ray_skin(
         }
     }
     Ok(nearest)
+}
+
+/// What [`ray_flex`] tests, as the visualizer draws a flex (`mjvOption`'s flex flags).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FlexParts {
+    /// Vertices (spheres of the flex radius).
+    pub vert: bool,
+    /// Edges (capsules of the flex radius).
+    pub edge: bool,
+    /// Element faces (triangles).
+    pub face: bool,
+    /// The skin: edges and faces of 1D/2D flexes, the outer layer of 3D ones.
+    pub skin: bool,
+}
+
+/// The ray against flex `flexid` as drawn (`mju_rayFlex`): after a test against the box of its
+/// vertices grown by its radius, its edges as capsules (with `edge`, or `skin` beyond 1D) or
+/// else its vertices as spheres (with `vert`), then the triangles of its elements (with `face`
+/// or `skin` beyond 1D; of a 3D flex only the elements of layer `flex_layer`, or of layer 0
+/// with `skin`). Returns the distance to the nearest hit and the flex vertex nearest the hit
+/// point on the part hit, or `(-1, None)`.
+pub fn ray_flex(
+    m: &Model,
+    d: &Data,
+    flex_layer: i32,
+    parts: FlexParts,
+    flexid: usize,
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Result<(Real, Option<usize>), RayError> {
+    if flexid >= m.nflex {
+        return Err(RayError::FlexOutOfRange {
+            id: flexid,
+            nflex: m.nflex,
+        });
+    }
+    let f = flexid;
+    let dim = m.flex_dim[f];
+    let adr = m.flex_vertadr[f] as usize;
+    let vert = &v3(d.flexvert_xpos)[adr..adr + m.flex_vertnum[f] as usize];
+    let radius = m.flex_radius[f];
+    if flex_box(vert, radius, pnt, vec) < 0.0 {
+        return Ok((-1.0, None));
+    }
+    let (b0, b1) = normal_basis(vec);
+    let mut nearest = Nearest(-1.0, None);
+    let skin = dim > 1 && parts.skin;
+    if parts.edge || skin {
+        let edges = m.flex_edgeadr[f] as usize..(m.flex_edgeadr[f] + m.flex_edgenum[f]) as usize;
+        for e in edges {
+            let ids = [m.flex_edge[2 * e] as usize, m.flex_edge[2 * e + 1] as usize];
+            let (v1, v2) = (&vert[ids[0]], &vert[ids[1]]);
+            let pos = scl3(&add3(v1, v2), 0.5);
+            let mut dif = sub3(v2, v1);
+            let half = 0.5 * normalize3(&mut dif);
+            let mat = quat2mat(&quat_z2vec(&dif));
+            let sol = capsule(&pos, &mat, &[radius, half, 0.0], pnt, vec);
+            if nearest.improves(sol) {
+                let hit = add_scl3(pnt, vec, sol);
+                let near = if dist3(v1, &hit) < dist3(v2, &hit) {
+                    ids[0]
+                } else {
+                    ids[1]
+                };
+                nearest = Nearest(sol, Some(near));
+            }
+        }
+    } else if parts.vert {
+        for (v, x) in vert.iter().enumerate() {
+            let sol = sphere(x, radius * radius, pnt, vec);
+            if nearest.improves(sol) {
+                nearest = Nearest(sol, Some(v));
+            }
+        }
+    }
+    if dim > 1 && (parts.face || parts.skin) {
+        flex_faces(
+            m,
+            f,
+            (flex_layer, parts.skin),
+            vert,
+            (pnt, vec),
+            (&b0, &b1),
+            &mut nearest,
+        );
+    }
+    Ok((nearest.0, nearest.1))
+}
+
+/// The nearest hit so far and its vertex.
+struct Nearest(Real, Option<usize>);
+
+impl Nearest {
+    /// Whether `sol` is a hit nearer than the nearest so far.
+    fn improves(&self, sol: Real) -> bool {
+        sol >= 0.0 && (self.0 < 0.0 || sol < self.0)
+    }
+}
+
+/// The ray against the box of a flex's vertices grown by `radius` (the filter of
+/// [`ray_flex`]).
+fn flex_box(vert: &[[Real; 3]], radius: Real, pnt: &[Real; 3], vec: &[Real; 3]) -> Real {
+    let mut lo = [0.0; 3];
+    let mut hi = [0.0; 3];
+    for (i, x) in vert.iter().enumerate() {
+        for j in 0..3 {
+            if lo[j] > x[j] || i == 0 {
+                lo[j] = x[j];
+            }
+            if hi[j] < x[j] || i == 0 {
+                hi[j] = x[j];
+            }
+        }
+    }
+    for j in 0..3 {
+        lo[j] -= radius;
+        hi[j] += radius;
+    }
+    let pos = core::array::from_fn(|j| 0.5 * (lo[j] + hi[j]));
+    let size = core::array::from_fn(|j| 0.5 * (hi[j] - lo[j]));
+    let eye = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+    cuboid(&pos, &eye, &size, pnt, vec, None)
+}
+
+/// The triangles of flex `f`'s elements for [`ray_flex`]: a nearer hit replaces `nearest`, with
+/// the triangle's vertex nearest the hit point (the first of equals).
+fn flex_faces(
+    m: &Model,
+    f: usize,
+    (flex_layer, skin): (i32, bool),
+    vert: &[[Real; 3]],
+    (pnt, vec): (&[Real; 3], &[Real; 3]),
+    (b0, b1): (&[Real; 3], &[Real; 3]),
+    nearest: &mut Nearest,
+) {
+    const TRIANGLES: [[usize; 3]; 4] = [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]];
+    let dim = m.flex_dim[f] as usize;
+    let ntri = if dim == 2 { 1 } else { 4 };
+    for e in 0..m.flex_elemnum[f] as usize {
+        let layer = m.flex_elemlayer[m.flex_elemadr[f] as usize + e];
+        if dim == 3 && ((skin && layer > 0) || (!skin && layer != flex_layer)) {
+            continue;
+        }
+        let adr = m.flex_elemdataadr[f] as usize + e * (dim + 1);
+        let edata = &m.flex_elem[adr..adr + dim + 1];
+        for ids in &TRIANGLES[..ntri] {
+            let v = ids.map(|k| vert[edata[k] as usize]);
+            let sol = triangle(&v, pnt, vec, b0, b1);
+            if !nearest.improves(sol) {
+                continue;
+            }
+            let hit = add_scl3(pnt, vec, sol);
+            let dist = v.map(|x| dist3(&x, &hit));
+            let k = if dist[0] <= dist[1] && dist[0] <= dist[2] {
+                0
+            } else if dist[1] <= dist[2] {
+                1
+            } else {
+                2
+            };
+            *nearest = Nearest(sol, Some(edata[ids[k]] as usize));
+        }
+    }
 }
 
 /// The ray against the axis-aligned bounding box of `nvert` vertices (the filter of
