@@ -167,7 +167,7 @@ impl core::fmt::Display for RayError {
                 "ray_skin: face {face} names vertex {vertex}, but there are {nvert} vertices"
             ),
             RayError::FlexOutOfRange { id, nflex } => {
-                write!(f, "ray_flex: flex {id} does not exist (nflex {nflex})")
+                write!(f, "flex id {id} out of range (nflex = {nflex})")
             }
         }
     }
