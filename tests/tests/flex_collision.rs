@@ -265,3 +265,86 @@ fn trajectories_are_bit_for_bit() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Self-collision in an arena too small for its scratch, or with room for few contacts: each
+/// step ends with an arena error or runs with contacts dropped (`WARN_CONTACTFULL`), never a
+/// panic or an allocation.
+#[test]
+fn small_arenas_give_errors_not_panics() {
+    for (model, mode) in [
+        ("cloth.mjb", 1),
+        ("cloth.mjb", 2),
+        ("cloth.mjb", 3),
+        ("softbox.mjb", 3),
+    ] {
+        for narena in [2_000usize, 20_000, 60_000, 200_000] {
+            let mut blob = std::fs::read(fixtures().join("flex_collision").join(model)).unwrap();
+            // narena is the size_t after the 76 int sizes of the header
+            let at = 4 * (5 + 76);
+            blob[at..at + 8].copy_from_slice(&(narena as u64).to_le_bytes());
+            let header = mjb::read_header(&blob).unwrap();
+            let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+            let m = mjb::load(&blob, &mut mbuf).unwrap();
+            assert_eq!(m.narena, narena);
+            m.flex_selfcollide.fill(mode);
+            let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+            let mut d = Data::new(&m, &mut dbuf).unwrap();
+            let mut errors = 0;
+            for _ in 0..150 {
+                match mjrs_core::step(&m, &mut d) {
+                    Ok(()) => {}
+                    Err(mjrs_core::StepError::Arena(_)) => errors += 1,
+                    Err(e) => panic!("{model} narena {narena}: {e}"),
+                }
+            }
+            let full = d.warning[mjrs_core::types::WARN_CONTACTFULL as usize].number;
+            println!("{model} mode {mode} narena {narena}: {errors} arena errors, {full} full");
+            if narena <= 2_000 {
+                assert!(errors > 0, "{model} narena {narena}: no error");
+            }
+        }
+    }
+}
+
+/// Contacts of condim 6 on flex elements: the rows of sparse Jacobians are those of dense ones
+/// bit for bit, rotational rows included (MuJoCo 3.1.6 fills the sparse rotational rows from
+/// uninitialized memory, see `jac_sum`; the dense ones are compared with MuJoCo above).
+#[test]
+fn sparse_element_rows_equal_dense_rows() {
+    let blob = std::fs::read(fixtures().join("flex_collision/cloth.mjb")).unwrap();
+    let header = mjb::read_header(&blob).unwrap();
+    let (mut mbuf1, mut mbuf2) = (
+        vec![0u8; header.model_bytes().unwrap()],
+        vec![0u8; header.model_bytes().unwrap()],
+    );
+    let mut dense = mjb::load(&blob, &mut mbuf1).unwrap();
+    let mut sparse = mjb::load(&blob, &mut mbuf2).unwrap();
+    for (m, jacobian) in [(&mut dense, 0), (&mut sparse, 1)] {
+        m.flex_condim.fill(6);
+        m.opt.jacobian = jacobian;
+    }
+    let mut dbuf1 = vec![0u8; Data::bytes_needed(dense.sizes()).unwrap()];
+    let mut dbuf2 = vec![0u8; Data::bytes_needed(sparse.sizes()).unwrap()];
+    let mut d1 = Data::new(&dense, &mut dbuf1).unwrap();
+    let mut d2 = Data::new(&sparse, &mut dbuf2).unwrap();
+    let mut element_rows = 0;
+    for step in 0..120 {
+        mjrs_core::step(&dense, &mut d1).unwrap();
+        if step % 20 != 19 {
+            continue;
+        }
+        d2.qpos.copy_from_slice(d1.qpos);
+        d2.qvel.copy_from_slice(d1.qvel);
+        mjrs_core::forward(&dense, &mut d1).unwrap();
+        mjrs_core::forward(&sparse, &mut d2).unwrap();
+        let (a, b) = (efc_lists(&dense, &d1), efc_lists(&sparse, &d2));
+        assert_eq!(a.1, b.1, "step {step}: the Jacobians differ");
+        let arrays = d1.arena.arrays();
+        element_rows += arrays.contact[..d1.ncon]
+            .iter()
+            .filter(|c| c.elem[1] >= 0 && c.efc_address >= 0)
+            .count()
+            * 10;
+    }
+    assert!(element_rows > 100, "only {element_rows} rows on elements");
+}
