@@ -90,9 +90,11 @@ fn check_sizes(f: &Flex) -> Result<usize, String> {
     if !f.texcoord.is_empty() {
         // MuJoCo 3.1.6 leaves nflextexcoord at 0 and copies the coordinates past the end of
         // flex_texcoord, corrupting its heap: no model of its own to agree with
-        return Err("flex texture coordinates are not supported (MuJoCo 3.1.6 writes them \
+        return Err(
+            "flex texture coordinates are not supported (MuJoCo 3.1.6 writes them \
                     outside the model)"
-            .into());
+                .into(),
+        );
     }
     Ok(nvert)
 }
