@@ -16,7 +16,8 @@ use crate::support::{disabled, enabled, warning, xfrc_accumulate};
 use crate::timer::{tic, toc};
 use crate::types::*;
 use crate::{
-    actuation, collision, constraint, island, passive, sensor, smooth, solver, tendon, transmission,
+    actuation, collision, constraint, flex, island, passive, sensor, smooth, solver, tendon,
+    transmission,
 };
 // The driver's two circles: RK4 in `integrate` re-enters `forward_stages`, and `inverse` shares
 // the position-velocity front of the pipeline (`compare_fwd_inv` is called from `step`).
@@ -106,16 +107,14 @@ pub fn check_options(o: &crate::model::Options) -> Result<(), StepError> {
     Ok(())
 }
 
-/// Position-dependent stage (`mj_fwdPosition`): kinematics, com, cameras and lights, tendons,
-/// inertia and its factorization, transmissions.
+/// Position-dependent stage (`mj_fwdPosition`): kinematics, com, cameras and lights, flexes,
+/// tendons, inertia and its factorization, transmissions.
 pub fn fwd_position(m: &Model, d: &mut Data) -> Result<(), StepError> {
     let t = tic(d);
-    if m.nflex > 0 {
-        return Err(StepError::Unsupported("flex objects"));
-    }
     smooth::kinematics(m, d);
     smooth::com_pos(m, d)?;
     smooth::camlight(m, d);
+    flex::flex(m, d)?;
     tendon::tendon(m, d)?;
     inertia_and_collision(m, d)?;
     constraint::make_constraint(m, d)?;
@@ -162,10 +161,12 @@ fn inertia_and_collision(m: &Model, d: &mut Data) -> Result<(), StepError> {
     collided
 }
 
-/// Velocity-dependent stage (`mj_fwdVelocity`): tendon and actuator velocities, com-based
-/// velocities, passive forces, and the bias force `qfrc_bias` by RNE without acceleration.
+/// Velocity-dependent stage (`mj_fwdVelocity`): flex edge, tendon and actuator velocities,
+/// com-based velocities, passive forces, and the bias force `qfrc_bias` by RNE without
+/// acceleration.
 pub fn fwd_velocity(m: &Model, d: &mut Data) -> Result<(), StepError> {
     let t = tic(d);
+    flex::flexedge_velocity(m, d);
     tendon::tendon_velocity(m, d);
     crate::math::mat::mul_mat_vec(d.actuator_velocity, d.actuator_moment, d.qvel, m.nu, m.nv);
     smooth::com_vel(m, d);

@@ -57,6 +57,7 @@ pub mod data;
 pub mod derivative;
 pub mod derivative_fd;
 pub mod error;
+pub mod flex;
 pub mod fluid;
 pub mod forward;
 pub mod integrate;

@@ -34,6 +34,7 @@ pub fn passive(m: &Model, d: &mut Data) -> Result<(), StepError> {
 
     joint_springs(m, d);
     dof_dampers(m, d);
+    flex_spring_dampers(m, d);
     tendon_spring_dampers(m, d);
     let has_gravcomp = gravcomp(m, d)?;
     let has_fluid = m.opt.viscosity > 0.0 || m.opt.density > 0.0;
@@ -87,6 +88,43 @@ fn dof_dampers(m: &Model, d: &mut Data) {
         let damping = m.dof_damping[i];
         if damping != 0.0 {
             d.qfrc_damper[i] = -damping * d.qvel[i];
+        }
+    }
+}
+
+/// Flex edge springs and dampers (part of `mj_springdamper`): each edge that is not rigid
+/// pulls toward its rest length `flexedge_length0` and resists its velocity, mapped to joint
+/// space through `flexedge_J` (dense or sparse as the Jacobians are).
+fn flex_spring_dampers(m: &Model, d: &mut Data) {
+    let (nv, sparse) = (m.nv, is_sparse(m));
+    for f in 0..m.nflex {
+        let (stiffness, damping) = (m.flex_edgestiffness[f], m.flex_edgedamping[f]);
+        if m.flex_rigid[f] != 0 || (stiffness == 0.0 && damping == 0.0) {
+            continue;
+        }
+        let start = m.flex_edgeadr[f] as usize;
+        for e in start..start + m.flex_edgenum[f] as usize {
+            if m.flexedge_rigid[e] != 0 {
+                continue;
+            }
+            let frc_spring = stiffness * (m.flexedge_length0[e] - d.flexedge_length[e]);
+            let frc_damper = -damping * d.flexedge_velocity[e];
+            if sparse {
+                let adr = d.flexedge_J_rowadr[e] as usize;
+                for j in adr..adr + d.flexedge_J_rownnz[e] as usize {
+                    let k = d.flexedge_J_colind[j] as usize;
+                    d.qfrc_spring[k] += d.flexedge_J[j] * frc_spring;
+                    d.qfrc_damper[k] += d.flexedge_J[j] * frc_damper;
+                }
+            } else {
+                let row = &d.flexedge_J[e * nv..(e + 1) * nv];
+                if frc_spring != 0.0 {
+                    add_to_scl(d.qfrc_spring, row, frc_spring);
+                }
+                if frc_damper != 0.0 {
+                    add_to_scl(d.qfrc_damper, row, frc_damper);
+                }
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Sizes, options and the features mjrs does not implement (flexes).
+//! Sizes and options.
 
 use super::{enum_in, err_size, expect_size, Check, Problem};
 use crate::types::*;
@@ -6,7 +6,6 @@ use crate::Model;
 
 pub(super) fn validate(m: &Model) -> Check {
     sizes(m)?;
-    unsupported(m)?;
     options(m)
 }
 
@@ -42,27 +41,6 @@ fn sizes(m: &Model) -> Check {
                     end: i64::from(i32::MAX),
                 },
             ));
-        }
-    }
-    Ok(())
-}
-
-/// Flexes: rejected with a clear error.
-fn unsupported(m: &Model) -> Check {
-    let flex = Problem::Unsupported("flexes");
-    for (name, n) in [
-        ("nflex", m.nflex),
-        ("nflexvert", m.nflexvert),
-        ("nflexedge", m.nflexedge),
-        ("nflexelem", m.nflexelem),
-        ("nflexelemdata", m.nflexelemdata),
-        ("nflexshelldata", m.nflexshelldata),
-        ("nflexevpair", m.nflexevpair),
-        ("nflextexcoord", m.nflextexcoord),
-        ("nbvhdynamic", m.nbvhdynamic),
-    ] {
-        if n != 0 {
-            return Err(err_size(name, flex));
         }
     }
     Ok(())

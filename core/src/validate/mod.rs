@@ -12,9 +12,9 @@
 //! pipeline detects as MuJoCo does), except where a float is used as an index or a count
 //! (`wrap_prm` of a geom wrap holds a side-site id; `body_gravcomp` decides `ngravcomp`).
 //!
-//! Models with features mjrs does not implement are rejected with [`Problem::Unsupported`]:
-//! flexes. Plugin instances must name registered plugins ([`crate::plugin`]), which check
-//! their instances themselves.
+//! Plugin instances must name registered plugins ([`crate::plugin`]), which check their
+//! instances themselves. [`Problem::Unsupported`] is kept for features a pipeline stage may
+//! refuse at load time.
 //!
 //! The checks are split by model area, in the order [`validate`] runs them; a later area may
 //! index with ids an earlier one has checked. Every check is O(model size), apart from `nB`,
@@ -24,6 +24,7 @@
 mod actuator;
 mod asset;
 mod custom;
+mod flex;
 mod geom;
 mod global;
 mod plugin;
@@ -145,6 +146,7 @@ pub fn validate(m: &Model) -> Check {
     geom::validate(m)?;
     asset::validate(m)?;
     geom::validate_bvh(m)?;
+    flex::validate(m)?;
     geom::validate_pairs(m)?;
     tendon::validate(m)?;
     tendon::validate_equality(m)?;

@@ -162,7 +162,7 @@ pub(super) fn validate_equality(m: &Model) -> Check {
                 index("eq_obj1id", e, o1, m.ntendon)?;
                 index_or_none("eq_obj2id", e, o2, m.ntendon)?;
             }
-            EQ_FLEX => return Err(err("eq_type", e, Problem::Unsupported("flexes"))),
+            EQ_FLEX => super::flex::equality(m, e)?,
             EQ_DISTANCE => {
                 return Err(err(
                     "eq_type",

@@ -252,7 +252,7 @@ fn geoms() {
 #[test]
 fn sizes_and_options() {
     fails_at(check_with(|s| s.nnames_map = 2, |_| {}), "nnames_map", None);
-    fails_at(check_with(|s| s.nflex = 1, |_| {}), "nflex", None);
+    fails_at(check_with(|s| s.nflex = 1, |_| {}), "flex_matid", Some(0));
     fails_at(check_with(|s| s.nbvh = 1, |_| {}), "nbvh", None);
     fails_at(check_with(|s| s.njmax = -2, |_| {}), "njmax", None);
     fails_at(check(|m| m.opt.integrator = 4), "opt.integrator", None);
@@ -465,7 +465,8 @@ fn equality_constraints() {
     fails_at(with_eq(EQ_JOINT, 2, 0), "eq_obj1id", Some(0));
     fails_at(with_eq(EQ_TENDON, 0, -1), "eq_obj1id", Some(0));
     fails_at(with_eq(EQ_DISTANCE, 0, 1), "eq_type", Some(0));
-    fails_at(with_eq(EQ_FLEX, 0, -1), "eq_type", Some(0));
+    // no flex to constrain
+    fails_at(with_eq(EQ_FLEX, 0, -1), "eq_obj1id", Some(0));
     // nemax counts 3 rows per connect
     fails_at(with_eq(EQ_CONNECT, 1, 2), "nemax", None);
 }
@@ -513,7 +514,7 @@ fn unsupported_and_displayed() {
         }
     );
     let e = check_with(|s| s.nflexvert = 2, |_| {}).unwrap_err();
-    assert_eq!(e.to_string(), "nflexvert: flexes are not supported by mjrs");
+    assert_eq!(e.to_string(), "nflexvert: expected 0, found 2");
 }
 
 /// The MuJoCo-written blobs of `core/tests/data` pass in this build's precision too (this file
@@ -536,4 +537,208 @@ fn real_blobs_validate() {
         n += 1;
     }
     assert!(n >= 10, "expected the blobs of core/tests/data");
+}
+
+/// A 2D flex of one triangle over the world and both bodies (vertices 0, 1, 2; edges 0-1, 1-2,
+/// 2-0), with a three-node hierarchy when `bvh`; `edit` breaks it.
+fn with_flex(bvh: bool, edit: impl FnOnce(&mut Model)) -> Check {
+    check_with(
+        |s| {
+            s.nflex = 1;
+            s.nflexvert = 3;
+            s.nflexedge = 3;
+            s.nflexelem = 1;
+            s.nflexelemdata = 3;
+            s.nflexshelldata = 2;
+            s.nflexevpair = 1;
+            s.neq = 1;
+            s.nemax = 1;
+            if bvh {
+                s.nbvh = 3;
+                s.nbvhdynamic = 3;
+            }
+        },
+        |m| {
+            m.names_map.fill(-1);
+            m.flex_dim[0] = 2;
+            m.flex_matid[0] = -1;
+            m.flex_vertnum[0] = 3;
+            m.flex_edgenum[0] = 3;
+            m.flex_elemnum[0] = 1;
+            m.flex_shellnum[0] = 1;
+            m.flex_evpairnum[0] = 1;
+            m.flex_texcoordadr[0] = -1;
+            m.flex_vertbodyid.copy_from_slice(&[0, 1, 2]);
+            m.flex_edge.copy_from_slice(&[0, 1, 1, 2, 2, 0]);
+            m.flex_elem.copy_from_slice(&[0, 1, 2]);
+            m.flex_shell.copy_from_slice(&[0, 1]);
+            m.flex_evpair.copy_from_slice(&[0, 2]);
+            m.flex_bvhadr[0] = -1;
+            if bvh {
+                m.flex_bvhadr[0] = 0;
+                m.flex_bvhnum[0] = 3;
+                m.bvh_depth.copy_from_slice(&[0, 1, 1]);
+                m.bvh_child.copy_from_slice(&[1, 2, -1, -1, -1, -1]);
+                m.bvh_nodeid.copy_from_slice(&[-1, 0, 0]);
+            }
+            m.eq_type[0] = EQ_FLEX;
+            m.eq_obj1id[0] = 0;
+            m.eq_obj2id[0] = -1;
+            edit(m);
+        },
+    )
+}
+
+#[test]
+fn flexes() {
+    assert_eq!(with_flex(false, |_| {}), Ok(()));
+    assert_eq!(with_flex(true, |_| {}), Ok(()));
+    fails_at(with_flex(false, |m| m.flex_dim[0] = 0), "flex_dim", Some(0));
+    fails_at(with_flex(false, |m| m.flex_dim[0] = 4), "flex_dim", Some(0));
+    fails_at(
+        with_flex(false, |m| m.flex_vertadr[0] = 1),
+        "flex_vertadr",
+        Some(0),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_vertnum[0] = 4),
+        "nflexvert",
+        None,
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_vertnum[0] = -1),
+        "flex_vertnum",
+        Some(0),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_edgeadr[0] = 2),
+        "flex_edgeadr",
+        Some(0),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_edgenum[0] = 9),
+        "nflexedge",
+        None,
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_elemnum[0] = i32::MAX),
+        "nflexelem",
+        None,
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_elemdataadr[0] = -1),
+        "flex_elemdataadr",
+        Some(0),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_shelldataadr[0] = -1),
+        "flex_shelldataadr",
+        Some(0),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_shellnum[0] = 0),
+        "flex_shelldataadr",
+        Some(0),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_evpairadr[0] = 1),
+        "flex_evpairadr",
+        Some(0),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_texcoordadr[0] = 0),
+        "nflextexcoord",
+        None,
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_bvhadr[0] = 0),
+        "flex_bvhadr",
+        Some(0),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_vertbodyid[2] = 3),
+        "flex_vertbodyid",
+        Some(2),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_matid[0] = 0),
+        "flex_matid",
+        Some(0),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_edge[3] = 3),
+        "flex_edge",
+        Some(3),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_edge[1] = -1),
+        "flex_edge",
+        Some(1),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_edge[1] = 0),
+        "flex_edge",
+        Some(0),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_elem[2] = 3),
+        "flex_elem",
+        Some(2),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_shell[1] = 5),
+        "flex_shell",
+        Some(1),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_evpair[0] = 1),
+        "flex_evpair",
+        Some(0),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_evpair[1] = 3),
+        "flex_evpair",
+        Some(1),
+    );
+    fails_at(
+        with_flex(false, |m| m.eq_obj1id[0] = 1),
+        "eq_obj1id",
+        Some(0),
+    );
+    fails_at(
+        with_flex(false, |m| m.eq_obj2id[0] = 2),
+        "eq_obj2id",
+        Some(0),
+    );
+    // hierarchies: after the static ones, leaves name elements of the flex, depth-first tree
+    fails_at(
+        with_flex(true, |m| m.flex_bvhnum[0] = 2),
+        "nbvhdynamic",
+        None,
+    );
+    fails_at(
+        with_flex(true, |m| m.bvh_nodeid[2] = 1),
+        "bvh_nodeid",
+        Some(2),
+    );
+    fails_at(
+        with_flex(true, |m| m.bvh_nodeid[2] = -2),
+        "bvh_nodeid",
+        Some(2),
+    );
+    fails_at(
+        with_flex(true, |m| m.bvh_child[1] = 7),
+        "bvh_child",
+        Some(1),
+    );
+    fails_at(
+        with_flex(true, |m| m.bvh_depth[1] = 0),
+        "bvh_depth",
+        Some(1),
+    );
+    let e = with_flex(false, |m| m.flex_edge[3] = 3).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "flex_edge[3]: 3 is outside the valid range 0..3"
+    );
 }
