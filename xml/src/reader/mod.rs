@@ -11,6 +11,7 @@ mod body;
 pub mod dom;
 pub mod elem;
 mod flex;
+pub(crate) use flex::FLEXSELF;
 mod flexcomp;
 mod flexfile;
 mod namespace;
