@@ -482,3 +482,78 @@ impl Compiler<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compile_error(xml: &str) -> String {
+        match crate::compile_str(xml, "t.xml", "", None) {
+            Ok(_) => panic!("compiled: {xml}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn edges_in_order_of_first_use() {
+        let (edge, idx) = make_edges(&[0, 1, 2, 1, 3, 2], 2);
+        assert_eq!(edge, [[1, 2], [0, 2], [0, 1], [2, 3], [1, 3]]);
+        assert_eq!(idx, [0, 1, 2, 3, 0, 4]);
+    }
+
+    #[test]
+    fn two_triangles_share_one_edge() {
+        let mut f = CFlex {
+            dim: 2,
+            elem: vec![0, 1, 2, 1, 3, 2],
+            ..CFlex::default()
+        };
+        shell_pairs(&mut f);
+        // four border edges; each triangle pairs with the other's far vertex
+        assert_eq!(f.shell.len(), 8);
+        assert_eq!(f.evpair, [1, 0, 0, 3]);
+        assert_eq!(f.elemlayer, [0, 0]);
+    }
+
+    /// MuJoCo 3.1.6 copies flex texture coordinates outside its model: mjrs refuses them.
+    #[test]
+    fn texture_coordinates_are_refused() {
+        let e = compile_error(
+            r#"<mujoco><worldbody><body name="a"><freejoint/><geom size=".1"/></body>
+            <body name="b"><freejoint/><geom size=".1"/></body>
+            <body name="c"><freejoint/><geom size=".1"/></body></worldbody>
+            <deformable><flex dim="2" body="a b c" element="0 1 2" texcoord="0 0 1 0 0 1"/>
+            </deformable></mujoco>"#,
+        );
+        assert!(
+            e.contains("flex texture coordinates are not supported"),
+            "{e}"
+        );
+    }
+
+    /// A grid whose points would not fit in memory is refused before anything is made.
+    #[test]
+    fn huge_grids_are_refused() {
+        let e = compile_error(
+            r#"<mujoco><worldbody><body name="p">
+            <flexcomp name="f" type="grid" dim="3" count="100000 100000 1000"/>
+            </body></worldbody></mujoco>"#,
+        );
+        assert!(
+            e.contains("Could not allocate memory for flexcomp points"),
+            "{e}"
+        );
+    }
+
+    /// A direct flexcomp with a point no element uses and pins on some points only: MuJoCo
+    /// 3.1.6 reads past its vertex bodies there.
+    #[test]
+    fn unused_points_with_some_pins_are_refused() {
+        let e = compile_error(
+            r#"<mujoco><worldbody><body name="p">
+            <flexcomp name="f" type="direct" dim="1" point="0 0 0 1 0 0 2 0 0" element="0 1">
+              <pin id="0"/></flexcomp></body></worldbody></mujoco>"#,
+        );
+        assert!(e.contains("points not used by any element"), "{e}");
+    }
+}

@@ -250,7 +250,12 @@ impl Compiler<'_> {
         }
         // MuJoCo 3.1.6 refuses 65534 or more bodies plus flexes here, but counts its body list
         // before `MakeLists` fills it, when it holds the world alone: it compiles any number
-        // of bodies (70,000 and 100,000 sibling bodies compile), and mjrs, without flexes, too
+        // of bodies (70,000 and 100,000 sibling bodies compile), and only the flexes count
+        if 1 + self.spec.flexes.len() >= 65534 {
+            return Err(XmlError::model(
+                "number of bodies plus flexes must be less than 65534",
+            ));
+        }
         for dir in [&mut self.spec.meshdir, &mut self.spec.texturedir] {
             if !dir.is_empty() && !dir.ends_with(['/', '\\']) {
                 dir.push('/');

@@ -602,3 +602,153 @@ fn elems22_binary(g: &mut Gmsh, buf: &[u8], begin: usize, len: usize, nnodes: u6
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(version: &str, nodes: &[u8], elems: &[u8]) -> Vec<u8> {
+        let mut b = format!("$MeshFormat\n{version}\n$EndMeshFormat\n$Nodes\n").into_bytes();
+        b.extend_from_slice(nodes);
+        b.extend_from_slice(b"$EndNodes\n$Elements\n");
+        b.extend_from_slice(elems);
+        b.extend_from_slice(b"$EndElements\n");
+        b
+    }
+
+    fn binary41(nnodes: u64, nodes: usize, nelems: u64, elems: usize) -> Vec<u8> {
+        let header = |n: u64, dim: i32, ty: i32| {
+            let mut h = Vec::new();
+            for v in [1u64, n, 1, n] {
+                h.extend_from_slice(&v.to_le_bytes());
+            }
+            for v in [dim, 0, ty] {
+                h.extend_from_slice(&v.to_le_bytes());
+            }
+            h.extend_from_slice(&n.to_le_bytes());
+            h
+        };
+        let mut n = header(nnodes, 2, 0);
+        let start = n.len();
+        for tag in 1..=nnodes.min(nodes as u64 / 32) {
+            n.extend_from_slice(&tag.to_le_bytes());
+        }
+        n.resize(start + nodes, 0);
+        n.push(b'\n');
+        let mut e = header(nelems, 2, 2);
+        e.resize(e.len() + elems, 0);
+        e.push(b'\n');
+        file("4.1 1 8", &n, &e)
+    }
+
+    #[test]
+    fn ascii_41_triangle() {
+        let g = load(&file(
+            "4.1 0 8",
+            b"1 3 1 3\n2 1 0 3\n1\n2\n3\n0 0 0\n1 0 0\n0 1 0\n",
+            b"1 1 1 1\n2 1 2 1\n1 1 2 3\n",
+        ))
+        .unwrap();
+        assert_eq!(g.dim, 2);
+        assert_eq!(g.point, [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(g.element, [0, 1, 2]);
+    }
+
+    #[test]
+    fn ascii_22_tetrahedron() {
+        let g = load(&file(
+            "2.2 0 8",
+            b"4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n",
+            b"1\n1 4 2 0 1 1 2 3 4\n",
+        ))
+        .unwrap();
+        assert_eq!(g.dim, 3);
+        assert_eq!(g.element, [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn headers_and_versions() {
+        assert_eq!(load(b"").unwrap_err(), "Empty GMSH file");
+        assert_eq!(
+            load(b"$Mesh").unwrap_err(),
+            "GMSH file must begin with $MeshFormat"
+        );
+        assert_eq!(
+            load(b"$MeshFormat\nx\n").unwrap_err(),
+            "Could not read GMSH file header"
+        );
+        assert_eq!(
+            load(&file("3.0 0 8", b"", b"")).unwrap_err(),
+            "Only GMSH file format versions 4.1 and 2.2 are supported"
+        );
+        assert_eq!(
+            load(b"$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 1 1 1\n").unwrap_err(),
+            "GMSH file missing $EndNodes after $Nodes"
+        );
+    }
+
+    /// Counts far beyond the bytes present are refused before anything is read or reserved.
+    #[test]
+    fn huge_counts_are_refused() {
+        let huge = 1u64 << 61;
+        assert_eq!(
+            load(&binary41(huge, 64, 1, 32)).unwrap_err(),
+            "Insufficient byte size of Nodes"
+        );
+        assert_eq!(
+            load(&binary41(1, 32, huge, 32)).unwrap_err(),
+            "Invalid numElements."
+        );
+        assert_eq!(
+            load(&binary41(1, 32, 1000, 32)).unwrap_err(),
+            "Insufficient byte size of Elements"
+        );
+        // ASCII: claimed counts stop at the first missing number
+        assert_eq!(
+            load(&file("2.2 0 8", b"2000000000\n1 0 0 0\n", b"1\n")).unwrap_err(),
+            "Invalid number of nodes."
+        );
+        assert_eq!(
+            load(&file("2.2 0 8", b"700000000\n1 0 0 0\n", b"1\n")).unwrap_err(),
+            "Error reading node tags"
+        );
+        assert_eq!(
+            load(&file(
+                "4.1 0 8",
+                b"1 99999999999 1 1 2 1 0 99999999999\n1\n",
+                b""
+            ))
+            .unwrap_err(),
+            "Error reading node tags"
+        );
+        // binary 2.2: a count of nodes that the section cannot hold
+        let mut nodes = b"9999999\n".to_vec();
+        nodes.extend_from_slice(&[1, 0, 0, 0]);
+        nodes.resize(64, 0);
+        assert_eq!(
+            load(&file("2.2 1 8", &nodes, b"1\n")).unwrap_err(),
+            "Insufficient byte size of Nodes"
+        );
+        assert_eq!(
+            load(&file("2.2 1 8", b"x\n\x01\0\0\0", b"1\n")).unwrap_err(),
+            "exception while reading GMSH file"
+        );
+    }
+
+    /// Every prefix of a valid file fails cleanly (no panic, no out-of-bounds read).
+    #[test]
+    fn truncated_files_fail_cleanly() {
+        let whole = binary41(3, 3 * 32, 1, 32);
+        for n in 0..whole.len() {
+            let _ = load(&whole[..n]);
+        }
+        let ascii = file(
+            "2.2 0 8",
+            b"4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n",
+            b"1\n1 4 2 0 1 1 2 3 4\n",
+        );
+        for n in 0..ascii.len() {
+            let _ = load(&ascii[..n]);
+        }
+    }
+}

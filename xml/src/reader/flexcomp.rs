@@ -82,10 +82,12 @@ impl Default for Flexcomp {
     }
 }
 
-/// Refuses generated shapes whose points would not fit in one buffer.
+/// Refuses generated shapes whose points (or elements: at most 24 ids per point, for the six
+/// tetrahedra of a 3D grid cell) would not fit in one buffer.
 fn check_points(npnt: i64) -> Result<usize, String> {
     let n = usize::try_from(npnt).map_err(|_| "Count too small".to_string())?;
     limits::check(n, 3 * size_of::<f64>(), "flexcomp points")?;
+    limits::check(n, 24 * size_of::<i32>(), "flexcomp elements")?;
     Ok(n)
 }
 
@@ -568,6 +570,8 @@ impl Reader<'_> {
             return Ok(());
         }
         let npnt = pinned.len();
+        // a body per free point: the bodies must fit in one buffer as the points do
+        limits::check(npnt, size_of::<Body>(), "flexcomp bodies")?;
         let bodymass = fc.mass / npnt as f64;
         let bodyinertia = bodymass * (2.0 * fc.inertiabox * fc.inertiabox) / 3.0;
         let plugin = fc.plugin.clone().map(|r| {
