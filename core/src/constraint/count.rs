@@ -82,12 +82,39 @@ fn count_equality(m: &Model, d: &Data, sparse: bool, chain: &mut [i32], c: &mut 
                 (1, nnz)
             }
             EQ_JOINT | EQ_TENDON => (1, 0),
-            // rejected by the validator (flexes are refused, distance constraints removed)
+            EQ_FLEX => {
+                // the non-zeros are summed over the rows already
+                let (size, nnz) = count_flex(m, id1 as usize, sparse, chain);
+                c.ne += block_rows(m, sparse, size, nnz);
+                c.nnz += nnz;
+                continue;
+            }
+            // rejected by the validator (distance constraints were removed)
             _ => continue,
         };
         c.ne += block_rows(m, sparse, size, nnz);
         c.nnz += size * nnz;
     }
+}
+
+/// Rows of a flex equality (its edges that are not rigid) and, when sparse, the non-zeros of
+/// all of them. Like MuJoCo, the rows are counted as one block: all kept when any edge has
+/// dofs, although an edge without dofs gets no row.
+fn count_flex(m: &Model, f: usize, sparse: bool, chain: &mut [i32]) -> (usize, usize) {
+    let (mut size, mut nnz) = (0, 0);
+    let vbase = m.flex_vertadr[f] as usize;
+    let start = m.flex_edgeadr[f] as usize;
+    for e in start..start + m.flex_edgenum[f] as usize {
+        if m.flexedge_rigid[e] != 0 {
+            continue;
+        }
+        size += 1;
+        if sparse {
+            let body = |k: usize| m.flex_vertbodyid[vbase + m.flex_edge[2 * e + k] as usize];
+            nnz += jac_dif_pair_count(m, chain, body(0) as usize, body(1) as usize, sparse);
+        }
+    }
+    (size, nnz)
 }
 
 /// Friction-loss rows of dofs and tendons (`mj_nf`).

@@ -47,7 +47,11 @@ pub(super) fn diag_approx(m: &Model, nefc: usize, a: &mut ArenaArraysMut) -> Res
                         }
                         w
                     }
-                    _ => return Err(StepError::Unsupported("flex equality constraints")),
+                    // the validator admits no other type
+                    _ => {
+                        i += flex_diag_approx(m, o1 as usize, &mut da[i..nefc]);
+                        continue;
+                    }
                 };
             }
             CNSTR_FRICTION_DOF => da[i] = m.dof_invweight0[id],
@@ -61,6 +65,24 @@ pub(super) fn diag_approx(m: &Model, nefc: usize, a: &mut ArenaArraysMut) -> Res
         i += 1;
     }
     Ok(())
+}
+
+/// `efc_diagApprox` of the rows of a flex equality: the inverse weights of its edges that are
+/// not rigid, in order; returns the number of rows consumed. Like MuJoCo, this assumes one row
+/// per such edge (an edge without dofs has none, and then the following rows take the
+/// remaining weights); the rows end at `nefc`.
+fn flex_diag_approx(m: &Model, f: usize, da: &mut [Real]) -> usize {
+    let start = m.flex_edgeadr[f] as usize;
+    let weights = (start..start + m.flex_edgenum[f] as usize)
+        .filter(|&e| m.flexedge_rigid[e] == 0)
+        .map(|e| m.flexedge_invweight0[e]);
+    let mut n = 0;
+    for (slot, w) in da.iter_mut().zip(weights) {
+        *slot = w;
+        n += 1;
+    }
+    // a flex without such edges has no rows (no row names it); at least 1 keeps the loop going
+    n.max(1)
 }
 
 /// `efc_diagApprox` of the rows of one contact, from the mean translational and rotational
