@@ -341,8 +341,11 @@ impl Compiler<'_> {
         if dim == 3 {
             orient_tetrahedra(&mut c.elem, &xpos);
         }
-        let (edge, edgeidx) = make_edges(&c.elem, dim);
+        let (edge, mut edgeidx) = make_edges(&c.elem, dim);
         c.edge = edge;
+        // MuJoCo sizes its element-edge list by the element *data* (dim + 1 ids per element),
+        // not the elements, and hands the plugins the unused zeros too
+        edgeidx.resize(c.elem.len() * ELEDGE[dim - 1].len(), 0);
         self.flex_plugin_config(&c, &edgeidx);
         shell_pairs(&mut c);
         c.tree = make_bvh(f, &c, &xpos);
