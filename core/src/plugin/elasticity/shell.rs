@@ -93,7 +93,7 @@ fn add_flap_force(m: &Model, d: &mut Data, first: usize, v: &[usize; 4], materia
 
 /// Key of the edge `(a, b)`: the smaller vertex, then the larger.
 fn edge_key(a: i32, b: i32) -> u64 {
-    ((a.min(b) as u32 as u64) << 32) | (a.max(b) as u32 as u64)
+    (u64::from(a.min(b) as u32) << 32) | u64::from(a.max(b) as u32)
 }
 
 /// The bending forces of instance `instance`, added to `qfrc_passive` edge by edge.
