@@ -1,8 +1,8 @@
 //! `mujoco.elasticity.solid`, `.membrane` and `.shell` (`core/src/plugin/elasticity`) against
 //! MuJoCo 3.1.6 with its plugin library, for the models of
 //! `fixtures/plugin-models-elasticity.txt` (focused meshes on bodies, bent by a keyframe, under
-//! Euler, RK4 and implicitfast; MuJoCo's particle composites made small; see
-//! `fixtures/generate-plugin.sh`):
+//! Euler, RK4 and implicitfast; MuJoCo's particle composites and flex models made small, flexes
+//! with vertices pinned to the world and to a moving body; see `fixtures/generate-plugin.sh`):
 //! * after 20 steps of the control law and a forward pass, the state, generalized forces
 //!   (`qfrc_passive` holds the plugins' forces), accelerations and body poses are bit for bit
 //!   MuJoCo's;
@@ -74,11 +74,12 @@ fn focused_models_compiled_by_mjrs_are_mujocos_and_run_its_trajectories() {
     register();
     let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/plugin");
     let (mut fields, mut n) = (0, 0);
-    // the composites wait for mjrs's <composite>; the rest are plain bodies
+    // the composites and flexcomps wait for mjrs's <composite> and <flexcomp>; the rest are
+    // plain bodies
     for case in ELASTIC
         .cases()
         .into_iter()
-        .filter(|c| !c.name.contains("composite"))
+        .filter(|c| !c.name.contains("composite") && !c.name.contains("flex"))
     {
         let name = case.name.as_str();
         let mut ours = mjrs_xml::load_xml(models.join(format!("{name}.xml")), None)
@@ -170,8 +171,39 @@ fn set_config(m: &mut Model, plugin: &dyn Plugin, key: &str, value: &str) {
         .iter()
         .position(|&b| b == 0)
         .unwrap();
-    assert_eq!(old, value.len(), "same length only");
-    m.plugin_attr[offset..offset + old].copy_from_slice(value.as_bytes());
+    assert!(value.len() <= old, "no longer than the old text");
+    let padded = format!("{value:<old$}");
+    m.plugin_attr[offset..offset + old].copy_from_slice(padded.as_bytes());
+}
+
+/// Solid refuses a flex that is not 3D, with MuJoCo's message; a flex mesh needs its edge numbers
+/// (they index `flexedge_length`), in the order the flex numbers its edges.
+#[test]
+fn flex_meshes_are_checked() {
+    with_model("elasticity_flex_solid", |m| {
+        assert_eq!(SOLID.init(m, 0), Ok(()));
+        m.flex_dim[0] = 2;
+        let e = SOLID.init(m, 0).unwrap_err();
+        assert_eq!(e.message, "mujoco.elasticity.solid requires a 3D mesh");
+    });
+    with_model("elasticity_flex_solid", |m| {
+        set_config(m, &SOLID, "edge", "");
+        assert!(SOLID
+            .init(m, 0)
+            .unwrap_err()
+            .message
+            .contains("edge numbers"));
+    });
+    with_model("elasticity_flex_membrane", |m| {
+        assert_eq!(MEMBRANE.init(m, 0), Ok(()));
+        // the first triangle's edges are 0 1 2: number one of them as the next edge
+        set_config(m, &MEMBRANE, "edge", "0 1 3");
+        let e = MEMBRANE.init(m, 0).unwrap_err();
+        assert_eq!(
+            e.message,
+            "edge ordering is incoherent between flex and plugin"
+        );
+    });
 }
 
 #[test]

@@ -28,7 +28,7 @@ pub mod shell;
 pub mod solid;
 
 use super::number::is_c_space;
-use super::{instance_bodies, plugin_config, strtod, PluginError};
+use super::{instance_bodies, instance_plugin, plugin_config, strtod, PluginError};
 use crate::arena::Stack;
 use crate::data::Data;
 use crate::error::StepError;
@@ -98,9 +98,51 @@ pub(crate) struct Material {
     pub damping: Real,
 }
 
+/// An instance's configuration texts, found in one pass over `plugin_attr` ([`plugin_config`]
+/// walks the long `face` and `edge` texts again for every attribute after them).
+pub(crate) struct Texts<'m> {
+    names: &'static [&'static str],
+    values: [&'m str; 8],
+}
+
+impl<'m> Texts<'m> {
+    pub(crate) fn new(m: &'m Model, instance: usize) -> Self {
+        let mut texts = Texts {
+            names: &[],
+            values: [""; 8],
+        };
+        let start = m
+            .plugin_attradr
+            .get(instance)
+            .and_then(|&a| usize::try_from(a).ok());
+        let (Some(p), Some(attr)) = (
+            instance_plugin(m, instance),
+            start.and_then(|s| m.plugin_attr.get(s..)),
+        ) else {
+            return texts;
+        };
+        texts.names = p.attributes();
+        let values = attr.split(|&b| b == 0).take(texts.names.len());
+        for (v, text) in texts.values.iter_mut().zip(values) {
+            *v = core::str::from_utf8(text).unwrap_or("");
+        }
+        texts
+    }
+
+    /// The text of attribute `key` ("" when unset or not the plugin's).
+    pub(crate) fn get(&self, key: &str) -> &'m str {
+        let i = self.names.iter().position(|n| *n == key);
+        i.and_then(|i| self.values.get(i)).copied().unwrap_or("")
+    }
+}
+
 impl Material {
     pub(crate) fn from_model(m: &Model, instance: usize) -> Self {
-        let number = |key| strtod(plugin_config(m, instance, key).unwrap_or("")) as Real;
+        Self::from_texts(&Texts::new(m, instance))
+    }
+
+    fn from_texts(texts: &Texts) -> Self {
+        let number = |key| strtod(texts.get(key)) as Real;
         Material {
             young: number("young"),
             poisson: number("poisson"),
@@ -243,7 +285,11 @@ impl<'a> Elements<'a> {
         simplex: &'static Simplex,
         with_edges: bool,
     ) -> Self {
-        let text = |key| Ints::new(plugin_config(m, instance, key).unwrap_or(""));
+        Self::from_texts(&Texts::new(m, instance), simplex, with_edges)
+    }
+
+    fn from_texts(texts: &Texts<'a>, simplex: &'static Simplex, with_edges: bool) -> Self {
+        let text = |key| Ints::new(texts.get(key));
         Elements {
             faces: text("face"),
             edges: with_edges.then(|| text("edge")),
@@ -444,16 +490,25 @@ pub(crate) fn metric_tensor(basis: &[[Real; 9]], mu: Real, la: Real) -> [[Real; 
             *t += b[4 * i];
         }
     }
+    // the bases are symmetric to the bit, so trace(B1 B2) sums the same products in the same
+    // order as trace(B2 B1): half of them are computed
+    let mut tr_ee = [[0.0; 6]; 6];
+    for ed1 in 0..ne {
+        for ed2 in ed1..ne {
+            let mut t = 0.0;
+            for i in 0..3 {
+                for j in 0..3 {
+                    t += basis[ed1][3 * i + j] * basis[ed2][3 * j + i];
+                }
+            }
+            tr_ee[ed1][ed2] = t;
+            tr_ee[ed2][ed1] = t;
+        }
+    }
     let mut metric = [[0.0; 6]; 6];
     for ed1 in 0..ne {
         for ed2 in 0..ne {
-            let mut tr_ee = 0.0;
-            for i in 0..3 {
-                for j in 0..3 {
-                    tr_ee += basis[ed1][3 * i + j] * basis[ed2][3 * j + i];
-                }
-            }
-            metric[ed1][ed2] = mu * tr_ee + la * tr[ed2] * tr[ed1];
+            metric[ed1][ed2] = mu * tr_ee[ed1][ed2] + la * tr[ed2] * tr[ed1];
         }
     }
     metric
@@ -481,12 +536,13 @@ pub(crate) fn add_forces(
     let Ok(mesh) = Mesh::locate(m, instance) else {
         return Ok(()); // refused by init
     };
-    let material = Material::from_model(m, instance);
+    let texts = Texts::new(m, instance);
+    let material = Material::from_texts(&texts);
     let nv = mesh.vertex_count(m);
     d.with_stack(|d, stack| -> Result<(), StepError> {
         let force = stack.alloc_zeroed::<Real>(3 * nv)?;
         let is_flex = matches!(mesh, Mesh::Flex { .. });
-        for el in Elements::new(m, instance, simplex, is_flex) {
+        for el in Elements::from_texts(&texts, simplex, is_flex) {
             if el.verts[..simplex.verts].iter().any(|&v| v >= nv) {
                 break; // refused by init
             }
