@@ -216,6 +216,10 @@ const OTHER_MESSAGE: &[(&str, &str)] = &[
         "flexcomp is refused as unsupported",
     ),
     (
+        "mjrs_composite_bad_curve_missing",
+        "MuJoCo stops in mju_error (\"Invalid composite shape: -1\"), not with an XML error",
+    ),
+    (
         "mjt_reader_IncludeSameFileTest",
         "MuJoCo reports line 0 for elements of an included file",
     ),
