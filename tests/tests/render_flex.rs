@@ -1,16 +1,23 @@
 //! Flexes drawn by the OpenGL renderer against MuJoCo 3.1.6's offscreen images
 //! (`generate-render-flex.py`, at the states of the flex scene fixtures): segmentation images
 //! equal on at least 99% of the pixels, colour images within a mean absolute difference of
-//! 6/255 per channel, as in `render.rs`; with skins, element faces, vertices and edges.
+//! 6/255 per channel, as in `render.rs`; with skins, element faces, vertices and edges, and a
+//! cloth fallen onto a sphere (600 steps with contacts and the membrane elasticity plugin).
 
 use mjrs::render::{Options, Renderer};
 use mjrs_gl::vis::{flag, VisOption};
 use mjrs_tests::{fixtures, plugin_traj, read_json};
 
 /// A case: name, model, state fixture, flags on, flags off (as in the generator).
-type Case = (&'static str, &'static str, &'static str, &'static [usize], &'static [usize]);
+type Case = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [usize],
+    &'static [usize],
+);
 
-const CASES: [Case; 4] = [
+const CASES: [Case; 5] = [
     ("shapes_skin", "shapes", "shapes_default", &[], &[]),
     (
         "shapes_faces",
@@ -27,6 +34,7 @@ const CASES: [Case; 4] = [
         &[flag::FLEXVERT, flag::FLEXEDGE],
         &[flag::FLEXSKIN],
     ),
+    ("cloth_fallen", "cloth", "steps:600", &[], &[]),
 ];
 
 fn read_png(name: &str) -> Vec<u8> {
@@ -48,11 +56,16 @@ fn image(case: &Case, segment: bool) -> Vec<u8> {
     let blob = std::fs::read(fixtures().join("scene").join(format!("flex-{model}.mjb"))).unwrap();
     let mut buf = Vec::new();
     let m = plugin_traj::load(&blob, &mut buf);
-    let reference = read_json(&fixtures().join("scene").join(format!("flex-{state}.json")));
     let mut data = mjrs::simulate::new_data(&m, None).unwrap();
     let mut d = data.view();
-    for (q, v) in d.qpos.iter_mut().zip(reference["qpos"].as_array().unwrap()) {
-        *q = v.as_f64().unwrap();
+    if let Some(steps) = state.strip_prefix("steps:") {
+        mjrs::stepping::run_control(&m, &mut d, steps.parse().unwrap())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    } else {
+        let reference = read_json(&fixtures().join("scene").join(format!("flex-{state}.json")));
+        for (q, v) in d.qpos.iter_mut().zip(reference["qpos"].as_array().unwrap()) {
+            *q = v.as_f64().unwrap();
+        }
     }
     mjrs_core::forward(&m, &mut d).unwrap();
     let mut vis = VisOption::default();

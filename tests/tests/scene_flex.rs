@@ -207,3 +207,25 @@ fn ray_flex_refuses_a_flex_that_does_not_exist() {
         })
     );
 }
+
+#[test]
+fn nan_flex_state_draws_and_picks_without_panicking() {
+    let blob = std::fs::read(fixtures().join("scene").join("flex-shapes.mjb")).unwrap();
+    let mut buf = Vec::new();
+    let m = plugin_traj::load(&blob, &mut buf);
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut d = data.view();
+    mjrs_core::forward(&m, &mut d).unwrap();
+    // vertices gone bad after kinematics (forward itself resets a NaN qpos)
+    d.flexvert_xpos.fill(f64::NAN);
+    d.bvh_aabb_dyn.fill(f64::NAN);
+    let mut opt = VisOption::default();
+    for f in [vis::flag::FLEXVERT, vis::flag::FLEXEDGE, vis::flag::FLEXBVH] {
+        opt.flags[f] = 1;
+    }
+    let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(1000));
+    let pert = Perturb::default();
+    vis::update_scene(&m, &mut d, &opt, &pert, &mut cam, vis::CAT_ALL, &mut scn).unwrap();
+    assert!(scn.flexvert.iter().all(|x| x.is_nan()));
+    let _ = interact::select(&m, &mut d, &opt, 1.0, 0.5, 0.5, &scn);
+}

@@ -624,6 +624,18 @@ impl App<'_, '_, '_> {
                     self.vopt.sitegroup[g as usize] != 0,
                 ));
             }
+            // flex groups and the layer of 3D flexes, for models that have flexes
+            if self.m.nflex > 0 {
+                for g in 0..6u8 {
+                    v.push(check(
+                        Id::FlexGroup(g),
+                        &format!("Flex group {g}"),
+                        self.vopt.flexgroup[g as usize] != 0,
+                    ));
+                }
+                let layer = self.vopt.flex_layer.to_string();
+                v.push(choice(Id::FlexLayer, "Flex layer", &layer));
+            }
         }
         v
     }
@@ -766,6 +778,9 @@ impl App<'_, '_, '_> {
             Id::Vis(k) => self.vopt.flags[k as usize] ^= 1,
             Id::GeomGroup(g) => self.vopt.geomgroup[g as usize] ^= 1,
             Id::SiteGroup(g) => self.vopt.sitegroup[g as usize] ^= 1,
+            Id::FlexGroup(g) => self.vopt.flexgroup[g as usize] ^= 1,
+            // MuJoCo's simulate offers layers 0 to 10
+            Id::FlexLayer => self.vopt.flex_layer = cycle(self.vopt.flex_layer, 11),
             Id::Joint(j) => {
                 if let Some(t) = t {
                     self.set_joint(j, t);

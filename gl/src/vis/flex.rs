@@ -149,13 +149,17 @@ pub(super) fn make_flex_arrays(m: &Model, scn: &mut Scene) {
     scn.flextexcoord = vec![0.0; 6 * nface];
 }
 
-/// Whether the scene's flex arrays were made for a model of `m`'s flex sizes.
+/// Whether the scene's flex arrays were made for `m`'s flexes: the same sizes, ranges, edges
+/// and room for faces.
 pub(super) fn arrays_match(m: &Model, scn: &Scene) -> bool {
-    scn.nflex == m.nflex
-        && scn.flexedge.len() == 2 * m.nflexedge
+    let n = m.nflex;
+    scn.nflex == n
         && scn.flexvert.len() == 3 * m.nflexvert
-        && scn.flexedgeadr[..] == m.flex_edgeadr[..m.nflex]
-        && scn.flexvertadr[..] == m.flex_vertadr[..m.nflex]
+        && scn.flexedge[..] == m.flex_edge[..2 * m.nflexedge]
+        && scn.flexedgeadr[..] == m.flex_edgeadr[..n]
+        && scn.flexedgenum[..] == m.flex_edgenum[..n]
+        && scn.flexvertadr[..] == m.flex_vertadr[..n]
+        && scn.flexvertnum[..] == m.flex_vertnum[..n]
         && scn
             .flexfacenum
             .iter()
