@@ -16,7 +16,7 @@
 
 use mjrs_core::plugin::{plugin_config, register_plugin, Plugin, PluginError, PLUGIN_PASSIVE};
 use mjrs_core::types::{JNT_HINGE, JNT_SLIDE};
-use mjrs_core::{Data, Model, Real};
+use mjrs_core::{Data, Model, Real, StepError};
 
 /// The plugin's name, as models name it in `<extension><plugin plugin="...">`.
 pub const NAME: &str = "mjrs.example.spring_damper";
@@ -84,7 +84,13 @@ impl Plugin for SpringDamper {
         Ok(())
     }
 
-    fn compute(&self, m: &Model, d: &mut Data, instance: usize, _capability: u32) {
+    fn compute(
+        &self,
+        m: &Model,
+        d: &mut Data,
+        instance: usize,
+        _capability: u32,
+    ) -> Result<(), StepError> {
         // init checked the gains when the model was loaded
         let k = gain(m, instance, "stiffness").unwrap_or(0.0);
         let c = gain(m, instance, "damping").unwrap_or(0.0);
@@ -93,6 +99,7 @@ impl Plugin for SpringDamper {
             let damper = -c * d.qvel[v];
             d.qfrc_passive[v] += spring + damper;
         });
+        Ok(())
     }
 }
 

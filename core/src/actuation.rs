@@ -67,7 +67,10 @@ pub fn fwd_actuation(m: &Model, d: &mut Data) -> Result<(), StepError> {
         let ctrl = stack.alloc::<Real>(nu)?;
         clamped_controls(m, d, ctrl);
         activation_dynamics(m, d, ctrl);
-        for_each_instance(m, PLUGIN_ACTUATOR, |i, p| p.actuator_act_dot(m, d, i))?;
+        for_each_instance(m, PLUGIN_ACTUATOR, |i, p| {
+            p.actuator_act_dot(m, d, i);
+            Ok(())
+        })?;
         actuator_forces(m, d, ctrl);
         // plugin actuators write their forces after the built-in ones
         for_each_instance(m, PLUGIN_ACTUATOR, |i, p| {

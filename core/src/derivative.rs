@@ -261,6 +261,7 @@ pub fn passive_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {
         return Ok(());
     }
     dof_damping_vel(m, d);
+    flex_damping_vel(m, d);
     tendon_damping_vel(m, d);
     if m.opt.viscosity > 0.0 || m.opt.density > 0.0 {
         fluid::fluid_vel(m, d)?;
@@ -274,6 +275,40 @@ fn dof_damping_vel(m: &Model, d: &mut Data) {
     for i in 0..m.nv {
         if let Some(ii) = pat.diag(i) {
             d.qDeriv[ii] -= m.dof_damping[i];
+        }
+    }
+}
+
+/// `qDeriv -= damping * J Jᵀ` for every edge, not rigid, of a damped flex that is not rigid,
+/// with `flexedge_J` in its dense or compressed-row form (`mj_isSparse`).
+fn flex_damping_vel(m: &Model, d: &mut Data) {
+    let nv = m.nv;
+    let pat = dof_pattern!(d);
+    let sparse = is_sparse(m);
+    for f in 0..m.nflex {
+        let damping = m.flex_edgedamping[f];
+        if m.flex_rigid[f] != 0 || damping == 0.0 {
+            continue;
+        }
+        let start = m.flex_edgeadr[f] as usize;
+        for e in start..start + m.flex_edgenum[f] as usize {
+            if m.flexedge_rigid[e] != 0 {
+                continue;
+            }
+            let row = if sparse {
+                let adr = d.flexedge_J_rowadr[e] as usize;
+                let range = adr..adr + d.flexedge_J_rownnz[e] as usize;
+                JacRow {
+                    val: &d.flexedge_J[range.clone()],
+                    col: Some(&d.flexedge_J_colind[range]),
+                }
+            } else {
+                JacRow {
+                    val: &d.flexedge_J[e * nv..(e + 1) * nv],
+                    col: None,
+                }
+            };
+            add_jtbj(d.qDeriv, pat, &[row], &[-damping]);
         }
     }
 }

@@ -212,26 +212,22 @@ fn finish_stage(
             callback(m, d, stage);
         }
     }
-    let mut result = Ok(());
     for_each_instance(m, PLUGIN_SENSOR, |i, p| {
         let needstage = p.needstage();
         let runs = needstage == stage || (stage == STAGE_POS && needstage == STAGE_NONE);
-        if !runs || result.is_err() {
-            return;
+        if !runs {
+            return Ok(());
         }
         if !prepared {
             prepared = true;
             if stage == STAGE_VEL {
-                result = subtree_vel(m, d).map_err(StepError::from);
+                subtree_vel(m, d)?;
             } else if stage == STAGE_ACC {
                 rne_post_constraint(m, d);
             }
         }
-        if result.is_ok() {
-            p.compute(m, d, i, PLUGIN_SENSOR);
-        }
+        p.compute(m, d, i, PLUGIN_SENSOR)
     })?;
-    result?;
     apply_cutoff(m, d, stage);
     Ok(())
 }

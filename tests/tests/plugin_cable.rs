@@ -196,7 +196,7 @@ fn an_instance_without_bodies_adds_nothing() {
         let mut d = Data::new(m, &mut dbuf).unwrap();
         mjrs_core::forward(m, &mut d).unwrap();
         let before = d.qfrc_passive.to_vec();
-        CABLE.compute(m, &mut d, 0, plugin::PLUGIN_PASSIVE);
+        CABLE.compute(m, &mut d, 0, plugin::PLUGIN_PASSIVE).unwrap();
         assert_eq!(d.qfrc_passive.to_vec(), before);
     });
 }

@@ -10,7 +10,7 @@ use mjrs_core::plugin::{
     PLUGIN_SENSOR,
 };
 use mjrs_core::types::*;
-use mjrs_core::{forward, get_state, state_size, step, Data, Model, Real};
+use mjrs_core::{forward, get_state, state_size, step, Data, Model, Real, StepError};
 
 /// Counts and forces through every capability but SDF.
 struct Hooks;
@@ -40,7 +40,13 @@ impl Plugin for Hooks {
     fn advance(&self, m: &Model, d: &mut Data, instance: usize) {
         instance_state(m, d.plugin_state, instance)[1] += 1.0;
     }
-    fn compute(&self, m: &Model, d: &mut Data, instance: usize, capability: u32) {
+    fn compute(
+        &self,
+        m: &Model,
+        d: &mut Data,
+        instance: usize,
+        capability: u32,
+    ) -> Result<(), StepError> {
         let number = |key| {
             plugin_config(m, instance, key)
                 .unwrap()
@@ -65,6 +71,7 @@ impl Plugin for Hooks {
             }
             _ => panic!("capability {capability}"),
         }
+        Ok(())
     }
 }
 

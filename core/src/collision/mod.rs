@@ -26,6 +26,7 @@ mod contact;
 pub mod convex;
 mod driver;
 mod filter;
+mod flex;
 mod narrow;
 pub mod primitive;
 mod sap;

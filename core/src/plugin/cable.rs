@@ -23,10 +23,11 @@
 //! straight), `vmax` (colour scale of the stress shown by [`Plugin::visualize`]; 0 shows none).
 
 use super::{
-    is_number_without_spaces, plugin_config, register_plugin, strtod, Plugin, PluginError,
-    PluginScene, PLUGIN_PASSIVE,
+    instance_bodies, is_number_without_spaces, plugin_config, register_plugin, strtod, Plugin,
+    PluginError, PluginScene, PLUGIN_PASSIVE,
 };
 use crate::data::Data;
+use crate::error::StepError;
 use crate::math::quat::{mul_quat, neg_quat, quat2mat, quat2vel, rot_vec_quat, sub_quat};
 use crate::math::scalar::pow;
 use crate::math::vec::{add3, add_to_scl3, dist3, norm3, normalize4, scl3};
@@ -71,22 +72,6 @@ impl Config {
             vmax: strtod(text("vmax")) as Real,
         }
     }
-}
-
-/// The bodies of an instance: the first one and how many name the instance (MuJoCo's `i0`
-/// and `n`; [`Plugin::init`] checks that they are consecutive).
-fn bodies(m: &Model, instance: usize) -> (usize, usize) {
-    let mut first = 0;
-    let mut count = 0;
-    for i in 1..m.nbody {
-        if usize::try_from(m.body_plugin[i]).ok() == Some(instance) {
-            if count == 0 {
-                first = i;
-            }
-            count += 1;
-        }
-    }
-    (first, count)
 }
 
 /// `qpos` address of the orientation of body `i` against its parent, as MuJoCo finds it: the
@@ -300,7 +285,7 @@ struct Segments<'a> {
 
 impl<'a> Segments<'a> {
     fn new(m: &'a Model<'a>, instance: usize) -> Self {
-        let (first, count) = bodies(m, instance);
+        let (first, count) = instance_bodies(m, instance);
         Segments {
             m,
             config: Config::from_model(m, instance),
@@ -467,7 +452,7 @@ impl Plugin for Cable {
                 ));
             }
         }
-        let (first, count) = bodies(m, instance);
+        let (first, count) = instance_bodies(m, instance);
         for i in first..first + count {
             if usize::try_from(m.body_plugin[i]).ok() != Some(instance) {
                 return Err(PluginError::failed(
@@ -489,10 +474,17 @@ impl Plugin for Cable {
         Ok(())
     }
 
-    fn compute(&self, m: &Model, d: &mut Data, instance: usize, _capability: u32) {
+    fn compute(
+        &self,
+        m: &Model,
+        d: &mut Data,
+        instance: usize,
+        _capability: u32,
+    ) -> Result<(), StepError> {
         let qfrc = core::mem::take(&mut d.qfrc_passive);
         add_torques(m, d, instance, qfrc);
         d.qfrc_passive = qfrc;
+        Ok(())
     }
 
     fn visualize(&self, m: &Model, d: &mut Data, instance: usize, scn: &mut dyn PluginScene) {

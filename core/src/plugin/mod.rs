@@ -15,6 +15,7 @@
 //! libraries), whether or not they are registered; other plugins take the free slots after them.
 
 pub mod cable;
+pub mod elasticity;
 mod number;
 pub mod pid;
 mod registry;
@@ -159,7 +160,17 @@ pub trait Plugin: Sync {
 
     /// Computes the outputs of one capability (`PLUGIN_*`): actuator forces into
     /// `actuator_force`, sensor values into `sensordata`, passive forces into `qfrc_passive`.
-    fn compute(&self, _m: &Model, _d: &mut Data, _instance: usize, _capability: u32) {}
+    /// An error (such as scratch memory the Data's arena cannot give) stops the step, as
+    /// MuJoCo's `mju_error` from a plugin would.
+    fn compute(
+        &self,
+        _m: &Model,
+        _d: &mut Data,
+        _instance: usize,
+        _capability: u32,
+    ) -> Result<(), StepError> {
+        Ok(())
+    }
 
     /// Advances the state after the time step (`mj_advance`).
     fn advance(&self, _m: &Model, _d: &mut Data, _instance: usize) {}
@@ -260,6 +271,23 @@ pub fn instance_state<'d>(
     }
 }
 
+/// The bodies naming instance `instance` (`body_plugin`, the world excluded): the first one and
+/// how many there are (MuJoCo's `i0` and `nv` of the cable and elasticity plugins; the first is
+/// 0 when there are none). They need not be consecutive.
+pub(crate) fn instance_bodies(m: &Model, instance: usize) -> (usize, usize) {
+    let mut first = 0;
+    let mut count = 0;
+    for i in 1..m.nbody {
+        if usize::try_from(m.body_plugin[i]).ok() == Some(instance) {
+            if count == 0 {
+                first = i;
+            }
+            count += 1;
+        }
+    }
+    (first, count)
+}
+
 /// Calls `f(actuator)` for every actuator of `m` that names instance `instance`, in order.
 pub fn for_each_actuator(m: &Model, instance: usize, mut f: impl FnMut(usize)) {
     for (i, &p) in m.actuator_plugin.iter().enumerate() {
@@ -271,16 +299,17 @@ pub fn for_each_actuator(m: &Model, instance: usize, mut f: impl FnMut(usize)) {
 
 /// Calls `f(instance, plugin)` for every instance of `m` whose plugin has `capability`, in
 /// instance order, as MuJoCo's stages loop over `m->plugin`. An instance whose slot holds no
-/// plugin stops the loop with MuJoCo's fatal "invalid plugin slot" (a validated model has none).
+/// plugin stops the loop with MuJoCo's fatal "invalid plugin slot" (a validated model has none),
+/// and so does the first error of `f`.
 pub fn for_each_instance(
     m: &Model,
     capability: u32,
-    mut f: impl FnMut(usize, &'static dyn Plugin),
+    mut f: impl FnMut(usize, &'static dyn Plugin) -> Result<(), StepError>,
 ) -> Result<(), StepError> {
     for instance in 0..m.nplugin {
         let p = instance_plugin(m, instance).ok_or(StepError::Rejected("invalid plugin slot"))?;
         if p.capabilities() & capability != 0 {
-            f(instance, p);
+            f(instance, p)?;
         }
     }
     Ok(())
@@ -288,7 +317,10 @@ pub fn for_each_instance(
 
 /// `advance` of every instance, after the integrator moved time (end of `mj_advance`).
 pub fn advance_all(m: &Model, d: &mut Data) -> Result<(), StepError> {
-    for_each_instance(m, u32::MAX, |i, p| p.advance(m, d, i))
+    for_each_instance(m, u32::MAX, |i, p| {
+        p.advance(m, d, i);
+        Ok(())
+    })
 }
 
 /// `reset` of every instance on its slice of `plugin_state` (`mj_resetData`); instances whose
@@ -328,5 +360,8 @@ pub fn register_first_party() {
     pid::register();
     sdf::register();
     cable::register();
+    elasticity::membrane::register();
+    elasticity::shell::register();
+    elasticity::solid::register();
     touch_grid::register();
 }

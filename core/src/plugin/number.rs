@@ -102,7 +102,7 @@ fn mantissa_is_whole(t: impl Iterator<Item = u8>, radix: u32, marker: u8) -> boo
 }
 
 /// C's `isspace` in the "C" locale.
-fn is_c_space(c: u8) -> bool {
+pub(crate) fn is_c_space(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
 }
 

@@ -20,6 +20,7 @@ use super::{
 };
 use crate::actuation::next_activation;
 use crate::data::Data;
+use crate::error::StepError;
 use crate::math::misc::clip;
 use crate::model::Model;
 use crate::real::Real;
@@ -239,9 +240,16 @@ impl Plugin for Pid {
         for_each_actuator(m, instance, |i| config.act_dot(m, d, i));
     }
 
-    fn compute(&self, m: &Model, d: &mut Data, instance: usize, _capability: u32) {
+    fn compute(
+        &self,
+        m: &Model,
+        d: &mut Data,
+        instance: usize,
+        _capability: u32,
+    ) -> Result<(), StepError> {
         let config = Config::from_model(m, instance);
         for_each_actuator(m, instance, |i| config.force(m, d, i));
+        Ok(())
     }
 }
 

@@ -19,6 +19,7 @@ use super::{
 };
 use crate::arena::{ArenaField, ArenaMask};
 use crate::data::Data;
+use crate::error::StepError;
 use crate::math::mat::{rot_vec_mat, rot_vec_mat_t};
 use crate::math::quat::{axis_angle2quat, mat2quat, mul_quat, quat2mat};
 use crate::math::scalar;
@@ -461,37 +462,15 @@ impl Plugin for TouchGrid {
         Ok(())
     }
 
-    fn compute(&self, m: &Model, d: &mut Data, instance: usize, _capability: u32) {
-        let (Ok(config), Some(sensor)) = (Config::from_model(m, instance), sensor_of(m, instance))
-        else {
-            return;
-        };
-        let adr = usize::try_from(m.sensor_adr[sensor]).unwrap_or(0);
-        let dim = usize::try_from(m.sensor_dim[sensor]).unwrap_or(0);
-        let Some(out) = d.sensordata.get_mut(adr..adr + dim) else {
-            return;
-        };
-        out.fill(0.0);
-        let Some(site) = Site::of_sensor(m, sensor) else {
-            return;
-        };
-        let edges = Edges::new(&config);
-        let frame = config.frame();
-        for i in 0..d.ncon {
-            let Some(t) = touch(m, d, i, &site) else {
-                continue;
-            };
-            let Some(cell) = edges.cell(t.aer[0], t.aer[1]) else {
-                continue;
-            };
-            // cells start at +0 and never become -0, so adding a channel's zeros (which
-            // MuJoCo skips when the whole channel is zero) changes nothing
-            for (c, w) in t.force.iter().enumerate().take(config.nchannel) {
-                if let Some(v) = d.sensordata.get_mut(adr + c * frame + cell) {
-                    *v += w;
-                }
-            }
-        }
+    fn compute(
+        &self,
+        m: &Model,
+        d: &mut Data,
+        instance: usize,
+        _capability: u32,
+    ) -> Result<(), StepError> {
+        write_sensor(m, d, instance);
+        Ok(())
     }
 
     fn visualize(&self, m: &Model, d: &mut Data, instance: usize, scn: &mut dyn PluginScene) {
@@ -530,6 +509,41 @@ impl Plugin for TouchGrid {
                 if !scn.add_geom(d, &geom) {
                     return;
                 }
+            }
+        }
+    }
+}
+
+/// Writes the sensor data of instance `instance`: the normal and tangential forces of the
+/// contacts in each cell, per channel.
+fn write_sensor(m: &Model, d: &mut Data, instance: usize) {
+    let (Ok(config), Some(sensor)) = (Config::from_model(m, instance), sensor_of(m, instance))
+    else {
+        return;
+    };
+    let adr = usize::try_from(m.sensor_adr[sensor]).unwrap_or(0);
+    let dim = usize::try_from(m.sensor_dim[sensor]).unwrap_or(0);
+    let Some(out) = d.sensordata.get_mut(adr..adr + dim) else {
+        return;
+    };
+    out.fill(0.0);
+    let Some(site) = Site::of_sensor(m, sensor) else {
+        return;
+    };
+    let edges = Edges::new(&config);
+    let frame = config.frame();
+    for i in 0..d.ncon {
+        let Some(t) = touch(m, d, i, &site) else {
+            continue;
+        };
+        let Some(cell) = edges.cell(t.aer[0], t.aer[1]) else {
+            continue;
+        };
+        // cells start at +0 and never become -0, so adding a channel's zeros (which
+        // MuJoCo skips when the whole channel is zero) changes nothing
+        for (c, w) in t.force.iter().enumerate().take(config.nchannel) {
+            if let Some(v) = d.sensordata.get_mut(adr + c * frame + cell) {
+                *v += w;
             }
         }
     }

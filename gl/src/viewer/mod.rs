@@ -125,13 +125,8 @@ const RND: [(&str, &str, usize); 8] = [
     ("Cull Face", "", vis::rnd::CULL_FACE),
 ];
 
-/// Flags that show flexes or SDF iterations, which the scene refuses: not offered.
-const UNSHOWN: [usize; 4] = [
-    vis::flag::FLEXEDGE,
-    vis::flag::FLEXFACE,
-    vis::flag::FLEXBVH,
-    vis::flag::SDFITER,
-];
+/// Flags not offered: SDF iterations, which MuJoCo 3.1.6's scene update never reads.
+const UNSHOWN: [usize; 1] = [vis::flag::SDFITER];
 
 const DISABLE: [&str; 15] = [
     "Constraint",
@@ -947,6 +942,7 @@ impl App<'_, '_, '_> {
         match (button, hit) {
             (MouseButton::Left, Some(s)) => {
                 self.pert.select = s.body;
+                self.pert.flexselect = s.flex;
                 self.pert.skinselect = s.skin;
                 let b = s.body as usize;
                 // the selection point in the body's frame
@@ -958,6 +954,7 @@ impl App<'_, '_, '_> {
             }
             (MouseButton::Left, None) => {
                 self.pert.select = 0;
+                self.pert.flexselect = -1;
                 self.pert.skinselect = -1;
             }
             (MouseButton::Right, Some(s)) => {

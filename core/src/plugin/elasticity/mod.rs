@@ -1,0 +1,625 @@
+//! MuJoCo 3.1.6's elasticity plugins of meshes: `mujoco.elasticity.solid` (tetrahedra),
+//! `mujoco.elasticity.membrane` (stretching of triangles) and `mujoco.elasticity.shell`
+//! (bending of triangle pairs), and what they share.
+//!
+//! An instance's mesh is the `face` configuration attribute, the vertex numbers of its elements
+//! (its `edge` attribute numbers each element's edges, as the flex compiler numbers them). Its
+//! vertices are the vertices of the flex whose vertex bodies include the first body naming the
+//! instance, or, without such a flex (the bodies of `<composite type="particle">`), those bodies
+//! themselves in order. Solid and membrane forces are `-metric * elongation * gradient` summed
+//! over each element's edges, where the elongation of an edge is its squared length minus the
+//! squared length in the reference configuration, the gradient that of the squared length, and
+//! the metric a symmetric matrix of the element's reference shape and the material (linear finite
+//! elements written in edge lengths).
+//!
+//! MuJoCo builds the elements, edges and metrics once per `mjData` in a heap object. mjrs has no
+//! heap per `Data`, so every call derives them again from the model: the elements by reading the
+//! `face` (and `edge`) text, the metric of each element from its reference vertex positions, with
+//! MuJoCo's arithmetic, so the forces are the same bits. This costs a few hundred operations per
+//! element and call, a small multiple of the force itself; the only scratch is one force vector
+//! per vertex (and the shell's edge table) from the `Data`'s arena. `nstate` is 0, as in MuJoCo.
+//!
+//! Damping (`damping` of solid and membrane) is refused: it needs the edge lengths of the
+//! previous call, which MuJoCo keeps in its heap object (outside `mjData`, not reset, not saved)
+//! and which no per-`Data` storage of mjrs can hold with MuJoCo's `nstate` of 0.
+
+pub mod membrane;
+pub mod shell;
+pub mod solid;
+
+use super::number::is_c_space;
+use super::{instance_bodies, plugin_config, strtod, PluginError};
+use crate::arena::Stack;
+use crate::data::Data;
+use crate::error::StepError;
+use crate::model::Model;
+use crate::real::Real;
+use crate::support::{apply_ft, v3};
+
+/// The integers at the start of a configuration text, as MuJoCo's `String2Vector` reads them
+/// (`stream >> int` until the first failure: anything that is not an integer, or one out of
+/// `int`'s range, ends the list).
+#[derive(Clone, Debug)]
+pub(crate) struct Ints<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Ints<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        Ints {
+            rest: text.as_bytes(),
+        }
+    }
+}
+
+impl Iterator for Ints<'_> {
+    type Item = i32;
+
+    fn next(&mut self) -> Option<i32> {
+        let b = self.rest;
+        let mut i = b.iter().take_while(|&&c| is_c_space(c)).count();
+        let negative = b.get(i) == Some(&b'-');
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        let digits = b[i.min(b.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        let mut magnitude: i64 = 0;
+        for &c in &b[i..i + digits] {
+            // saturate: anything beyond int's range fails the same way
+            magnitude = (magnitude * 10 + i64::from(c - b'0')).min(1 << 40);
+        }
+        let value = if negative { -magnitude } else { magnitude };
+        match i32::try_from(value) {
+            Ok(v) if digits > 0 => {
+                self.rest = &b[i + digits..];
+                Some(v)
+            }
+            _ => {
+                self.rest = &[];
+                None
+            }
+        }
+    }
+}
+
+/// The material of an instance: its numeric attributes read with `strtod` (unset: 0).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Material {
+    /// Young's modulus, `young`.
+    pub young: Real,
+    /// Poisson's ratio, `poisson`.
+    pub poisson: Real,
+    /// `thickness` of membranes and shells.
+    pub thickness: Real,
+    /// `damping` of solids and membranes (its time scale: divided by the time step).
+    pub damping: Real,
+}
+
+impl Material {
+    pub(crate) fn from_model(m: &Model, instance: usize) -> Self {
+        let number = |key| strtod(plugin_config(m, instance, key).unwrap_or("")) as Real;
+        Material {
+            young: number("young"),
+            poisson: number("poisson"),
+            thickness: number("thickness"),
+            damping: number("damping"),
+        }
+    }
+}
+
+/// MuJoCo's `CheckAttr` of each of `names`, else `warning` as the failure of `init`.
+pub(crate) fn check_attrs(
+    m: &Model,
+    instance: usize,
+    names: &[&str],
+    warning: &'static str,
+) -> Result<(), PluginError> {
+    super::sdf::check_attrs(m, instance, names, warning)
+}
+
+/// The kind of element: its vertex count and its edges as pairs of local vertices (MuJoCo's
+/// `Stencil2D` and `Stencil3D`).
+#[derive(Debug)]
+pub(crate) struct Simplex {
+    pub verts: usize,
+    pub edges: &'static [[usize; 2]],
+}
+
+/// Triangles.
+pub(crate) const TRIANGLE: Simplex = Simplex {
+    verts: 3,
+    edges: &[[1, 2], [2, 0], [0, 1]],
+};
+
+/// Tetrahedra.
+pub(crate) const TETRAHEDRON: Simplex = Simplex {
+    verts: 4,
+    edges: &[[0, 1], [1, 2], [2, 0], [2, 3], [0, 3], [1, 3]],
+};
+
+/// Where an instance's vertices are.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Mesh {
+    /// Vertex `v` is body `first + v`, one of the `count` bodies naming the instance: reference
+    /// positions `body_pos`, positions `xpos`, forces on `3 * count` dofs from the first body's.
+    Bodies { first: usize, count: usize },
+    /// Vertex `v` is vertex `v` of flex `flex`: reference positions `flex_xvert0`, positions
+    /// `flexvert_xpos`, edge lengths `flexedge_length`.
+    Flex { flex: usize },
+}
+
+/// `(adr, num)` of a flex's vertices or edges, from model arrays that may be out of range.
+fn span(adr: &[i32], num: &[i32], f: usize) -> (usize, usize) {
+    let get = |a: &[i32]| a.get(f).and_then(|&x| usize::try_from(x).ok()).unwrap_or(0);
+    (get(adr), get(num))
+}
+
+impl Mesh {
+    /// The mesh of instance `instance`: MuJoCo's `i0` and the last flex with a vertex on it.
+    pub(crate) fn locate(m: &Model, instance: usize) -> Result<Mesh, PluginError> {
+        let (first, count) = instance_bodies(m, instance);
+        if count == 0 {
+            return Err(PluginError::fatal(
+                "an elasticity plugin instance must be used by a body or flex",
+            ));
+        }
+        let mut mesh = Mesh::Bodies { first, count };
+        for f in 0..m.nflex {
+            let (adr, num) = span(m.flex_vertadr, m.flex_vertnum, f);
+            let bodies = m.flex_vertbodyid.get(adr..adr + num).unwrap_or(&[]);
+            if bodies
+                .iter()
+                .any(|&b| usize::try_from(b).ok() == Some(first))
+            {
+                mesh = Mesh::Flex { flex: f };
+            }
+        }
+        Ok(mesh)
+    }
+
+    /// Number of vertices.
+    pub(crate) fn vertex_count(&self, m: &Model) -> usize {
+        match *self {
+            Mesh::Bodies { count, .. } => count,
+            Mesh::Flex { flex } => span(m.flex_vertadr, m.flex_vertnum, flex).1,
+        }
+    }
+
+    /// Body of vertex `v` (`None` when out of range).
+    pub(crate) fn body(&self, m: &Model, v: usize) -> Option<usize> {
+        match *self {
+            Mesh::Bodies { first, .. } => Some(first + v).filter(|&b| b < m.nbody),
+            Mesh::Flex { flex } => {
+                let adr = span(m.flex_vertadr, m.flex_vertnum, flex).0;
+                let b = *m.flex_vertbodyid.get(adr + v)?;
+                usize::try_from(b).ok().filter(|&b| b < m.nbody)
+            }
+        }
+    }
+
+    /// Reference position of vertex `v` (checked by [`check_mesh`]).
+    fn reference(&self, m: &Model, v: usize) -> [Real; 3] {
+        match *self {
+            Mesh::Bodies { first, .. } => v3(m.body_pos)[first + v],
+            Mesh::Flex { flex } => {
+                v3(m.flex_xvert0)[span(m.flex_vertadr, m.flex_vertnum, flex).0 + v]
+            }
+        }
+    }
+
+    /// Current position of vertex `v`.
+    fn position(&self, m: &Model, d: &Data, v: usize) -> [Real; 3] {
+        match *self {
+            Mesh::Bodies { first, .. } => v3(d.xpos)[first + v],
+            Mesh::Flex { flex } => {
+                v3(d.flexvert_xpos)[span(m.flex_vertadr, m.flex_vertnum, flex).0 + v]
+            }
+        }
+    }
+}
+
+/// An element: its vertices and, for a flex, the flex's numbers of its edges.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Element {
+    pub verts: [usize; 4],
+    pub edges: [usize; 6],
+}
+
+/// The elements of an instance, read from its `face` and (with `with_edges`) `edge` text.
+/// Reading stops at the first element with a missing or negative number.
+pub(crate) struct Elements<'a> {
+    faces: Ints<'a>,
+    edges: Option<Ints<'a>>,
+    simplex: &'static Simplex,
+}
+
+impl<'a> Elements<'a> {
+    pub(crate) fn new(
+        m: &'a Model,
+        instance: usize,
+        simplex: &'static Simplex,
+        with_edges: bool,
+    ) -> Self {
+        let text = |key| Ints::new(plugin_config(m, instance, key).unwrap_or(""));
+        Elements {
+            faces: text("face"),
+            edges: with_edges.then(|| text("edge")),
+            simplex,
+        }
+    }
+}
+
+impl Iterator for Elements<'_> {
+    type Item = Element;
+
+    fn next(&mut self) -> Option<Element> {
+        let mut el = Element {
+            verts: [0; 4],
+            edges: [0; 6],
+        };
+        for v in &mut el.verts[..self.simplex.verts] {
+            *v = usize::try_from(self.faces.next()?).ok()?;
+        }
+        if let Some(edges) = &mut self.edges {
+            for e in &mut el.edges[..self.simplex.edges.len()] {
+                *e = usize::try_from(edges.next()?).ok()?;
+            }
+        }
+        Some(el)
+    }
+}
+
+/// The number of complete elements in the `face` text (MuJoCo's `nt`: the text's integers
+/// divided by the vertices per element).
+fn element_count(m: &Model, instance: usize, simplex: &Simplex) -> usize {
+    Ints::new(plugin_config(m, instance, "face").unwrap_or("")).count() / simplex.verts
+}
+
+/// Checks what the plugins' constructors use: the vertices of every element exist and belong to
+/// bodies naming the instance (or the world), and the `edge` numbers, when given, are the
+/// numbers MuJoCo derives (MuJoCo's fatal errors); beyond MuJoCo, which would read outside its
+/// arrays, the vertices' bodies and dofs exist.
+pub(crate) fn check_mesh(
+    m: &Model,
+    instance: usize,
+    mesh: &Mesh,
+    simplex: &'static Simplex,
+) -> Result<(), PluginError> {
+    let nv = mesh.vertex_count(m);
+    let nt = element_count(m, instance, simplex);
+    let mut faces = Ints::new(plugin_config(m, instance, "face").unwrap_or(""));
+    for _ in 0..nt * simplex.verts {
+        let v = faces.next().and_then(|v| usize::try_from(v).ok());
+        let Some(body) = v.filter(|&v| v < nv).and_then(|v| mesh.body(m, v)) else {
+            return Err(PluginError::fatal(
+                "a face of an elasticity plugin names a vertex the mesh does not have",
+            ));
+        };
+        if body != 0 && usize::try_from(m.body_plugin[body]).ok() != Some(instance) {
+            return Err(PluginError::fatal("Body does not have plugin instance"));
+        }
+    }
+    check_edges(m, instance, mesh, simplex, nt)?;
+    check_dofs(m, mesh)
+}
+
+const INCOHERENT: PluginError =
+    PluginError::fatal("edge ordering is incoherent between flex and plugin");
+
+/// The edge of local edge `e` of `el` as MuJoCo keys it: (smaller vertex, larger vertex).
+fn edge_key(simplex: &Simplex, el: &Element, e: usize) -> (usize, usize) {
+    let [a, b] = simplex.edges[e];
+    let (a, b) = (el.verts[a], el.verts[b]);
+    (a.min(b), a.max(b))
+}
+
+/// MuJoCo numbers edges in the order they first appear in the elements; a non-empty `edge`
+/// text must number them so. A flex mesh needs the numbers (they index `flexedge_length`).
+fn check_edges(
+    m: &Model,
+    instance: usize,
+    mesh: &Mesh,
+    simplex: &'static Simplex,
+    nt: usize,
+) -> Result<(), PluginError> {
+    let given = Ints::new(plugin_config(m, instance, "edge").unwrap_or("")).count();
+    let ne = simplex.edges.len();
+    if given == 0 {
+        return match mesh {
+            Mesh::Bodies { .. } => Ok(()),
+            Mesh::Flex { .. } => Err(PluginError::fatal(
+                "an elasticity plugin of a flex needs the edge numbers in its edge attribute",
+            )),
+        };
+    }
+    if given < nt * ne {
+        return Err(INCOHERENT);
+    }
+    let elements = || Elements::new(m, instance, simplex, true).take(nt);
+    let mut next_new = 0;
+    for (t, el) in elements().enumerate() {
+        for e in 0..ne {
+            let key = edge_key(simplex, &el, e);
+            let idx = el.edges[e];
+            let coherent = match mesh {
+                Mesh::Flex { flex } => flex_edge_joins(m, *flex, idx, key) && idx <= next_new,
+                Mesh::Bodies { .. } => {
+                    match earlier_number(simplex, elements().take(t + 1), t, e, key) {
+                        Some(first) => first == idx,
+                        None => idx == next_new,
+                    }
+                }
+            };
+            if !coherent {
+                return Err(INCOHERENT);
+            }
+            if idx == next_new {
+                next_new += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// For a flex: whether flex edge `idx` joins the vertices of `key`. Flex edges join distinct
+/// pairs, so a number below the next new one was given to this pair before.
+fn flex_edge_joins(m: &Model, flex: usize, idx: usize, key: (usize, usize)) -> bool {
+    let (adr, num) = span(m.flex_edgeadr, m.flex_edgenum, flex);
+    match m.flex_edge.get(2 * (adr + idx)..2 * (adr + idx) + 2) {
+        Some(&[a, b]) if idx < num => {
+            let (a, b) = (usize::try_from(a).ok(), usize::try_from(b).ok());
+            (a.min(b), a.max(b)) == (Some(key.0), Some(key.1))
+        }
+        _ => false,
+    }
+}
+
+/// For a body mesh: the number given to the first occurrence of `key` before local edge `e` of
+/// element `t`, if any (a quadratic search: body meshes with `edge` text are written by hand).
+fn earlier_number(
+    simplex: &'static Simplex,
+    elements: impl Iterator<Item = Element>,
+    t: usize,
+    e: usize,
+    key: (usize, usize),
+) -> Option<usize> {
+    for (s, el) in elements.enumerate() {
+        for f in 0..simplex.edges.len() {
+            if (s, f) == (t, e) {
+                return None;
+            }
+            if edge_key(simplex, &el, f) == key {
+                return Some(el.edges[f]);
+            }
+        }
+    }
+    None
+}
+
+/// The dofs forces go to exist: `3 * count` from the first body's for a body mesh; for a flex,
+/// a vertex body of sliders alone takes at most three (MuJoCo adds the vertex force's
+/// components to its dofs in order).
+fn check_dofs(m: &Model, mesh: &Mesh) -> Result<(), PluginError> {
+    let fits = match *mesh {
+        Mesh::Bodies { first, count } => usize::try_from(m.body_dofadr[first])
+            .is_ok_and(|adr| first + count <= m.nbody && adr + 3 * count <= m.nv),
+        Mesh::Flex { .. } => (0..mesh.vertex_count(m)).all(|v| {
+            mesh.body(m, v)
+                .is_some_and(|b| m.body_simple[b] != 2 || (0..=3).contains(&m.body_dofnum[b]))
+        }),
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err(PluginError::fatal(
+            "the vertices of an elasticity plugin need three slider dofs each",
+        ))
+    }
+}
+
+/// Refuses damping that MuJoCo applies with state (see the module's notes): it keeps the
+/// previous lengths when `damping / timestep > 0`.
+pub(crate) fn check_damping(m: &Model, material: &Material) -> Result<(), PluginError> {
+    if material.damping / m.opt.timestep > 0.0 {
+        Err(PluginError::failed(
+            "damping of the elasticity plugins is not supported by mjrs: it needs the edge \
+             lengths of the previous step, which MuJoCo keeps outside mjData",
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// MuJoCo's `MetricTensor`: entry `(ed1, ed2)` is `mu * trace(B1 B2) + la * trace(B2) *
+/// trace(B1)` of the edge bases, row-major in a `6 x 6` array (the first `ne` rows and columns
+/// used).
+pub(crate) fn metric_tensor(basis: &[[Real; 9]], mu: Real, la: Real) -> [[Real; 6]; 6] {
+    let ne = basis.len();
+    let mut tr = [0.0; 6];
+    for (t, b) in tr.iter_mut().zip(basis) {
+        for i in 0..3 {
+            *t += b[4 * i];
+        }
+    }
+    let mut metric = [[0.0; 6]; 6];
+    for ed1 in 0..ne {
+        for ed2 in 0..ne {
+            let mut tr_ee = 0.0;
+            for i in 0..3 {
+                for j in 0..3 {
+                    tr_ee += basis[ed1][3 * i + j] * basis[ed2][3 * j + i];
+                }
+            }
+            metric[ed1][ed2] = mu * tr_ee + la * tr[ed2] * tr[ed1];
+        }
+    }
+    metric
+}
+
+/// `|a - b|²` (MuJoCo's `SquaredDist3`).
+fn squared_dist(a: &[Real; 3], b: &[Real; 3]) -> Real {
+    let d = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+}
+
+/// A metric of an element from its reference vertex positions.
+pub(crate) type MetricFn = fn(&[[Real; 3]; 4], &Material) -> [[Real; 6]; 6];
+
+/// The solid and membrane forces of instance `instance` added to `qfrc_passive`: per element,
+/// `-metric * elongation * gradient` (MuJoCo's `ComputeForce`), summed over the elements into one
+/// force per vertex, then added to the vertices' dofs (`AddFlexForce`).
+pub(crate) fn add_forces(
+    m: &Model,
+    d: &mut Data,
+    instance: usize,
+    simplex: &'static Simplex,
+    metric: MetricFn,
+) -> Result<(), StepError> {
+    let Ok(mesh) = Mesh::locate(m, instance) else {
+        return Ok(()); // refused by init
+    };
+    let material = Material::from_model(m, instance);
+    let nv = mesh.vertex_count(m);
+    d.with_stack(|d, stack| -> Result<(), StepError> {
+        let force = stack.alloc_zeroed::<Real>(3 * nv)?;
+        let is_flex = matches!(mesh, Mesh::Flex { .. });
+        for el in Elements::new(m, instance, simplex, is_flex) {
+            if el.verts[..simplex.verts].iter().any(|&v| v >= nv) {
+                break; // refused by init
+            }
+            element_force(m, d, &mesh, simplex, &el, metric, &material, force);
+        }
+        add_vertex_forces(m, d, &mesh, force, stack)
+    })
+}
+
+/// Adds the forces of one element to `force` (three per vertex of the mesh).
+#[allow(clippy::too_many_arguments)]
+fn element_force(
+    m: &Model,
+    d: &Data,
+    mesh: &Mesh,
+    simplex: &Simplex,
+    el: &Element,
+    metric: MetricFn,
+    material: &Material,
+    force: &mut [Real],
+) {
+    let ne = simplex.edges.len();
+    let mut x0 = [[0.0; 3]; 4];
+    let mut x = [[0.0; 3]; 4];
+    for i in 0..simplex.verts {
+        x0[i] = mesh.reference(m, el.verts[i]);
+        x[i] = mesh.position(m, d, el.verts[i]);
+    }
+    let metric = metric(&x0, material);
+    let kd = material.damping / m.opt.timestep;
+    let mut elongation = [0.0; 6];
+    let mut gradient = [[[0.0; 3]; 2]; 6];
+    for e in 0..ne {
+        let [a, b] = simplex.edges[e];
+        let reference = squared_dist(&x0[a], &x0[b]);
+        let deformed = match *mesh {
+            Mesh::Bodies { .. } => squared_dist(&x[a], &x[b]),
+            Mesh::Flex { flex } => {
+                let adr = span(m.flex_edgeadr, m.flex_edgenum, flex).0;
+                let l = d
+                    .flexedge_length
+                    .get(adr + el.edges[e])
+                    .copied()
+                    .unwrap_or(0.0);
+                l * l
+            }
+        };
+        // the previous lengths stay the reference ones without damping (kd <= 0)
+        elongation[e] = deformed - reference + (deformed - reference) * kd;
+        for k in 0..3 {
+            gradient[e][0][k] = x[a][k] - x[b][k];
+            gradient[e][1][k] = x[b][k] - x[a][k];
+        }
+    }
+    let mut local = [[0.0; 3]; 4];
+    for ed1 in 0..ne {
+        for ed2 in 0..ne {
+            for i in 0..2 {
+                for k in 0..3 {
+                    local[simplex.edges[ed2][i]][k] -=
+                        elongation[ed1] * gradient[ed2][i][k] * metric[ed1][ed2];
+                }
+            }
+        }
+    }
+    for i in 0..simplex.verts {
+        for k in 0..3 {
+            force[3 * el.verts[i] + k] += local[i][k];
+        }
+    }
+}
+
+/// Adds the vertex forces to `qfrc_passive`: to the dofs from the first body's for a body mesh
+/// (MuJoCo's `mju_addTo`); for a flex, to the three sliders of a vertex body of sliders alone,
+/// else through the body's Jacobian at the vertex (pinned vertices; MuJoCo's `AddFlexForce`).
+fn add_vertex_forces(
+    m: &Model,
+    d: &mut Data,
+    mesh: &Mesh,
+    force: &[Real],
+    stack: &mut Stack,
+) -> Result<(), StepError> {
+    match *mesh {
+        Mesh::Bodies { first, .. } => {
+            let adr = usize::try_from(m.body_dofadr[first]).unwrap_or(0);
+            let target = d
+                .qfrc_passive
+                .get_mut(adr..adr + force.len())
+                .unwrap_or(&mut []);
+            for (q, f) in target.iter_mut().zip(force) {
+                *q += f;
+            }
+        }
+        Mesh::Flex { flex } => {
+            let adr = span(m.flex_vertadr, m.flex_vertnum, flex).0;
+            let qfrc = core::mem::take(&mut d.qfrc_passive);
+            let mut result = Ok(());
+            for v in 0..mesh.vertex_count(m) {
+                let Some(b) = mesh.body(m, v) else { continue };
+                let f = [force[3 * v], force[3 * v + 1], force[3 * v + 2]];
+                if m.body_simple[b] != 2 {
+                    let point = v3(d.flexvert_xpos)[adr + v];
+                    result = apply_ft(m, d, Some(&f), None, &point, b, qfrc, stack);
+                    if result.is_err() {
+                        break;
+                    }
+                } else {
+                    let dofadr = m.body_dofadr[b] as usize;
+                    for k in 0..(m.body_dofnum[b] as usize).min(3) {
+                        qfrc[dofadr + k] += f[k];
+                    }
+                }
+            }
+            d.qfrc_passive = qfrc;
+            result?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ints_read_like_a_stream() {
+        let all = |s| Ints::new(s).collect::<std::vec::Vec<_>>();
+        assert_eq!(all(" 1 2\n-3 +4"), [1, 2, -3, 4]);
+        assert_eq!(all("1 2.5 3"), [1, 2]);
+        assert_eq!(all("7 x 8"), [7]);
+        assert_eq!(all("2147483647 2147483648 1"), [2147483647]);
+        assert_eq!(all("-2147483648"), [-2147483648]);
+        assert!(all("").is_empty());
+        assert!(all("- 1").is_empty());
+    }
+}

@@ -1,0 +1,253 @@
+//! `mujoco.elasticity.solid`, `.membrane` and `.shell` (`core/src/plugin/elasticity`) against
+//! MuJoCo 3.1.6 with its plugin library, for the models of
+//! `fixtures/plugin-models-elasticity.txt` (focused meshes on bodies, bent by a keyframe, under
+//! Euler, RK4 and implicitfast; MuJoCo's particle composites made small; see
+//! `fixtures/generate-plugin.sh`):
+//! * after 20 steps of the control law and a forward pass, the state, generalized forces
+//!   (`qfrc_passive` holds the plugins' forces), accelerations and body poses are bit for bit
+//!   MuJoCo's;
+//! * over 1000 steps, time, qpos, qvel, act and sensordata are bit for bit MuJoCo's;
+//! * the focused models compiled by mjrs from their MJCF are MuJoCo's field by field and run
+//!   MuJoCo's 1000 steps bit for bit;
+//! * bad configurations fail as in MuJoCo (`models/plugin/bad/elasticity_*.xml`), bad models
+//!   that MuJoCo would read outside its arrays with are refused, and damping (which needs state
+//!   MuJoCo keeps outside mjData) is refused with a clear message.
+
+use mjrs_core::plugin::elasticity::{membrane::MEMBRANE, shell::SHELL, solid::SOLID};
+use mjrs_core::plugin::{self, Plugin};
+use mjrs_core::{mjb, Model};
+use mjrs_tests::harness::Suite;
+use mjrs_tests::plugin_traj::reference_errors;
+use mjrs_tests::{compare, read_json};
+use serde_json::Value;
+
+const ELASTIC: Suite = Suite {
+    prefix: "plugin-models-elasticity",
+    dir: "plugin",
+};
+
+fn register() {
+    plugin::register_first_party();
+}
+
+#[test]
+fn data_after_steps_is_bit_for_bit() {
+    register();
+    let mut failures = Vec::new();
+    let mut fields = 0;
+    for case in ELASTIC.cases() {
+        let blob = std::fs::read(ELASTIC.path(&case.name, "mjb")).unwrap();
+        let (_, ours) = mjrs_tests::simulate!(mjrs_core, blob, case.key, 20, |m, d| {
+            mjrs_core::forward(&m, d).unwrap();
+            serde_json::from_str::<Value>(&mjrs::dump::data_json(&m, d)).unwrap()
+        });
+        let reference = read_json(&ELASTIC.path(&case.name, "data.json"));
+        let mut report = compare(&reference, &ours);
+        report.retain(|f| reference.get(f.split('.').next().unwrap_or(f)).is_some());
+        assert!(
+            report
+                .fields
+                .iter()
+                .any(|f| f.name.starts_with("qfrc_passive")),
+            "{}: qfrc_passive not compared",
+            case.name
+        );
+        fields += report.fields.len();
+        if !report.is_match(0.0) {
+            failures.push(format!("{}:\n{}", case.name, report.summary(0.0)));
+        }
+    }
+    println!("{fields} Data fields compared bit for bit");
+    assert!(fields > 100, "only {fields} fields compared");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn trajectories_are_bit_for_bit_for_1000_steps() {
+    register();
+    let failures = ELASTIC.traj_failures(0.0, 0.0);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn focused_models_compiled_by_mjrs_are_mujocos_and_run_its_trajectories() {
+    register();
+    let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/plugin");
+    let (mut fields, mut n) = (0, 0);
+    // the composites wait for mjrs's <composite>; the rest are plain bodies
+    for case in ELASTIC
+        .cases()
+        .into_iter()
+        .filter(|c| !c.name.contains("composite"))
+    {
+        let name = case.name.as_str();
+        let mut ours = mjrs_xml::load_xml(models.join(format!("{name}.xml")), None)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .model;
+        let blob = std::fs::read(ELASTIC.path(name, "mjb")).unwrap();
+        let mut reference = mjrs_alloc::OwnedModel::from_mjb(&blob).unwrap();
+        let (diffs, k) = mjrs_tests::model_diff::differences(&reference.view(), &ours.view());
+        assert!(diffs.is_empty(), "{name}: {} fields differ", diffs.len());
+        fields += k;
+
+        let m = ours.view();
+        let mut data = mjrs_std::OwnedData::new(&m).unwrap();
+        let mut d = data.view();
+        if let Some(key) = case.key {
+            mjrs_core::io::reset_data_keyframe(&m, &mut d, key);
+        }
+        let (every, time, [qpos, qvel, _, _]) = ELASTIC.reference_traj(name);
+        for step in 1..=1000 {
+            mjrs::control::sine(&m, &mut d);
+            mjrs_core::step(&m, &mut d).unwrap();
+            if step % every == 0 {
+                let row = step / every - 1;
+                assert_eq!(d.time, time[row], "{name} step {step}");
+                assert_eq!(d.qpos.to_vec(), qpos[row], "{name} step {step}");
+                assert_eq!(d.qvel.to_vec(), qvel[row], "{name} step {step}");
+            }
+        }
+        n += 1;
+    }
+    println!("{n} elasticity models compiled by mjrs: {fields} fields identical, 1000 steps each");
+    assert_eq!(n, 4);
+}
+
+/// Non-numbers (also in `face` and `edge`) fail `init` with MuJoCo's message; unset `young` and
+/// `poisson` with inner spaces load; a face on a body without the instance and edge numbers in
+/// the wrong order are MuJoCo's fatal errors.
+#[test]
+fn bad_configurations_fail_as_in_mujoco() {
+    register();
+    let dir = mjrs_tests::fixtures().join("../models/plugin/bad");
+    let mut checked = 0;
+    for (file, theirs) in reference_errors() {
+        if !file.starts_with("elasticity_") {
+            continue;
+        }
+        checked += 1;
+        match mjrs_xml::load_xml(dir.join(&file), None) {
+            Ok(_) => assert!(
+                theirs.is_empty(),
+                "{file}: compiles, MuJoCo says {theirs:?}"
+            ),
+            Err(e) => {
+                let ours = e.to_string();
+                let first = |s: &str| s.lines().next().unwrap_or_default().to_string();
+                assert!(
+                    !theirs.is_empty(),
+                    "{file}: refused ({ours:?}), MuJoCo loads it"
+                );
+                assert_eq!(first(&ours), first(&theirs), "{file}");
+            }
+        }
+    }
+    assert_eq!(checked, 8);
+}
+
+/// The model of fixture `name`, editable.
+fn with_model(name: &str, f: impl FnOnce(&mut Model)) {
+    register();
+    let blob = std::fs::read(ELASTIC.path(name, "mjb")).unwrap();
+    let header = mjb::read_header(&blob).unwrap();
+    let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+    let mut m = mjb::load(&blob, &mut mbuf).unwrap();
+    f(&mut m);
+}
+
+/// Overwrites the configuration text of `key` in `plugin_attr` (same length) by `value`.
+fn set_config(m: &mut Model, plugin: &dyn Plugin, key: &str, value: &str) {
+    let index = plugin.attributes().iter().position(|a| *a == key).unwrap();
+    let mut offset = m.plugin_attradr[0] as usize;
+    for _ in 0..index {
+        offset += m.plugin_attr[offset..]
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap()
+            + 1;
+    }
+    let old = m.plugin_attr[offset..]
+        .iter()
+        .position(|&b| b == 0)
+        .unwrap();
+    assert_eq!(old, value.len(), "same length only");
+    m.plugin_attr[offset..offset + old].copy_from_slice(value.as_bytes());
+}
+
+#[test]
+fn damping_is_refused_clearly() {
+    register();
+    let xml = std::fs::read_to_string(
+        mjrs_tests::fixtures().join("../models/plugin/elasticity_solid_tets.xml"),
+    )
+    .unwrap();
+    let damped = xml.replace(
+        r#"<config key="young""#,
+        r#"<config key="damping" value="0.001"/><config key="young""#,
+    );
+    let err = mjrs_xml::compile_str(&damped, "damped.xml", "", None)
+        .err()
+        .expect("damping refused");
+    assert!(err.to_string().contains("damping"), "{err}");
+    // negative damping keeps MuJoCo's previous lengths at the reference ones: no state, runs
+    with_model("elasticity_solid_noedge", |m| {
+        assert_eq!(SOLID.init(m, 0), Ok(()))
+    });
+}
+
+#[test]
+fn faces_outside_the_mesh_are_refused() {
+    // face "0 2 1 3 4 1 2 3" on five bodies
+    with_model("elasticity_solid_noedge", |m| {
+        set_config(m, &SOLID, "face", "0 2 1 3 5 1 2 3");
+        assert!(SOLID.init(m, 0).unwrap_err().message.contains("vertex"));
+        set_config(m, &SOLID, "face", "0 2 1 3-4 1 2 3");
+        // "3-4" reads as 3 then -4: a negative vertex
+        assert!(SOLID.init(m, 0).is_err());
+    });
+    // membrane: face "0 1 2 1 3 2" on four bodies
+    with_model("elasticity_membrane_pair", |m| {
+        set_config(m, &MEMBRANE, "face", "0 1 2 1 9 2");
+        assert!(MEMBRANE.init(m, 0).unwrap_err().message.contains("vertex"));
+    });
+    // shell: face "0 1 3 1 4 3 1 2 4 2 5 4" on six bodies
+    with_model("elasticity_shell_strip", |m| {
+        set_config(m, &SHELL, "face", "0 1 3 1 4 3 1 2 4 2 7 4");
+        assert!(SHELL.init(m, 0).unwrap_err().message.contains("vertex"));
+    });
+}
+
+#[test]
+fn an_instance_without_bodies_is_refused() {
+    for (name, p) in [
+        ("elasticity_solid_tets", &SOLID as &dyn Plugin),
+        ("elasticity_membrane_pair", &MEMBRANE),
+        ("elasticity_shell_strip", &SHELL),
+    ] {
+        with_model(name, |m| {
+            m.body_plugin.fill(-1);
+            let e = p.init(m, 0).unwrap_err();
+            assert!(e.message.contains("used by a body"), "{name}: {e}");
+        });
+    }
+}
+
+#[test]
+fn vertices_without_three_dofs_are_refused() {
+    with_model("elasticity_solid_tets", |m| {
+        // the last body's dofs would run past nv
+        let last = m.nbody - 1;
+        m.body_plugin[last] = -1;
+        m.body_dofadr[1] = 3;
+        assert!(SOLID.init(m, 0).is_err());
+    });
+}
+
+#[test]
+fn trailing_face_numbers_are_ignored() {
+    // MuJoCo takes the whole elements of the list: a trailing partial element is dropped
+    with_model("elasticity_membrane_pair", |m| {
+        set_config(m, &MEMBRANE, "face", "0 1 2 1 3  ");
+        assert_eq!(MEMBRANE.init(m, 0), Ok(()));
+    });
+}
