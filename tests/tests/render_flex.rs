@@ -8,7 +8,13 @@ use mjrs_gl::vis::{flag, VisOption};
 use mjrs_tests::{fixtures, plugin_traj, read_json};
 
 /// A case: name, model, state fixture, flags on, flags off (as in the generator).
-type Case = (&'static str, &'static str, &'static str, &'static [usize], &'static [usize]);
+type Case = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [usize],
+    &'static [usize],
+);
 
 const CASES: [Case; 4] = [
     ("shapes_skin", "shapes", "shapes_default", &[], &[]),

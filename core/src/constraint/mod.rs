@@ -14,8 +14,10 @@
 //! `jacobian` (`efc_J` as the solvers see it), `project` (`efc_AR`) and `reference`
 //! (`efc_aref`). This file makes the rows in that order (`mj_makeConstraint`).
 //!
-//! Not supported: flex equality constraints and flex contacts (the pipeline refuses flexes),
-//! and constraint islands (`ENBL_ISLAND` is refused when there are rows). The solvers' state
+//! Contacts on flex elements act on the bodies of the element's vertices, weighted by inverse
+//! distance to the contact point (`mj_elemBodyWeight`, `mj_jacSum`).
+//!
+//! Not supported: flex equality constraints, and constraint islands (`ENBL_ISLAND` is refused when there are rows). The solvers' state
 //! update (`mj_constraintUpdate`) lives in the module `solver`.
 
 mod allocate;
