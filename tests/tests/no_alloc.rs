@@ -89,6 +89,32 @@ fn step_does_not_allocate() {
     }
 }
 
+/// Flex collisions (broad phase, midphase, self-collision by each mode, contact rows on flex
+/// elements) allocate nothing either.
+#[test]
+fn flex_collision_step_does_not_allocate() {
+    for path in mjb_files("flex_collision") {
+        for mode in 0..5 {
+            let blob = std::fs::read(&path).unwrap();
+            let header = mjrs_core::mjb::read_header(&blob).unwrap();
+            let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+            let m = mjrs_core::mjb::load(&blob, &mut mbuf).unwrap();
+            m.flex_selfcollide.fill(mode);
+            let mut dbuf = vec![0u8; mjrs_core::Data::bytes_needed(m.sizes()).unwrap()];
+            let mut d = mjrs_core::Data::new(&m, &mut dbuf).unwrap();
+            let mut result = Ok(());
+            let n = allocations(|| {
+                for _ in 0..60 {
+                    result = result.and(mjrs_core::step(&m, &mut d));
+                }
+            });
+            assert!(result.is_ok(), "{}: {result:?}", path.display());
+            assert!(d.ncon > 0, "{}: no contacts", path.display());
+            assert_eq!(n, 0, "{} mode {mode}: {n} allocations", path.display());
+        }
+    }
+}
+
 /// A model of a fixture directory on fresh data: `f(m, d)`.
 fn with_fixture(path: &std::path::Path, f: impl FnOnce(&mjrs_core::Model, &mut mjrs_core::Data)) {
     let blob = std::fs::read(path).unwrap();

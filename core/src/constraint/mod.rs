@@ -14,9 +14,11 @@
 //! `jacobian` (`efc_J` as the solvers see it), `project` (`efc_AR`) and `reference`
 //! (`efc_aref`). This file makes the rows in that order (`mj_makeConstraint`).
 //!
-//! Flex equality constraints make one row per edge that is not rigid. Not supported: flex
-//! contacts (the collision stage refuses flexes),
-//! and constraint islands (`ENBL_ISLAND` is refused when there are rows). The solvers' state
+//! Flex equality constraints make one row per edge that is not rigid. Contacts on flex
+//! elements act on the bodies of the element's vertices, weighted by inverse distance to the
+//! contact point (`mj_elemBodyWeight`, `mj_jacSum`).
+//!
+//! Not supported: constraint islands (`ENBL_ISLAND` is refused when there are rows). The solvers' state
 //! update (`mj_constraintUpdate`) lives in the module `solver`.
 
 mod allocate;
