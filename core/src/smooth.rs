@@ -849,6 +849,12 @@ fn equality_cfrc_ext(m: &Model, d: &mut Data) {
         }
         let id = id as usize;
         let weld = m.eq_type[id] == EQ_WELD;
+        if m.eq_type[id] == EQ_FLEX {
+            // MuJoCo skips one row per edge that is not rigid, even when an edge without dofs
+            // got no row
+            i += flex_equality_rows(m, m.eq_obj1id[id] as usize).max(1);
+            continue;
+        }
         if !weld && m.eq_type[id] != EQ_CONNECT {
             i += 1;
             continue;
@@ -876,4 +882,11 @@ fn equality_cfrc_ext(m: &Model, d: &mut Data) {
         }
         i += rows;
     }
+}
+
+/// Number of edges of flex `f` that are not rigid: the rows MuJoCo expects of its equality.
+fn flex_equality_rows(m: &Model, f: usize) -> usize {
+    let start = m.flex_edgeadr[f] as usize;
+    let edges = &m.flexedge_rigid[start..start + m.flex_edgenum[f] as usize];
+    edges.iter().filter(|&&r| r == 0).count()
 }

@@ -180,40 +180,8 @@ fn same_location(theirs: &Option<(String, String)>, ours: &Option<(String, Strin
 /// Rejected models whose message mjrs words differently, with the reason.
 const OTHER_MESSAGE: &[(&str, &str)] = &[
     (
-        "mj_user_malformed_cube_22_ascii_missing_element",
-        "flexcomp is refused as unsupported",
-    ),
-    (
-        "mj_user_malformed_cube_22_ascii_missing_node",
-        "flexcomp is refused as unsupported",
-    ),
-    (
-        "mj_user_malformed_cube_22_ascii_missing_num_elements",
-        "flexcomp is refused as unsupported",
-    ),
-    (
-        "mj_user_malformed_cube_22_ascii_missing_num_nodes",
-        "flexcomp is refused as unsupported",
-    ),
-    (
-        "mj_user_malformed_cube_41_ascii_missing_element",
-        "flexcomp is refused as unsupported",
-    ),
-    (
-        "mj_user_malformed_cube_41_ascii_missing_element_header",
-        "flexcomp is refused as unsupported",
-    ),
-    (
-        "mj_user_malformed_cube_41_ascii_missing_node_header",
-        "flexcomp is refused as unsupported",
-    ),
-    (
-        "mj_user_malformed_cube_41_ascii_missing_node_index",
-        "flexcomp is refused as unsupported",
-    ),
-    (
-        "mj_user_malformed_flex_nofaces",
-        "flexcomp is refused as unsupported",
+        "mjrs_composite_bad_curve_missing",
+        "MuJoCo stops in mju_error (\"Invalid composite shape: -1\"), not with an XML error",
     ),
     (
         "mjt_reader_IncludeSameFileTest",

@@ -2,7 +2,10 @@
 //! models of `tests/fixtures/flexcore-models.txt` (`fixtures/generate-flexcore.py`; contacts off):
 //! * after 20 steps of the control law and a forward pass: `flexvert_xpos`, `flexelem_aabb`,
 //!   `bvh_aabb_dyn`, `flexedge_length`, `flexedge_J` (dense and sparse, with its row structure),
-//!   `flexedge_velocity`, the passive forces, `qDeriv`, `qacc`;
+//!   `flexedge_velocity`, the passive forces, `qDeriv`, `qacc`, `energy`, and the constraint rows of flex
+//!   equalities (`efc_type`, `efc_id`, `efc_pos`, `efc_diagApprox`, `efc_KBIP`, `efc_D`,
+//!   `efc_R`, `efc_force`, `efc_J` dense and sparse with its structure); then `qfrc_inverse` of
+//!   inverse dynamics on that state;
 //! * over 1000 steps (every 50th recorded): `time`, `qpos`, `qvel`, `act`, `flexedge_length`,
 //!   under Euler, implicit, implicitfast and RK4.
 
@@ -74,9 +77,31 @@ enum Values<'a> {
     Int(&'a [i32]),
 }
 
-fn field<'a>(d: &'a Data, name: &str) -> Values<'a> {
+fn field<'a>(m: &Model, d: &'a Data, name: &str) -> Values<'a> {
     use Values::*;
+    let a = d.arena.arrays();
+    let nefc = d.nefc;
+    let sparse = mjrs_core::support::is_sparse(m);
+    let nnz = if nefc == 0 || !sparse {
+        0
+    } else {
+        (a.efc_J_rowadr[nefc - 1] + a.efc_J_rownnz[nefc - 1]) as usize
+    };
+    let rows = if sparse { nefc } else { 0 };
     match name {
+        "efc_type" => Int(&a.efc_type[..nefc]),
+        "efc_id" => Int(&a.efc_id[..nefc]),
+        "efc_pos" => Num(&a.efc_pos[..nefc]),
+        "efc_diagApprox" => Num(&a.efc_diagApprox[..nefc]),
+        "efc_KBIP" => Num(&a.efc_KBIP[..4 * nefc]),
+        "efc_D" => Num(&a.efc_D[..nefc]),
+        "efc_R" => Num(&a.efc_R[..nefc]),
+        "efc_force" => Num(&a.efc_force[..nefc]),
+        "efc_J" if sparse => Num(&a.efc_J[..nnz]),
+        "efc_J" => Num(&a.efc_J[..nefc * m.nv]),
+        "efc_J_colind" => Int(&a.efc_J_colind[..if sparse { nnz } else { 0 }]),
+        "efc_J_rownnz" => Int(&a.efc_J_rownnz[..rows]),
+        "efc_J_rowadr" => Int(&a.efc_J_rowadr[..rows]),
         "flexvert_xpos" => Num(d.flexvert_xpos),
         "flexelem_aabb" => Num(d.flexelem_aabb),
         "bvh_aabb_dyn" => Num(d.bvh_aabb_dyn),
@@ -94,6 +119,7 @@ fn field<'a>(d: &'a Data, name: &str) -> Values<'a> {
         "qpos" => Num(d.qpos),
         "qvel" => Num(d.qvel),
         "act" => Num(d.act),
+        "energy" => Num(&d.energy),
         _ => panic!("unknown field {name}"),
     }
 }
@@ -167,13 +193,23 @@ fn flex_fields_after_steps_match_reference_bit_for_bit() {
             mjrs_core::forward(m, &mut d).unwrap();
             let mut total = 0;
             for (name, value) in reference.as_object().unwrap() {
-                if name == "steps" {
+                if name == "steps" || name == "qfrc_inverse" {
                     continue;
                 }
-                let (n, bad) = compare(&format!("{} {name}", case.name), field(&d, name), value);
+                let (n, bad) = compare(&format!("{} {name}", case.name), field(m, &d, name), value);
                 total += n;
                 failures.extend(bad);
             }
+            // then inverse dynamics on the same state
+            mjrs_core::inverse(m, &mut d).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+            let what = format!("{} qfrc_inverse", case.name);
+            let (n, bad) = compare(
+                &what,
+                Values::Num(d.qfrc_inverse),
+                &reference["qfrc_inverse"],
+            );
+            total += n;
+            failures.extend(bad);
             println!("{:<20} {total} values", case.name);
             assert!(total > 0);
         });
@@ -208,7 +244,7 @@ fn trajectories_match_reference_bit_for_bit_for_1000_steps() {
                     let ours = if name == "time" {
                         Values::Num(&time)
                     } else {
-                        field(&d, name)
+                        field(m, &d, name)
                     };
                     let what = format!("{} step {step} {name}", case.name);
                     let value = if name == "time" {

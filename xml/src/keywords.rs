@@ -57,9 +57,9 @@ pub const EQUALITY: Keywords = &[
     ("flex", EQ_FLEX),
     ("distance", EQ_DISTANCE),
 ];
-/// The equality elements the writer writes: the first four of [`EQUALITY`], because the reader
-/// refuses flex and distance equalities, so no spec read from MJCF holds one.
-pub const EQUALITY_WRITTEN: Keywords = EQUALITY.split_at(4).0;
+/// The equality elements the writer writes: the first five of [`EQUALITY`], because the reader
+/// refuses distance equalities, so no spec read from MJCF holds one.
+pub const EQUALITY_WRITTEN: Keywords = EQUALITY.split_at(5).0;
 /// `dyn_map`.
 pub const DYN: Keywords = &[
     ("none", DYN_NONE),

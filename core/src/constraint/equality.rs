@@ -1,5 +1,5 @@
 //! Equality constraint rows (`mj_instantiateEquality`): connect, weld, joint and tendon
-//! couplings.
+//! couplings, flex edge lengths.
 
 use super::row_jacobians::{jac_dif_pair_rot, tendon_row, PairScratch};
 use super::rows::Rows;
@@ -59,8 +59,31 @@ pub(super) fn equality_rows(
             EQ_CONNECT => connect_rows(m, d, i, &mut s, rows)?,
             EQ_WELD => weld_rows(m, d, i, &mut s, rows)?,
             EQ_JOINT | EQ_TENDON => coupling_row(m, d, i, &mut s, rows)?,
-            _ => return Err(StepError::Unsupported("flex equality constraints")),
+            // the validator admits no other type
+            _ => flex_rows(m, d, i, rows)?,
         }
+    }
+    Ok(())
+}
+
+/// Flex: every edge that is not rigid keeps its rest length; one row per edge, position error
+/// `flexedge_length - flexedge_length0`, Jacobian the edge's row of `flexedge_J`.
+fn flex_rows(m: &Model, d: &Data, i: usize, rows: &mut Rows) -> Result<(), StepError> {
+    let f = m.eq_obj1id[i] as usize;
+    let start = m.flex_edgeadr[f] as usize;
+    for e in start..start + m.flex_edgenum[f] as usize {
+        if m.flexedge_rigid[e] != 0 {
+            continue;
+        }
+        let cpos = d.flexedge_length[e] - m.flexedge_length0[e];
+        let (jac, chain) = if rows.sparse {
+            let adr = d.flexedge_J_rowadr[e] as usize;
+            let range = adr..adr + d.flexedge_J_rownnz[e] as usize;
+            (&d.flexedge_J[range.clone()], &d.flexedge_J_colind[range])
+        } else {
+            (&d.flexedge_J[e * m.nv..(e + 1) * m.nv], &[][..])
+        };
+        rows.add(jac, chain, &[cpos], &[], 0.0, 1, CNSTR_EQUALITY, i)?;
     }
     Ok(())
 }

@@ -14,7 +14,8 @@
 //! `jacobian` (`efc_J` as the solvers see it), `project` (`efc_AR`) and `reference`
 //! (`efc_aref`). This file makes the rows in that order (`mj_makeConstraint`).
 //!
-//! Not supported: flex equality constraints and flex contacts (the pipeline refuses flexes),
+//! Flex equality constraints make one row per edge that is not rigid. Not supported: flex
+//! contacts (the collision stage refuses flexes),
 //! and constraint islands (`ENBL_ISLAND` is refused when there are rows). The solvers' state
 //! update (`mj_constraintUpdate`) lives in the module `solver`.
 
@@ -102,7 +103,7 @@ pub fn make_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
         // the island solver reads the dense transpose too
         transpose(a.efc_JT, a.efc_J, nefc, m.nv);
     }
-    diag_approx(m, nefc, &mut a)?;
+    diag_approx(m, d.flexvert_xpos, nefc, &mut a)?;
     make_impedance(m, nefc, first_contact, &mut a);
     Ok(())
 }

@@ -87,7 +87,17 @@ impl Compiler<'_> {
                 .flatten()
                 .map(|m| m.bvh.len())
                 .sum::<usize>();
-        z.nbvh = z.nbvhstatic;
+        z.nbvhdynamic = self.flexes.iter().map(|f| f.tree.len()).sum();
+        z.nbvh = z.nbvhstatic + z.nbvhdynamic;
+        z.nflex = self.flexes.len();
+        for f in &self.flexes {
+            z.nflexvert += f.nvert;
+            z.nflexedge += f.edge.len();
+            z.nflexelem += f.elem.len() / (f.dim + 1);
+            z.nflexelemdata += f.elem.len();
+            z.nflexshelldata += f.shell.len();
+            z.nflexevpair += f.evpair.len() / 2;
+        }
         for m in self.meshes.iter().flatten() {
             z.nmeshvert += m.vert.len() / 3;
             z.nmeshnormal += m.normal.len() / 3;
@@ -276,7 +286,9 @@ impl Compiler<'_> {
                 self.lights.iter().map(|x| x.s.name.clone()).collect(),
                 |m| &mut *m.name_lightadr,
             ),
-            (Vec::new(), |m| &mut *m.name_flexadr),
+            (s.flexes.iter().map(|x| x.name.clone()).collect(), |m| {
+                &mut *m.name_flexadr
+            }),
             (s.meshes.iter().map(|x| x.name.clone()).collect(), |m| {
                 &mut *m.name_meshadr
             }),
@@ -759,7 +771,8 @@ impl Compiler<'_> {
     /// `CopyObjects`: assets, pairs, excludes, equalities, tendons, actuators, sensors, custom
     /// data and keyframes.
     fn copy_objects(&self, m: &mut Model) {
-        self.copy_meshes(m);
+        let bvhadr = self.copy_meshes(m);
+        self.copy_flexes(m, bvhadr);
         self.copy_skins(m);
         let mut adr = 0;
         for (i, h) in self.hfields.iter().enumerate() {
@@ -823,7 +836,8 @@ impl Compiler<'_> {
         self.copy_keys(m);
     }
 
-    fn copy_meshes(&self, m: &mut Model) {
+    /// Copies the meshes; returns the end of their hierarchies in `bvh_*`.
+    fn copy_meshes(&self, m: &mut Model) -> usize {
         let mut bvhadr = (0..self.bodies.len())
             .map(|i| (m.body_bvhadr[i] + m.body_bvhnum[i]).max(0) as usize)
             .max()
@@ -876,6 +890,7 @@ impl Compiler<'_> {
             graph += me.graph.len();
             bvhadr += nbvh;
         }
+        bvhadr
     }
 
     fn copy_skins(&self, m: &mut Model) {

@@ -13,6 +13,7 @@
 
 mod copy;
 mod finish;
+mod flex;
 mod fuse;
 mod objects;
 pub mod orient;
@@ -152,6 +153,7 @@ pub(crate) struct Compiler<'a> {
     pub lights: Vec<CLight>,
     pub frames: Vec<CFrame>,
     pub meshes: Vec<Option<CompiledMesh>>,
+    pub flexes: Vec<flex::CFlex>,
     pub skins: Vec<CompiledSkin>,
     pub hfields: Vec<CompiledHField>,
     pub textures: Vec<CompiledTexture>,
@@ -200,6 +202,7 @@ pub fn compile(spec: Spec, res: &dyn Resources) -> Result<Compilation, XmlError>
         lights: Vec::new(),
         frames: Vec::new(),
         meshes: Vec::new(),
+        flexes: Vec::new(),
         skins: Vec::new(),
         hfields: Vec::new(),
         textures: Vec::new(),
@@ -222,6 +225,7 @@ pub fn compile(spec: Spec, res: &dyn Resources) -> Result<Compilation, XmlError>
     c.set_nuser()?;
     c.compile_meshes()?;
     c.compile_bodies()?;
+    c.compile_flexes()?;
     c.compile_assets()?;
     c.compile_objects()?;
     c.compile_plugins()?;
@@ -246,7 +250,12 @@ impl Compiler<'_> {
         }
         // MuJoCo 3.1.6 refuses 65534 or more bodies plus flexes here, but counts its body list
         // before `MakeLists` fills it, when it holds the world alone: it compiles any number
-        // of bodies (70,000 and 100,000 sibling bodies compile), and mjrs, without flexes, too
+        // of bodies (70,000 and 100,000 sibling bodies compile), and only the flexes count
+        if 1 + self.spec.flexes.len() >= 65534 {
+            return Err(XmlError::model(
+                "number of bodies plus flexes must be less than 65534",
+            ));
+        }
         for dir in [&mut self.spec.meshdir, &mut self.spec.texturedir] {
             if !dir.is_empty() && !dir.ends_with(['/', '\\']) {
                 dir.push('/');
@@ -483,6 +492,7 @@ impl Compiler<'_> {
                 OBJ_LIGHT,
                 self.lights.iter().map(|x| x.s.name.as_str()).collect(),
             ),
+            (OBJ_FLEX, s.flexes.iter().map(|x| x.name.as_str()).collect()),
             (OBJ_MESH, s.meshes.iter().map(|x| x.name.as_str()).collect()),
             (OBJ_SKIN, s.skins.iter().map(|x| x.name.as_str()).collect()),
             (

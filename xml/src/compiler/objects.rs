@@ -359,6 +359,7 @@ impl Compiler<'_> {
             EQ_CONNECT | EQ_WELD => OBJ_BODY,
             EQ_JOINT => OBJ_JOINT,
             EQ_TENDON => OBJ_TENDON,
+            EQ_FLEX => OBJ_FLEX,
             _ => return Err(err("invalid type in equality constraint".into())),
         };
         let unknown = |n: &str| err(format!("unknown element '{n}' in equality constraint {i}"));
@@ -377,6 +378,12 @@ impl Compiler<'_> {
         if o1 == o2 {
             return Err(err(format!(
                 "element '{}' is repeated in equality constraint {i}",
+                q.name1
+            )));
+        }
+        if q.etype == EQ_FLEX && self.flexes[o1 as usize].rigid {
+            return Err(err(format!(
+                "rigid flex '{}' in equality constraint {i}",
                 q.name1
             )));
         }

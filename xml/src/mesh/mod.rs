@@ -16,6 +16,7 @@
 //! Vertices are single precision as in MuJoCo; every step keeps MuJoCo's mix of `float` and
 //! `double` arithmetic so the results are identical bit for bit.
 
+pub mod gmsh;
 mod hull;
 mod msh;
 mod obj;
@@ -411,6 +412,37 @@ impl MeshData {
             }
         }
     }
+}
+
+/// The vertices and faces of a surface mesh file for `flexcomp type="mesh"` (`MakeMesh`): STL
+/// (repeated vertices merged), OBJ (checked, then repeated vertices merged) or MuJoCo's MSH,
+/// by the extension `ext` (lower case, with the dot). `name` names the file in messages, which
+/// are MuJoCo's: the loaders' errors (`mjCError`) start with "Error: ", the checks' do not.
+pub fn flexcomp_surface(
+    ext: &str,
+    bytes: &[u8],
+    name: &str,
+) -> Result<(Vec<f32>, Vec<i32>), String> {
+    let loader = |e: LoadError| format!("Error: {e}");
+    let data = match ext {
+        ".stl" => stl::load(bytes, name, true).map_err(loader)?,
+        ".msh" => msh::load(bytes, name, true).map_err(loader)?,
+        _ => {
+            let mut data = obj::load(bytes, name, true).map_err(loader)?;
+            if data.vert.is_empty() || data.face.is_empty() {
+                return Err("Vertex and face data required".into());
+            }
+            if data.vert.len() % 3 != 0 {
+                return Err("Vertex data must be multiple of 3".into());
+            }
+            if data.face.len() % 3 != 0 {
+                return Err("Face data must be multiple of 3".into());
+            }
+            stl::remove_repeated(&mut data).map_err(loader)?;
+            data
+        }
+    };
+    Ok((data.vert, data.face))
 }
 
 /// `obj::load` through the asset cache, which keeps the right-handed decoding (MuJoCo's

@@ -72,7 +72,7 @@ pub(super) fn load(bytes: &[u8], name: &str, righthand: bool) -> Result<MeshData
 /// `mjCMesh::RemoveRepeated`: vertices are sorted by a single-precision key (`x + 0.01 y +
 /// 0.0001 z`, with glibc's stable `qsort_r`), a vertex equal to its predecessor in that order
 /// is replaced by it, and the survivors are packed in their original order.
-fn remove_repeated(data: &mut MeshData) -> Result<(), LoadError> {
+pub(super) fn remove_repeated(data: &mut MeshData) -> Result<(), LoadError> {
     let nvert = data.nvert();
     let vert = &data.vert;
     let key = |i: usize| {

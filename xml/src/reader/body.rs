@@ -22,7 +22,11 @@ fn read_quat(e: &Elem, dst: &mut [f64; 4], w: &mut Warnings) -> Result<(), XmlEr
 
 /// `ReadAlternative`: the alternative orientation specifiers; at most one (with `quat`) may be
 /// given. Returns how many were.
-fn read_alternative(e: &Elem, alt: &mut Orientation, w: &mut Warnings) -> Result<usize, XmlError> {
+pub(super) fn read_alternative(
+    e: &Elem,
+    alt: &mut Orientation,
+    w: &mut Warnings,
+) -> Result<usize, XmlError> {
     let mut n = usize::from(e.attr("quat").is_some());
     if read(e, "axisangle", &mut alt.axisangle, w)? {
         n += 1;
@@ -375,7 +379,7 @@ impl Reader<'_> {
                     read_upto(e, "polycoef", &mut q.data[..5], w)?;
                     (n1, n2)
                 }
-                EQ_FLEX => return Err(e.unsupported("flex equality constraints")),
+                EQ_FLEX => (attr::text_required(e, "flex")?, None),
                 EQ_DISTANCE => {
                     return Err(e.error(
                         "support for distance equality constraints was removed in MuJoCo 2.2.2",
@@ -533,8 +537,8 @@ impl Reader<'_> {
                 let r = self.one_plugin(e)?;
                 self.spec.bodies[body].plugin = Some(r);
             }
-            "composite" => return Err(e.unsupported("composite objects")),
-            "flexcomp" => return Err(e.unsupported("flexcomp (deformable objects)")),
+            "composite" => self.composite(e, body)?,
+            "flexcomp" => self.flexcomp(e, body)?,
             other => return Err(e.error(format!("unrecognized model element '{other}'"))),
         }
         Ok(())

@@ -8,8 +8,13 @@
 mod actuator;
 pub mod attr;
 mod body;
+mod composite;
 pub mod dom;
 pub mod elem;
+mod flex;
+pub(crate) use flex::FLEXSELF;
+mod flexcomp;
+mod flexfile;
 mod namespace;
 mod plugin;
 mod replicate;
@@ -235,10 +240,8 @@ impl<'a> Reader<'a> {
         for s in root.children_named("contact") {
             self.contact(s)?;
         }
-        if let Some(s) = root.children_named("deformable").next() {
-            if let Some(e) = s.children.first() {
-                return Err(e.unsupported("deformable objects (flex and deformable skins)"));
-            }
+        for s in root.children_named("deformable") {
+            self.deformable(s)?;
         }
         for s in root.children_named("equality") {
             self.equality(s)?;

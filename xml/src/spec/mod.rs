@@ -13,7 +13,10 @@
 use mjrs_core::model::{Options, Visual};
 use mjrs_core::types::*;
 
+mod flex;
 mod prune;
+
+pub use flex::{Flex, FLEXSELF_AUTO};
 
 /// Solver reference defaults (`mj_defaultSolRefImp`).
 pub const SOLREF_DEFAULT: [f64; NREF] = [0.02, 1.0];
@@ -259,6 +262,8 @@ pub struct Spec {
 
     /// Meshes.
     pub meshes: Vec<Mesh>,
+    /// Flexes, in `deformable` and `flexcomp` reading order.
+    pub flexes: Vec<Flex>,
     /// Skins.
     pub skins: Vec<Skin>,
     /// Height fields.
@@ -340,6 +345,7 @@ impl Default for Spec {
             bodies: vec![Body::world()],
             frames: Vec::new(),
             meshes: Vec::new(),
+            flexes: Vec::new(),
             skins: Vec::new(),
             hfields: Vec::new(),
             textures: Vec::new(),

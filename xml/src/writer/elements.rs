@@ -252,11 +252,15 @@ pub fn equality(q: &Equality, d: &Equality) -> Result<Node, XmlError> {
     let (a1, a2) = match q.etype {
         EQ_CONNECT | EQ_WELD => ("body1", "body2"),
         EQ_JOINT => ("joint1", "joint2"),
+        EQ_FLEX => ("flex", ""),
         _ => ("tendon1", "tendon2"),
     };
     n.set(a1, q.name1.as_str());
-    n.text_some(a2, &q.name2);
+    if !a2.is_empty() {
+        n.text_some(a2, &q.name2);
+    }
     match q.etype {
+        EQ_FLEX => {}
         EQ_CONNECT => n.set("anchor", super::number::join(&q.data[..3])),
         EQ_WELD => {
             n.nums("anchor", &q.data[..3], &[0.0; 3]);
@@ -266,6 +270,53 @@ pub fn equality(q: &Equality, d: &Equality) -> Result<Node, XmlError> {
         _ => n.trim("polycoef", &q.data[..5], &d.data[..5], 0),
     }
     equality_common(&mut n, q, d);
+    Ok(n)
+}
+
+/// `OneFlex`: the flex, with its `contact` and `edge` children when they differ from the
+/// defaults.
+pub fn flex(f: &Flex) -> Result<Node, XmlError> {
+    let d = Flex::default();
+    let mut n = Node::new("flex");
+    n.text_some("name", &f.name);
+    n.num("radius", f.radius, d.radius);
+    n.text_some("material", &f.material);
+    n.nums("rgba", &f.rgba, &d.rgba);
+    n.flag("flatskin", f.flatskin, d.flatskin);
+    n.int("dim", f.dim, d.dim);
+    n.int("group", f.group, d.group);
+    n.set("body", f.vertbody.join(" "));
+    n.vec_some("vertex", &f.vert);
+    n.set("element", super::number::join(&f.elem));
+    n.vec_some("texcoord", &f.texcoord);
+    let mut c = Node::new("contact");
+    c.int("contype", f.contype, d.contype);
+    c.int("conaffinity", f.conaffinity, d.conaffinity);
+    c.int("condim", f.condim, d.condim);
+    c.int("priority", f.priority, d.priority);
+    c.nums("friction", &f.friction, &d.friction);
+    c.num("solmix", f.solmix, d.solmix);
+    c.nums("solref", &f.solref, &d.solref);
+    c.nums("solimp", &f.solimp, &d.solimp);
+    c.num("margin", f.margin, d.margin);
+    c.num("gap", f.gap, d.gap);
+    c.flag("internal", f.internal, d.internal);
+    c.key(
+        "selfcollide",
+        crate::reader::FLEXSELF,
+        f.selfcollide,
+        d.selfcollide,
+    )?;
+    c.int("activelayers", f.activelayers, d.activelayers);
+    if !c.is_empty() {
+        n.children.push(c);
+    }
+    let mut e = Node::new("edge");
+    e.num("stiffness", f.edgestiffness, d.edgestiffness);
+    e.num("damping", f.edgedamping, d.edgedamping);
+    if !e.is_empty() {
+        n.children.push(e);
+    }
     Ok(n)
 }
 

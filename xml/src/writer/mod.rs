@@ -19,7 +19,9 @@
 //!   `-0` stays `-0`;
 //! * frames are kept, with their pose, around the objects declared in them (MuJoCo drops the
 //!   frame pose, already applied, and wraps each object in its own frame);
-//! * skins are written in `asset` (mjrs reads no `deformable` section);
+//! * skins are written in `asset` (MuJoCo writes them in `deformable`), which keeps the order
+//!   of the skins read from `asset` and `deformable`; a flexcomp's implicit plugin instance,
+//!   shared by its vertex bodies, is written as a named instance in `extension`;
 //! * compiler settings are written as given (`fusestatic`, `discardvisual`, `inertiafromgeom`,
 //!   `settotalmass`...), not as their compiled effect; `size` and `statistic` keep "unset" as
 //!   unset; keyframes keep the vectors as given;
@@ -65,6 +67,7 @@ pub fn write_xml(spec: &Spec) -> Result<String, XmlError> {
     push_some(&mut root, asset(spec)?);
     root.children.push(body::TreeWriter::new(spec).worldbody()?);
     push_some(&mut root, contact(spec));
+    push_some(&mut root, deformable(spec)?);
     push_some(&mut root, equality(spec)?);
     push_some(&mut root, tendon(spec)?);
     push_some(&mut root, actuator(spec)?);
@@ -625,6 +628,16 @@ fn contact(s: &Spec) -> Node {
         section.children.push(n);
     }
     section
+}
+
+/// `deformable` (`mjXWriter::Deformable`): the flexes, those of flexcomps included (their
+/// bodies are in the tree).
+fn deformable(s: &Spec) -> Result<Node, XmlError> {
+    let mut section = Node::new("deformable");
+    for f in &s.flexes {
+        section.children.push(el::flex(f)?);
+    }
+    Ok(section)
 }
 
 /// `equality` (`mjXWriter::Equality`).

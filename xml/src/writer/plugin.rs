@@ -16,8 +16,13 @@ pub fn extension(s: &Spec) -> Node {
     };
     let mut section = Node::new("extension");
     let mut written: Vec<&str> = Vec::new();
-    for p in s.plugins.iter().filter(|p| !p.name.is_empty()) {
-        let Some(plugin) = name_of(p.slot) else {
+    for (i, p) in s
+        .plugins
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.name.is_empty())
+    {
+        let Some(plugin) = name_of(p.slot).or_else(|| shared_plugin(s, i)) else {
             continue;
         };
         let same_run = section
@@ -50,6 +55,16 @@ pub fn extension(s: &Spec) -> Node {
     section
 }
 
+/// The plugin of implicit instance `i` when it has a name: the instance a flexcomp makes and
+/// shares among its vertex bodies, written as a named instance that they refer to.
+fn shared_plugin(s: &Spec, i: usize) -> Option<&str> {
+    s.bodies
+        .iter()
+        .filter_map(|b| b.plugin.as_ref())
+        .find(|r| r.implicit == Some(i) && !r.plugin.is_empty())
+        .map(|r| r.plugin.as_str())
+}
+
 /// The `config` children of an instance.
 fn configs(n: &mut Node, config: &std::collections::BTreeMap<String, String>) {
     for (key, value) in config {
@@ -69,7 +84,11 @@ pub fn reference(n: &mut Node, r: &PluginRef, s: &Spec) {
     if !r.instance.is_empty() {
         n.set("instance", r.instance.as_str());
     } else if let Some(p) = r.implicit.and_then(|i| s.plugins.get(i)) {
-        configs(n, &p.config);
+        if p.name.is_empty() {
+            configs(n, &p.config);
+        } else {
+            n.set("instance", p.name.as_str());
+        }
     }
 }
 
