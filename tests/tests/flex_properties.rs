@@ -9,7 +9,7 @@ use mjrs_tests::fixtures;
 use mjrs_tests::plugin_traj::load;
 use proptest::prelude::*;
 
-const MODELS: [&str; 5] = ["flex", "rope1d", "cloth2d", "box3d", "noncentered"];
+const MODELS: [&str; 6] = ["flex", "rope1d", "cloth2d", "box3d", "noncentered", "rigid"];
 
 const CASES: u32 = 256;
 
