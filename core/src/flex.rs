@@ -27,6 +27,15 @@ use crate::types::*;
 /// Flex vertex positions, element boxes, dynamic hierarchies, edge lengths and Jacobians
 /// (`mj_flex`). Needs the body poses of `kinematics` and `subtree_com`/`cdof` of `com_pos`.
 pub fn flex(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
+    flex_with(m, d, false)
+}
+
+/// [`flex`] with every flex taken as not rigid (`mj_setConst` measures all edges so).
+pub(crate) fn flex_all_edges(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
+    flex_with(m, d, true)
+}
+
+fn flex_with(m: &Model, d: &mut Data, all_edges: bool) -> Result<(), ArenaError> {
     if m.nflex == 0 {
         return Ok(());
     }
@@ -35,7 +44,7 @@ pub fn flex(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
     if !disabled(m, DSBL_MIDPHASE) {
         d.with_stack(|d, stack| dynamic_hierarchies(m, d, &mut stack.frame()))?;
     }
-    d.with_stack(|d, stack| edges(m, d, &mut stack.frame()))
+    d.with_stack(|d, stack| edges(m, d, all_edges, &mut stack.frame()))
 }
 
 /// `flexvert_xpos`: the body origin for centered flexes, the body-frame offset mapped to the
@@ -151,8 +160,8 @@ struct Scratch<'s> {
     chain: &'s mut [i32],
 }
 
-/// `flexedge_length` and `flexedge_J` of the flexes that are not rigid.
-fn edges(m: &Model, d: &mut Data, stack: &mut Stack<'_>) -> Result<(), ArenaError> {
+/// `flexedge_length` and `flexedge_J` of the flexes that are not rigid (of all when `all`).
+fn edges(m: &Model, d: &mut Data, all: bool, stack: &mut Stack<'_>) -> Result<(), ArenaError> {
     let (nv, sparse) = (m.nv, is_sparse(m));
     let mut s = Scratch {
         jac1: stack.alloc(3 * nv)?,
@@ -167,7 +176,7 @@ fn edges(m: &Model, d: &mut Data, stack: &mut Stack<'_>) -> Result<(), ArenaErro
         d.flexedge_J.fill(0.0);
     }
     for f in 0..m.nflex {
-        if m.flex_rigid[f] != 0 {
+        if m.flex_rigid[f] != 0 && !all {
             continue;
         }
         // without built-in edge forces nothing reads the Jacobian

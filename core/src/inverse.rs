@@ -27,18 +27,16 @@ use crate::solver::{constraint_update, Efc};
 use crate::support::{disabled, enabled, mul_m, mul_sym_sparse, xfrc_accumulate};
 use crate::timer::{tic, toc};
 use crate::types::*;
-use crate::{collision, constraint, sensor, tendon, transmission};
+use crate::{collision, constraint, flex, sensor, tendon, transmission};
 
 /// Position-dependent stage of inverse dynamics (`mj_invPosition`): `fwd_position` without the
 /// projection of the constraints onto the dual space (`efc_AR` is not needed going backwards).
 pub fn inv_position(m: &Model, d: &mut Data) -> Result<(), StepError> {
     let t = tic(d);
-    if m.nflex > 0 {
-        return Err(StepError::Unsupported("flex objects"));
-    }
     smooth::kinematics(m, d);
     smooth::com_pos(m, d)?;
     smooth::camlight(m, d);
+    flex::flex(m, d)?;
     tendon::tendon(m, d)?;
     smooth::crb(m, d);
     smooth::factor_m(m, d);

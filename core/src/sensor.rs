@@ -678,9 +678,28 @@ pub fn energy_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
             };
             e += 0.5 * m.tendon_stiffness[i] * displacement * displacement;
         }
+        flex_spring_energy(m, d, &mut e);
     }
     d.energy[0] = e;
     Ok(())
+}
+
+/// Adds the energy of the edge springs of 1D flexes (the elasticity plugins own the springs
+/// of 2D and 3D flexes): `stiffness (length0 - length)² / 2` per edge that is not rigid.
+fn flex_spring_energy(m: &Model, d: &Data, e: &mut Real) {
+    for f in 0..m.nflex {
+        let stiffness = m.flex_edgestiffness[f];
+        if m.flex_rigid[f] != 0 || stiffness == 0.0 || m.flex_dim[f] > 1 {
+            continue;
+        }
+        let start = m.flex_edgeadr[f] as usize;
+        for k in start..start + m.flex_edgenum[f] as usize {
+            if m.flexedge_rigid[k] == 0 {
+                let displacement = m.flexedge_length0[k] - d.flexedge_length[k];
+                *e += 0.5 * stiffness * displacement * displacement;
+            }
+        }
+    }
 }
 
 /// Adds the spring energy of joint `j` (translation and rotation of a free joint as two terms,

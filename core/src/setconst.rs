@@ -28,13 +28,13 @@ use crate::support::{
     v10, v3, v4, v6, v9,
 };
 use crate::types::*;
-use crate::{tendon, transmission};
+use crate::{flex, tendon, transmission};
 
 /// Why [`set_const`] could not run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum SetConstError {
-    /// A pipeline stage failed (arena too small, flex objects, data of another model).
+    /// A pipeline stage failed (arena too small, data of another model).
     Step(StepError),
     /// A movable body has zero mass (MuJoCo: "set0: moving body %d has 0 mass").
     ZeroMass {
@@ -79,8 +79,9 @@ fn check_sizes(m: &Model, d: &Data) -> Result<(), StepError> {
 /// (`mj_setConst`), except the actuator length ranges ([`set_length_ranges`]):
 ///
 /// * `body_subtreemass`;
-/// * in `qpos0`: `dof_M0`, `tendon_length0`, `actuator_length0`, `body_invweight0`,
-///   `dof_invweight0`, `tendon_invweight0`, `actuator_acc0`, the missing `eq_data` of connect
+/// * in `qpos0`: `dof_M0`, `flex_xvert0`, `flexedge_length0`, `tendon_length0`,
+///   `actuator_length0`, `body_invweight0`, `dof_invweight0`, `flexedge_invweight0`,
+///   `tendon_invweight0`, `actuator_acc0`, the missing `eq_data` of connect
 ///   and weld constraints, `cam_pos0`, `cam_poscom0`, `cam_mat0`, `light_pos0`,
 ///   `light_poscom0`, `light_dir0`, and `actuator_biasprm[2]` of position-like actuators whose
 ///   positive `biasprm[2]` is a damping ratio (replaced by minus the damping);
@@ -88,13 +89,9 @@ fn check_sizes(m: &Model, d: &Data) -> Result<(), StepError> {
 /// * in `qpos_spring`: `tendon_lengthspring` of tendons whose spring length is `[-1, -1]`.
 ///
 /// `d` is scratch: its state is overwritten (it ends in `qpos_spring`). It should be freshly
-/// reset, as the compiler's is: mocap bodies are taken where `d` has them. Models with flex
-/// objects are not supported.
+/// reset, as the compiler's is: mocap bodies are taken where `d` has them.
 pub fn set_const(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
     check_sizes(m, d)?;
-    if m.nflex > 0 {
-        return Err(StepError::Unsupported("flex objects").into());
-    }
     m.body_subtreemass.copy_from_slice(m.body_mass);
     for i in (1..m.nbody).rev() {
         let child = m.body_subtreemass[i];
@@ -144,9 +141,12 @@ fn set0(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
     set_m0(m, d);
     smooth::crb(m, d);
     smooth::factor_m(m, d);
+    flex::flex_all_edges(m, d)?;
     tendon::tendon(m, d)?;
     transmission::transmission(m, d)?;
 
+    m.flex_xvert0.copy_from_slice(d.flexvert_xpos);
+    m.flexedge_length0.copy_from_slice(d.flexedge_length);
     m.tendon_length0.copy_from_slice(d.ten_length);
     m.actuator_length0.copy_from_slice(d.actuator_length);
 
@@ -159,6 +159,7 @@ fn set0(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
         body_invweight0(m, d, jac, tmp, chain.as_mut())?;
         dof_invweight0(m, d, jac, tmp, chain.as_mut())?;
         if nv > 0 {
+            flexedge_invweight0(m, d, tmp);
             tendon_invweight0(m, d, tmp);
             for i in 0..m.nu {
                 solve_m(
@@ -443,6 +444,39 @@ fn dof_invweight0(
     Ok(())
 }
 
+/// `flexedge_invweight0` of each flex edge: 0 when rigid, the mean inverse mass of its two
+/// bodies when both are simple without rotations, else `J M⁻¹ J'` (needs `nv > 0` and 2·nv
+/// scratch in `tmp`).
+fn flexedge_invweight0(m: &mut Model, d: &Data, tmp: &mut [Real]) {
+    let nv = m.nv;
+    let (jrow, sol) = tmp[..2 * nv].split_at_mut(nv);
+    for f in 0..m.nflex {
+        let vbase = m.flex_vertadr[f] as usize;
+        let start = m.flex_edgeadr[f] as usize;
+        for e in start..start + m.flex_edgenum[f] as usize {
+            let body = |k: usize| m.flex_vertbodyid[vbase + m.flex_edge[2 * e + k] as usize];
+            let (b1, b2) = (body(0) as usize, body(1) as usize);
+            m.flexedge_invweight0[e] = if m.flexedge_rigid[e] != 0 {
+                0.0
+            } else if m.body_simple[b1] == 2 && m.body_simple[b2] == 2 {
+                (1.0 / m.body_mass[b1] + 1.0 / m.body_mass[b2]) / 2.0
+            } else {
+                if is_sparse(m) {
+                    jrow.fill(0.0);
+                    let adr = d.flexedge_J_rowadr[e] as usize;
+                    for k in adr..adr + d.flexedge_J_rownnz[e] as usize {
+                        jrow[d.flexedge_J_colind[k] as usize] = d.flexedge_J[k];
+                    }
+                } else {
+                    jrow.copy_from_slice(&d.flexedge_J[e * nv..(e + 1) * nv]);
+                }
+                solve_m(m, d, sol, jrow, 1);
+                dot(jrow, sol)
+            };
+        }
+    }
+}
+
 /// `tendon_invweight0 = J M⁻¹ J'` of each tendon (needs `nv > 0` and 2·nv scratch in `tmp`).
 fn tendon_invweight0(m: &mut Model, d: &Data, tmp: &mut [Real]) {
     let nv = m.nv;
@@ -618,6 +652,17 @@ fn set_stat(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
                 if m.geom_rbound[g] > 0.0 {
                     let reach = m.geom_rbound[g] + dist3(&v3(d.xipos)[i], &v3(d.geom_xpos)[g]);
                     body[i] = max(body[i], reach);
+                }
+            }
+        }
+        // a body reaches at least as far as the rest length of its flex edges
+        for f in 0..m.nflex {
+            let vbase = m.flex_vertadr[f] as usize;
+            let start = m.flex_edgeadr[f] as usize;
+            for e in start..start + m.flex_edgenum[f] as usize {
+                for k in 0..2 {
+                    let b = m.flex_vertbodyid[vbase + m.flex_edge[2 * e + k] as usize] as usize;
+                    body[b] = max(body[b], m.flexedge_length0[e]);
                 }
             }
         }

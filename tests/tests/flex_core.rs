@@ -2,9 +2,10 @@
 //! models of `tests/fixtures/flexcore-models.txt` (`fixtures/generate-flexcore.py`; contacts off):
 //! * after 20 steps of the control law and a forward pass: `flexvert_xpos`, `flexelem_aabb`,
 //!   `bvh_aabb_dyn`, `flexedge_length`, `flexedge_J` (dense and sparse, with its row structure),
-//!   `flexedge_velocity`, the passive forces, `qDeriv`, `qacc`, and the constraint rows of flex
+//!   `flexedge_velocity`, the passive forces, `qDeriv`, `qacc`, `energy`, and the constraint rows of flex
 //!   equalities (`efc_type`, `efc_id`, `efc_pos`, `efc_diagApprox`, `efc_KBIP`, `efc_D`,
-//!   `efc_R`, `efc_force`, `efc_J` dense and sparse with its structure);
+//!   `efc_R`, `efc_force`, `efc_J` dense and sparse with its structure); then `qfrc_inverse` of
+//!   inverse dynamics on that state;
 //! * over 1000 steps (every 50th recorded): `time`, `qpos`, `qvel`, `act`, `flexedge_length`,
 //!   under Euler, implicit, implicitfast and RK4.
 
@@ -118,6 +119,7 @@ fn field<'a>(m: &Model, d: &'a Data, name: &str) -> Values<'a> {
         "qpos" => Num(d.qpos),
         "qvel" => Num(d.qvel),
         "act" => Num(d.act),
+        "energy" => Num(&d.energy),
         _ => panic!("unknown field {name}"),
     }
 }
@@ -191,13 +193,23 @@ fn flex_fields_after_steps_match_reference_bit_for_bit() {
             mjrs_core::forward(m, &mut d).unwrap();
             let mut total = 0;
             for (name, value) in reference.as_object().unwrap() {
-                if name == "steps" {
+                if name == "steps" || name == "qfrc_inverse" {
                     continue;
                 }
                 let (n, bad) = compare(&format!("{} {name}", case.name), field(m, &d, name), value);
                 total += n;
                 failures.extend(bad);
             }
+            // then inverse dynamics on the same state
+            mjrs_core::inverse(m, &mut d).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+            let what = format!("{} qfrc_inverse", case.name);
+            let (n, bad) = compare(
+                &what,
+                Values::Num(d.qfrc_inverse),
+                &reference["qfrc_inverse"],
+            );
+            total += n;
+            failures.extend(bad);
             println!("{:<20} {total} values", case.name);
             assert!(total > 0);
         });

@@ -51,6 +51,9 @@ fn garble(m: &mut Model, k: &Knowns) {
         &mut *m.body_invweight0,
         &mut *m.dof_invweight0,
         &mut *m.tendon_invweight0,
+        &mut *m.flex_xvert0,
+        &mut *m.flexedge_length0,
+        &mut *m.flexedge_invweight0,
         &mut *m.actuator_acc0,
         &mut *m.tendon_length0,
         &mut *m.actuator_length0,
@@ -157,7 +160,7 @@ fn set_const_restores_every_mjb_fixture() {
 }
 
 /// Every other MJB fixture of the conformance suites (237 models: solvers, constraint rows,
-/// collisions, passive forces, sparse Jacobians, ...), garbling the fields no XML attribute
+/// collisions, passive forces, sparse Jacobians, flexes, ...), garbling the fields no XML attribute
 /// sets (welds and tendon spring lengths are left as they are, since some of these models give
 /// `relpose` or `springlength`).
 #[test]
@@ -173,6 +176,7 @@ fn set_const_restores_every_conformance_fixture() {
         "collision",
         "convex",
         "misc",
+        "flexcore",
     ] {
         for path in blobs(dir) {
             let name = format!("{dir}/{}", path.file_name().unwrap().to_string_lossy());
