@@ -222,7 +222,7 @@ enum Command {
     },
     /// Print the abstract scene (`mjv_updateScene`: default options, default free camera, all
     /// categories) after N steps of the control law and a forward pass, as JSON in the shape of
-    /// `mjref scene`: geoms and lights.
+    /// `mjref scene`: geoms and lights (and the flex arrays of `mjvScene` for models with flexes).
     Scene {
         /// Model file (.xml or .mjb); not needed with `--flags help`.
         model: Option<PathBuf>,

@@ -1,7 +1,7 @@
 //! `mjrs scene`: the abstract scene (`mjv_updateScene` with the default options, no
 //! perturbation and the default free camera, every category) as JSON in the shape of
 //! `mjref scene`: `ngeom`, `nlight`, then one list per geom and light field, each entry the
-//! field's values as a list.
+//! field's values as a list; for a model with flexes, the scene's flex arrays too.
 
 use mjrs_core::{Data, Model};
 use mjrs_gl::vis::{self, Camera, Perturb, Scene, VisOption};
@@ -157,6 +157,9 @@ pub fn scene_to_json(scn: &Scene) -> String {
     field(&mut out, "light.diffuse", lights(|x| x.diffuse.to_vec()));
     field(&mut out, "light.ambient", lights(|x| x.ambient.to_vec()));
     field(&mut out, "light.specular", lights(|x| x.specular.to_vec()));
+    if scn.nflex > 0 {
+        flex_fields(&mut out, scn);
+    }
     // labels only when there are any (`mjref scene` never asks for them)
     if g.iter().any(|x| !x.label.is_empty()) {
         out.push_str(", \"geom.label\": [");
@@ -170,6 +173,52 @@ pub fn scene_to_json(scn: &Scene) -> String {
     }
     out.push('}');
     out
+}
+
+/// The scene's flex arrays (`mjvScene`'s flex fields), each a list with one entry per flex
+/// except `flexedge` and `flexvert` (one per edge and vertex); the face arrays hold only the
+/// faces in use, as the rest is stale.
+fn flex_fields(out: &mut String, scn: &Scene) {
+    let _ = write!(out, ", \"nflex\": {}", scn.nflex);
+    let ints = |v: &[i32]| v.iter().map(|x| vec![x.to_string()]).collect::<Vec<_>>();
+    field(out, "flexedgeadr", ints(&scn.flexedgeadr).into_iter());
+    field(out, "flexedgenum", ints(&scn.flexedgenum).into_iter());
+    field(out, "flexvertadr", ints(&scn.flexvertadr).into_iter());
+    field(out, "flexvertnum", ints(&scn.flexvertnum).into_iter());
+    field(out, "flexfaceadr", ints(&scn.flexfaceadr).into_iter());
+    field(out, "flexfacenum", ints(&scn.flexfacenum).into_iter());
+    field(out, "flexfaceused", ints(&scn.flexfaceused).into_iter());
+    let pairs = scn.flexedge.chunks_exact(2);
+    field(
+        out,
+        "flexedge",
+        pairs.map(|e| e.iter().map(i32::to_string).collect()),
+    );
+    let reals = |v: &[f32]| v.iter().copied().map(real).collect::<Vec<_>>();
+    field(out, "flexvert", scn.flexvert.chunks_exact(3).map(reals));
+    let used = |per_face: usize, v: &[f32]| {
+        (0..scn.nflex)
+            .map(|f| {
+                let adr = per_face * scn.flexfaceadr[f] as usize;
+                let n = per_face * scn.flexfaceused[f].max(0) as usize;
+                reals(v.get(adr..adr + n).unwrap_or(&[]))
+            })
+            .collect::<Vec<_>>()
+    };
+    field(out, "flexface", used(9, &scn.flexface).into_iter());
+    field(out, "flexnormal", used(9, &scn.flexnormal).into_iter());
+    field(out, "flextexcoord", used(6, &scn.flextexcoord).into_iter());
+    let opts = [
+        scn.flexvertopt,
+        scn.flexedgeopt,
+        scn.flexfaceopt,
+        scn.flexskinopt,
+    ];
+    let _ = write!(
+        out,
+        ", \"flexvertopt\": {}, \"flexedgeopt\": {}, \"flexfaceopt\": {}, \"flexskinopt\": {}",
+        opts[0], opts[1], opts[2], opts[3]
+    );
 }
 
 /// A float as JSON: the shortest text that reads back as the same (widened) value.

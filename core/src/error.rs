@@ -44,7 +44,8 @@ impl From<RayError> for StepError {
             | RayError::WrongGeomType { .. }
             | RayError::UnsupportedGeomType(_)
             | RayError::LengthMismatch
-            | RayError::FaceOutOfRange { .. } => {
+            | RayError::FaceOutOfRange { .. }
+            | RayError::FlexOutOfRange { .. } => {
                 StepError::Numerical("ray query on an invalid geom")
             }
         }
@@ -113,6 +114,13 @@ pub enum RayError {
         /// Number of vertices given.
         nvert: usize,
     },
+    /// `ray_flex`: a flex id outside `0..nflex`.
+    FlexOutOfRange {
+        /// The id given.
+        id: usize,
+        /// Number of flexes of the model.
+        nflex: usize,
+    },
 }
 
 impl From<ArenaError> for RayError {
@@ -158,6 +166,9 @@ impl core::fmt::Display for RayError {
                 f,
                 "ray_skin: face {face} names vertex {vertex}, but there are {nvert} vertices"
             ),
+            RayError::FlexOutOfRange { id, nflex } => {
+                write!(f, "flex id {id} out of range (nflex = {nflex})")
+            }
         }
     }
 }

@@ -168,10 +168,10 @@ pub fn ray_skin(
             nvert,
         });
     }
-    if nvert == 0 || cuboid_of(vert, nvert, pnt, vec) < 0.0 {
+    let corner = |v: usize| -> [Real; 3] { core::array::from_fn(|k| Real::from(vert[3 * v + k])) };
+    if nvert == 0 || bounds_cuboid(nvert, corner, 0.0, pnt, vec) < 0.0 {
         return Ok((-1.0, None));
     }
-    let corner = |v: usize| -> [Real; 3] { core::array::from_fn(|k| Real::from(vert[3 * v + k])) };
     let (b0, b1) = normal_basis(vec);
     let mut nearest = (-1.0, None);
     for tri in face.chunks_exact(3) {
@@ -193,14 +193,137 @@ pub fn ray_skin(
     Ok(nearest)
 }
 
-/// The ray against the axis-aligned bounding box of `nvert` vertices (the filter of
-/// [`ray_skin`]).
-fn cuboid_of(vert: &[f32], nvert: usize, pnt: &[Real; 3], vec: &[Real; 3]) -> Real {
+/// Which parts of a flex a ray can hit: those the visualization options show (`mjvOption`'s
+/// flex flags and layer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlexParts {
+    /// Vertex spheres (`mjVIS_FLEXVERT`).
+    pub vert: bool,
+    /// Edge capsules (`mjVIS_FLEXEDGE`).
+    pub edge: bool,
+    /// Element faces (`mjVIS_FLEXFACE`).
+    pub face: bool,
+    /// The skin (`mjVIS_FLEXSKIN`).
+    pub skin: bool,
+    /// The layer of a 3D flex whose faces are shown without a skin.
+    pub layer: i32,
+}
+
+/// The ray against flex `flexid` as drawn (`mju_rayFlex`), after a test against its vertices'
+/// bounding box grown by the radius: its edges as capsules of the flex radius (when edges or a
+/// skin of a 2D or 3D flex are shown), else its vertices as spheres (when shown), and the
+/// triangles of its elements (when faces or a skin are shown; a 3D flex's outer layer for a
+/// skin, the chosen layer otherwise). Returns the distance to the nearest hit and the vertex
+/// (within the flex) nearest to it, or `(-1, None)`.
+///
+/// Reads `flexvert_xpos` (from `flex`).
+pub fn ray_flex(
+    m: &Model,
+    d: &Data,
+    parts: FlexParts,
+    flexid: usize,
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Result<(Real, Option<usize>), RayError> {
+    if flexid >= m.nflex {
+        return Err(RayError::FlexOutOfRange {
+            id: flexid,
+            nflex: m.nflex,
+        });
+    }
+    let dim = m.flex_dim[flexid];
+    let radius = m.flex_radius[flexid];
+    let xpos = &d.flexvert_xpos[3 * m.flex_vertadr[flexid] as usize..];
+    let vert = |v: usize| -> [Real; 3] { core::array::from_fn(|k| xpos[3 * v + k]) };
+    let nvert = m.flex_vertnum[flexid] as usize;
+    if bounds_cuboid(nvert, vert, radius, pnt, vec) < 0.0 {
+        return Ok((-1.0, None));
+    }
+    let (b0, b1) = normal_basis(vec);
+    let mut nearest: (Real, Option<usize>) = (-1.0, None);
+    let mut closer = |sol: Real, v: usize| {
+        if sol >= 0.0 && (nearest.0 < 0.0 || sol < nearest.0) {
+            nearest = (sol, Some(v));
+        }
+    };
+    let skin = dim > 1 && parts.skin;
+    if parts.edge || skin {
+        let adr = m.flex_edgeadr[flexid] as usize;
+        for e in adr..adr + m.flex_edgenum[flexid] as usize {
+            let ends = [m.flex_edge[2 * e] as usize, m.flex_edge[2 * e + 1] as usize];
+            let (v1, v2) = (vert(ends[0]), vert(ends[1]));
+            let pos = add3(&v1, &v2).map(|x| 0.5 * x);
+            let mut dif = sub3(&v2, &v1);
+            let size = [radius, 0.5 * normalize3(&mut dif), 0.0];
+            let mat = quat2mat(&crate::math::quat::quat_z2vec(&dif));
+            let sol = capsule(&pos, &mat, &size, pnt, vec);
+            let hit = add_scl3(pnt, vec, sol);
+            let near = if dist3(&v1, &hit) < dist3(&v2, &hit) {
+                ends[0]
+            } else {
+                ends[1]
+            };
+            closer(sol, near);
+        }
+    } else if parts.vert {
+        for v in 0..nvert {
+            closer(sphere(&vert(v), radius * radius, pnt, vec), v);
+        }
+    }
+    if dim > 1 && (parts.face || parts.skin) {
+        let dim = dim as usize;
+        for e in 0..m.flex_elemnum[flexid] as usize {
+            let layer = m.flex_elemlayer[m.flex_elemadr[flexid] as usize + e];
+            let hidden = if parts.skin {
+                layer > 0
+            } else {
+                layer != parts.layer
+            };
+            if dim == 3 && hidden {
+                continue;
+            }
+            let adr = m.flex_elemdataadr[flexid] as usize + e * (dim + 1);
+            let elem = &m.flex_elem[adr..adr + dim + 1];
+            let sides: &[[usize; 3]] = if dim == 2 {
+                &[[0, 1, 2]]
+            } else {
+                &[[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]
+            };
+            for side in sides {
+                let ids = side.map(|k| elem[k] as usize);
+                let v = ids.map(vert);
+                let sol = triangle(&v, pnt, vec, &b0, &b1);
+                let hit = add_scl3(pnt, vec, sol);
+                let dist = v.map(|p| dist3(&p, &hit));
+                let near = if dist[0] <= dist[1] && dist[0] <= dist[2] {
+                    ids[0]
+                } else if dist[1] <= dist[2] {
+                    ids[1]
+                } else {
+                    ids[2]
+                };
+                closer(sol, near);
+            }
+        }
+    }
+    Ok(nearest)
+}
+
+/// The ray against the axis-aligned bounding box of `nvert` vertices, grown by `margin` on
+/// every side (the filter of [`ray_skin`] and [`ray_flex`]).
+fn bounds_cuboid(
+    nvert: usize,
+    vert: impl Fn(usize) -> [Real; 3],
+    margin: Real,
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+) -> Real {
     let mut lo = [0.0; 3];
     let mut hi = [0.0; 3];
     for i in 0..nvert {
+        let p = vert(i);
         for j in 0..3 {
-            let x = Real::from(vert[3 * i + j]);
+            let x = p[j];
             if lo[j] > x || i == 0 {
                 lo[j] = x;
             }
@@ -208,6 +331,10 @@ fn cuboid_of(vert: &[f32], nvert: usize, pnt: &[Real; 3], vec: &[Real; 3]) -> Re
                 hi[j] = x;
             }
         }
+    }
+    for j in 0..3 {
+        lo[j] -= margin;
+        hi[j] += margin;
     }
     let pos = core::array::from_fn(|j| 0.5 * (lo[j] + hi[j]));
     let size = core::array::from_fn(|j| 0.5 * (hi[j] - lo[j]));

@@ -795,7 +795,7 @@ pub(crate) fn jac_sparse(
 /// Writes `±` the translational Jacobian of `point` on the simple `body` into columns
 /// `start..` of the 3 x `n` difference `jacdif` (`mj_jacSparseSimple`): minus for the first
 /// body of a pair, plus for the second.
-fn jac_sparse_simple(
+pub(crate) fn jac_sparse_simple(
     m: &Model,
     d: &Data,
     jacdif: &mut [Real],

@@ -489,3 +489,61 @@ fn multi_ray_without_arena_room_is_an_error() {
         assert!(ray::ray(m, d, &[0.0, 0.0, 1.8], &[0.0, 0.0, -1.0], None, true, -1).is_ok());
     });
 }
+
+/// `ray::ray_flex` (`mju_rayFlex`) against MuJoCo's on the flex collision models after some
+/// steps (`fixtures/ray/flex.json`, from `fixtures/generate-flex-ray.py`): for fans of rays at
+/// each flex, under vertex, edge, face and skin flags and two layers, the same distances and
+/// vertex ids bit for bit.
+#[test]
+fn ray_flex_is_mujocos() {
+    let fixture = read_json(&fixtures().join("ray/flex.json"));
+    let flags: Vec<Vec<i64>> = fixture["flags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(ints)
+        .collect();
+    let (mut compared, mut hits, mut failures) = (0, 0, Vec::new());
+    for case in fixture["models"].as_array().unwrap() {
+        let path = fixtures()
+            .join("flex_collision")
+            .join(case["model"].as_str().unwrap());
+        let blob = std::fs::read(path).unwrap();
+        let header = mjb::read_header(&blob).unwrap();
+        let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+        let m = mjb::load(&blob, &mut mbuf).unwrap();
+        let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+        let mut d = Data::new(&m, &mut dbuf).unwrap();
+        for _ in 0..case["steps"].as_u64().unwrap() {
+            mjrs_core::step(&m, &mut d).unwrap();
+        }
+        mjrs_core::forward(&m, &mut d).unwrap();
+        for cast in case["casts"].as_array().unwrap() {
+            let f = cast["flex"].as_u64().unwrap() as usize;
+            let (pnt, vec) = (vec3(&cast["pnt"]), vec3(&cast["vec"]));
+            for (flag, hit) in flags.iter().zip(cast["hits"].as_array().unwrap()) {
+                let parts = ray::FlexParts {
+                    vert: flag[1] != 0,
+                    edge: flag[2] != 0,
+                    face: flag[3] != 0,
+                    skin: flag[4] != 0,
+                    layer: flag[0] as i32,
+                };
+                let (x, v) = ray::ray_flex(&m, &d, parts, f, &pnt, &vec).unwrap();
+                let (rx, rv) = (hit[0].as_f64().unwrap(), hit[1].as_i64().unwrap());
+                let ours_v = v.map_or(-1, |v| v as i64);
+                compared += 1;
+                hits += usize::from(rx >= 0.0);
+                if x.to_bits() != rx.to_bits() || ours_v != rv {
+                    failures.push(format!(
+                        "{} flex {f} flags {flag:?} pnt {pnt:?} vec {vec:?}: ({x}, {ours_v}) vs MuJoCo ({rx}, {rv})",
+                        case["model"]
+                    ));
+                }
+            }
+        }
+    }
+    println!("{compared} flex rays compared, {hits} hits");
+    assert!(hits > 300, "only {hits} hits");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

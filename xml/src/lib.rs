@@ -17,6 +17,7 @@ pub mod asset;
 pub mod bvh;
 pub mod cache;
 pub mod compiler;
+pub mod composite;
 pub mod cxx;
 pub mod error;
 pub mod hfield;

@@ -1,9 +1,12 @@
 //! Midphase: two bodies collided through their bounding-volume hierarchies
 //! (`mj_collideTree`), with the oriented-bounding-box overlap test (`mj_collideOBB`).
 
-use super::filter::{assign_margin, can_collide2, filter_sphere};
+use super::filter::{
+    assign_margin, can_collide2, filter_bitmask, filter_box, filter_sphere, filter_sphere_box,
+};
+use super::flex::{elems, geom_elem, plane_flex};
 use super::narrow::{collide_geom_pair, Merged};
-use super::{mark_stack, reserved_u32};
+use super::{body_geoms, mark_stack, reserved_u32};
 use crate::arena::{Arena, Reservation};
 use crate::data::Data;
 use crate::error::StepError;
@@ -13,10 +16,12 @@ use crate::math::vec::{add_to3, dot3};
 use crate::model::Model;
 use crate::real::{Real, MAXVAL};
 use crate::support::{v3, v9};
+use crate::types::*;
 
-/// Collides two bodies through their bounding-volume hierarchies (`mj_collideTree` for
-/// bodies), with a traversal stack of `body_bvhnum[b1] + body_bvhnum[b2]` node pairs in the
-/// arena, as MuJoCo.
+/// Collides two bodies, a body and a flex, or a flex with itself or another flex through
+/// their bounding-volume hierarchies (`mj_collideTree`), with a traversal stack of as many node
+/// pairs as both hierarchies have nodes in the arena, as MuJoCo. A static body's planes meet a
+/// flex's vertices first, outside the hierarchies.
 // inlined into its one caller, the collision driver
 #[inline]
 pub(super) fn collide_tree(
@@ -31,7 +36,14 @@ pub(super) fn collide_tree(
         return Ok(());
     }
     let frame = mark_stack(arena)?;
-    let capacity = (m.body_bvhnum[b1].max(0) + m.body_bvhnum[b2].max(0)) as usize;
+    let nodes = |bf: usize| {
+        if bf < m.nbody {
+            m.body_bvhnum[bf]
+        } else {
+            m.flex_bvhnum[bf - m.nbody]
+        }
+    };
+    let capacity = (nodes(b1).max(0) + nodes(b2).max(0)) as usize;
     let result = match arena.reserve::<u32>(2 * capacity) {
         Ok(stack) => {
             let mut stack = TreeStack {
@@ -39,12 +51,73 @@ pub(super) fn collide_tree(
                 capacity,
                 len: 0,
             };
-            traverse_trees(m, d, arena, &mut stack, b1, b2, merged)
+            let trees = Trees::new(m, b1, b2);
+            static_planes_flex(m, d, arena, b1, b2)
+                .and_then(|()| traverse_trees(m, d, arena, &mut stack, &trees, merged))
         }
         Err(e) => Err(e.into()),
     };
     arena.release(frame);
     result
+}
+
+/// The planes of a static body `b1` against flex `b2`'s vertices, which the hierarchies leave
+/// out.
+fn static_planes_flex(
+    m: &Model,
+    d: &mut Data,
+    arena: &mut Arena,
+    b1: usize,
+    b2: usize,
+) -> Result<(), StepError> {
+    if b1 >= m.nbody || b2 < m.nbody || m.body_weldid[b1] != 0 {
+        return Ok(());
+    }
+    for g in body_geoms(m, b1) {
+        if m.geom_type[g] == GEOM_PLANE {
+            plane_flex(m, d, arena, g, b2 - m.nbody)?;
+        }
+    }
+    Ok(())
+}
+
+/// The two hierarchies of [`collide_tree`]: per side the body or flex, and the root's address.
+struct Trees {
+    side: [TreeSide; 2],
+    adr: [usize; 2],
+}
+
+/// Whose hierarchy one side of [`Trees`] is.
+#[derive(Clone, Copy, PartialEq)]
+enum TreeSide {
+    Body(usize),
+    Flex(usize),
+}
+
+impl Trees {
+    fn new(m: &Model, b1: usize, b2: usize) -> Self {
+        let side = [b1, b2].map(|bf| {
+            if bf < m.nbody {
+                TreeSide::Body(bf)
+            } else {
+                TreeSide::Flex(bf - m.nbody)
+            }
+        });
+        let adr = side.map(|s| match s {
+            TreeSide::Body(b) => m.body_bvhadr[b] as usize,
+            TreeSide::Flex(f) => m.flex_bvhadr[f] as usize,
+        });
+        Self { side, adr }
+    }
+
+    /// Node `n`'s box (center, half sizes): of a body's hierarchy in the body's inertial frame,
+    /// of a flex's in the world (computed each step, `bvh_aabb_dyn`).
+    fn aabb<'a>(&self, m: &'a Model, d: &'a Data, k: usize, n: usize) -> &'a [Real; 6] {
+        match self.side[k] {
+            TreeSide::Body(_) => &m.bvh_aabb.as_chunks::<6>().0[n],
+            TreeSide::Flex(_) => &d.bvh_aabb_dyn.as_chunks::<6>().0[n - m.nbvhstatic],
+        }
+    }
 }
 
 /// Pending node pairs of [`traverse_trees`], reserved in the arena.
@@ -80,52 +153,64 @@ impl TreeStack {
 }
 
 /// The traversal of [`collide_tree`]: descends the tree whose box has the larger (MuJoCo's)
-/// surface measure while the oriented boxes overlap, and collides overlapping leaf geoms.
-/// Marks visited nodes in `bvh_active` when `vis.global.bvactive` is set.
+/// surface measure while the boxes overlap, and collides overlapping leaves (geoms or flex
+/// elements). Marks visited nodes in `bvh_active` when `vis.global.bvactive` is set.
 fn traverse_trees(
     m: &Model,
     d: &mut Data,
     arena: &mut Arena,
     stack: &mut TreeStack,
-    b1: usize,
-    b2: usize,
+    trees: &Trees,
     merged: Merged,
 ) -> Result<(), StepError> {
-    let (adr1, adr2) = (m.body_bvhadr[b1] as usize, m.body_bvhadr[b2] as usize);
+    let [adr1, adr2] = trees.adr;
     let mark_active = m.vis.global.bvactive != 0;
-    let aabb = |node: usize| bvh_box(m, node);
     let children = |node: usize| [m.bvh_child[2 * node], m.bvh_child[2 * node + 1]];
     let is_leaf = |node: usize| children(node).iter().all(|&c| c < 0);
+    let same = trees.side[0] == trees.side[1];
     let mut obb = ObbCache::default();
 
     stack.push(arena, (0, 0))?;
     while let Some((node1, node2)) = stack.pop(arena)? {
         let (n1, n2) = (adr1 + node1, adr2 + node2);
         let (leaf1, leaf2) = (is_leaf(n1), is_leaf(n2));
-        if b1 == b2 && node1 > node2 {
+        if same && node1 > node2 {
             continue;
         }
 
         if leaf1 && leaf2 {
-            let (g1, g2) = (m.bvh_nodeid[n1] as usize, m.bvh_nodeid[n2] as usize);
-            let margin = assign_margin(m, max(m.geom_margin[g1], m.geom_margin[g2]));
-            let box1 = Obb::geom(m, d, g1);
-            let box2 = Obb::geom(m, d, g2);
-            if !filter_sphere(m, d, g1, g2, margin) && collide_obb(&box1, &box2, margin, None) {
-                collide_geom_pair(m, d, arena, g1, g2, merged)?;
-                if mark_active {
-                    d.bvh_active[n1] = 1;
-                    d.bvh_active[n2] = 1;
-                }
+            if collide_leaves(m, d, arena, trees, (n1, n2), merged)? && mark_active {
+                d.bvh_active[n1] = 1;
+                d.bvh_active[n2] = 1;
             }
             continue;
         }
 
         // inner nodes: stop where the boxes do not overlap
-        let margin = assign_margin(m, max(m.body_margin[b1], m.body_margin[b2]));
-        let box1 = Obb::body(d, aabb(n1), b1);
-        let box2 = Obb::body(d, aabb(n2), b2);
-        if !collide_obb(&box1, &box2, margin, Some(&mut obb)) {
+        let (aabb1, aabb2) = (*trees.aabb(m, d, 0, n1), *trees.aabb(m, d, 1, n2));
+        let (aabb1, aabb2) = (&aabb1, &aabb2);
+        let overlap = match trees.side {
+            [TreeSide::Body(b1), TreeSide::Body(b2)] => {
+                let margin = assign_margin(m, max(m.body_margin[b1], m.body_margin[b2]));
+                let (box1, box2) = (Obb::body(d, aabb1, b1), Obb::body(d, aabb2, b2));
+                collide_obb(&box1, &box2, margin, Some(&mut obb))
+            }
+            [TreeSide::Body(b1), TreeSide::Flex(f2)] => {
+                let margin = assign_margin(m, max(m.body_margin[b1], m.flex_margin[f2]));
+                let (box1, box2) = (Obb::body(d, aabb1, b1), Obb::world(aabb2));
+                collide_obb(&box1, &box2, margin, Some(&mut obb))
+            }
+            [TreeSide::Flex(f1), TreeSide::Flex(f2)] => {
+                let margin = assign_margin(m, max(m.flex_margin[f1], m.flex_margin[f2]));
+                !filter_box(aabb1, aabb2, margin)
+            }
+            [TreeSide::Flex(_), TreeSide::Body(_)] => {
+                return Err(StepError::Numerical(
+                    "BVH flex : body collision should not occur",
+                ));
+            }
+        };
+        if !overlap {
             continue;
         }
         if mark_active {
@@ -142,7 +227,7 @@ fn traverse_trees(
         let descend_first = match (leaf1, leaf2) {
             (false, true) => true,
             (true, false) => false,
-            _ => surface(aabb(n1)) > surface(aabb(n2)),
+            _ => surface(aabb1) > surface(aabb2),
         };
         let (node, other) = if descend_first {
             (n1, node2)
@@ -165,9 +250,55 @@ fn traverse_trees(
     Ok(())
 }
 
-/// Node `node`'s box (center, half sizes) in its body's inertial frame.
-fn bvh_box<'m>(m: &'m Model, node: usize) -> &'m [Real; 6] {
-    &m.bvh_aabb.as_chunks::<6>().0[node]
+/// Collides the leaves `n1`, `n2` of [`collide_tree`]'s hierarchies (geoms or flex elements)
+/// whose boxes overlap; returns whether they passed the box tests (which marks them active).
+fn collide_leaves(
+    m: &Model,
+    d: &mut Data,
+    arena: &mut Arena,
+    trees: &Trees,
+    (n1, n2): (usize, usize),
+    merged: Merged,
+) -> Result<bool, StepError> {
+    let (id1, id2) = (m.bvh_nodeid[n1] as usize, m.bvh_nodeid[n2] as usize);
+    match trees.side {
+        [TreeSide::Body(_), TreeSide::Body(_)] => {
+            let (g1, g2) = (id1, id2);
+            let margin = assign_margin(m, max(m.geom_margin[g1], m.geom_margin[g2]));
+            let box1 = Obb::geom(m, d, g1);
+            let box2 = Obb::geom(m, d, g2);
+            if filter_sphere(m, d, g1, g2, margin) || !collide_obb(&box1, &box2, margin, None) {
+                return Ok(false);
+            }
+            collide_geom_pair(m, d, arena, g1, g2, merged)?;
+        }
+        [TreeSide::Body(_), TreeSide::Flex(f)] => {
+            let (g, e) = (id1, id2);
+            let margin = assign_margin(m, max(m.geom_margin[g], m.flex_margin[f]));
+            let aabb = trees.aabb(m, d, 1, n2);
+            let (t, a) = (m.flex_contype[f], m.flex_conaffinity[f]);
+            if filter_bitmask(m.geom_contype[g], m.geom_conaffinity[g], t, a)
+                || filter_sphere_box(&v3(d.geom_xpos)[g], m.geom_rbound[g] + margin, aabb)
+                || !collide_obb(&Obb::geom(m, d, g), &Obb::world(aabb), margin, None)
+            {
+                return Ok(false);
+            }
+            // planes met the vertices before the traversal
+            if m.geom_type[g] != GEOM_PLANE {
+                geom_elem(m, d, arena, g, f, e)?;
+            }
+        }
+        [TreeSide::Flex(f1), TreeSide::Flex(f2)] => {
+            // the element pair's boxes are tested there
+            elems(m, d, arena, (f1, id1), (f2, id2))?;
+        }
+        [TreeSide::Flex(_), TreeSide::Body(_)] => {
+            return Err(StepError::Numerical(
+                "BVH flex : body collision should not occur",
+            ));
+        }
+    }
+    Ok(true)
 }
 
 /// An oriented bounding box: `aabb` (center and half sizes) in the frame `pos`, `mat`.
@@ -184,6 +315,17 @@ impl<'a> Obb<'a> {
             aabb: &m.geom_aabb.as_chunks::<6>().0[g],
             pos: &v3(d.geom_xpos)[g],
             mat: &v9(d.geom_xmat)[g],
+        }
+    }
+
+    /// A box in world coordinates (a flex's).
+    fn world(aabb: &'a [Real; 6]) -> Self {
+        const ORIGIN: [Real; 3] = [0.0; 3];
+        const IDENTITY: [Real; 9] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+        Self {
+            aabb,
+            pos: &ORIGIN,
+            mat: &IDENTITY,
         }
     }
 

@@ -11,6 +11,60 @@ use crate::real::{Real, MINVAL};
 use crate::support::enabled;
 use crate::types::*;
 
+/// One side of a contact whose parameters are mixed: a geom or a flex.
+#[derive(Clone, Copy)]
+pub(super) enum Side {
+    Geom(usize),
+    Flex(usize),
+}
+
+/// The contact parameters of one side.
+struct SideParams {
+    priority: i32,
+    condim: i32,
+    gap: Real,
+    solmix: Real,
+    solref: [Real; NREF],
+    solimp: [Real; NIMP],
+    friction: [Real; 3],
+}
+
+impl SideParams {
+    fn of(m: &Model, side: Side) -> Self {
+        let (i, priority, condim, gap, solmix, solref, solimp, friction) = match side {
+            Side::Geom(g) => (
+                g,
+                m.geom_priority[g],
+                m.geom_condim[g],
+                m.geom_gap[g],
+                m.geom_solmix[g],
+                &*m.geom_solref,
+                &*m.geom_solimp,
+                &*m.geom_friction,
+            ),
+            Side::Flex(f) => (
+                f,
+                m.flex_priority[f],
+                m.flex_condim[f],
+                m.flex_gap[f],
+                m.flex_solmix[f],
+                &*m.flex_solref,
+                &*m.flex_solimp,
+                &*m.flex_friction,
+            ),
+        };
+        Self {
+            priority,
+            condim,
+            gap,
+            solmix,
+            solref: core::array::from_fn(|k| solref[NREF * i + k]),
+            solimp: core::array::from_fn(|k| solimp[NIMP * i + k]),
+            friction: core::array::from_fn(|k| friction[3 * i + k]),
+        }
+    }
+}
+
 /// Contact parameters of a geom pair: mixed from the geoms, or an explicit pair's.
 pub(super) struct ContactParams {
     condim: i32,
@@ -26,23 +80,20 @@ impl ContactParams {
     /// larger condim and friction, solref and solimp mixed by `solmix` (solref taken as the
     /// minimum when one is in direct form), the larger gap.
     pub(super) fn mix(m: &Model, g1: usize, g2: usize) -> Result<Self, StepError> {
-        let solref = |g: usize| [m.geom_solref[NREF * g], m.geom_solref[NREF * g + 1]];
-        let solimp =
-            |g: usize| -> [Real; NIMP] { core::array::from_fn(|i| m.geom_solimp[NIMP * g + i]) };
-        let friction = |g: usize| {
-            [
-                m.geom_friction[3 * g],
-                m.geom_friction[3 * g + 1],
-                m.geom_friction[3 * g + 2],
-            ]
-        };
-        let (p1, p2) = (m.geom_priority[g1], m.geom_priority[g2]);
-        let gap = max(m.geom_gap[g1], m.geom_gap[g2]);
+        Self::mix_sides(m, Side::Geom(g1), Side::Geom(g2))
+    }
+
+    /// As [`ContactParams::mix`], for sides that are geoms or flexes (a flex's parameters are
+    /// its `flex_*` ones).
+    pub(super) fn mix_sides(m: &Model, s1: Side, s2: Side) -> Result<Self, StepError> {
+        let (a, b) = (SideParams::of(m, s1), SideParams::of(m, s2));
+        let (p1, p2) = (a.priority, b.priority);
+        let gap = max(a.gap, b.gap);
         let (condim, solref, solimp, fri) = if p1 != p2 {
-            let g = if p1 > p2 { g1 } else { g2 };
-            (m.geom_condim[g], solref(g), solimp(g), friction(g))
+            let s = if p1 > p2 { &a } else { &b };
+            (s.condim, s.solref, s.solimp, s.friction)
         } else {
-            let (s1, s2) = (m.geom_solmix[g1], m.geom_solmix[g2]);
+            let (s1, s2) = (a.solmix, b.solmix);
             let mix = if s1 >= MINVAL && s2 >= MINVAL {
                 s1 / (s1 + s2)
             } else if s1 < MINVAL && s2 < MINVAL {
@@ -52,16 +103,16 @@ impl ContactParams {
             } else {
                 1.0
             };
-            let (r1, r2) = (solref(g1), solref(g2));
+            let (r1, r2) = (a.solref, b.solref);
             let solref = if r1[0] > 0.0 && r2[0] > 0.0 {
                 core::array::from_fn(|i| mix * r1[i] + (1.0 - mix) * r2[i])
             } else {
                 core::array::from_fn(|i| min(r1[i], r2[i]))
             };
-            let (i1, i2) = (solimp(g1), solimp(g2));
-            let (f1, f2) = (friction(g1), friction(g2));
+            let (i1, i2) = (a.solimp, b.solimp);
+            let (f1, f2) = (a.friction, b.friction);
             (
-                m.geom_condim[g1].max(m.geom_condim[g2]),
+                a.condim.max(b.condim),
                 solref,
                 core::array::from_fn(|i| mix * i1[i] + (1.0 - mix) * i2[i]),
                 core::array::from_fn(|i| max(f1[i], f2[i])),
@@ -78,6 +129,16 @@ impl ContactParams {
             solimp,
             friction: [fri[0], fri[0], fri[1], fri[2], fri[2]],
         })
+    }
+
+    /// These parameters with no gap (self-collisions, which ignore the margin too).
+    pub(super) fn without_gap(self) -> Self {
+        Self { gap: 0.0, ..self }
+    }
+
+    /// These parameters with condim `condim` (1 for a flex's internal collisions).
+    pub(super) fn with_condim(self, condim: i32) -> Self {
+        Self { condim, ..self }
     }
 
     /// Explicit pair `p`'s parameters; its friction-direction solref when either is nonzero.

@@ -15,9 +15,11 @@ mod shape;
 
 pub use hfield::convex_hfield;
 
-use self::mpr::{is_origin, penetration, ConvexShape, MprSettings};
+pub(crate) use self::mpr::ConvexShape;
+use self::mpr::{is_origin, penetration, MprSettings};
 use self::normal::{fix_normal, PosedGeom};
-use self::shape::{GeomShape, MeshHull};
+use self::shape::MeshHull;
+pub(crate) use self::shape::{elem_vertices, flex_vertices, FlexShape, GeomShape};
 use crate::data::{Contact, Data};
 use crate::error::StepError;
 use crate::math::mat::{mul_mat_mat3, rot_vec_mat, rot_vec_mat_t, transpose};
@@ -104,6 +106,27 @@ fn mpr_contact(
         ],
     );
     true
+}
+
+/// A geom, flex element or flex vertex against a flex element (`mjc_ConvexElem`): one MPR
+/// contact, with no normal correction (that is for pairs of geoms).
+pub(crate) fn convex_elem<A: ConvexShape>(
+    m: &Model,
+    obj1: &mut A,
+    obj2: &mut FlexShape,
+    margin: Real,
+    con: &mut Contact,
+) -> usize {
+    let Some(p) = penetration(obj1, obj2, &mpr_settings(m)) else {
+        return 0;
+    };
+    if is_origin(&p.dir) {
+        return 0;
+    }
+    con.dist = margin - p.depth;
+    con.pos = p.pos;
+    set_normal(con, &p.dir);
+    1
 }
 
 /// Sets the contact normal and clears the rest of the frame.

@@ -3,9 +3,10 @@
 //! directly or through their bounding-volume hierarchies.
 
 use super::bv::collide_tree;
-use super::filter::can_collide2;
+use super::filter::{can_collide2, filter_bitmask};
+use super::flex;
 use super::narrow::{collide_geom_pair, collide_geoms, Candidate, Merged};
-use super::sap::broadphase_into;
+use super::sap::{broadphase_into, flex_self_sap};
 use super::{body_geoms, mark_stack, reserved_u32};
 use crate::arena::{Arena, Reservation};
 use crate::data::{Contact, Data};
@@ -33,10 +34,6 @@ pub fn collision(m: &Model, d: &mut Data) -> Result<(), StepError> {
     {
         return Ok(());
     }
-    if m.nflex > 0 {
-        return Err(StepError::Unsupported("flex collisions"));
-    }
-
     // the colliders read the whole `Data` while contacts are written to the arena, so the
     // arena is moved out for the duration
     let mut arena = take_arena(d);
@@ -66,7 +63,8 @@ fn collide_all(m: &Model, d: &mut Data, arena: &mut Arena) -> Result<(), StepErr
 /// contacts are added at the bottom.
 fn collide_in_frame(m: &Model, d: &mut Data, arena: &mut Arena) -> Result<(), StepError> {
     let t = tic(d);
-    let maxpairs = m.nbody * (m.nbody - 1) / 2;
+    let nbodyflex = m.nbody + m.nflex;
+    let maxpairs = nbodyflex * (nbodyflex - 1) / 2;
     let pairs = arena.reserve::<u32>(maxpairs)?;
     let npair = broadphase_into(m, d, arena, &pairs, maxpairs)?;
     toc(d, TIMER_COL_BROAD, t);
@@ -129,6 +127,45 @@ fn narrowphase(
         collide_geoms(m, d, arena, Candidate::Pair(pairadr))?;
         pairadr += 1;
     }
+    for f in 0..m.nflex {
+        flex_self_collisions(m, d, arena, f)?;
+    }
+    Ok(())
+}
+
+/// Collisions of flex `f` with itself, for a deformable flex whose contype and conaffinity
+/// match: internal ones when enabled, then of its active elements as `flex_selfcollide` says:
+/// through its hierarchy (`bvh`, and `auto` in 3D), by sweep and prune (`sap`, `auto` in 1D and
+/// 2D) or all pairs (`narrow`, or without midphase or hierarchy).
+fn flex_self_collisions(
+    m: &Model,
+    d: &mut Data,
+    arena: &mut Arena,
+    f: usize,
+) -> Result<(), StepError> {
+    if m.flex_rigid[f] != 0 || m.flex_contype[f] & m.flex_conaffinity[f] == 0 {
+        return Ok(());
+    }
+    if m.flex_internal[f] != 0 {
+        flex::internal(m, d, arena, f)?;
+    }
+    let mode = m.flex_selfcollide[f];
+    if mode == FLEXSELF_NONE {
+        return Ok(());
+    }
+    if !disabled(m, DSBL_MIDPHASE) && mode != FLEXSELF_NARROW && m.flex_bvhadr[f] >= 0 {
+        if mode == FLEXSELF_BVH || (mode == FLEXSELF_AUTO && m.flex_dim[f] == 3) {
+            let bf = m.nbody + f;
+            return collide_tree(m, d, arena, bf, bf, Merged::NONE);
+        }
+        return flex_self_sap(m, d, arena, f);
+    }
+    let n = m.flex_elemnum[f].max(0) as usize;
+    for e1 in (0..n).filter(|&e| flex::is_elem_active(m, f, e)) {
+        for e2 in (e1 + 1..n).filter(|&e| flex::is_elem_active(m, f, e)) {
+            flex::elems(m, d, arena, (f, e1), (f, e2))?;
+        }
+    }
     Ok(())
 }
 
@@ -141,8 +178,18 @@ fn excluded(m: &Model, signature: u32) -> bool {
         == Some(signature)
 }
 
-/// Collides the geoms of two bodies: directly for single geoms, through their hierarchies
-/// (midphase) when both have one, otherwise all against all.
+/// The root of the hierarchy of body or flex `bf`, if it has one.
+fn bvh_root(m: &Model, bf: usize) -> i32 {
+    if bf < m.nbody {
+        m.body_bvhadr[bf]
+    } else {
+        m.flex_bvhadr[bf - m.nbody]
+    }
+}
+
+/// Collides two bodies or a body and a flex or two flexes (`bf1 < bf2`, bodies first): two
+/// single geoms directly, through their hierarchies (midphase) when both have one, otherwise
+/// all against all.
 fn collide_bodies(
     m: &Model,
     d: &mut Data,
@@ -151,11 +198,12 @@ fn collide_bodies(
     b2: usize,
     merged: Merged,
 ) -> Result<(), StepError> {
-    let (geoms1, geoms2) = (body_geoms(m, b1), body_geoms(m, b2));
-    if geoms1.len() == 1 && geoms2.len() == 1 {
-        return collide_geom_pair(m, d, arena, geoms1.start, geoms2.start, merged);
+    let nbody = m.nbody;
+    if b2 < nbody && m.body_geomnum[b1] == 1 && m.body_geomnum[b2] == 1 {
+        let (g1, g2) = (body_geoms(m, b1).start, body_geoms(m, b2).start);
+        return collide_geom_pair(m, d, arena, g1, g2, merged);
     }
-    if !disabled(m, DSBL_MIDPHASE) && m.body_bvhadr[b1] >= 0 && m.body_bvhadr[b2] >= 0 {
+    if !disabled(m, DSBL_MIDPHASE) && bvh_root(m, b1) >= 0 && bvh_root(m, b2) >= 0 {
         let before = d.ncon;
         collide_tree(m, d, arena, b1, b2, merged)?;
         if let Some(found) = arena.contacts_mut().get_mut(before..d.ncon) {
@@ -163,26 +211,64 @@ fn collide_bodies(
         }
         return Ok(());
     }
-    for g1 in geoms1 {
-        for g2 in geoms2.clone() {
-            collide_geom_pair(m, d, arena, g1, g2, merged)?;
+    if b2 < nbody {
+        for g1 in body_geoms(m, b1) {
+            for g2 in body_geoms(m, b2) {
+                collide_geom_pair(m, d, arena, g1, g2, merged)?;
+            }
+        }
+    } else if b1 < nbody {
+        let f = b2 - nbody;
+        for g in body_geoms(m, b1) {
+            if filter_bitmask(
+                m.geom_contype[g],
+                m.geom_conaffinity[g],
+                m.flex_contype[f],
+                m.flex_conaffinity[f],
+            ) {
+                continue;
+            }
+            if m.geom_type[g] == GEOM_PLANE {
+                flex::plane_flex(m, d, arena, g, f)?;
+                continue;
+            }
+            for e in 0..m.flex_elemnum[f].max(0) as usize {
+                flex::geom_elem(m, d, arena, g, f, e)?;
+            }
+        }
+    } else {
+        let (f1, f2) = (b1 - nbody, b2 - nbody);
+        for e1 in 0..m.flex_elemnum[f1].max(0) as usize {
+            for e2 in 0..m.flex_elemnum[f2].max(0) as usize {
+                flex::elems(m, d, arena, (f1, e1), (f2, e2))?;
+            }
         }
     }
     Ok(())
 }
 
-/// Orders the contacts found between two bodies through their hierarchies by geom pair, so
-/// that the order does not depend on the traversal (`contactcompare`; a stable sort, like the C
-/// library's merge sort behind MuJoCo's `qsort`).
+/// Orders the contacts found between two bodies (or a body and a flex, or two flexes) through
+/// their hierarchies by the ids of their geoms, elements or vertices, so that the order does
+/// not depend on the traversal (`contactcompare`; a stable sort, like the C library's merge
+/// sort behind MuJoCo's `qsort`).
 fn sort_contacts(m: &Model, contacts: &mut [Contact]) {
     let key = |c: &Contact| {
-        let (g1, g2) = (c.geom[0], c.geom[1]);
+        let object = |i: usize| {
+            if c.geom[i] >= 0 {
+                c.geom[i]
+            } else if c.elem[i] >= 0 {
+                c.elem[i]
+            } else {
+                c.vert[i]
+            }
+        };
+        let (o1, o2) = (object(0), object(1));
         // undo collide_geoms' ordering by type
         let ty = |g: i32| m.geom_type[g as usize];
-        if g1 >= 0 && g2 >= 0 && ty(g1) > ty(g2) {
-            (g2, g1)
+        if c.geom[0] >= 0 && c.geom[1] >= 0 && ty(o1) > ty(o2) {
+            (o2, o1)
         } else {
-            (g1, g2)
+            (o1, o2)
         }
     };
     for i in 1..contacts.len() {

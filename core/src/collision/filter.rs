@@ -19,19 +19,41 @@ pub(super) fn filter_bitmask(
     contype1 & conaffinity2 == 0 && contype2 & conaffinity1 == 0
 }
 
-/// Whether a body can collide with anything (`canCollide`).
-pub(super) fn can_collide(m: &Model, b: usize) -> bool {
-    m.body_contype[b] != 0 || m.body_conaffinity[b] != 0
+/// The contype and conaffinity of body or flex `bf` (bodies first, then flexes: MuJoCo's
+/// "bodyflex" ids).
+pub(super) fn bodyflex_mask(m: &Model, bf: usize) -> (i32, i32) {
+    if bf < m.nbody {
+        (m.body_contype[bf], m.body_conaffinity[bf])
+    } else {
+        let f = bf - m.nbody;
+        (m.flex_contype[f], m.flex_conaffinity[f])
+    }
 }
 
-/// Whether two bodies' contype and conaffinity match (`canCollide2`).
-pub(super) fn can_collide2(m: &Model, b1: usize, b2: usize) -> bool {
-    !filter_bitmask(
-        m.body_contype[b1],
-        m.body_conaffinity[b1],
-        m.body_contype[b2],
-        m.body_conaffinity[b2],
-    )
+/// Whether a body or flex can collide with anything (`canCollide`).
+pub(super) fn can_collide(m: &Model, bf: usize) -> bool {
+    let (contype, conaffinity) = bodyflex_mask(m, bf);
+    contype != 0 || conaffinity != 0
+}
+
+/// Whether two bodies' or flexes' contype and conaffinity match (`canCollide2`).
+pub(super) fn can_collide2(m: &Model, bf1: usize, bf2: usize) -> bool {
+    let ((t1, a1), (t2, a2)) = (bodyflex_mask(m, bf1), bodyflex_mask(m, bf2));
+    !filter_bitmask(t1, a1, t2, a2)
+}
+
+/// Whether two boxes (center, half sizes) are apart by more than `margin` along an axis
+/// (`filterBox`).
+pub(super) fn filter_box(a: &[Real; 6], b: &[Real; 6], margin: Real) -> bool {
+    (0..3).any(|i| a[i] + a[i + 3] + margin < b[i] - b[i + 3])
+        || (0..3).any(|i| b[i] + b[i + 3] + margin < a[i] - a[i + 3])
+}
+
+/// Whether the box around a sphere (center `s`, radius `bound`) misses the box `aabb` (center,
+/// half sizes) (`filterSphereBox`).
+pub(super) fn filter_sphere_box(s: &[Real; 3], bound: Real, aabb: &[Real; 6]) -> bool {
+    (0..3).any(|i| s[i] + bound < aabb[i] - aabb[i + 3])
+        || (0..3).any(|i| s[i] - bound > aabb[i] + aabb[i + 3])
 }
 
 /// Whether a body pair is welded together, or is a parent and child (unless the filter is

@@ -1,24 +1,32 @@
 //! Collision detection (MuJoCo's `engine_collision_driver.c`, "Computation › Collision
 //! detection"): [`collision`] fills the contact array at the bottom of the arena.
 //!
-//! * Broad phase: sweep-and-prune over the bodies' bounding boxes, in a frame aligned with the
-//!   principal axes of the geom positions, plus every pair with the world's geoms and planes.
+//! * Broad phase: sweep-and-prune over the bounding boxes of the bodies and flexes (MuJoCo's
+//!   "bodyflex" ids: bodies, then flex `f` as `nbody + f`), in a frame aligned with the
+//!   principal axes of the geom and flex vertex positions, plus every pair with the world's
+//!   geoms and planes.
 //!   Body pairs are filtered by contype/conaffinity, welding, parent-child (unless
 //!   `DSBL_FILTERPARENT`) and `<exclude>`, and merged with the explicit `<pair>`s.
-//! * Midphase: bodies with several geoms collide their bounding-volume hierarchies.
+//! * Midphase: bodies with several geoms and flexes collide their bounding-volume hierarchies
+//!   (a flex's boxes are recomputed each step in `bvh_aabb_dyn`).
 //! * Narrow phase: one function per pair of geom types, from the const table
 //!   [`COLLISION_FUNC`]; [`primitive`] and [`boxes`] hold the analytic pairs, [`convex`] the
 //!   general convex ones (MPR), planes against meshes and height fields.
+//! * Flexes (`flex`): planes meet a flex's vertices, other geoms its elements (capsules,
+//!   triangles, tetrahedra thickened by the flex radius) through the primitive colliders or
+//!   MPR, elements meet elements; a flex collides with itself by its `selfcollide` mode and
+//!   `internal` flag. Contacts name the flex, element and vertex of each side. Not supported:
+//!   height fields against flex elements (an error).
 //!
 //! The stages sit in one file each: `driver` (`mj_collision`: the walk over the body pairs),
 //! `sap` (broad phase: sweep and prune and its sorts), `filter` (the pair filters), `bv`
 //! (midphase: bounding-volume hierarchies and box overlap), `narrow` (one geom pair:
-//! `mj_collideGeoms`, `mj_geomDistance`) and `contact` (the contact's parameters).
+//! `mj_collideGeoms`, `mj_geomDistance`), `flex` (flex elements and vertices) and `contact`
+//! (the contact's parameters).
 //!
 //! Geom pairs found by the broad phase (not explicit `<pair>`s) pass the user's contact filter
 //! (`Callbacks::contactfilter`, MuJoCo's `mjcb_contactfilter`) instead of the contype/conaffinity
-//! test when one is set. Not supported: flex objects (the pipeline refuses them before
-//! collision).
+//! test when one is set.
 
 pub mod boxes;
 mod bv;
@@ -26,6 +34,7 @@ mod contact;
 pub mod convex;
 mod driver;
 mod filter;
+mod flex;
 mod narrow;
 pub mod primitive;
 mod sap;

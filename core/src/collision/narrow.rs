@@ -168,8 +168,20 @@ pub(super) fn collide_geoms(
         return Ok(());
     }
 
-    // MuJoCo reserves room for MAXCONPAIR contacts right after the existing ones and gives
-    // the unused part back afterwards (resetArena)
+    with_pair_buffer(d, arena, |d, con| {
+        collide_into(m, d, con, collider, g1, g2, margin, ipair)
+    })
+}
+
+/// Reserves [`MAXCONPAIR`] contacts right after the existing ones (or warns
+/// `WARN_CONTACTFULL` and does nothing when the arena has no room for them), lets `fill` write
+/// its contacts to their front and return how many, keeps those and gives the rest of the
+/// reservation back (`resetArena`), as MuJoCo's narrow-phase functions do.
+pub(super) fn with_pair_buffer(
+    d: &mut Data,
+    arena: &mut Arena,
+    fill: impl FnOnce(&Data, &mut [Contact]) -> Result<usize, StepError>,
+) -> Result<(), StepError> {
     if arena
         .stack()
         .push::<Contact>(ArenaField::contact as usize, MAXCONPAIR)
@@ -181,12 +193,32 @@ pub(super) fn collide_geoms(
     let ncon = d.ncon;
     let contacts: &mut [Contact] = arena.contacts_mut();
     let result = match contacts.get_mut(ncon..ncon + MAXCONPAIR) {
-        Some(con) => collide_into(m, d, con, collider, g1, g2, margin, ipair),
+        Some(con) => fill(d, con),
         None => Err(StepError::Arena(ArenaError::Detached)),
     };
     d.ncon += *result.as_ref().unwrap_or(&0);
     reset_arena(arena, d.ncon);
     result.map(|_| ())
+}
+
+/// Appends one contact (`mj_addContact` during collision): `false`, with `WARN_CONTACTFULL`,
+/// when `nconmax` contacts exist already or the arena is full.
+pub(super) fn push_contact(m: &Model, d: &mut Data, arena: &mut Arena, con: &Contact) -> bool {
+    let full = m.nconmax != -1 && d.ncon as i64 >= i64::from(m.nconmax);
+    let added = !full && {
+        reset_arena(arena, d.ncon);
+        let pushed = arena
+            .stack()
+            .push::<Contact>(ArenaField::contact as usize, 1)
+            .map(|dst| dst[0] = *con);
+        pushed.is_ok()
+    };
+    if added {
+        d.ncon += 1;
+    } else {
+        warning(d, WARN_CONTACTFULL, d.ncon as i32);
+    }
+    added
 }
 
 /// Runs `collider` into `con` and completes its contacts; returns how many it kept.

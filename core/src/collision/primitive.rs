@@ -11,7 +11,7 @@
 use super::{degenerate_bound, Shape};
 use crate::data::{Contact, Data};
 use crate::error::StepError;
-use crate::math::misc::clip;
+use crate::math::misc::{clip, max, sign};
 use crate::math::scalar::{abs, sqrt};
 use crate::math::vec::{add3, add_scl3, add_to3, add_to_scl3, cross, dot3, normalize3, scl3, sub3};
 use crate::model::Model;
@@ -268,6 +268,91 @@ pub(crate) fn raw_sphere_capsule(con: &mut Contact, margin: Real, s: &Shape, c: 
     let mut nearest = scl3(&axis, x);
     add_to3(&mut nearest, &c.pos);
     raw_sphere_sphere(con, margin, s, &Shape { pos: nearest, ..*c })
+}
+
+/// A sphere (center `s`, radius `rs`) against a triangle `t` thickened by `rt`
+/// (`mjraw_SphereTriangle`): one contact at the triangle point nearest the center.
+pub(crate) fn raw_sphere_triangle(
+    con: &mut Contact,
+    margin: Real,
+    s: &[Real; 3],
+    rs: Real,
+    t: [&[Real; 3]; 3],
+    rt: Real,
+) -> usize {
+    let rbound = margin + rs + rt;
+    // the triangle's first vertex is the origin
+    let (sc, a, b) = (sub3(s, t[0]), sub3(t[1], t[0]), sub3(t[2], t[0]));
+    let mut normal = cross(&a, &b);
+    normalize3(&mut normal);
+    let dst_s = dot3(&normal, &sc);
+    if abs(dst_s) > rbound {
+        return 0;
+    }
+    let p3 = add_scl3(&sc, &normal, -dst_s);
+
+    // planar coordinates along a and the in-plane normal to it
+    let mut v1 = a;
+    let len_a = normalize3(&mut v1);
+    let mut v2 = cross(&normal, &a);
+    normalize3(&mut v2);
+    let o = [0.0; 2];
+    let a2 = [len_a, 0.0];
+    let b2 = [dot3(&v1, &b), dot3(&v2, &b)];
+    let p = [dot3(&v1, &p3), dot3(&v2, &p3)];
+    let (s1, s2, s3) = (
+        area_sign(&p, &o, &a2),
+        area_sign(&p, &a2, &b2),
+        area_sign(&p, &b2, &o),
+    );
+    let nearest = if s1 == s2 && s2 == s3 {
+        p3
+    } else {
+        let edges = [(&o, &a2), (&a2, &b2), (&b2, &o)];
+        let found = edges.map(|(u, v)| point_segment(&p, u, v));
+        let best = if found[0].1 < found[1].1 && found[0].1 < found[2].1 {
+            0
+        } else if found[1].1 < found[2].1 {
+            1
+        } else {
+            2
+        };
+        let x = found[best].0;
+        let mut nearest = scl3(&v1, x[0]);
+        add_to_scl3(&mut nearest, &v2, x[1]);
+        nearest
+    };
+
+    let mut normal = sub3(&nearest, &sc);
+    let dst = normalize3(&mut normal);
+    if dst > rbound {
+        return 0;
+    }
+    con.dist = dst - rs - rt;
+    con.pos = add_scl3(s, &normal, rs + con.dist / 2.0);
+    set_normal(con, &normal);
+    1
+}
+
+/// The sign of the area of the planar triangle `p1`, `p2`, `p3` (`areaSign`).
+fn area_sign(p1: &[Real; 2], p2: &[Real; 2], p3: &[Real; 2]) -> Real {
+    sign((p1[0] - p3[0]) * (p2[1] - p3[1]) - (p2[0] - p3[0]) * (p1[1] - p3[1]))
+}
+
+/// The point of segment `u`, `v` nearest `p`, and its distance to `p` (`pointSegment`).
+fn point_segment(p: &[Real; 2], u: &[Real; 2], v: &[Real; 2]) -> ([Real; 2], Real) {
+    let uv = [v[0] - u[0], v[1] - u[1]];
+    let up = [p[0] - u[0], p[1] - u[1]];
+    let t = (uv[0] * up[0] + uv[1] * up[1]) / max(MINVAL, uv[0] * uv[0] + uv[1] * uv[1]);
+    let res = if t <= 0.0 {
+        *u
+    } else if t >= 1.0 {
+        *v
+    } else {
+        [u[0] + t * uv[0], u[1] + t * uv[1]]
+    };
+    let dist = sqrt((res[0] - p[0]) * (res[0] - p[0]) + (res[1] - p[1]) * (res[1] - p[1]));
+    (res, dist)
 }
 
 /// Sphere : capsule (`mjc_SphereCapsule`).

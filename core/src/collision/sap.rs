@@ -2,7 +2,9 @@
 //! principal axes of the geom positions, sweep and prune along the first axis, and the merge
 //! sorts that reproduce the C library's order of MuJoCo's `qsort`.
 
+use super::convex::flex_vertices;
 use super::filter::{can_collide, filter_bitmask, filter_body_pair, weld_and_parent};
+use super::flex::{elem_aabb, elems, is_elem_active};
 use super::{body_geoms, reserved_u32};
 use crate::arena::{Arena, ArenaError, Carver, LayoutCounter, Reservation};
 use crate::data::Data;
@@ -26,7 +28,7 @@ pub(super) fn broadphase_into(
     pairs: &Reservation,
     maxpairs: usize,
 ) -> Result<usize, StepError> {
-    let mem = BroadphaseMem::layout(m.nbody, maxpairs)?;
+    let mem = BroadphaseMem::layout(m.nbody + m.nflex, maxpairs)?;
     let scratch = arena.reserve::<u64>(mem.words())?;
     let block = arena.reserved::<u64>(&scratch, mem.words());
     let result = mem.carve(block).and_then(|arrays| broadphase(m, d, arrays));
@@ -47,16 +49,18 @@ pub(super) fn broadphase_into(
 /// The broad phase's memory, reserved as one block at the top of the arena while it runs: its
 /// pair list (first, so that it can be copied from the block's start), then scratch arrays.
 struct BroadphaseMem {
-    nbody: usize,
+    /// Bodies and flexes.
+    nbodyflex: usize,
     maxpairs: usize,
     bytes: usize,
 }
 
 /// Views of [`BroadphaseMem`].
 struct BroadphaseArrays<'a> {
-    /// Body pairs, `(b1 << 16) + b2` with `b1 < b2` (MuJoCo's signatures).
+    /// Body and flex pairs, `(bf1 << 16) + bf2` with `bf1 < bf2` (MuJoCo's signatures; flex
+    /// `f` is `nbody + f`).
     pairs: &'a mut [u32],
-    /// Collidable bodies.
+    /// Collidable bodies and flexes.
     bfid: &'a mut [i32],
     /// Their bounding boxes as min[3], max[3] (`aamm`).
     aamm: &'a mut [Real],
@@ -70,18 +74,18 @@ struct BroadphaseArrays<'a> {
     /// Bodies whose interval is open during the sweep.
     active: &'a mut [i32],
     /// Per body, the OR of its geoms' `contype` and of their `conaffinity` (MuJoCo ORs them for
-    /// every candidate pair; once per body and step gives the same masks).
+    /// every candidate pair; once per body and step gives the same masks); per flex, its own.
     masks: &'a mut [[i32; 2]],
 }
 
 impl BroadphaseMem {
-    /// The block's size for `nbody` bodies and a list of `maxpairs` pairs.
-    fn layout(nbody: usize, maxpairs: usize) -> Result<Self, StepError> {
+    /// The block's size for `nbodyflex` bodies and flexes and a list of `maxpairs` pairs.
+    fn layout(nbodyflex: usize, maxpairs: usize) -> Result<Self, StepError> {
         let mut l = LayoutCounter::new();
-        let ends = nbody.checked_mul(2);
+        let ends = nbodyflex.checked_mul(2);
         l.add::<u32>(Some(maxpairs));
-        l.add::<i32>(Some(nbody));
-        l.add::<Real>(nbody.checked_mul(6));
+        l.add::<i32>(Some(nbodyflex));
+        l.add::<Real>(nbodyflex.checked_mul(6));
         l.add::<f32>(ends);
         l.add::<i32>(ends);
         l.add::<u32>(ends);
@@ -89,7 +93,7 @@ impl BroadphaseMem {
         l.add::<i32>(ends);
         l.add::<i32>(ends);
         Ok(Self {
-            nbody,
+            nbodyflex,
             maxpairs,
             bytes: l.total().ok_or(ArenaError::SizeOverflow)?,
         })
@@ -103,7 +107,7 @@ impl BroadphaseMem {
     /// The arrays within `block` (of [`BroadphaseMem::words`] words), in the order of
     /// [`BroadphaseMem::layout`].
     fn carve<'a>(&self, block: &'a mut [u64]) -> Result<BroadphaseArrays<'a>, StepError> {
-        let n = self.nbody;
+        let n = self.nbodyflex;
         let mut c = Carver::new(crate::pod::as_bytes_mut(block), self.bytes);
         Ok(BroadphaseArrays {
             pairs: c.take::<u32>(Some(self.maxpairs))?,
@@ -161,10 +165,17 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
         active,
         masks,
     } = mem;
-    for (b, mask) in masks.iter_mut().enumerate() {
-        *mask = body_geoms(m, b).fold([0, 0], |[t, a], g| {
-            [t | m.geom_contype[g], a | m.geom_conaffinity[g]]
-        });
+    for (bf, mask) in masks.iter_mut().enumerate() {
+        *mask = if bf < m.nbody {
+            body_geoms(m, bf).fold([0, 0], |[t, a], g| {
+                [t | m.geom_contype[g], a | m.geom_conaffinity[g]]
+            })
+        } else {
+            [
+                m.flex_contype[bf - m.nbody],
+                m.flex_conaffinity[bf - m.nbody],
+            ]
+        };
     }
     let mut list = PairList { pairs, n: 0, masks };
     let dsbl_filterparent = disabled(m, DSBL_FILTERPARENT);
@@ -190,12 +201,16 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
             }
             list.add(b1, b2)?;
         }
+        for f in 0..m.nflex {
+            list.add(b1, m.nbody + f)?;
+        }
     }
 
-    // sweep and prune the collidable bodies along the geoms' principal axis
+    // sweep and prune the collidable bodies and flexes along the principal axis of the geoms
+    // and flex vertices
     if let Some(frame) = principal_frame(m, d) {
         let mut ncollide = 0;
-        for b in 1..m.nbody {
+        for b in 1..m.nbody + m.nflex {
             if can_collide(m, b) {
                 bfid[ncollide] = b as i32;
                 ncollide += 1;
@@ -206,6 +221,7 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
                 aamm[6 * i..6 * i + 6].copy_from_slice(&make_aamm(m, d, b as usize, &frame));
             }
             let sap = Sap {
+                axis: 0,
                 aamm: &aamm[..6 * ncollide],
                 value: &mut sap_value[..2 * ncollide],
                 id: &mut sap_id[..2 * ncollide],
@@ -215,10 +231,12 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
             };
             sap.sweep(|id1, id2| {
                 let (b1, b2) = (bfid[id1] as usize, bfid[id2] as usize);
-                let (weld1, parent1) = weld_and_parent(m, b1);
-                let (weld2, parent2) = weld_and_parent(m, b2);
-                if filter_body_pair(weld1, parent1, weld2, parent2, dsbl_filterparent) {
-                    return Ok(());
+                if b1 < m.nbody && b2 < m.nbody {
+                    let (weld1, parent1) = weld_and_parent(m, b1);
+                    let (weld2, parent2) = weld_and_parent(m, b2);
+                    if filter_body_pair(weld1, parent1, weld2, parent2, dsbl_filterparent) {
+                        return Ok(());
+                    }
                 }
                 list.add(b1, b2)
             })?;
@@ -230,15 +248,22 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
     Ok(n)
 }
 
-/// The principal axes of the positions of the geoms outside the world body (the rows of the
-/// eigenvectors of their covariance), or `None` when there are no such geoms.
+/// The principal axes of the positions of the geoms outside the world body and of the flex
+/// vertices not on it (the rows of the eigenvectors of their covariance), or `None` when there
+/// are none.
 fn principal_frame(m: &Model, d: &Data) -> Option<[Real; 9]> {
-    let xpos = v3(d.geom_xpos);
-    let moving = || (0..m.ngeom).filter(|&g| m.geom_bodyid[g] != 0);
+    let (xpos, vpos) = (v3(d.geom_xpos), v3(d.flexvert_xpos));
+    let geoms = (0..m.ngeom)
+        .filter(|&g| m.geom_bodyid[g] != 0)
+        .map(|g| &xpos[g]);
+    let verts = (0..m.nflexvert)
+        .filter(|&v| m.flex_vertbodyid[v] != 0)
+        .map(|v| &vpos[v]);
+    let moving = || geoms.clone().chain(verts.clone());
     let mut cen = [0.0; 3];
     let mut cnt = 0usize;
-    for g in moving() {
-        add_to3(&mut cen, &xpos[g]);
+    for x in moving() {
+        add_to3(&mut cen, x);
         cnt += 1;
     }
     if cnt == 0 {
@@ -246,8 +271,8 @@ fn principal_frame(m: &Model, d: &Data) -> Option<[Real; 9]> {
     }
     cen = scl3(&cen, 1.0 / cnt as Real);
     let mut cov = [0.0; 9];
-    for g in moving() {
-        let dif = sub3(&xpos[g], &cen);
+    for x in moving() {
+        let dif = sub3(x, &cen);
         let (d00, d01, d02) = (dif[0] * dif[0], dif[0] * dif[1], dif[0] * dif[2]);
         let (d11, d12, d22) = (dif[1] * dif[1], dif[1] * dif[2], dif[2] * dif[2]);
         for (c, x) in cov
@@ -261,9 +286,45 @@ fn principal_frame(m: &Model, d: &Data) -> Option<[Real; 9]> {
     Some(eig3(&cov.map(|c| c * inv)).eigvec)
 }
 
-/// Body `b`'s bounding box in `frame` as min[3], max[3], from its geoms' bounding spheres
-/// (`makeAAMM`).
-fn make_aamm(m: &Model, d: &Data, b: usize, frame: &[Real; 9]) -> [Real; 6] {
+/// Body or flex `bf`'s bounding box in `frame` as min[3], max[3] (`makeAAMM`).
+fn make_aamm(m: &Model, d: &Data, bf: usize, frame: &[Real; 9]) -> [Real; 6] {
+    if bf < m.nbody {
+        body_aamm(m, d, bf, frame)
+    } else {
+        flex_aamm(m, d, bf - m.nbody, frame)
+    }
+}
+
+/// Flex `f`'s bounding box in `frame`: its vertices', grown by its radius and margin.
+fn flex_aamm(m: &Model, d: &Data, f: usize, frame: &[Real; 9]) -> [Real; 6] {
+    let mut aamm = [0.0; 6];
+    let rows = [0, 1, 2].map(|j| [frame[3 * j], frame[3 * j + 1], frame[3 * j + 2]]);
+    for (i, x) in flex_vertices(m, d, f).iter().enumerate() {
+        let v = rows.map(|r| dot3(&r, x));
+        if i == 0 {
+            aamm = [v[0], v[1], v[2], v[0], v[1], v[2]];
+        } else {
+            for j in 0..3 {
+                aamm[j] = min(aamm[j], v[j]);
+                aamm[j + 3] = max(aamm[j + 3], v[j]);
+            }
+        }
+    }
+    let margin = if enabled(m, ENBL_OVERRIDE) {
+        0.5 * m.opt.o_margin
+    } else {
+        m.flex_margin[f]
+    };
+    let bound = m.flex_radius[f] + margin;
+    for j in 0..3 {
+        aamm[j] -= bound;
+        aamm[j + 3] += bound;
+    }
+    aamm
+}
+
+/// Body `b`'s bounding box in `frame` as min[3], max[3], from its geoms' bounding spheres.
+fn body_aamm(m: &Model, d: &Data, b: usize, frame: &[Real; 9]) -> [Real; 6] {
     let mut aamm = [0.0; 6];
     for (i, g) in body_geoms(m, b).enumerate() {
         let margin = if enabled(m, ENBL_OVERRIDE) {
@@ -290,9 +351,154 @@ fn make_aamm(m: &Model, d: &Data, b: usize, frame: &[Real; 9]) -> [Real; 6] {
     aamm
 }
 
-/// Sweep and prune along the x axis of `aamm` (`mj_SAP`): the scratch arrays hold 2n end
+/// The most pairs a flex's self-collision sweep keeps (MuJoCo's bound against running out of
+/// memory).
+const MAX_SELF_PAIRS: usize = 1_000_000;
+
+/// Self-collisions of flex `f`'s active elements found by sweep and prune of their boxes
+/// along the longest axis of the flex's box (`mj_collideFlexSAP`), without margin.
+pub(super) fn flex_self_sap(
+    m: &Model,
+    d: &mut Data,
+    arena: &mut Arena,
+    f: usize,
+) -> Result<(), StepError> {
+    let nelem = m.flex_elemnum[f].max(0) as usize;
+    let nactive = (0..nelem).filter(|&e| is_elem_active(m, f, e)).count();
+    if nactive < 2 {
+        return Ok(());
+    }
+    let maxpairs = (nactive * (nactive - 1) / 2).min(MAX_SELF_PAIRS);
+    let ends = Some(2 * nactive);
+    let mut l = LayoutCounter::new();
+    l.add::<u32>(Some(maxpairs));
+    l.add::<u32>(Some(nactive));
+    l.add::<Real>(Some(6 * nactive));
+    l.add::<f32>(ends);
+    l.add::<i32>(ends);
+    l.add::<u32>(ends);
+    l.add::<u32>(ends);
+    l.add::<i32>(ends);
+    let bytes = l.total().ok_or(ArenaError::SizeOverflow)?;
+    let words = bytes.div_ceil(8);
+    let scratch = arena.reserve::<u64>(words)?;
+    let block = arena.reserved::<u64>(&scratch, words);
+    let found = sweep_elements(m, d, f, block, bytes, maxpairs);
+    let result = found.and_then(|npair| {
+        let list = SelfPairs {
+            npair,
+            maxpairs,
+            nactive,
+        };
+        collide_self_pairs(m, d, arena, &scratch, f, list)
+    });
+    arena.release(scratch);
+    result
+}
+
+/// The sweep of [`flex_self_sap`] in `block`: the pairs of active elements (indices into the
+/// list of active elements, `(i << 16) + j`) at the start of the block, then the list of
+/// active elements; returns the number of pairs.
+fn sweep_elements(
+    m: &Model,
+    d: &Data,
+    f: usize,
+    block: &mut [u64],
+    bytes: usize,
+    maxpairs: usize,
+) -> Result<usize, StepError> {
+    let nelem = m.flex_elemnum[f] as usize;
+    let n = (0..nelem).filter(|&e| is_elem_active(m, f, e)).count();
+    let mut c = Carver::new(crate::pod::as_bytes_mut(block), bytes);
+    let pairs = c.take::<u32>(Some(maxpairs))?;
+    let elid = c.take::<u32>(Some(n))?;
+    let aamm = c.take::<Real>(Some(6 * n))?;
+    for (slot, e) in elid
+        .iter_mut()
+        .zip((0..nelem).filter(|&e| is_elem_active(m, f, e)))
+    {
+        *slot = e as u32;
+    }
+    for (i, &e) in elid.iter().enumerate() {
+        let b = elem_aabb(m, d, f, e as usize);
+        for j in 0..3 {
+            aamm[6 * i + j] = b[j] - b[j + 3];
+            aamm[6 * i + 3 + j] = b[j] + b[j + 3];
+        }
+    }
+    let root = m.flex_bvhadr[f] as usize - m.nbvhstatic;
+    let bvh = &d.bvh_aabb_dyn[6 * root..6 * root + 6];
+    let axis = if bvh[3] > bvh[4] && bvh[3] > bvh[5] {
+        0
+    } else if bvh[4] > bvh[5] {
+        1
+    } else {
+        2
+    };
+    let sap = Sap {
+        axis,
+        aamm,
+        value: c.take::<f32>(Some(2 * n))?,
+        id: c.take::<i32>(Some(2 * n))?,
+        order: c.take::<u32>(Some(2 * n))?,
+        tmp: c.take::<u32>(Some(2 * n))?,
+        active: c.take::<i32>(Some(2 * n))?,
+    };
+    let mut npair = 0;
+    sap.sweep(|id1, id2| {
+        // a full list ends the sweep in MuJoCo: later pairs are dropped
+        if npair < maxpairs {
+            pairs[npair] = ((id1 as u32) << 16) + id2 as u32;
+            npair += 1;
+        }
+        Ok(())
+    })?;
+    Ok(npair)
+}
+
+/// The sizes of the lists [`sweep_elements`] leaves: pairs found, room for pairs, active
+/// elements.
+struct SelfPairs {
+    npair: usize,
+    maxpairs: usize,
+    nactive: usize,
+}
+
+/// Collides the element pairs the sweep of [`flex_self_sap`] left in `scratch`, in order.
+fn collide_self_pairs(
+    m: &Model,
+    d: &mut Data,
+    arena: &mut Arena,
+    scratch: &Reservation,
+    f: usize,
+    list: SelfPairs,
+) -> Result<(), StepError> {
+    let SelfPairs {
+        npair,
+        maxpairs,
+        nactive,
+    } = list;
+    // the pairs live in the arena, which colliding writes to: read them a block at a time
+    let mut block = [(0u32, 0u32); 64];
+    for start in (0..npair).step_by(block.len()) {
+        let len = (npair - start).min(block.len());
+        let words = reserved_u32(arena, scratch, maxpairs + nactive)?;
+        let (pairs, elid) = words.split_at(maxpairs);
+        for (k, slot) in block[..len].iter_mut().enumerate() {
+            let p = pairs[start + k];
+            *slot = (elid[(p >> 16) as usize], elid[(p & 0xFFFF) as usize]);
+        }
+        for &(e1, e2) in &block[..len] {
+            elems(m, d, arena, (f, e1 as usize), (f, e2 as usize))?;
+        }
+    }
+    Ok(())
+}
+
+/// Sweep and prune along axis `axis` of `aamm` (`mj_SAP`): the scratch arrays hold 2n end
 /// points.
 struct Sap<'a> {
+    axis: usize,
     aamm: &'a [Real],
     value: &'a mut [f32],
     id: &'a mut [i32],
@@ -312,11 +518,11 @@ impl Sap<'_> {
         if n >= 0x10000 {
             return Err(StepError::Numerical("SAP failed"));
         }
-        let aamm = self.aamm;
+        let (aamm, axis) = (self.aamm, self.axis);
         for i in 0..n {
-            self.value[2 * i] = single(aamm[6 * i]);
+            self.value[2 * i] = single(aamm[6 * i + axis]);
             self.id[2 * i] = i as i32;
-            self.value[2 * i + 1] = single(aamm[6 * i + 3]);
+            self.value[2 * i + 1] = single(aamm[6 * i + 3 + axis]);
             self.id[2 * i + 1] = i as i32 + 0x10000;
         }
         for (k, o) in self.order.iter_mut().enumerate() {
@@ -334,11 +540,16 @@ impl Sap<'_> {
         }
 
         // the other two axes prune what the sweep axis lets through
+        let (ka, kb) = match axis {
+            0 => (1, 2),
+            1 => (0, 2),
+            _ => (0, 1),
+        };
         let separated = |a: usize, b: usize| {
-            aamm[6 * a + 1] > aamm[6 * b + 4]
-                || aamm[6 * a + 2] > aamm[6 * b + 5]
-                || aamm[6 * b + 1] > aamm[6 * a + 4]
-                || aamm[6 * b + 2] > aamm[6 * a + 5]
+            aamm[6 * a + ka] > aamm[6 * b + ka + 3]
+                || aamm[6 * a + kb] > aamm[6 * b + kb + 3]
+                || aamm[6 * b + ka] > aamm[6 * a + ka + 3]
+                || aamm[6 * b + kb] > aamm[6 * a + kb + 3]
         };
         let mut cnt = 0;
         for &e in self.order.iter() {
@@ -518,6 +729,7 @@ mod tests {
             let (mut value, mut id) = (vec![0.0f32; 2 * n], vec![0i32; 2 * n]);
             let (mut order, mut tmp, mut active) = (vec![0u32; 2 * n], vec![0u32; 2 * n], vec![0i32; 2 * n]);
             let sap = Sap {
+                axis: 0,
                 aamm: &aamm,
                 value: &mut value,
                 id: &mut id,

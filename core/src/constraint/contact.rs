@@ -1,28 +1,156 @@
 //! Contact rows (`mj_instantiateContact`): pyramidal edges or elliptic dimensions in the
 //! contact frame, with the contacts' bodies and dimension that counting shares.
 
-use super::row_jacobians::{jac_dif_pair_rot, PairScratch};
+use super::row_jacobians::{jac_dif_pair_rot, jac_sum, PairScratch, SumScratch};
 use super::rows::Rows;
 use crate::arena::Stack;
 use crate::data::{Contact, Data};
 use crate::error::StepError;
 use crate::math::mat::mul_mat_mat;
-use crate::math::vec::add_scl;
+use crate::math::misc::max;
+use crate::math::vec::{add_scl, dist3, normalize};
 use crate::model::Model;
-use crate::real::Real;
+use crate::real::{Real, MINVAL};
 use crate::support::{disabled, is_pyramidal};
 use crate::types::*;
 
-/// The bodies of a contact between two geoms; flex contacts are refused.
-pub(super) fn contact_bodies(m: &Model, con: &Contact) -> Result<[usize; 2], StepError> {
-    let body = |g: i32| {
-        usize::try_from(g)
-            .ok()
-            .filter(|&g| g < m.ngeom)
-            .map(|g| m.geom_bodyid[g] as usize)
-            .ok_or(StepError::Unsupported("contacts involving flexes"))
-    };
-    Ok([body(con.geom[0])?, body(con.geom[1])?])
+/// The most bodies a contact can involve: two tetrahedra's vertices.
+pub(super) const MAX_CONTACT_BODIES: usize = 8;
+
+/// What one side of a contact is: a geom, a flex vertex, or a flex element.
+enum ContactSide {
+    Body(usize),
+    Elem { f: usize, e: usize },
+}
+
+/// Side `side` of contact `con`, with its ids checked against the model.
+fn contact_side(m: &Model, con: &Contact, side: usize) -> Result<ContactSide, StepError> {
+    let bad = StepError::Rejected("contact with an invalid geom, flex, element or vertex id");
+    let index = |i: i32, n: usize| usize::try_from(i).ok().filter(|&i| i < n);
+    if con.geom[side] >= 0 {
+        let g = index(con.geom[side], m.ngeom).ok_or(bad)?;
+        return Ok(ContactSide::Body(m.geom_bodyid[g] as usize));
+    }
+    let f = index(con.flex[side], m.nflex).ok_or(bad)?;
+    if con.vert[side] >= 0 {
+        let v = index(con.vert[side], m.flex_vertnum[f].max(0) as usize).ok_or(bad)?;
+        let b = m.flex_vertbodyid[m.flex_vertadr[f] as usize + v];
+        return Ok(ContactSide::Body(b as usize));
+    }
+    let e = index(con.elem[side], m.flex_elemnum[f].max(0) as usize).ok_or(bad)?;
+    Ok(ContactSide::Elem { f, e })
+}
+
+/// The bodies a contact acts on with their weights: a geom or vertex side is its body, an
+/// element side its vertices' bodies weighted by inverse distance to the contact point.
+pub(super) struct ContactBodies {
+    pub(super) n: usize,
+    pub(super) body: [usize; MAX_CONTACT_BODIES],
+    pub(super) weight: [Real; MAX_CONTACT_BODIES],
+    /// One body on each side (geoms or vertices): the Jacobian is a difference of two.
+    pub(super) pair: bool,
+}
+
+impl ContactBodies {
+    /// The bodies of contact `con`, the first side's weights negative when `signed`
+    /// (`mj_instantiateContact`) and all positive otherwise (`mj_diagApprox`).
+    pub(super) fn of(
+        m: &Model,
+        vert: &[Real],
+        con: &Contact,
+        signed: bool,
+    ) -> Result<Self, StepError> {
+        let mut out = Self {
+            n: 0,
+            body: [0; MAX_CONTACT_BODIES],
+            weight: [0.0; MAX_CONTACT_BODIES],
+            pair: true,
+        };
+        for side in 0..2 {
+            let sign = if signed && side == 0 { -1.0 } else { 1.0 };
+            match contact_side(m, con, side)? {
+                ContactSide::Body(b) => {
+                    out.body[out.n] = b;
+                    out.weight[out.n] = sign;
+                    out.n += 1;
+                }
+                ContactSide::Elem { f, e } => {
+                    out.pair = false;
+                    let other = con.vert[1 - side];
+                    let start = out.n;
+                    out.n += elem_body_weight(m, vert, (f, e), other, &con.pos, &mut out, start);
+                    if signed && side == 0 {
+                        for w in &mut out.weight[start..out.n] {
+                            *w = -*w;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    pub(super) fn bodies(&self) -> &[usize] {
+        &self.body[..self.n]
+    }
+}
+
+/// The bodies of element `e` of flex `f` from `start` in `out`, weighted by the inverse
+/// distance of their vertices to `point` and normalized; a vertex `v` of the element (the
+/// other side of an element-vertex contact) is left out (`mj_elemBodyWeight`). Returns their
+/// number.
+fn elem_body_weight(
+    m: &Model,
+    vert: &[Real],
+    (f, e): (usize, usize),
+    v: i32,
+    point: &[Real; 3],
+    out: &mut ContactBodies,
+    start: usize,
+) -> usize {
+    let dim = m.flex_dim[f] as usize;
+    let adr = m.flex_elemdataadr[f] as usize + e * (dim + 1);
+    let vadr = m.flex_vertadr[f] as usize;
+    let mut n = 0;
+    for &ev in &m.flex_elem[adr..adr + dim + 1] {
+        if ev == v {
+            continue;
+        }
+        let i = vadr + ev as usize;
+        let x = [vert[3 * i], vert[3 * i + 1], vert[3 * i + 2]];
+        out.weight[start + n] = 1.0 / max(MINVAL, dist3(point, &x));
+        out.body[start + n] = m.flex_vertbodyid[i] as usize;
+        n += 1;
+    }
+    normalize(&mut out.weight[start..start + n]);
+    n
+}
+
+/// The bodies whose dofs a contact's Jacobian can involve, for counting (`mj_nc`): every
+/// vertex of an element side.
+pub(super) fn contact_count_bodies(
+    m: &Model,
+    con: &Contact,
+    body: &mut [usize; MAX_CONTACT_BODIES],
+) -> Result<usize, StepError> {
+    let mut n = 0;
+    for side in 0..2 {
+        match contact_side(m, con, side)? {
+            ContactSide::Body(b) => {
+                body[n] = b;
+                n += 1;
+            }
+            ContactSide::Elem { f, e } => {
+                let dim = m.flex_dim[f] as usize;
+                let adr = m.flex_elemdataadr[f] as usize + e * (dim + 1);
+                for &ev in &m.flex_elem[adr..adr + dim + 1] {
+                    body[n] = m.flex_vertbodyid[m.flex_vertadr[f] as usize + ev as usize] as usize;
+                    n += 1;
+                }
+            }
+        }
+    }
+    Ok(n)
 }
 
 /// The dimension of a contact: 1, 3, 4 or 6.
@@ -52,6 +180,7 @@ pub(super) fn contact_rows(
     let jacdif = stack.alloc::<Real>(6 * nv)?;
     let mut pair = PairScratch::new(stack, nv)?;
     let chain = stack.alloc::<i32>(nv)?;
+    let mut sum = SumScratch::new(stack, nv)?;
     let pyramidal = is_pyramidal(m);
     for i in 0..ncon {
         let con = rows.contact[i];
@@ -59,20 +188,36 @@ pub(super) fn contact_rows(
             continue;
         }
         let dim = contact_dim(&con)?;
-        let [b1, b2] = contact_bodies(m, &con)?;
+        let bodies = ContactBodies::of(m, d.flexvert_xpos, &con, true)?;
         rows.contact[i].efc_address = rows.nefc as i32;
+        let n = if bodies.pair {
+            let (difp, difr) = jacdif.split_at_mut(3 * nv);
+            jac_dif_pair_rot(
+                m,
+                d,
+                rows.sparse,
+                chain,
+                (bodies.body[0], bodies.body[1]),
+                (&con.pos, &con.pos),
+                &mut pair,
+                difp,
+                (dim > 3).then_some(&mut *difr),
+            )
+        } else {
+            let weighted = (bodies.bodies(), &bodies.weight[..bodies.n]);
+            jac_sum(
+                m,
+                d,
+                rows.sparse,
+                chain,
+                weighted,
+                &con.pos,
+                jacdif,
+                dim > 3,
+                &mut sum,
+            )
+        };
         let (difp, difr) = jacdif.split_at_mut(3 * nv);
-        let n = jac_dif_pair_rot(
-            m,
-            d,
-            rows.sparse,
-            chain,
-            (b1, b2),
-            (&con.pos, &con.pos),
-            &mut pair,
-            difp,
-            (dim > 3).then_some(&mut *difr),
-        );
         if n == 0 {
             rows.contact[i].efc_address = -1;
             rows.contact[i].exclude = 3;

@@ -1,9 +1,9 @@
 //! Counting the rows before they are allocated (`mj_ne`, `mj_nf`, `mj_nl`, `mj_nc`), with the
 //! Jacobian non-zeros when it is sparse.
 
-use super::contact::{contact_bodies, contact_dim};
+use super::contact::{contact_count_bodies, contact_dim, MAX_CONTACT_BODIES};
 use super::limit::{ball_limit, limit_dist, within_margin};
-use super::row_jacobians::jac_dif_pair_count;
+use super::row_jacobians::{jac_dif_pair_count, jac_sum_count};
 use super::RowCounts;
 use crate::arena::Stack;
 use crate::data::{Contact, Data};
@@ -44,12 +44,15 @@ fn count_with(
     stack: &mut Stack,
 ) -> Result<RowCounts, StepError> {
     let chain = stack.alloc::<i32>(m.nv)?;
+    let bodychain = stack.alloc::<i32>(m.nv)?;
+    let merged = stack.alloc::<i32>(m.nv)?;
     let mut c = RowCounts::default();
     count_equality(m, d, sparse, chain, &mut c);
     count_friction(m, d, sparse, &mut c);
     count_limits(m, d, sparse, &mut c);
     let ncon = d.ncon.min(contacts.len());
-    count_contacts(m, &contacts[..ncon], sparse, chain, &mut c)?;
+    let chains = [chain, bodychain, merged];
+    count_contacts(m, &contacts[..ncon], sparse, chains, &mut c)?;
     Ok(c)
 }
 
@@ -190,7 +193,7 @@ fn count_contacts(
     m: &Model,
     contacts: &[Contact],
     sparse: bool,
-    chain: &mut [i32],
+    [chain, bodychain, merged]: [&mut [i32]; 3],
     c: &mut RowCounts,
 ) -> Result<(), StepError> {
     if disabled(m, DSBL_CONTACT) {
@@ -199,11 +202,14 @@ fn count_contacts(
     for con in contacts.iter().filter(|con| con.exclude == 0) {
         let mut nnz = 0;
         if sparse {
-            let [b1, b2] = contact_bodies(m, con)?;
+            let mut body = [0; MAX_CONTACT_BODIES];
+            let n = contact_count_bodies(m, con, &mut body)?;
             nnz = if m.nv == 0 {
                 0
+            } else if n == 2 {
+                merge_chain(m, chain, body[0], body[1])
             } else {
-                merge_chain(m, chain, b1, b2)
+                jac_sum_count(m, chain, (&mut *bodychain, &mut *merged), &body[..n])
             };
             if nnz == 0 {
                 continue;

@@ -103,7 +103,7 @@ pub fn make_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
         // the island solver reads the dense transpose too
         transpose(a.efc_JT, a.efc_J, nefc, m.nv);
     }
-    diag_approx(m, nefc, &mut a)?;
+    diag_approx(m, d.flexvert_xpos, nefc, &mut a)?;
     make_impedance(m, nefc, first_contact, &mut a);
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! Soft-constraint parameters (`mj_diagApprox`, `mj_makeImpedance`; "Computation › Soft
 //! constraints"): the diagonal approximation, impedance, `efc_KBIP`, `efc_D` and `efc_R`.
 
-use super::contact::{contact_bodies, contact_dim};
+use super::contact::{contact_dim, ContactBodies};
 use crate::arena::ArenaArraysMut;
 use crate::data::Contact;
 use crate::error::StepError;
@@ -15,7 +15,12 @@ use crate::types::*;
 
 /// Approximate diagonal of the constraint-space inverse inertia, `efc_diagApprox`
 /// (`mj_diagApprox`), from the inverse weights of the bodies, dofs and tendons at `qpos0`.
-pub(super) fn diag_approx(m: &Model, nefc: usize, a: &mut ArenaArraysMut) -> Result<(), StepError> {
+pub(super) fn diag_approx(
+    m: &Model,
+    flexvert_xpos: &[Real],
+    nefc: usize,
+    a: &mut ArenaArraysMut,
+) -> Result<(), StepError> {
     let da = &mut *a.efc_diagApprox;
     let body = |b: i32, k: usize| m.body_invweight0[2 * b as usize + k];
     let mut weldcnt = 0;
@@ -58,7 +63,8 @@ pub(super) fn diag_approx(m: &Model, nefc: usize, a: &mut ArenaArraysMut) -> Res
             CNSTR_LIMIT_JOINT => da[i] = m.dof_invweight0[m.jnt_dofadr[id] as usize],
             CNSTR_FRICTION_TENDON | CNSTR_LIMIT_TENDON => da[i] = m.tendon_invweight0[id],
             ty => {
-                i += contact_diag_approx(m, &a.contact[id], ty, &mut da[i..])?;
+                let con = &a.contact[id];
+                i += contact_diag_approx(m, flexvert_xpos, con, ty, &mut da[i..])?;
                 continue;
             }
         }
@@ -85,10 +91,11 @@ fn flex_diag_approx(m: &Model, f: usize, da: &mut [Real]) -> usize {
     n.max(1)
 }
 
-/// `efc_diagApprox` of the rows of one contact, from the mean translational and rotational
-/// inverse weights of its two bodies; returns the number of rows.
+/// `efc_diagApprox` of the rows of one contact, from the translational and rotational inverse
+/// weights of its bodies (an element's vertices' bodies weighted); returns the number of rows.
 fn contact_diag_approx(
     m: &Model,
+    flexvert_xpos: &[Real],
     con: &Contact,
     ty: i32,
     da: &mut [Real],
@@ -96,9 +103,10 @@ fn contact_diag_approx(
     let dim = contact_dim(con)?;
     let mut tran = 0.0;
     let mut rot = 0.0;
-    for b in contact_bodies(m, con)? {
-        tran += m.body_invweight0[2 * b];
-        rot += m.body_invweight0[2 * b + 1];
+    let bodies = ContactBodies::of(m, flexvert_xpos, con, false)?;
+    for (&b, &w) in bodies.bodies().iter().zip(&bodies.weight) {
+        tran += m.body_invweight0[2 * b] * w;
+        rot += m.body_invweight0[2 * b + 1] * w;
     }
     Ok(match ty {
         CNSTR_CONTACT_FRICTIONLESS => {

@@ -57,6 +57,8 @@ struct Frame<'a> {
     cull_front: bool,
     view: Mat4,
     reflect: Mat4,
+    /// Texture mapping of the geom being drawn.
+    texmode: TexMode,
 }
 
 impl Frame<'_> {
@@ -204,6 +206,7 @@ impl Frame<'_> {
             TexMode::None
         };
         gl.uniform_i(p.texmode, texmode as i32);
+        self.texmode = texmode;
         let mut rgba = g.rgba;
         if g.type_ == GEOM_PLANE && behind && mode == Mode::Normal {
             rgba[3] *= 0.3;
@@ -342,6 +345,7 @@ impl Frame<'_> {
                 self.draw(&b, &pose, gl::TRIANGLES);
             }
             GEOM_SKIN => self.skin(g),
+            GEOM_FLEX => self.flex(g),
             _ => {}
         }
     }
@@ -402,6 +406,95 @@ impl Frame<'_> {
         let b = self.con.stream(self.gl, &shape);
         self.draw(&b, &IDENTITY, gl::TRIANGLES);
     }
+}
+
+impl Frame<'_> {
+    /// A flex from the scene's flex arrays, in world coordinates: untextured spheres at the
+    /// vertices and open cylinders along the edges (each when its flag is on, the radius is
+    /// positive and no skin is shown), then the faces in use.
+    fn flex(&mut self, g: &VisGeom) {
+        let Some(f) = usize::try_from(g.objid)
+            .ok()
+            .filter(|&f| f < self.scn.nflex)
+        else {
+            return;
+        };
+        let scn = self.scn;
+        let radius = g.size[0];
+        let skinned = scn.flexskinopt != 0 && scn.flexfaceused[f] != 0;
+        let texmode = self.texmode;
+        self.gl.uniform_i(self.p.texmode, TexMode::None as i32);
+        let vert = |v: i32| -> Option<[f32; 3]> {
+            let k = 3 * usize::try_from(scn.flexvertadr[f] + v).ok()?;
+            scn.flexvert.get(k..k + 3).map(|p| [p[0], p[1], p[2]])
+        };
+        if radius > 0.0 && scn.flexvertopt != 0 && !skinned {
+            for v in 0..scn.flexvertnum[f] {
+                let Some(p) = vert(v) else { break };
+                let m = matrix::scale(&matrix::translate(&IDENTITY, p), [radius; 3]);
+                self.builtin(Builtin::Sphere, &m);
+            }
+        }
+        if radius > 0.0 && scn.flexedgeopt != 0 && !skinned {
+            let first = scn.flexedgeadr[f].max(0) as usize;
+            for e in first..first + scn.flexedgenum[f].max(0) as usize {
+                let Some(ends) = scn.flexedge.get(2 * e..2 * e + 2) else {
+                    break;
+                };
+                let (Some(a), Some(b)) = (vert(ends[0]), vert(ends[1])) else {
+                    break;
+                };
+                self.builtin(Builtin::CylinderOpen, &edge_pose(a, b, radius));
+            }
+        }
+        self.gl.uniform_i(self.p.texmode, texmode as i32);
+        self.flex_faces(f, texmode == TexMode::Coord);
+    }
+
+    /// The triangles of flex `f` in use, with their normals and (when `textured`) texture
+    /// coordinates.
+    fn flex_faces(&mut self, f: usize, textured: bool) {
+        let scn = self.scn;
+        let adr = scn.flexfaceadr[f].max(0) as usize;
+        let n = scn.flexfaceused[f].max(0) as usize;
+        let (Some(pos), Some(nrm)) = (
+            scn.flexface.get(9 * adr..9 * (adr + n)),
+            scn.flexnormal.get(9 * adr..9 * (adr + n)),
+        ) else {
+            return;
+        };
+        if n == 0 {
+            return;
+        }
+        let tex = scn.flextexcoord.get(6 * adr..6 * (adr + n));
+        let shape = Shape {
+            verts: (0..3 * n)
+                .map(|k| Vertex {
+                    pos: [pos[3 * k], pos[3 * k + 1], pos[3 * k + 2]],
+                    normal: [nrm[3 * k], nrm[3 * k + 1], nrm[3 * k + 2]],
+                    tex: match tex {
+                        Some(t) if textured => [t[2 * k], t[2 * k + 1]],
+                        _ => [0.0; 2],
+                    },
+                    color: [1.0; 4],
+                    edge: 1.0,
+                })
+                .collect(),
+        };
+        let b = self.con.stream(self.gl, &shape);
+        self.draw(&b, &IDENTITY, gl::TRIANGLES);
+    }
+}
+
+/// The model matrix of a flex edge from `a` to `b`: an open unit cylinder centered between
+/// them, its axis along the edge, `radius` wide and half the edge long.
+fn edge_pose(a: [f32; 3], b: [f32; 3], radius: f32) -> Mat4 {
+    let mut vec: [f64; 3] = core::array::from_fn(|k| f64::from(b[k] - a[k]));
+    let len = mjrs_core::math::vec::normalize3(&mut vec);
+    let rot = mjrs_core::math::quat::quat2mat(&mjrs_core::math::quat::quat_z2vec(&vec));
+    let center = core::array::from_fn(|k| (a[k] + b[k]) * 0.5);
+    let pose = matrix::pose(&center, &rot.map(|x| x as f32));
+    matrix::scale(&pose, [radius, radius, (len * 0.5) as f32])
 }
 
 /// Camera matrices of one eye (or the average of both): projection and view.
@@ -511,6 +604,7 @@ pub fn render(gl: &Gl, viewport: Rect, scn: &mut Scene, con: &Context) -> Result
         cull_front: false,
         view: IDENTITY,
         reflect: IDENTITY,
+        texmode: TexMode::None,
     };
     frame.set_lighting(true);
     let views: &[Option<usize>] = if scn.stereo == stereo::NONE {

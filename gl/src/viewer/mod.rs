@@ -125,13 +125,8 @@ const RND: [(&str, &str, usize); 8] = [
     ("Cull Face", "", vis::rnd::CULL_FACE),
 ];
 
-/// Flags that show flexes or SDF iterations, which the scene refuses: not offered.
-const UNSHOWN: [usize; 4] = [
-    vis::flag::FLEXEDGE,
-    vis::flag::FLEXFACE,
-    vis::flag::FLEXBVH,
-    vis::flag::SDFITER,
-];
+/// Flags not offered: SDF iterations, which MuJoCo 3.1.6's scene update never reads.
+const UNSHOWN: [usize; 1] = [vis::flag::SDFITER];
 
 const DISABLE: [&str; 15] = [
     "Constraint",
@@ -629,6 +624,18 @@ impl App<'_, '_, '_> {
                     self.vopt.sitegroup[g as usize] != 0,
                 ));
             }
+            // flex groups and the layer of 3D flexes, for models that have flexes
+            if self.m.nflex > 0 {
+                for g in 0..6u8 {
+                    v.push(check(
+                        Id::FlexGroup(g),
+                        &format!("Flex group {g}"),
+                        self.vopt.flexgroup[g as usize] != 0,
+                    ));
+                }
+                let layer = self.vopt.flex_layer.to_string();
+                v.push(choice(Id::FlexLayer, "Flex layer", &layer));
+            }
         }
         v
     }
@@ -771,6 +778,9 @@ impl App<'_, '_, '_> {
             Id::Vis(k) => self.vopt.flags[k as usize] ^= 1,
             Id::GeomGroup(g) => self.vopt.geomgroup[g as usize] ^= 1,
             Id::SiteGroup(g) => self.vopt.sitegroup[g as usize] ^= 1,
+            Id::FlexGroup(g) => self.vopt.flexgroup[g as usize] ^= 1,
+            // MuJoCo's simulate offers layers 0 to 10
+            Id::FlexLayer => self.vopt.flex_layer = cycle(self.vopt.flex_layer, 11),
             Id::Joint(j) => {
                 if let Some(t) = t {
                     self.set_joint(j, t);
@@ -947,6 +957,7 @@ impl App<'_, '_, '_> {
         match (button, hit) {
             (MouseButton::Left, Some(s)) => {
                 self.pert.select = s.body;
+                self.pert.flexselect = s.flex;
                 self.pert.skinselect = s.skin;
                 let b = s.body as usize;
                 // the selection point in the body's frame
@@ -958,6 +969,7 @@ impl App<'_, '_, '_> {
             }
             (MouseButton::Left, None) => {
                 self.pert.select = 0;
+                self.pert.flexselect = -1;
                 self.pert.skinselect = -1;
             }
             (MouseButton::Right, Some(s)) => {

@@ -47,6 +47,8 @@ pub enum Id {
     Rnd(u8),
     GeomGroup(u8),
     SiteGroup(u8),
+    FlexGroup(u8),
+    FlexLayer,
     Joint(usize),
     Ctrl(usize),
     ClearCtrl,

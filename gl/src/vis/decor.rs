@@ -204,23 +204,27 @@ pub(super) fn add_com(
     true
 }
 
-/// Boxes of the bounding-volume hierarchies at the depth the options ask for (leaves above it
-/// too): of the bodies (`BODYBVH`) and of the meshes (`MESHBVH`, only the volumes the last
-/// collision touched when `bvactive` is on), red where collision detection was active. A full
-/// scene stops each hierarchy without a warning, as in MuJoCo.
-pub(super) fn add_bvh(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut Scene) {
-    let mark_active = m.vis.global.bvactive != 0;
-    let shown = |i: usize| {
-        let leaf = m.bvh_child[2 * i] == -1 && m.bvh_child[2 * i + 1] == -1;
-        m.bvh_depth[i] == opt.bvh_depth || (leaf && m.bvh_depth[i] < opt.bvh_depth)
-    };
-    let color = |active: u8| {
-        if mark_active && active != 0 {
-            m.vis.rgba.bvactive
-        } else {
-            m.vis.rgba.bv
-        }
-    };
+/// Whether bounding volume `i` is drawn: at the depth the options ask for, or a leaf above it.
+pub(super) fn bvh_shown(m: &Model, opt: &VisOption, i: usize) -> bool {
+    let leaf = m.bvh_child[2 * i] == -1 && m.bvh_child[2 * i + 1] == -1;
+    m.bvh_depth[i] == opt.bvh_depth || (leaf && m.bvh_depth[i] < opt.bvh_depth)
+}
+
+/// The colour of a bounding volume: red where collision detection was active, when the model
+/// marks active volumes.
+pub(super) fn bvh_color(m: &Model, active: u8) -> [f32; 4] {
+    if m.vis.global.bvactive != 0 && active != 0 {
+        m.vis.rgba.bvactive
+    } else {
+        m.vis.rgba.bv
+    }
+}
+
+/// Boxes of the bodies' bounding-volume hierarchies (`BODYBVH`) at the depth the options ask
+/// for. A full scene stops the hierarchy without a warning, as in MuJoCo.
+pub(super) fn add_body_bvh(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut Scene) {
+    let shown = |i: usize| bvh_shown(m, opt, i);
+    let color = |active: u8| bvh_color(m, active);
     if opt.flags[flag::BODYBVH] != 0 {
         for i in 0..m.nbvhstatic {
             if scn.geoms.len() >= scn.maxgeom {
@@ -261,6 +265,14 @@ pub(super) fn add_bvh(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut Scene)
             }
         }
     }
+}
+
+/// Boxes of the meshes' bounding-volume hierarchies (`MESHBVH`; only the volumes the last
+/// collision touched when `bvactive` is on). A full scene stops without a warning.
+pub(super) fn add_mesh_bvh(m: &Model, d: &mut Data, opt: &VisOption, scn: &mut Scene) {
+    let mark_active = m.vis.global.bvactive != 0;
+    let shown = |i: usize| bvh_shown(m, opt, i);
+    let color = |active: u8| bvh_color(m, active);
     if opt.flags[flag::MESHBVH] != 0 {
         for geom in 0..m.ngeom {
             let Ok(mesh) = usize::try_from(m.geom_dataid[geom]) else {

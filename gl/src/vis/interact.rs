@@ -401,6 +401,12 @@ pub fn init_perturb(
     } else {
         3.0 / invmass.max(MINVAL)
     };
+    // a flex vertex drags its neighbours along: scale by the edges per vertex
+    if let Ok(f) = usize::try_from(pert.flexselect) {
+        if f < m.nflex && m.flex_rigid[f] == 0 {
+            pert.localmass *= (2.0 * Real::from(m.flex_edgenum[f])) / Real::from(m.flex_vertnum[f]);
+        }
+    }
     pert.refpos = to3(&d.xipos[3 * sel..]);
     pert.refquat = mul_quat(&to4(&d.xquat[4 * sel..]), &to4(&m.body_iquat[4 * sel..]));
     pert.refselpos = selpos;
@@ -570,11 +576,14 @@ pub fn average_camera(c1: &super::GlCamera, c2: &super::GlCamera) -> super::GlCa
 /// What [`select`] hit.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Selection {
-    /// The body of the geom hit, or the bone body weighing most on the skin vertex hit.
+    /// The body of the geom hit, the body of the flex vertex nearest to the flex hit, or the
+    /// bone body weighing most on the skin vertex hit.
     pub body: i32,
-    /// The geom hit (-1 when a skin was hit).
+    /// The geom hit (-1 when a flex or skin was hit).
     pub geom: i32,
-    /// The skin hit (-1 when a geom was hit).
+    /// The flex hit (-1 when a geom or skin was hit).
+    pub flex: i32,
+    /// The skin hit (-1 when a geom or flex was hit).
     pub skin: i32,
     /// The point hit, in model coordinates.
     pub point: [Real; 3],
@@ -583,8 +592,8 @@ pub struct Selection {
 /// Picks what is under the mouse (`mjv_select`): a ray from the viewer through the point
 /// `(relx, rely)` of a viewport of `aspectratio` (relative coordinates from the bottom left),
 /// cast against the geoms of the shown groups (static ones if shown) and the shown skins (as
-/// last posed by `update_scene`). `None` when nothing is hit. Models whose flexes are shown
-/// are refused: mjrs has no flexes.
+/// last posed by `update_scene`). `None` when nothing is hit. Shown flexes are hit as drawn
+/// (`ray_flex`); a flex hit selects the vertex nearest to it.
 pub fn select(
     m: &Model,
     d: &mut Data,
@@ -596,17 +605,6 @@ pub fn select(
 ) -> Result<Option<Selection>, SceneError> {
     check_match(m, d)?;
     use super::flag;
-    let flex_shown = [
-        flag::FLEXVERT,
-        flag::FLEXEDGE,
-        flag::FLEXFACE,
-        flag::FLEXSKIN,
-    ]
-    .iter()
-    .any(|&f| opt.flags[f] != 0);
-    if flex_shown && m.nflex > 0 {
-        return Err(SceneError::Unsupported("picking flexes"));
-    }
     let cam = average_camera(&scn.camera[0], &scn.camera[1]);
     let (pos, forward, up) = camera_in_model(scn)?;
     let mut left = cross(&up, &forward);
@@ -634,35 +632,91 @@ pub fn select(
         -1,
     );
     let (geomdist, geom) = hit.map_err(|_| SceneError::Unsupported("picking with this view"))?;
+    let flex = if super::flex::any_shown(opt) {
+        pick_flex(m, d, opt, &pos, &ray)
+    } else {
+        None
+    };
     let skin = if opt.flags[flag::SKIN] != 0 {
         pick_skin(m, scn, &pos, &ray)
     } else {
         None
     };
     let geom_hit = (geomdist >= 0.0 && geom >= 0).then_some(geomdist);
-    match (geom_hit, skin) {
-        (None, None) => Ok(None),
-        // a skin wins only when strictly nearer, as MuJoCo's scan over (geom, flex, skin) does
-        (Some(gd), Some((sd, _, _, _))) if gd <= sd => {
-            Ok(Some(geom_selection(m, geom, &pos, &ray, gd)))
+    // the nearest of geom, flex and skin; on a tie the earlier wins, as in MuJoCo's scan
+    let dists = [geom_hit, flex.map(|f| f.0), skin.map(|s| s.0)];
+    let mut best: Option<usize> = None;
+    for (k, dist) in dists.iter().enumerate() {
+        if let Some(x) = dist {
+            if best.is_none_or(|b| dists[b].is_some_and(|y| y > *x)) {
+                best = Some(k);
+            }
         }
-        (Some(gd), None) => Ok(Some(geom_selection(m, geom, &pos, &ray, gd))),
-        (_, Some((_, skin, body, point))) => Ok(Some(Selection {
+    }
+    Ok(match best {
+        Some(0) => Some(geom_selection(m, geom, &pos, &ray, geomdist)),
+        Some(1) => flex.map(|(_, flex, body, point)| Selection {
             body,
             geom: -1,
+            flex,
+            skin: -1,
+            point,
+        }),
+        Some(_) => skin.map(|(_, skin, body, point)| Selection {
+            body,
+            geom: -1,
+            flex: -1,
             skin,
             point,
-        })),
-    }
+        }),
+        None => None,
+    })
 }
 
 fn geom_selection(m: &Model, geom: i32, pos: &[Real; 3], ray: &[Real; 3], dist: Real) -> Selection {
     Selection {
         body: m.geom_bodyid[geom as usize],
         geom,
+        flex: -1,
         skin: -1,
         point: core::array::from_fn(|k| pos[k] + ray[k] * dist),
     }
+}
+
+/// The nearest shown flex along the ray: distance, flex, the body of the vertex nearest to the
+/// hit, and that vertex.
+fn pick_flex(
+    m: &Model,
+    d: &Data,
+    opt: &super::VisOption,
+    pos: &[Real; 3],
+    ray: &[Real; 3],
+) -> Option<(Real, i32, i32, [Real; 3])> {
+    use super::flag;
+    let parts = mjrs_core::ray::FlexParts {
+        vert: opt.flags[flag::FLEXVERT] != 0,
+        edge: opt.flags[flag::FLEXEDGE] != 0,
+        face: opt.flags[flag::FLEXFACE] != 0,
+        skin: opt.flags[flag::FLEXSKIN] != 0,
+        layer: opt.flex_layer,
+    };
+    let mut best: Option<(Real, i32, i32, [Real; 3])> = None;
+    for i in 0..m.nflex {
+        let Ok((dist, Some(vert))) = mjrs_core::ray::ray_flex(m, d, parts, i, pos, ray) else {
+            continue;
+        };
+        if dist < 0.0 || best.is_some_and(|b| dist >= b.0) {
+            continue;
+        }
+        let v = m.flex_vertadr[i] as usize + vert;
+        best = Some((
+            dist,
+            i as i32,
+            m.flex_vertbodyid[v],
+            to3(&d.flexvert_xpos[3 * v..]),
+        ));
+    }
+    best
 }
 
 /// The nearest shown skin along the ray: distance, skin, the bone body with the largest weight

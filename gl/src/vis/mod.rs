@@ -16,6 +16,7 @@ mod actuator;
 mod camera;
 mod contact;
 mod decor;
+mod flex;
 mod lights;
 mod model_geoms;
 mod objects;
@@ -554,6 +555,40 @@ pub struct Scene {
     pub lights: Vec<VisLight>,
     /// Left and right eye.
     pub camera: [GlCamera; 2],
+    /// Number of flexes the flex arrays below were made for (`nflex`).
+    pub nflex: usize,
+    /// First edge of each flex (`flexedgeadr`, the model's `flex_edgeadr`).
+    pub flexedgeadr: Vec<i32>,
+    /// Edges of each flex (`flexedgenum`).
+    pub flexedgenum: Vec<i32>,
+    /// First vertex of each flex (`flexvertadr`).
+    pub flexvertadr: Vec<i32>,
+    /// Vertices of each flex (`flexvertnum`).
+    pub flexvertnum: Vec<i32>,
+    /// First face of each flex in the face arrays (`flexfaceadr`).
+    pub flexfaceadr: Vec<i32>,
+    /// Room for faces of each flex (`flexfacenum`).
+    pub flexfacenum: Vec<i32>,
+    /// Faces of each flex in use (`flexfaceused`).
+    pub flexfaceused: Vec<i32>,
+    /// Vertex pairs of the edges, within their flex (`flexedge`).
+    pub flexedge: Vec<i32>,
+    /// Vertex positions, 3 per flex vertex (`flexvert`).
+    pub flexvert: Vec<f32>,
+    /// Face vertex positions, 9 per face (`flexface`).
+    pub flexface: Vec<f32>,
+    /// Face vertex normals, 9 per face (`flexnormal`).
+    pub flexnormal: Vec<f32>,
+    /// Face texture coordinates, 6 per face (`flextexcoord`).
+    pub flextexcoord: Vec<f32>,
+    /// The flex vertex flag of the last update (`flexvertopt`).
+    pub flexvertopt: u8,
+    /// The flex edge flag of the last update (`flexedgeopt`).
+    pub flexedgeopt: u8,
+    /// The flex face flag of the last update (`flexfaceopt`).
+    pub flexfaceopt: u8,
+    /// The flex skin flag of the last update (`flexskinopt`).
+    pub flexskinopt: u8,
     /// Skinned vertex positions, 3 per skin vertex of the model (`skinvert`).
     pub skinvert: Vec<f32>,
     /// Skinned vertex normals (`skinnormal`).
@@ -587,6 +622,23 @@ impl Scene {
             geoms: Vec::with_capacity(maxgeom.min(1 << 16)),
             lights: Vec::new(),
             camera: Default::default(),
+            nflex: 0,
+            flexedgeadr: Vec::new(),
+            flexedgenum: Vec::new(),
+            flexvertadr: Vec::new(),
+            flexvertnum: Vec::new(),
+            flexfaceadr: Vec::new(),
+            flexfacenum: Vec::new(),
+            flexfaceused: Vec::new(),
+            flexedge: Vec::new(),
+            flexvert: Vec::new(),
+            flexface: Vec::new(),
+            flexnormal: Vec::new(),
+            flextexcoord: Vec::new(),
+            flexvertopt: 0,
+            flexedgeopt: 0,
+            flexfaceopt: 0,
+            flexskinopt: 0,
             skinvert: Vec::new(),
             skinnormal: Vec::new(),
             enabletransform: 0,

@@ -7,7 +7,7 @@ use super::camera::update_camera;
 use super::error::{check_match, SceneError};
 use super::geom::init_geom;
 use super::VisGeom;
-use super::{actuator, contact, decor, labels, lights, model_geoms, objects, skin, tendon};
+use super::{actuator, contact, decor, flex, labels, lights, model_geoms, objects, skin, tendon};
 use super::{flag, Camera, Perturb, Scene, VisOption, CAT_DECOR, CAT_DYNAMIC, CAT_STATIC};
 use mjrs_core::plugin::{self, PluginGeom, PluginScene};
 use mjrs_core::types::WARN_VGEOMFULL;
@@ -26,24 +26,19 @@ pub fn update_scene(
     scn: &mut Scene,
 ) -> Result<(), SceneError> {
     check_match(m, d)?;
-    check_supported(m)?;
+    if !flex::arrays_match(m, scn) {
+        flex::make_flex_arrays(m, scn);
+    }
     scn.geoms.clear();
     plugin_visuals(m, d, scn);
     add_geoms(m, d, opt, pert, catmask, scn);
     update_camera(m, d, cam, scn)?;
     lights::make_lights(m, d, scn);
+    if flex::any_shown(opt) {
+        flex::update_flexes(m, d, opt, scn);
+    }
     if opt.flags[flag::SKIN] != 0 {
         skin::update_skins(m, d, opt, scn);
-    }
-    Ok(())
-}
-
-/// Refuses model features whose drawing is not implemented, instead of leaving them out of
-/// the scene silently. No flag is refused: the flex flags draw only flexes, which no model
-/// that loads has, and MuJoCo 3.1.6's scene update never reads `SDFITER`.
-fn check_supported(m: &Model) -> Result<(), SceneError> {
-    if m.nflex > 0 {
-        return Err(SceneError::Unsupported("flexes"));
     }
     Ok(())
 }
@@ -110,10 +105,14 @@ fn add_geoms(
     } else {
         catmask
     };
-    if !skin::add_skins(m, d, opt, pert, catmask, scn) {
+    if !flex::add_flexes(m, d, opt, pert, catmask, scn)
+        || !skin::add_skins(m, d, opt, pert, catmask, scn)
+    {
         return;
     }
-    decor::add_bvh(m, d, opt, scn);
+    decor::add_body_bvh(m, d, opt, scn);
+    flex::add_flex_bvh(m, d, opt, scn);
+    decor::add_mesh_bvh(m, d, opt, scn);
     if !decor::add_inertia(m, d, opt, pert, catmask, scn)
         || !objects::add_perturb(m, d, opt, pert, catmask, scn)
         || !decor::add_body_frames(m, d, opt, catmask, scn)

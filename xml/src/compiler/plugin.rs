@@ -124,6 +124,10 @@ impl Compiler<'_> {
                 if self.spec.plugins[i].slot.is_none() {
                     self.spec.plugins[i].slot = slot;
                     self.plugins.parent[i] = Some(user.clone());
+                } else if self.plugins.parent[i].is_none() {
+                    // a composite's instance has its plugin from the reader; its first body
+                    // still names it in messages, as in MuJoCo
+                    self.plugins.parent[i] = Some(user.clone());
                 }
                 i
             }

@@ -537,7 +537,7 @@ impl Reader<'_> {
                 let r = self.one_plugin(e)?;
                 self.spec.bodies[body].plugin = Some(r);
             }
-            "composite" => return Err(e.unsupported("composite objects")),
+            "composite" => self.composite(e, body)?,
             "flexcomp" => self.flexcomp(e, body)?,
             other => return Err(e.error(format!("unrecognized model element '{other}'"))),
         }

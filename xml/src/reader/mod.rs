@@ -8,6 +8,7 @@
 mod actuator;
 pub mod attr;
 mod body;
+mod composite;
 pub mod dom;
 pub mod elem;
 mod flex;

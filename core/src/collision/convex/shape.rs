@@ -221,3 +221,80 @@ impl HullGraph<'_> {
         }
     }
 }
+
+/// A flex element or vertex seen by MPR (`mjtCCD` with a flex): the element's vertices or the
+/// vertex, thickened by the flex radius and half the margin.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FlexShape<'a> {
+    /// The flex's vertex positions (its part of `flexvert_xpos`).
+    vert: &'a [[Real; 3]],
+    /// The element's vertex indices within the flex, or the one vertex.
+    ids: &'a [i32],
+    /// The center MPR starts from: the element's box center, or the vertex.
+    center: [Real; 3],
+    /// Radius plus half the margin.
+    inflate: Real,
+}
+
+impl<'a> FlexShape<'a> {
+    /// Element `e` of flex `f`, inflated by `margin`.
+    pub fn elem(m: &'a Model, d: &'a Data, f: usize, e: usize, margin: Real) -> Self {
+        let aabb = &d.flexelem_aabb[6 * (m.flex_elemadr[f] as usize + e)..];
+        Self {
+            vert: flex_vertices(m, d, f),
+            ids: elem_vertices(m, f, e),
+            center: [aabb[0], aabb[1], aabb[2]],
+            inflate: m.flex_radius[f] + 0.5 * margin,
+        }
+    }
+
+    /// Vertex `v` of flex `f`, inflated by `margin`.
+    pub fn vertex(m: &'a Model, d: &'a Data, f: usize, v: usize, margin: Real) -> Self {
+        let vert = flex_vertices(m, d, f);
+        Self {
+            vert,
+            ids: &[],
+            center: vert[v],
+            inflate: m.flex_radius[f] + 0.5 * margin,
+        }
+    }
+}
+
+/// The positions of flex `f`'s vertices.
+pub(crate) fn flex_vertices<'a>(m: &Model, d: &'a Data, f: usize) -> &'a [[Real; 3]] {
+    let adr = m.flex_vertadr[f] as usize;
+    &v3(d.flexvert_xpos)[adr..adr + m.flex_vertnum[f] as usize]
+}
+
+/// The vertex indices (within the flex) of element `e` of flex `f`: `flex_dim + 1` of them.
+pub(crate) fn elem_vertices<'a>(m: &'a Model, f: usize, e: usize) -> &'a [i32] {
+    let n = m.flex_dim[f] as usize + 1;
+    let adr = m.flex_elemdataadr[f] as usize + e * n;
+    &m.flex_elem[adr..adr + n]
+}
+
+impl ConvexShape for FlexShape<'_> {
+    fn center(&self) -> [Real; 3] {
+        self.center
+    }
+
+    /// The element vertex with the largest projection on `dir` (the first of equals), or the
+    /// vertex, moved out along `dir`.
+    fn support(&mut self, dir: &[Real; 3]) -> [Real; 3] {
+        let mut res = self.center;
+        if let Some((&first, rest)) = self.ids.split_first() {
+            res = self.vert[first as usize];
+            let mut best = crate::math::vec::dot3(&res, dir);
+            for &i in rest {
+                let p = &self.vert[i as usize];
+                let dot = crate::math::vec::dot3(p, dir);
+                if dot > best {
+                    best = dot;
+                    res = *p;
+                }
+            }
+        }
+        crate::math::vec::add_to_scl3(&mut res, dir, self.inflate);
+        res
+    }
+}
