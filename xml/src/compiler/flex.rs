@@ -59,13 +59,13 @@ fn check_sizes(f: &Flex) -> Result<usize, String> {
     if f.elem.is_empty() {
         return Err("elem is empty".into());
     }
-    if f.elem.len() % (dim + 1) != 0 {
+    if !f.elem.len().is_multiple_of(dim + 1) {
         return Err("elem size must be multiple of (dim+1)".into());
     }
     if f.vertbody.is_empty() {
         return Err("vertbody is empty".into());
     }
-    if f.vert.len() % 3 != 0 {
+    if !f.vert.len().is_multiple_of(3) {
         return Err("vert size must be a multiple of 3".into());
     }
     if f.edgestiffness > 0.0 && dim > 1 {

@@ -119,7 +119,7 @@ impl<'a> Stream<'a> {
     fn int(&mut self) -> i32 {
         match self.integer() {
             Some((neg, v)) => {
-                let v = if neg { -(v as i128) } else { v as i128 };
+                let v = if neg { -i128::from(v) } else { i128::from(v) };
                 match i32::try_from(v) {
                     Ok(v) => v,
                     Err(_) => {
@@ -462,7 +462,7 @@ fn nodes22_binary(g: &mut Gmsh, nodes: &[u8]) -> Result<u64> {
         return err("Invalid nodes header");
     }
     let (count, measured) = count22(nodes)?;
-    let nnodes = count as i64 as u64;
+    let nnodes = i64::from(count) as u64;
     let need = nnodes.checked_mul(28).and_then(|n| n.checked_add(4));
     if need.is_none_or(|n| (nodes.len() as u64) < n) {
         return err("Insufficient byte size of Nodes");
@@ -534,7 +534,7 @@ fn elems22_ascii(g: &mut Gmsh, elems: &[u8], nnodes: u64) -> Result<()> {
             if !ss.good() {
                 return err("Error reading Elements");
             }
-            if node as i64 as u64 > nnodes || node < 1 {
+            if i64::from(node) as u64 > nnodes || node < 1 {
                 return err("Invalid node tag");
             }
             g.element.push(node - 1);
@@ -563,7 +563,7 @@ fn elems22_binary(g: &mut Gmsh, buf: &[u8], begin: usize, len: usize, nnodes: u6
     if (len as i64) < 17 + n * 20 {
         return err("Insufficient byte size of Elements");
     }
-    let badtag = |t: i32, most: u64| t as i64 as u64 > most || t < 1;
+    let badtag = |t: i32, most: u64| i64::from(t) as u64 > most || t < 1;
     if ntags > 0 {
         let size = 4 * (6 + nnode);
         if (len as i64) < 4 + n * size as i64 {

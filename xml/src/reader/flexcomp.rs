@@ -377,13 +377,13 @@ impl Flexcomp {
     /// The checks of the pins, points and elements, with the dimension given (`dim`), not
     /// the one a shape or file set.
     fn check_data(&self, dim: usize) -> Result<(), String> {
-        if self.pinrange.len() % 2 != 0 {
+        if !self.pinrange.len().is_multiple_of(2) {
             return Err("Pin range number must be multiple of 2".into());
         }
-        if self.pingrid.len() % dim != 0 {
+        if !self.pingrid.len().is_multiple_of(dim) {
             return Err("Pin grid number must be multiple of dim".into());
         }
-        if self.pingridrange.len() % (2 * dim) != 0 {
+        if !self.pingridrange.len().is_multiple_of(2 * dim) {
             return Err("Pin grid range number of must be multiple of 2*dim".into());
         }
         let gridpins = !(self.pingrid.is_empty() && self.pingridrange.is_empty());
@@ -396,10 +396,10 @@ impl Flexcomp {
         if self.point.is_empty() || self.element.is_empty() {
             return Err("Point and element required".into());
         }
-        if self.point.len() % 3 != 0 {
+        if !self.point.len().is_multiple_of(3) {
             return Err("Point size must be a multiple of 3".into());
         }
-        if self.element.len() % (dim + 1) != 0 {
+        if !self.element.len().is_multiple_of(dim + 1) {
             return Err("Element size must be a multiple of dim+1".into());
         }
         let npnt = self.point.len() / 3;
@@ -574,13 +574,12 @@ impl Reader<'_> {
         limits::check(npnt, size_of::<Body>(), "flexcomp bodies")?;
         let bodymass = fc.mass / npnt as f64;
         let bodyinertia = bodymass * (2.0 * fc.inertiabox * fc.inertiabox) / 3.0;
-        let plugin = fc.plugin.clone().map(|r| {
+        let plugin = fc.plugin.clone().inspect(|r| {
             if let Some(i) = r.implicit {
                 if r.instance.is_empty() {
                     self.spec.plugins[i].name = format!("flexcomp_{}", fc.name);
                 }
             }
-            r
         });
         let def = self.spec.bodies[body].default;
         for i in 0..npnt {
