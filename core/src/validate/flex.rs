@@ -10,14 +10,29 @@
 
 use super::asset::bvh_tree;
 use super::{
-    enum_in, err, expect, expect_size, ids, index, index_or_none, rule, span, Adr, Check, Problem,
-    ValidationError,
+    enum_in, enums, err, expect, expect_size, ids, index, index_or_none, rule, span, Adr, Check,
+    Problem, ValidationError,
 };
+use crate::types::{FLEXSELF_AUTO, FLEXSELF_NONE};
 use crate::Model;
 
 pub(super) fn validate(m: &Model) -> Check {
     ids("flex_vertbodyid", m.flex_vertbodyid, m.nbody, false)?;
     ids("flex_matid", m.flex_matid, m.nmat, true)?;
+    for (f, &condim) in m.flex_condim.iter().enumerate() {
+        rule(
+            matches!(condim, 1 | 3 | 4 | 6),
+            "flex_condim",
+            f,
+            "contact dimension must be 1, 3, 4 or 6",
+        )?;
+    }
+    enums(
+        "flex_selfcollide",
+        m.flex_selfcollide,
+        FLEXSELF_NONE,
+        FLEXSELF_AUTO,
+    )?;
     layout(m)?;
     for f in 0..m.nflex {
         contents(m, f)?;

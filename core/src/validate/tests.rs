@@ -253,6 +253,11 @@ fn geoms() {
 fn sizes_and_options() {
     fails_at(check_with(|s| s.nnames_map = 2, |_| {}), "nnames_map", None);
     fails_at(check_with(|s| s.nflex = 1, |_| {}), "flex_matid", Some(0));
+    fails_at(
+        check_with(|s| s.nflex = 1, |m| m.flex_matid[0] = -1),
+        "flex_condim",
+        Some(0),
+    );
     fails_at(check_with(|s| s.nbvh = 1, |_| {}), "nbvh", None);
     fails_at(check_with(|s| s.njmax = -2, |_| {}), "njmax", None);
     fails_at(check(|m| m.opt.integrator = 4), "opt.integrator", None);
@@ -561,6 +566,7 @@ fn with_flex(bvh: bool, edit: impl FnOnce(&mut Model)) -> Check {
         |m| {
             m.names_map.fill(-1);
             m.flex_dim[0] = 2;
+            m.flex_condim[0] = 3;
             m.flex_matid[0] = -1;
             m.flex_vertnum[0] = 3;
             m.flex_edgenum[0] = 3;
@@ -594,6 +600,16 @@ fn flexes() {
     assert_eq!(with_flex(false, |_| {}), Ok(()));
     assert_eq!(with_flex(true, |_| {}), Ok(()));
     fails_at(with_flex(false, |m| m.flex_dim[0] = 0), "flex_dim", Some(0));
+    fails_at(
+        with_flex(false, |m| m.flex_condim[0] = 2),
+        "flex_condim",
+        Some(0),
+    );
+    fails_at(
+        with_flex(false, |m| m.flex_selfcollide[0] = 5),
+        "flex_selfcollide",
+        Some(0),
+    );
     fails_at(with_flex(false, |m| m.flex_dim[0] = 4), "flex_dim", Some(0));
     fails_at(
         with_flex(false, |m| m.flex_vertadr[0] = 1),
