@@ -95,8 +95,9 @@ pub fn exercise(owned: &mut OwnedModel, steps: usize) {
 
 /// The fixed models of `step_state` and `ray`: every joint kind, equality, limits, friction
 /// loss, tendons, contacts pyramidal and elliptic, muscles and user actuators, each solver,
-/// sparse and dense Jacobians.
-pub const MODELS: [(&str, &str); 12] = [
+/// sparse and dense Jacobians, flexes of each dimension (contacts, self-collision, internal
+/// collisions, edge equality, stiffness and damping).
+pub const MODELS: [(&str, &str); 13] = [
     (
         "chain_joints",
         include_str!("../../tests/models/chain_joints.xml"),
@@ -144,6 +145,10 @@ pub const MODELS: [(&str, &str); 12] = [
     (
         "user_actuators",
         include_str!("../../tests/models/user_actuators.xml"),
+    ),
+    (
+        "flex_mix",
+        include_str!("../../tests/models/flex_mix.xml"),
     ),
 ];
 
