@@ -271,11 +271,16 @@ fn sort_contacts(m: &Model, contacts: &mut [Contact]) {
             (o1, o2)
         }
     };
-    for i in 1..contacts.len() {
-        let mut j = i;
-        while j > 0 && key(&contacts[j - 1]) > key(&contacts[j]) {
-            contacts.swap(j - 1, j);
-            j -= 1;
-        }
+    // A stable order is needed (equal keys keep the order they were found in, as the C qsort
+    // behind MuJoCo keeps it), but an insertion sort moves whole contacts O(n^2) times, which
+    // dominated a cloth's step. Tagging each contact with its position (in `efc_address`, which
+    // the constraint stage sets later and is -1 until then) turns the key into a total order,
+    // so the in-place unstable sort gives the stable result without scratch memory.
+    for (i, c) in contacts.iter_mut().enumerate() {
+        c.efc_address = i as i32;
+    }
+    contacts.sort_unstable_by_key(|c| (key(c), c.efc_address));
+    for c in contacts.iter_mut() {
+        c.efc_address = -1;
     }
 }
