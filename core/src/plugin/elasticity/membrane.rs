@@ -78,7 +78,7 @@ impl Plugin for Membrane {
         PLUGIN_PASSIVE
     }
 
-    /// MuJoCo's checks when the instance is created (numbers, the mesh; see [`check_mesh`];
+    /// MuJoCo's checks when the instance is created (numbers, the mesh; see `check_mesh`;
     /// MuJoCo's warning names the shell plugin), and mjrs's refusal of damping.
     fn init(&self, m: &Model, instance: usize) -> Result<(), PluginError> {
         check_attrs(

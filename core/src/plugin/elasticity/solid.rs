@@ -82,7 +82,7 @@ impl Plugin for Solid {
     }
 
     /// MuJoCo's checks when the instance is created (numbers, a flex of dimension 3, the
-    /// mesh; see [`check_mesh`]), and mjrs's refusal of damping.
+    /// mesh; see `check_mesh`), and mjrs's refusal of damping.
     fn init(&self, m: &Model, instance: usize) -> Result<(), PluginError> {
         check_attrs(
             m,
