@@ -60,18 +60,29 @@ impl Suite {
         fixtures().join(self.dir).join(format!("{name}.{ext}"))
     }
 
+    /// For every case: the case, the reference's Data and the comparison of mjrs's Data with
+    /// it after 20 control steps and a forward pass (every field).
+    pub fn data_reports(&self) -> Vec<(Case, Value, Report)> {
+        self.cases()
+            .into_iter()
+            .map(|case| {
+                let blob = std::fs::read(self.path(&case.name, "mjb")).unwrap();
+                let (_, ours) = crate::simulate!(mjrs_core, blob, case.key, 20, |m, d| {
+                    mjrs_core::forward(&m, d).unwrap();
+                    serde_json::from_str::<Value>(&mjrs::dump::data_json(&m, d)).unwrap()
+                });
+                let reference = read_json(&self.path(&case.name, "data.json"));
+                let report = compare(&reference, &ours);
+                (case, reference, report)
+            })
+            .collect()
+    }
+
     /// For every case, compares mjrs's Data after 20 control steps and a forward pass with the
     /// reference's, on the fields `keep` selects; returns the failures as text.
     pub fn data_failures(&self, keep: impl Fn(&str, &Case) -> bool, tol: f64) -> Vec<String> {
         let mut failures = Vec::new();
-        for case in self.cases() {
-            let blob = std::fs::read(self.path(&case.name, "mjb")).unwrap();
-            let (_, ours) = crate::simulate!(mjrs_core, blob, case.key, 20, |m, d| {
-                mjrs_core::forward(&m, d).unwrap();
-                serde_json::from_str::<Value>(&mjrs::dump::data_json(&m, d)).unwrap()
-            });
-            let reference = read_json(&self.path(&case.name, "data.json"));
-            let mut report: Report = compare(&reference, &ours);
+        for (case, _, mut report) in self.data_reports() {
             report.retain(|f| keep(f, &case));
             if !report.is_match(tol) {
                 failures.push(format!("{}:\n{}", case.name, report.summary(tol)));

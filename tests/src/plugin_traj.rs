@@ -3,6 +3,7 @@
 //! mjrs running the same control law on a model (MuJoCo's MJB or mjrs's own compilation).
 
 use crate::fixtures;
+use crate::harness::Suite;
 use mjrs_core::{io, mjb, plugin, Data, Model};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -135,6 +136,72 @@ pub fn reference_errors() -> Vec<(String, String)> {
         .iter()
         .map(|(k, e)| (k.clone(), e.as_str().unwrap().to_string()))
         .collect()
+}
+
+/// How much of MuJoCo's error text a refusal must repeat.
+#[derive(Clone, Copy)]
+pub enum Message {
+    /// The first line (MuJoCo's `init` failures add the plugin's name on a second line).
+    FirstLine,
+    /// All of it (the plugin's own `mju_error`).
+    Whole,
+}
+
+/// Compiles every bad-configuration model under `models/plugin/bad` whose file name starts
+/// with `prefix` and asserts mjrs refuses it exactly when MuJoCo does, with MuJoCo's message;
+/// returns how many were checked.
+pub fn check_refusals(prefix: &str, message: Message) -> usize {
+    plugin::register_first_party();
+    let dir = fixtures().join("../models/plugin/bad");
+    let mut checked = 0;
+    for (file, theirs) in reference_errors() {
+        if !file.starts_with(prefix) {
+            continue;
+        }
+        checked += 1;
+        match mjrs_xml::load_xml(dir.join(&file), None) {
+            Ok(_) => assert!(
+                theirs.is_empty(),
+                "{file}: compiles, MuJoCo says {theirs:?}"
+            ),
+            Err(e) => {
+                let ours = e.to_string();
+                assert!(
+                    !theirs.is_empty(),
+                    "{file}: refused ({ours:?}), MuJoCo loads it"
+                );
+                let cut = |s: &str| match message {
+                    Message::FirstLine => s.lines().next().unwrap_or_default().to_string(),
+                    Message::Whole => s.trim_end().to_string(),
+                };
+                assert_eq!(cut(&ours), cut(&theirs), "{file}");
+            }
+        }
+    }
+    checked
+}
+
+/// For every case of `suite`, compares mjrs's Data after 20 control steps and a forward pass
+/// with MuJoCo's on the fields the fixture recorded (those plugins reach), bit for bit, and
+/// asserts `required` was among them; returns how many fields were compared.
+pub fn check_recorded_data(suite: &Suite, required: &str) -> usize {
+    plugin::register_first_party();
+    let mut failures = Vec::new();
+    let mut fields = 0;
+    for (case, reference, mut report) in suite.data_reports() {
+        report.retain(|f| reference.get(f.split('.').next().unwrap_or(f)).is_some());
+        assert!(
+            report.fields.iter().any(|f| f.name.starts_with(required)),
+            "{}: {required} not compared",
+            case.name
+        );
+        fields += report.fields.len();
+        if !report.is_match(0.0) {
+            failures.push(format!("{}:\n{}", case.name, report.summary(0.0)));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    fields
 }
 
 /// Runs every model of the manifest whose names start with `prefix` (from MuJoCo's MJB, or

@@ -17,9 +17,7 @@ use mjrs_core::plugin::elasticity::{membrane::MEMBRANE, shell::SHELL, solid::SOL
 use mjrs_core::plugin::{self, Plugin};
 use mjrs_core::{mjb, Model};
 use mjrs_tests::harness::Suite;
-use mjrs_tests::plugin_traj::reference_errors;
-use mjrs_tests::{compare, read_json};
-use serde_json::Value;
+use mjrs_tests::plugin_traj::{check_recorded_data, check_refusals, Message};
 
 const ELASTIC: Suite = Suite {
     prefix: "plugin-models-elasticity",
@@ -32,34 +30,9 @@ fn register() {
 
 #[test]
 fn data_after_steps_is_bit_for_bit() {
-    register();
-    let mut failures = Vec::new();
-    let mut fields = 0;
-    for case in ELASTIC.cases() {
-        let blob = std::fs::read(ELASTIC.path(&case.name, "mjb")).unwrap();
-        let (_, ours) = mjrs_tests::simulate!(mjrs_core, blob, case.key, 20, |m, d| {
-            mjrs_core::forward(&m, d).unwrap();
-            serde_json::from_str::<Value>(&mjrs::dump::data_json(&m, d)).unwrap()
-        });
-        let reference = read_json(&ELASTIC.path(&case.name, "data.json"));
-        let mut report = compare(&reference, &ours);
-        report.retain(|f| reference.get(f.split('.').next().unwrap_or(f)).is_some());
-        assert!(
-            report
-                .fields
-                .iter()
-                .any(|f| f.name.starts_with("qfrc_passive")),
-            "{}: qfrc_passive not compared",
-            case.name
-        );
-        fields += report.fields.len();
-        if !report.is_match(0.0) {
-            failures.push(format!("{}:\n{}", case.name, report.summary(0.0)));
-        }
-    }
+    let fields = check_recorded_data(&ELASTIC, "qfrc_passive");
     println!("{fields} Data fields compared bit for bit");
     assert!(fields > 100, "only {fields} fields compared");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
@@ -119,31 +92,7 @@ fn focused_models_compiled_by_mjrs_are_mujocos_and_run_its_trajectories() {
 /// the wrong order are MuJoCo's fatal errors.
 #[test]
 fn bad_configurations_fail_as_in_mujoco() {
-    register();
-    let dir = mjrs_tests::fixtures().join("../models/plugin/bad");
-    let mut checked = 0;
-    for (file, theirs) in reference_errors() {
-        if !file.starts_with("elasticity_") {
-            continue;
-        }
-        checked += 1;
-        match mjrs_xml::load_xml(dir.join(&file), None) {
-            Ok(_) => assert!(
-                theirs.is_empty(),
-                "{file}: compiles, MuJoCo says {theirs:?}"
-            ),
-            Err(e) => {
-                let ours = e.to_string();
-                let first = |s: &str| s.lines().next().unwrap_or_default().to_string();
-                assert!(
-                    !theirs.is_empty(),
-                    "{file}: refused ({ours:?}), MuJoCo loads it"
-                );
-                assert_eq!(first(&ours), first(&theirs), "{file}");
-            }
-        }
-    }
-    assert_eq!(checked, 8);
+    assert_eq!(check_refusals("elasticity_", Message::FirstLine), 8);
 }
 
 /// The model of fixture `name`, editable.

@@ -4,7 +4,7 @@
 //! configuration), 1000 steps of mjref's control law, every 10th state compared bit for bit;
 //! from MuJoCo's MJB and from mjrs's own compilation. Bad configurations fail as in MuJoCo.
 
-use mjrs_tests::plugin_traj::{check_manifest, reference_errors};
+use mjrs_tests::plugin_traj::{check_manifest, check_refusals, Message};
 
 #[test]
 fn pid_trajectories_match_mujoco_bit_for_bit() {
@@ -21,31 +21,7 @@ fn pid_models_compiled_by_mjrs_run_as_mujoco() {
 /// refused by the compiler.
 #[test]
 fn bad_pid_configurations_fail_as_in_mujoco() {
-    mjrs_core::plugin::register_first_party();
-    let dir = mjrs_tests::fixtures().join("../models/plugin/bad");
-    let mut checked = 0;
-    for (file, theirs) in reference_errors() {
-        if !file.starts_with("pid_") {
-            continue;
-        }
-        checked += 1;
-        match mjrs_xml::load_xml(dir.join(&file), None) {
-            Ok(_) => assert!(
-                theirs.is_empty(),
-                "{file}: compiles, MuJoCo says {theirs:?}"
-            ),
-            Err(e) => {
-                let ours = e.to_string();
-                let first = |s: &str| s.lines().next().unwrap_or_default().to_string();
-                assert!(
-                    !theirs.is_empty(),
-                    "{file}: refused ({ours:?}), MuJoCo loads it"
-                );
-                assert_eq!(first(&ours), first(&theirs), "{file}");
-            }
-        }
-    }
-    assert_eq!(checked, 7);
+    assert_eq!(check_refusals("pid_", Message::FirstLine), 7);
 }
 
 /// The plugin's own reason comes after MuJoCo's message (MuJoCo prints it as a warning).

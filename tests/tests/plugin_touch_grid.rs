@@ -7,7 +7,7 @@
 
 use mjrs_core::plugin::{self, PluginGeom, PluginScene};
 use mjrs_core::Data;
-use mjrs_tests::plugin_traj::{check_manifest, load, reference_errors, reference_mjb};
+use mjrs_tests::plugin_traj::{check_manifest, check_refusals, load, reference_mjb, Message};
 
 #[test]
 fn touch_grid_trajectories_match_mujoco_bit_for_bit() {
@@ -23,30 +23,7 @@ fn touch_grid_models_compiled_by_mjrs_run_as_mujoco() {
 /// (the plugin's `PluginError::fatal`), not a failed `init`.
 #[test]
 fn bad_touch_grid_configurations_fail_with_mujocos_reason() {
-    plugin::register_first_party();
-    let dir = mjrs_tests::fixtures().join("../models/plugin/bad");
-    let mut checked = 0;
-    for (file, theirs) in reference_errors() {
-        if !file.starts_with("touch_grid_") {
-            continue;
-        }
-        checked += 1;
-        match mjrs_xml::load_xml(dir.join(&file), None) {
-            Ok(_) => assert!(
-                theirs.is_empty(),
-                "{file}: compiles, MuJoCo says {theirs:?}"
-            ),
-            Err(e) => {
-                let ours = e.to_string();
-                assert!(
-                    !theirs.is_empty(),
-                    "{file}: refused ({ours:?}), MuJoCo loads it"
-                );
-                assert_eq!(ours.trim_end(), theirs.trim_end(), "{file}");
-            }
-        }
-    }
-    assert_eq!(checked, 12);
+    assert_eq!(check_refusals("touch_grid_", Message::Whole), 12);
 }
 
 /// Collects the geoms a plugin draws.

@@ -408,6 +408,22 @@ pub fn parse_content_type(text: &str) -> Option<(&str, &str)> {
     Some((&text[..n], &text[n + 1..sub_end]))
 }
 
+/// The six tetrahedra of a grid cell whose corners are given as (x, y, z) =
+/// (0,0,0), (1,0,0), (1,1,0), (0,1,0), (0,0,1), (1,0,1), (1,1,1), (0,1,1): every one shares the
+/// cell's diagonal from the first corner to the seventh, which is how MuJoCo's `flexcomp` and
+/// `composite` grids split cubes, so neighbouring cells' faces agree.
+pub fn cube_tetrahedra<T: Copy>(corner: [T; 8]) -> [[T; 4]; 6] {
+    const SPLIT: [[usize; 4]; 6] = [
+        [0, 3, 1, 7],
+        [0, 1, 4, 7],
+        [1, 3, 2, 7],
+        [1, 2, 6, 7],
+        [1, 5, 4, 7],
+        [1, 6, 5, 7],
+    ];
+    SPLIT.map(|t| t.map(|k| corner[k]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,7 @@ mod cable;
 mod skin;
 
 use crate::spec::*;
-use crate::util::{dot3, mju_max, normvec, MINVAL};
+use crate::util::{cube_tetrahedra, dot3, mju_max, normvec, MINVAL};
 use mjrs_core::types::*;
 
 /// Composite types (`mjtCompType`).
@@ -693,14 +693,6 @@ impl Maker<'_> {
         if c.userface.is_empty() {
             let at = |x: i32, y: i32, z: i32| c2 * c1 * x + c2 * y + z;
             if c.dim == 3 {
-                const CUBE2TETS: [[usize; 4]; 6] = [
-                    [0, 3, 1, 7],
-                    [0, 1, 4, 7],
-                    [1, 3, 2, 7],
-                    [1, 2, 6, 7],
-                    [1, 5, 4, 7],
-                    [1, 6, 5, 7],
-                ];
                 for ix in 0..c0 - 1 {
                     for iy in 0..c1 - 1 {
                         for iz in 0..c2 - 1 {
@@ -714,8 +706,8 @@ impl Maker<'_> {
                                 at(ix + 1, iy + 1, iz + 1),
                                 at(ix, iy + 1, iz + 1),
                             ];
-                            for t in CUBE2TETS {
-                                face.extend(t.iter().map(|&k| v[k]));
+                            for t in cube_tetrahedra(v) {
+                                face.extend(t);
                             }
                         }
                     }

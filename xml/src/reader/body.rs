@@ -58,6 +58,24 @@ fn user(e: &Elem, dst: &mut Vec<f64>, w: &mut Warnings) -> Result<(), XmlError> 
     Ok(())
 }
 
+/// The attributes a geom shares with a composite's geom template: size, group and everything
+/// about its contacts, in the order MuJoCo reads them.
+pub(super) fn geom_contact(e: &Elem, g: &mut Geom, w: &mut Warnings) -> Result<(), XmlError> {
+    read_upto(e, "size", &mut g.size, w)?;
+    read1(e, "contype", &mut g.contype, w)?;
+    read1(e, "conaffinity", &mut g.conaffinity, w)?;
+    read1(e, "condim", &mut g.condim, w)?;
+    read1(e, "group", &mut g.group, w)?;
+    read1(e, "priority", &mut g.priority, w)?;
+    read_upto(e, "friction", &mut g.friction, w)?;
+    read1(e, "solmix", &mut g.solmix, w)?;
+    read_upto(e, "solref", &mut g.solref, w)?;
+    read_upto(e, "solimp", &mut g.solimp, w)?;
+    read1(e, "margin", &mut g.margin, w)?;
+    read1(e, "gap", &mut g.gap, w)?;
+    Ok(())
+}
+
 impl Reader<'_> {
     /// `OneJoint`.
     pub(super) fn one_joint(&mut self, e: &Elem, j: &mut Joint) -> Result<(), XmlError> {
@@ -100,18 +118,7 @@ impl Reader<'_> {
         if let Some(t) = keyword(e, "type", kw::GEOM)? {
             g.gtype = t;
         }
-        read_upto(e, "size", &mut g.size, w)?;
-        read1(e, "contype", &mut g.contype, w)?;
-        read1(e, "conaffinity", &mut g.conaffinity, w)?;
-        read1(e, "condim", &mut g.condim, w)?;
-        read1(e, "group", &mut g.group, w)?;
-        read1(e, "priority", &mut g.priority, w)?;
-        read_upto(e, "friction", &mut g.friction, w)?;
-        read1(e, "solmix", &mut g.solmix, w)?;
-        read_upto(e, "solref", &mut g.solref, w)?;
-        read_upto(e, "solimp", &mut g.solimp, w)?;
-        read1(e, "margin", &mut g.margin, w)?;
-        read1(e, "gap", &mut g.gap, w)?;
+        geom_contact(e, g, w)?;
         set_text(e, "hfield", &mut g.hfieldname);
         set_text(e, "mesh", &mut g.meshname);
         read1(e, "fitscale", &mut g.fitscale, w)?;

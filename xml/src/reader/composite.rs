@@ -141,18 +141,7 @@ impl Reader<'_> {
         if let Some(t) = attr::keyword(e, "type", kw::GEOM)? {
             g.gtype = t;
         }
-        read_upto(e, "size", &mut g.size, w)?;
-        read1(e, "contype", &mut g.contype, w)?;
-        read1(e, "conaffinity", &mut g.conaffinity, w)?;
-        read1(e, "condim", &mut g.condim, w)?;
-        read1(e, "group", &mut g.group, w)?;
-        read1(e, "priority", &mut g.priority, w)?;
-        read_upto(e, "friction", &mut g.friction, w)?;
-        read1(e, "solmix", &mut g.solmix, w)?;
-        read_upto(e, "solref", &mut g.solref, w)?;
-        read_upto(e, "solimp", &mut g.solimp, w)?;
-        read1(e, "margin", &mut g.margin, w)?;
-        read1(e, "gap", &mut g.gap, w)?;
+        super::body::geom_contact(e, g, w)?;
         set_text(e, "material", &mut g.material);
         read(e, "rgba", &mut g.rgba, w)?;
         read1(e, "mass", &mut g.mass, w)?;

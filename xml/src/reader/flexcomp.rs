@@ -9,7 +9,7 @@ use mjrs_core::types::{EQ_FLEX, JNT_SLIDE, NIMP, NREF};
 use super::Reader;
 use crate::limits;
 use crate::spec::{Body, Equality, Flex, Orientation, PluginRef, SOLIMP_DEFAULT, SOLREF_DEFAULT};
-use crate::util::{normvec, EPS, MINVAL};
+use crate::util::{cube_tetrahedra, normvec, EPS, MINVAL};
 
 pub(super) const GRID: i32 = 0;
 pub(super) const BOX: i32 = 1;
@@ -167,14 +167,6 @@ impl Flexcomp {
                 }
             }
         } else {
-            const CUBE2TETS: [[usize; 4]; 6] = [
-                [0, 3, 1, 7],
-                [0, 1, 4, 7],
-                [1, 3, 2, 7],
-                [1, 2, 6, 7],
-                [1, 5, 4, 7],
-                [1, 6, 5, 7],
-            ];
             let id = |ix: i32, iy: i32, iz: i32| c2 * c1 * ix + c2 * iy + iz;
             for ix in 0..c0 {
                 for iy in 0..c1 {
@@ -195,8 +187,8 @@ impl Flexcomp {
                                 id(ix + 1, iy + 1, iz + 1),
                                 id(ix, iy + 1, iz + 1),
                             ];
-                            for t in CUBE2TETS {
-                                self.element.extend(t.map(|k| v[k]));
+                            for t in cube_tetrahedra(v) {
+                                self.element.extend(t);
                             }
                         }
                     }
