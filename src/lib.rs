@@ -28,6 +28,9 @@ use mjrs_core as mj;
 pub mod control;
 pub mod dump;
 pub mod f32;
+/// MuJoCo's API functions and their counterparts in mjrs: the page `docs/functions.md`.
+#[doc = include_str!("../docs/functions.md")]
+pub mod functions {}
 pub mod limits;
 pub mod render;
 pub mod rollout;
