@@ -3,7 +3,8 @@
 //! on the models of `fixtures/scene-models.txt`. Categories not drawn yet are errors, a full
 //! scene drops geoms with MuJoCo's warning, and the camera types place the eyes as MuJoCo does.
 
-use mjrs_gl::vis::{self, camera_type, Camera, Perturb, Scene, VisOption};
+use mjrs_core::{Data, Model};
+use mjrs_gl::vis::{self, camera_type, Camera, Perturb, Scene, SceneError, SceneState, VisOption};
 use mjrs_tests::{compile_model as compile, fixtures, read_json};
 
 #[test]
@@ -29,6 +30,8 @@ fn scenes_equal_the_reference() {
         for (field, value) in reference.as_object().unwrap() {
             assert_eq!(&ours[field], value, "{name}: {field}");
         }
+        let (opt, pert) = (VisOption::default(), Perturb::default());
+        assert_state_gives_the_same_scene(&m, &mut d, &opt, &pert, name);
         assert_eq!(
             ours.as_object().unwrap().len(),
             reference.as_object().unwrap().len()
@@ -274,6 +277,7 @@ fn scenes_with_options_equal_the_reference() {
         let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(10000));
         vis::update_scene(&m, &mut d, &opt, &pert, &mut cam, vis::CAT_ALL, &mut scn)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_state_gives_the_same_scene(&m, &mut d, &opt, &pert, name);
         let ours: serde_json::Value =
             serde_json::from_str(&mjrs::scene::scene_to_json(&scn)).unwrap();
         assert!(reference["ngeom"].as_u64().unwrap() > 0);
@@ -426,4 +430,120 @@ fn command_line_options_name_mujocos_flags() {
     let labelled: serde_json::Value =
         serde_json::from_str(&mjrs::scene::scene_json_with(&m, &mut d, &opt).unwrap()).unwrap();
     assert_eq!(labelled["geom.label"][1], "torso_geom");
+}
+
+/// The scene built from a scene state (`mjv_updateSceneState`, then `mjv_updateSceneFromState`)
+/// is the scene built from the model and the data, field for field.
+fn assert_state_gives_the_same_scene(
+    m: &Model,
+    d: &mut Data,
+    opt: &VisOption,
+    pert: &Perturb,
+    name: &str,
+) {
+    let (mut cam, mut direct) = (Camera::default_free(m), Scene::new(10000));
+    vis::update_scene(m, d, opt, pert, &mut cam, vis::CAT_ALL, &mut direct).unwrap();
+    let mut state = SceneState::new(m, 10000).unwrap();
+    state.update(m, d).unwrap();
+    let (mut cam, mut scn) = (Camera::default_free(m), Scene::new(10000));
+    let raised =
+        vis::update_scene_from_state(&mut state, opt, pert, &mut cam, vis::CAT_ALL, &mut scn)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(raised, 0, "{name}");
+    assert!(scn == direct, "{name}: the scene from the state differs");
+}
+
+/// A state keeps at most `maxgeom` contacts and counts the warning in the physics data; the
+/// scene from the state warns into its return value, not into the state.
+#[test]
+fn scene_state_keeps_maxgeom_contacts_with_the_warning() {
+    let mut owned = compile("multiple_objects.xml");
+    let m = owned.view();
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut d = data.view();
+    mjrs::stepping::run_control(&m, &mut d, 150).unwrap();
+    mjrs_core::forward(&m, &mut d).unwrap();
+    assert!(d.ncon > 3, "{} contacts", d.ncon);
+    let full = mjrs_core::types::WARN_VGEOMFULL as usize;
+    let before = d.warning[full].number;
+    let mut state = SceneState::new(&m, 3).unwrap();
+    state.update(&m, &mut d).unwrap();
+    assert_eq!(d.warning[full].number, before + 1);
+    assert_eq!(state.data().ncon, 3);
+    let mut opt = VisOption::default();
+    opt.flags[vis::flag::CONTACTPOINT] = 1;
+    let (mut cam, mut scn) = (Camera::default_free(&m), Scene::new(5));
+    let kept = state.data().warning;
+    let raised = vis::update_scene_from_state(
+        &mut state,
+        &opt,
+        &Perturb::default(),
+        &mut cam,
+        vis::CAT_ALL,
+        &mut scn,
+    )
+    .unwrap();
+    assert!(raised >= 1, "a 5-geom scene of this model is full");
+    assert_eq!(scn.geoms.len(), 5);
+    assert_eq!(state.data().warning, kept);
+}
+
+/// A state belongs to a model of one set of sizes.
+#[test]
+fn scene_state_refuses_another_model() {
+    let mut hopper = compile("hopper.xml");
+    let mut ant = compile("ant.xml");
+    let (h, a) = (hopper.view(), ant.view());
+    let mut data = mjrs::simulate::new_data(&a, None).unwrap();
+    let mut d = data.view();
+    let mut state = SceneState::new(&h, 100).unwrap();
+    assert_eq!(state.update(&a, &mut d), Err(SceneError::ModelMismatch));
+}
+
+/// Physics steps on one thread while scenes are built from the state on another, as MuJoCo's
+/// `simulate` does; the last scene is the scene of the last copied state.
+#[test]
+fn physics_and_scenes_on_two_threads() {
+    let mut owned = compile("humanoid.xml");
+    let m = owned.view();
+    let state = std::sync::Mutex::new(SceneState::new(&m, 1000).unwrap());
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+    let mut scenes = 0;
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut d = data.view();
+            for _ in 0..20 {
+                mjrs::stepping::run_control(&m, &mut d, 10).unwrap();
+                state.lock().unwrap().update(&m, &mut d).unwrap();
+            }
+            done.store(true, std::sync::atomic::Ordering::Release);
+        });
+        let (opt, pert) = (VisOption::default(), Perturb::default());
+        let mut cam = Camera::default_free(&m);
+        let mut scn = Scene::new(1000);
+        while !done.load(std::sync::atomic::Ordering::Acquire) || scenes == 0 {
+            let mut st = state.lock().unwrap();
+            vis::update_scene_from_state(&mut st, &opt, &pert, &mut cam, vis::CAT_ALL, &mut scn)
+                .unwrap();
+            scenes += 1;
+        }
+    });
+    assert!(scenes > 0);
+    let mut d = data.view();
+    let (opt, pert) = (VisOption::default(), Perturb::default());
+    let mut st = state.into_inner().unwrap();
+    let (mut cam, mut from_state) = (Camera::default_free(&m), Scene::new(1000));
+    vis::update_scene_from_state(
+        &mut st,
+        &opt,
+        &pert,
+        &mut cam,
+        vis::CAT_ALL,
+        &mut from_state,
+    )
+    .unwrap();
+    let (mut cam, mut direct) = (Camera::default_free(&m), Scene::new(1000));
+    vis::update_scene(&m, &mut d, &opt, &pert, &mut cam, vis::CAT_ALL, &mut direct).unwrap();
+    assert!(from_state == direct);
 }

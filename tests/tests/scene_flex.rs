@@ -74,6 +74,23 @@ fn scene_of(m: &Model, reference: &Value, name: &str) -> Scene {
     let (mut cam, mut scn) = (Camera::default_free(m), Scene::new(10000));
     vis::update_scene(m, &mut d, &opt, &pert, &mut cam, vis::CAT_ALL, &mut scn)
         .unwrap_or_else(|e| panic!("{name}: {e}"));
+    // the same scene from a scene state (mjv_updateSceneState, mjv_updateSceneFromState)
+    let mut state = vis::SceneState::new(m, 10000).unwrap();
+    state.update(m, &mut d).unwrap();
+    let (mut cam2, mut from_state) = (Camera::default_free(m), Scene::new(10000));
+    vis::update_scene_from_state(
+        &mut state,
+        &opt,
+        &pert,
+        &mut cam2,
+        vis::CAT_ALL,
+        &mut from_state,
+    )
+    .unwrap();
+    assert!(
+        from_state == scn,
+        "{name}: the scene from the state differs"
+    );
     for (k, hit) in reference["select"].as_array().unwrap().iter().enumerate() {
         let at = hit["at"].as_array().unwrap();
         let (relx, rely) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());

@@ -18,6 +18,8 @@ pub enum SceneError {
     BadAction(i32),
     /// The data was made for a model of other sizes.
     ModelMismatch,
+    /// The heap cannot hold a scene state's copy of the model and data.
+    NoMemory,
 }
 
 impl core::fmt::Display for SceneError {
@@ -30,6 +32,7 @@ impl core::fmt::Display for SceneError {
             SceneError::ModelMismatch => {
                 f.write_str("data was made for a model of different sizes")
             }
+            SceneError::NoMemory => f.write_str("cannot allocate the scene state"),
         }
     }
 }

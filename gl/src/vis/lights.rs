@@ -6,7 +6,7 @@ use mjrs_core::{Data, Model};
 
 /// The lights (`mjv_makeLights`): the headlight at the viewer looking along the gaze, then
 /// the model's active lights, at most [`MAXLIGHT`].
-pub(super) fn make_lights(m: &Model, d: &Data, scn: &mut Scene) {
+pub fn make_lights(m: &Model, d: &Data, scn: &mut Scene) {
     scn.lights.clear();
     if m.vis.headlight.active != 0 {
         let (pos, dir, _) = scn.camera_in_model();

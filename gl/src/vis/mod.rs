@@ -21,6 +21,7 @@ mod lights;
 mod model_geoms;
 mod objects;
 mod skin;
+mod state;
 mod tendon;
 
 mod scene;
@@ -29,7 +30,12 @@ pub use camera::update_camera;
 pub use error::SceneError;
 pub use figure::{Figure, MAXLINEPNT};
 pub use geom::{connector, init_geom};
-pub use scene::update_scene;
+pub use lights::make_lights;
+pub use scene::{add_geoms, update_scene};
+pub use skin::update_active_skin;
+pub use state::{
+    move_camera_from_state, move_perturb_from_state, update_scene_from_state, SceneState,
+};
 pub use tendon::{catenary, NCATENARY};
 
 use mjrs_core::types::NGROUP;

@@ -26,11 +26,30 @@ pub fn update_scene(
     scn: &mut Scene,
 ) -> Result<(), SceneError> {
     check_match(m, d)?;
+    begin(m, scn);
+    plugin_visuals(m, d, scn);
+    complete(m, d, opt, pert, cam, catmask, scn)
+}
+
+/// Empties the scene's geoms for a new frame, sizing its flex arrays for the model first.
+pub(super) fn begin(m: &Model, scn: &mut Scene) {
     if !flex::arrays_match(m, scn) {
         flex::make_flex_arrays(m, scn);
     }
     scn.geoms.clear();
-    plugin_visuals(m, d, scn);
+}
+
+/// Everything of a scene after the plugins' geoms: the model's categories, the camera, the
+/// lights, the flexes and the skins.
+pub(super) fn complete(
+    m: &Model,
+    d: &mut Data,
+    opt: &VisOption,
+    pert: &Perturb,
+    cam: &mut Camera,
+    catmask: i32,
+    scn: &mut Scene,
+) -> Result<(), SceneError> {
     add_geoms(m, d, opt, pert, catmask, scn);
     update_camera(m, d, cam, scn)?;
     lights::make_lights(m, d, scn);
@@ -38,13 +57,13 @@ pub fn update_scene(
         flex::update_flexes(m, d, opt, scn);
     }
     if opt.flags[flag::SKIN] != 0 {
-        skin::update_skins(m, d, opt, scn);
+        skin::update_active_skin(m, d, opt, scn);
     }
     Ok(())
 }
 
 /// What the plugins draw, before everything else, as MuJoCo calls them first.
-fn plugin_visuals(m: &Model, d: &mut Data, scn: &mut Scene) {
+pub(super) fn plugin_visuals(m: &Model, d: &mut Data, scn: &mut Scene) {
     let mut sink = PluginSink { m, scn };
     for instance in 0..m.nplugin {
         if let Some(p) = plugin::instance_plugin(m, instance) {
@@ -90,9 +109,11 @@ impl PluginScene for PluginSink<'_> {
     }
 }
 
-/// The geoms and sites of the shown groups and categories (the parts of `mjv_addGeoms` that
-/// the default options draw).
-fn add_geoms(
+/// Appends the geoms of the categories in `catmask` that the options show (`mjv_addGeoms`):
+/// flexes, skins, decorations, the model's geoms and sites, cameras, lights, tendons,
+/// actuators, contacts and constraints, in MuJoCo's order. Stops at `scn.maxgeom`, counting
+/// the `VGEOMFULL` warning in `d`.
+pub fn add_geoms(
     m: &Model,
     d: &mut Data,
     opt: &VisOption,

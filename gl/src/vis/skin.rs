@@ -59,7 +59,7 @@ pub(super) fn add_skins(
 
 /// Recomputes the vertices and normals of the shown skins (`mjv_updateActiveSkin`); hidden
 /// skins are zeroed.
-pub(super) fn update_skins(m: &Model, d: &Data, opt: &VisOption, scn: &mut Scene) {
+pub fn update_active_skin(m: &Model, d: &Data, opt: &VisOption, scn: &mut Scene) {
     let n = 3 * m.nskinvert;
     scn.skinvert.resize(n, 0.0);
     scn.skinnormal.resize(n, 0.0);
