@@ -347,9 +347,9 @@ fn one_by_one_hfield_mjb_is_refused() {
     let blob = std::fs::read(fixtures().join("flex_collision/hfield_rope1x1.mjb")).unwrap();
     let header = mjb::read_header(&blob).unwrap();
     let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
-    let err = mjb::load(&blob, &mut mbuf)
-        .err()
-        .expect("a 1x1 height field loads");
+    let Err(err) = mjb::load(&blob, &mut mbuf) else {
+        panic!("a 1x1 height field loads");
+    };
     assert!(err.to_string().contains("hfield_nrow"), "{err}");
 }
 

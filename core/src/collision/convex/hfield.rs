@@ -223,6 +223,7 @@ impl<'m> HField<'m> {
     /// Grid index range `[lo, hi]` covering `[min, max]` on an axis of half size `half` with
     /// `n` grid points; `lo >= 0` and `hi <= n - 1` (an empty range when the span misses the
     /// grid).
+    #[allow(clippy::useless_conversion)] // Real is f32 in the f32 build
     fn cover(min: Real, max: Real, half: Real, n: usize) -> (i64, i64) {
         let steps = (n - 1) as Real;
         // MuJoCo's (int) casts: a NaN or a span past 2^31 cells gives INT_MIN, so an empty range
