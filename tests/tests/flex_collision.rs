@@ -99,6 +99,7 @@ fn apply(m: &mut Model, changes: &Value) {
             "flex_margin" => set(m.flex_margin, v, num),
             "flex_gap" => set(m.flex_gap, v, num),
             "geom_margin" => set(m.geom_margin, v, num),
+            "flex_radius" => set(m.flex_radius, v, num),
             // made to the state after the steps
             "data_qpos" => {}
             other => panic!("change of {other} not known to the test"),
