@@ -157,7 +157,8 @@ pub(crate) fn hfield_elem(
     for (l, &i) in local.iter_mut().zip(ids) {
         *l = to_local(&vert[i as usize]);
     }
-    let local = &local[..ids.len()];
+    // dim + 1 <= 4 vertices (validated)
+    let local = &local[..ids.len().min(4)];
     let aabb = &d.flexelem_aabb[6 * (m.flex_elemadr[f] as usize + e)..];
     let center = to_local(&[aabb[0], aabb[1], aabb[2]]);
 
