@@ -96,8 +96,8 @@ pub fn exercise(owned: &mut OwnedModel, steps: usize) {
 /// The fixed models of `step_state` and `ray`: every joint kind, equality, limits, friction
 /// loss, tendons, contacts pyramidal and elliptic, muscles and user actuators, each solver,
 /// sparse and dense Jacobians, flexes of each dimension (contacts, self-collision, internal
-/// collisions, edge equality, stiffness and damping).
-pub const MODELS: [(&str, &str); 13] = [
+/// collisions, edge equality, stiffness and damping), a rope on height fields.
+pub const MODELS: [(&str, &str); 14] = [
     (
         "chain_joints",
         include_str!("../../tests/models/chain_joints.xml"),
@@ -149,6 +149,10 @@ pub const MODELS: [(&str, &str); 13] = [
     (
         "flex_mix",
         include_str!("../../tests/models/flex_mix.xml"),
+    ),
+    (
+        "hfield_rope",
+        include_str!("../../tests/models/flex_collision/hfield_rope.xml"),
     ),
 ];
 

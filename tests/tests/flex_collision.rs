@@ -5,11 +5,16 @@
 //! and a 1D rope (capsules) over a sphere, capsule, box and ellipsoid; with self-collision by
 //! each mode (narrow, bvh, sap), internal collisions on and off, active layers, condim 1, 4 and
 //! 6, priority and solmix mixing, margin and gap, contype/conaffinity, dense and sparse
-//! Jacobians, elliptic cones and the midphase disabled.
+//! Jacobians, elliptic cones and the midphase disabled. The `hfield_*` cases drop a cloth, a
+//! soft box and a rope on height fields (`mjc_HFieldElem`: tilted, rough, flat, with cells
+//! smaller than the rope's segments, 1x1), with margins, condim 1, 3 and 6, self-collision and
+//! the midphase disabled, and with a vertex at NaN, infinity or far outside the grid.
 //! * After a number of steps and a forward pass, every member of every contact (geom, flex,
 //!   elem, vert ids, distance, frame, mixed parameters...) and the rows (type, id, pos, margin,
-//!   diagApprox, force, the Jacobian by hash) and qacc are bit for bit MuJoCo's;
-//! * 300 steps give MuJoCo's qpos and qvel bit for bit.
+//!   diagApprox, force, the Jacobian by hash) and qacc are bit for bit MuJoCo's (where MuJoCo
+//!   stops with `mju_error`, mjrs returns the same error);
+//! * 300 to 900 steps give MuJoCo's qpos and qvel bit for bit;
+//! * the height field models compiled from XML by mjrs do the same.
 
 use mjrs_core::{mjb, Data, Model};
 use mjrs_tests::{fixtures, read_json, sha256::sha256_hex};
@@ -33,30 +38,39 @@ fn cases() -> Vec<(String, Value)> {
         })
         .collect();
     assert!(
-        cases.len() >= 20,
+        cases.len() >= 40,
         "only {} flex collision fixtures",
         cases.len()
     );
     cases
 }
 
+/// A number of the generator: a JSON number, or "nan", "inf", "-inf".
+fn num(v: &Value) -> f64 {
+    match v.as_str() {
+        Some("nan") => f64::NAN,
+        Some("inf") => f64::INFINITY,
+        Some("-inf") => f64::NEG_INFINITY,
+        _ => v.as_f64().unwrap_or_else(|| panic!("not a number: {v}")),
+    }
+}
+
 /// Sets `field[i]` from `v` (a number for every element, a list, or `{index: value}`).
 fn set<T: Copy>(field: &mut [T], v: &Value, conv: impl Fn(f64) -> T) {
     match v {
-        Value::Number(x) => field.fill(conv(x.as_f64().unwrap())),
         Value::Array(a) => {
             assert_eq!(a.len() % field.len().max(1), 0);
             let n = a.len();
             for (i, f) in field.iter_mut().enumerate() {
-                *f = conv(a[i % n].as_f64().unwrap());
+                *f = conv(num(&a[i % n]));
             }
         }
         Value::Object(o) => {
             for (k, x) in o {
-                field[k.parse::<usize>().unwrap()] = conv(x.as_f64().unwrap());
+                field[k.parse::<usize>().unwrap()] = conv(num(x));
             }
         }
-        _ => panic!("bad change {v}"),
+        _ => field.fill(conv(num(v))),
     }
 }
 
@@ -85,17 +99,43 @@ fn apply(m: &mut Model, changes: &Value) {
             "flex_solmix" => set(m.flex_solmix, v, num),
             "flex_margin" => set(m.flex_margin, v, num),
             "flex_gap" => set(m.flex_gap, v, num),
+            "geom_margin" => set(m.geom_margin, v, num),
+            "flex_radius" => set(m.flex_radius, v, num),
+            // made to the state after the steps
+            "data_qpos" => {}
             other => panic!("change of {other} not known to the test"),
         }
     }
 }
 
+/// Where a case's model comes from.
+#[derive(Clone, Copy, PartialEq)]
+enum Source {
+    /// As the fixture says: MuJoCo's MJB, or mjrs's compilation of the XML for models named
+    /// `M.xml@xml`.
+    Fixture,
+    /// mjrs's compilation of `tests/models/flex_collision/M.xml`.
+    Xml,
+}
+
 /// Runs `f` on the fixture's model with its changes and fresh data.
-fn with_case(case: &Value, f: impl FnOnce(&Model, &mut Data)) {
-    let path = fixtures()
-        .join("flex_collision")
-        .join(case["model"].as_str().unwrap());
-    let blob = std::fs::read(path).unwrap();
+fn with_case(case: &Value, source: Source, f: impl FnOnce(&Model, &mut Data)) {
+    let name = case["model"].as_str().unwrap();
+    let (xml, from_xml) = match name.strip_suffix("@xml") {
+        Some(xml) => (xml.to_string(), true),
+        None => (name.replace(".mjb", ".xml"), source == Source::Xml),
+    };
+    if from_xml {
+        let path = fixtures().join("../models/flex_collision").join(xml);
+        let mut model = mjrs_xml::load_xml(&path, None).unwrap().model;
+        let mut m = model.view();
+        apply(&mut m, &case["changes"]);
+        let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+        let mut d = Data::new(&m, &mut dbuf).unwrap();
+        f(&m, &mut d);
+        return;
+    }
+    let blob = std::fs::read(fixtures().join("flex_collision").join(name)).unwrap();
     let header = mjb::read_header(&blob).unwrap();
     let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
     let mut m = mjb::load(&blob, &mut mbuf).unwrap();
@@ -106,14 +146,11 @@ fn with_case(case: &Value, f: impl FnOnce(&Model, &mut Data)) {
 }
 
 fn nums(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect()
+    v.as_array().unwrap().iter().map(num).collect()
 }
 
-/// The differences between mjrs's numbers and the reference's, as text (empty: equal bits).
+/// The differences between mjrs's numbers and the reference's, as text (empty: equal bits, or
+/// both NaN: the generator writes every NaN as "nan").
 fn differ(what: &str, ours: &[f64], reference: &Value) -> Vec<String> {
     let theirs = nums(reference);
     if ours.len() != theirs.len() {
@@ -124,7 +161,9 @@ fn differ(what: &str, ours: &[f64], reference: &Value) -> Vec<String> {
         )];
     }
     let bad: Vec<usize> = (0..ours.len())
-        .filter(|&i| ours[i].to_bits() != theirs[i].to_bits())
+        .filter(|&i| {
+            ours[i].to_bits() != theirs[i].to_bits() && !(ours[i].is_nan() && theirs[i].is_nan())
+        })
         .collect();
     match bad.first() {
         None => vec![],
@@ -199,14 +238,27 @@ fn efc_lists(m: &Model, d: &Data) -> (Vec<(&'static str, Vec<f64>)>, String, usi
     (lists, sha256_hex(&bytes), nnz)
 }
 
-/// Differences of the contacts, rows and qacc after the fixture's steps and a forward pass.
-fn data_differences(name: &str, case: &Value) -> Vec<String> {
+/// Differences of the contacts, rows and qacc after the fixture's steps (and its changes to
+/// `qpos`) and a forward pass.
+fn data_differences(name: &str, case: &Value, source: Source) -> Vec<String> {
     let mut out = Vec::new();
-    with_case(case, |m, d| {
+    with_case(case, source, |m, d| {
         for i in 0..case["steps"].as_u64().unwrap() {
             mjrs_core::step(m, d).unwrap_or_else(|e| panic!("{name} step {i}: {e}"));
         }
-        mjrs_core::forward(m, d).unwrap();
+        if let Some(qpos) = case["changes"].get("data_qpos") {
+            set(d.qpos, qpos, |x| x);
+        }
+        let result = mjrs_core::forward(m, d);
+        // MuJoCo stopped with mju_error: the same error, as an error
+        if let Some(error) = case.get("error") {
+            match result {
+                Err(e) if e.to_string().contains(error.as_str().unwrap()) => {}
+                other => out.push(format!("{other:?} where MuJoCo fails with {error}")),
+            }
+            return;
+        }
+        result.unwrap();
         if d.ncon as u64 != case["ncon"].as_u64().unwrap() {
             out.push(format!("ncon {} vs MuJoCo {}", d.ncon, case["ncon"]));
         }
@@ -233,37 +285,86 @@ fn data_differences(name: &str, case: &Value) -> Vec<String> {
 #[test]
 fn contacts_and_rows_are_bit_for_bit() {
     let mut failures = Vec::new();
-    let mut flex_contacts = 0;
+    let (mut flex_contacts, mut hfield_contacts) = (0, 0);
     for (name, case) in cases() {
-        failures.extend(data_differences(&name, &case));
+        failures.extend(data_differences(&name, &case, Source::Fixture));
+        if case.get("error").is_some() {
+            continue;
+        }
         let flex = nums(&case["contact"]["flex"]);
         flex_contacts += flex.chunks(2).filter(|f| f[1] >= 0.0).count();
+        // every geom of the hfield_* models is a height field
+        let geom = nums(&case["contact"]["geom"]);
+        if name.starts_with("hfield_") {
+            hfield_contacts += geom.chunks(2).filter(|g| g[0] >= 0.0).count();
+        }
     }
-    println!("{flex_contacts} contacts on flexes compared");
+    println!("{flex_contacts} contacts on flexes compared, {hfield_contacts} with height fields");
     assert!(flex_contacts > 500, "only {flex_contacts} flex contacts");
+    assert!(
+        hfield_contacts > 250,
+        "only {hfield_contacts} height field contacts"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The differences of the trajectory of `case` from MuJoCo's.
+fn trajectory_differences(name: &str, case: &Value, source: Source) -> Vec<String> {
+    let mut failures = Vec::new();
+    let traj = &case["traj"];
+    let every = traj["every"].as_u64().unwrap() as usize;
+    let steps = traj["steps"].as_u64().unwrap() as usize;
+    with_case(case, source, |m, d| {
+        for i in 0..steps {
+            mjrs_core::step(m, d).unwrap_or_else(|e| panic!("{name} step {i}: {e}"));
+            if (i + 1) % every == 0 {
+                let r = (i + 1) / every - 1;
+                let at = format!("{name} step {}", i + 1);
+                failures.extend(differ(&format!("{at} qpos"), d.qpos, &traj["qpos"][r]));
+                failures.extend(differ(&format!("{at} qvel"), d.qvel, &traj["qvel"][r]));
+            }
+        }
+    });
+    failures
 }
 
 #[test]
 fn trajectories_are_bit_for_bit() {
     let mut failures = Vec::new();
     for (name, case) in cases() {
-        let traj = &case["traj"];
-        let every = traj["every"].as_u64().unwrap() as usize;
-        let steps = traj["steps"].as_u64().unwrap() as usize;
-        with_case(&case, |m, d| {
-            for i in 0..steps {
-                mjrs_core::step(m, d).unwrap_or_else(|e| panic!("{name} step {i}: {e}"));
-                if (i + 1) % every == 0 {
-                    let r = (i + 1) / every - 1;
-                    let at = format!("{name} step {}", i + 1);
-                    failures.extend(differ(&format!("{at} qpos"), d.qpos, &traj["qpos"][r]));
-                    failures.extend(differ(&format!("{at} qvel"), d.qvel, &traj["qvel"][r]));
-                }
-            }
-        });
+        failures.extend(trajectory_differences(&name, &case, Source::Fixture));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The height field models compiled by mjrs from XML give MuJoCo's contacts, rows and
+/// trajectories too.
+#[test]
+fn hfield_models_from_xml_are_bit_for_bit() {
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for (name, case) in cases() {
+        if ["hfield_cloth", "hfield_softbox", "hfield_rope"].contains(&name.as_str()) {
+            failures.extend(data_differences(&name, &case, Source::Xml));
+            failures.extend(trajectory_differences(&name, &case, Source::Xml));
+            n += 1;
+        }
+    }
+    assert_eq!(n, 3);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// MuJoCo compiles a 1x1 height field (it has no grid cells: no contacts, see the
+/// `hfield_rope1x1_xml` case); mjrs's MJB validation refuses its MJB with a clear error.
+#[test]
+fn one_by_one_hfield_mjb_is_refused() {
+    let blob = std::fs::read(fixtures().join("flex_collision/hfield_rope1x1.mjb")).unwrap();
+    let header = mjb::read_header(&blob).unwrap();
+    let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+    let Err(err) = mjb::load(&blob, &mut mbuf) else {
+        panic!("a 1x1 height field loads");
+    };
+    assert!(err.to_string().contains("hfield_nrow"), "{err}");
 }
 
 /// Self-collision in an arena too small for its scratch, or with room for few contacts: each

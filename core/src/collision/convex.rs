@@ -1,7 +1,7 @@
 //! Convex collisions (MuJoCo's `engine_collision_convex.c` with libccd's MPR): pairs of convex
 //! geoms including meshes (`mjc_Convex`), planes against meshes and ellipsoids
-//! (`mjc_PlaneConvex`), height fields against convex geoms (`mjc_ConvexHField`, in the
-//! `hfield` submodule). `mpr` is libccd's MPR, `shape` the geoms' support functions, `normal`
+//! (`mjc_PlaneConvex`), height fields against convex geoms and flex elements
+//! (`mjc_ConvexHField`, `mjc_HFieldElem`, in the `hfield` submodule). `mpr` is libccd's MPR, `shape` the geoms' support functions, `normal`
 //! MuJoCo's analytic normal fix.
 //!
 //! Each function writes contacts at the front of `con` (the pair's slice of `mjMAXCONPAIR`
@@ -14,6 +14,7 @@ mod normal;
 mod shape;
 
 pub use hfield::convex_hfield;
+pub(crate) use hfield::hfield_elem;
 
 pub(crate) use self::mpr::ConvexShape;
 use self::mpr::{is_origin, penetration, MprSettings};

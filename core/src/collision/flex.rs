@@ -2,12 +2,12 @@
 //! `mj_collideElemVert`, `mj_collideFlexInternal`, `mj_collideFlexSAP`): a flex is a set of
 //! elements (capsules, triangles or tetrahedra between its vertices) thickened by its radius.
 //! Planes meet the vertices, other geoms and elements meet elements through the primitive
-//! colliders (capsules, sphere-triangle) or MPR; contacts name the flex, element and vertex on
-//! each side instead of geoms.
+//! colliders (capsules, sphere-triangle), height field prisms or MPR; contacts name the flex,
+//! element and vertex on each side instead of geoms.
 
 use super::boxes::raw_capsule_box;
 use super::contact::{set_contact, ContactParams, Side};
-use super::convex::{convex_elem, elem_vertices, flex_vertices, FlexShape, GeomShape};
+use super::convex::{convex_elem, elem_vertices, flex_vertices, hfield_elem, FlexShape, GeomShape};
 use super::filter::{assign_margin, filter_box, filter_sphere_box};
 use super::narrow::{push_contact, with_pair_buffer};
 use super::primitive::{raw_capsule_capsule, raw_sphere_capsule, raw_sphere_triangle};
@@ -126,11 +126,6 @@ pub(super) fn geom_elem(
     if elem_on_body(m, f, e, m.geom_bodyid[g]) {
         return Ok(());
     }
-    if m.geom_type[g] == GEOM_HFIELD {
-        return Err(StepError::Unsupported(
-            "height fields against flex elements",
-        ));
-    }
     with_pair_buffer(d, arena, |d, con| {
         let num = geom_elem_contacts(m, d, con, g, f, e, margin);
         if num == 0 {
@@ -147,8 +142,8 @@ pub(super) fn geom_elem(
 }
 
 /// The contacts between geom `g` and element `e` of flex `f`: capsule elements against spheres,
-/// capsules and boxes and triangles against spheres by the primitive colliders, the rest by
-/// MPR.
+/// capsules and boxes and triangles against spheres by the primitive colliders, height fields
+/// by their prisms, the rest by MPR.
 fn geom_elem_contacts(
     m: &Model,
     d: &Data,
@@ -178,6 +173,7 @@ fn geom_elem_contacts(
                 }
             }
         }
+        (_, GEOM_HFIELD) => hfield_elem(m, d, con, g, (f, e), margin),
         (2, GEOM_SPHERE) => {
             let vert = flex_vertices(m, d, f);
             let ids = elem_vertices(m, f, e);

@@ -13,10 +13,10 @@
 //!   [`COLLISION_FUNC`]; [`primitive`] and [`boxes`] hold the analytic pairs, [`convex`] the
 //!   general convex ones (MPR), planes against meshes and height fields.
 //! * Flexes (`flex`): planes meet a flex's vertices, other geoms its elements (capsules,
-//!   triangles, tetrahedra thickened by the flex radius) through the primitive colliders or
-//!   MPR, elements meet elements; a flex collides with itself by its `selfcollide` mode and
-//!   `internal` flag. Contacts name the flex, element and vertex of each side. Not supported:
-//!   height fields against flex elements (an error).
+//!   triangles, tetrahedra thickened by the flex radius) through the primitive colliders, the
+//!   height field prisms or MPR, elements meet elements; a flex collides with itself by its
+//!   `selfcollide` mode and `internal` flag. Contacts name the flex, element and vertex of each
+//!   side.
 //!
 //! The stages sit in one file each: `driver` (`mj_collision`: the walk over the body pairs),
 //! `sap` (broad phase: sweep and prune and its sorts), `filter` (the pair filters), `bv`

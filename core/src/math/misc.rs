@@ -89,6 +89,16 @@ pub fn round(x: Real) -> i32 {
     }
 }
 
+/// C's conversion of a double to `int` as x86-64 does it (`cvttsd2si`): truncation, and
+/// `INT_MIN` for NaN and values out of range (undefined in C; MuJoCo's build gets this).
+pub fn c_int(x: f64) -> i32 {
+    if x.is_nan() || x >= 2_147_483_648.0 || x <= -2_147_483_649.0 {
+        i32::MIN
+    } else {
+        x as i32
+    }
+}
+
 /// `true` if `x` is NaN or larger than `MAXVAL` in magnitude (`mju_isBad`).
 #[inline]
 pub fn is_bad(x: Real) -> bool {
@@ -463,6 +473,16 @@ mod tests {
     use super::*;
     use crate::real::EPSILON;
     use proptest::prelude::*;
+
+    /// x86-64's truncating conversion, `INT_MIN` where C leaves it undefined.
+    #[test]
+    fn c_int_truncates_like_cvttsd2si() {
+        assert_eq!(c_int(2.9), 2);
+        assert_eq!(c_int(-2.9), -2);
+        assert_eq!(c_int(f64::NAN), i32::MIN);
+        assert_eq!(c_int(3e9), i32::MIN);
+        assert_eq!(c_int(-2_147_483_648.5), i32::MIN);
+    }
 
     #[test]
     fn degenerate_halton_bases_and_pyramids_are_harmless() {

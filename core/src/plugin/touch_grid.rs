@@ -21,6 +21,7 @@ use crate::arena::{ArenaField, ArenaMask};
 use crate::data::Data;
 use crate::error::StepError;
 use crate::math::mat::{rot_vec_mat, rot_vec_mat_t};
+use crate::math::misc::c_int;
 use crate::math::quat::{axis_angle2quat, mat2quat, mul_quat, quat2mat};
 use crate::math::scalar;
 use crate::math::vec::sub3;
@@ -57,16 +58,6 @@ struct Config {
     /// Field of view (degrees): horizontal, vertical.
     fov: [Real; 2],
     gamma: Real,
-}
-
-/// C's conversion of a double to `int` as x86-64 does it (`cvttsd2si`): truncation, and
-/// `INT_MIN` for NaN and values out of range (undefined in C; MuJoCo's build gets this).
-fn c_int(x: f64) -> i32 {
-    if x.is_nan() || x >= 2_147_483_648.0 || x <= -2_147_483_649.0 {
-        i32::MIN
-    } else {
-        x as i32
-    }
 }
 
 /// MuJoCo's `ReadVector`: the pieces between single spaces (`getline` with `' '`, which drops
@@ -564,16 +555,6 @@ mod tests {
         assert_eq!(pair("7"), None);
         assert_eq!(pair(""), None);
         assert_eq!(pair("2.9 x"), Some([2.9, 0.0]));
-    }
-
-    /// x86-64's truncating conversion, `INT_MIN` where C leaves it undefined.
-    #[test]
-    fn c_int_truncates_like_cvttsd2si() {
-        assert_eq!(c_int(2.9), 2);
-        assert_eq!(c_int(-2.9), -2);
-        assert_eq!(c_int(f64::NAN), i32::MIN);
-        assert_eq!(c_int(3e9), i32::MIN);
-        assert_eq!(c_int(-2_147_483_648.5), i32::MIN);
     }
 
     #[test]

@@ -1,15 +1,16 @@
-//! Height field against a convex geom (MuJoCo's `mjc_ConvexHField`): the geom is expressed in
-//! the height field's frame, its bounding box picks the grid cells under it, and each cell's
-//! two triangular prisms (from the base at `-size[3]` up to the surface raised by the margin)
-//! are tested with MPR.
+//! Height field against a convex geom (MuJoCo's `mjc_ConvexHField`) or a flex element
+//! (`mjc_HFieldElem`): the other shape is expressed in the height field's frame, its bounding
+//! box picks the grid cells under it, and each cell's two triangular prisms (from the base at
+//! `-size[3]` up to the surface raised by the margin) are tested with MPR.
 
 use super::mpr::{penetration, ConvexShape};
 use super::normal::{fix_normal, PosedGeom};
-use super::shape::GeomShape;
+use super::shape::{elem_vertices, flex_vertices, FlexShape, GeomShape};
 use super::{mpr_settings, set_normal};
 use crate::data::{Contact, Data};
 use crate::error::StepError;
 use crate::math::mat::{mul_mat_t_mat3, mul_mat_t_vec, rot_vec_mat};
+use crate::math::misc::{c_int, max, min};
 use crate::math::scalar::{ceil, floor};
 use crate::math::vec::{add_to3, sub3};
 use crate::model::Model;
@@ -101,14 +102,7 @@ pub fn convex_hfield(
     obj.pos = pos;
     obj.mat = mul_mat_t_mat3(mat1, &v9(d.geom_xmat)[g2]);
     let bounds = local_aabb(&mut obj);
-    let [xmin, xmax, ymin, ymax, zmin, zmax] = bounds;
-    if xmin - margin > size[0]
-        || xmax + margin < -size[0]
-        || ymin - margin > size[1]
-        || ymax + margin < -size[1]
-        || zmin - margin > size[2]
-        || zmax + margin < -size[3]
-    {
+    if hfield.misses(&bounds, margin) {
         return Ok(0);
     }
 
@@ -130,13 +124,64 @@ pub fn convex_hfield(
         },
     ];
     for c in &mut con[..cnt] {
-        c.pos = rot_vec_mat(&c.pos, mat1);
-        add_to3(&mut c.pos, pos1);
-        let normal = rot_vec_mat(&[c.frame[0], c.frame[1], c.frame[2]], mat1);
-        set_normal(c, &normal);
+        to_global(c, pos1, mat1);
         fix_normal(m, c, posed);
     }
     Ok(cnt)
+}
+
+/// Height field `g` against element `e` of flex `f` (`mjc_HFieldElem`): up to `mjMAXCONPAIR`
+/// contacts, one per intersecting prism. Unlike a geom's, the element's bounding box (which
+/// picks the grid cells and skips prisms below it) spans its vertices without the flex radius,
+/// and the normals are left as MPR finds them.
+pub(crate) fn hfield_elem(
+    m: &Model,
+    d: &Data,
+    con: &mut [Contact],
+    g: usize,
+    (f, e): (usize, usize),
+    margin: Real,
+) -> usize {
+    let (hpos, hmat) = (&v3(d.geom_xpos)[g], &v9(d.geom_xmat)[g]);
+    let hfield = HField::of_geom(m, g);
+    let to_local = |p: &[Real; 3]| {
+        let mut local = [0.0; 3];
+        mul_mat_t_vec(&mut local, hmat, &sub3(p, hpos), 3, 3);
+        local
+    };
+
+    // the element's vertices and box center in the height field frame
+    let ids = elem_vertices(m, f, e);
+    let vert = flex_vertices(m, d, f);
+    let mut local = [[0.0; 3]; 4];
+    for (l, &i) in local.iter_mut().zip(ids) {
+        *l = to_local(&vert[i as usize]);
+    }
+    // dim + 1 <= 4 vertices (validated)
+    let local = &local[..ids.len().min(4)];
+    let aabb = &d.flexelem_aabb[6 * (m.flex_elemadr[f] as usize + e)..];
+    let center = to_local(&[aabb[0], aabb[1], aabb[2]]);
+
+    let bounds = vertex_bounds(local);
+    if hfield.misses(&bounds, margin) {
+        return 0;
+    }
+    let mut obj = FlexShape::posed(local, center, m.flex_radius[f], margin);
+    let limit = MAXCONPAIR.min(con.len());
+    let cnt = collide_prisms(m, &hfield, &mut obj, &bounds, margin, &mut con[..limit]);
+    for c in &mut con[..cnt] {
+        to_global(c, hpos, hmat);
+    }
+    cnt
+}
+
+/// Moves a contact found in the height field's frame (at `pos` with orientation `mat`) to the
+/// global frame.
+fn to_global(c: &mut Contact, pos: &[Real; 3], mat: &[Real; 9]) {
+    c.pos = rot_vec_mat(&c.pos, mat);
+    add_to3(&mut c.pos, pos);
+    let normal = rot_vec_mat(&[c.frame[0], c.frame[1], c.frame[2]], mat);
+    set_normal(c, &normal);
 }
 
 /// A height field's grid: size `[x, y, z_top, z_bottom]` and elevations in `[0, 1]`, row major.
@@ -163,15 +208,29 @@ impl<'m> HField<'m> {
         }
     }
 
+    /// Whether the box `[xmin, xmax, ymin, ymax, zmin, zmax]` (in the height field's frame),
+    /// grown by `margin`, misses the height field's box.
+    fn misses(&self, bounds: &[Real; 6], margin: Real) -> bool {
+        let [xmin, xmax, ymin, ymax, zmin, zmax] = *bounds;
+        let size = &self.size;
+        xmin - margin > size[0]
+            || xmax + margin < -size[0]
+            || ymin - margin > size[1]
+            || ymax + margin < -size[1]
+            || zmin - margin > size[2]
+            || zmax + margin < -size[3]
+    }
+
     /// Grid index range `[lo, hi]` covering `[min, max]` on an axis of half size `half` with
     /// `n` grid points; `lo >= 0` and `hi <= n - 1` (an empty range when the span misses the
     /// grid).
+    #[allow(clippy::useless_conversion)] // Real is f32 in the f32 build
     fn cover(min: Real, max: Real, half: Real, n: usize) -> (i64, i64) {
         let steps = (n - 1) as Real;
-        // float-to-int casts saturate (NaN gives 0)
-        let lo = floor((min + half) / (2.0 * half) * steps) as i64;
-        let hi = ceil((max + half) / (2.0 * half) * steps) as i64;
-        (lo.max(0), hi.min(n as i64 - 1))
+        // MuJoCo's (int) casts: a NaN or a span past 2^31 cells gives INT_MIN, so an empty range
+        let lo = c_int(f64::from(floor((min + half) / (2.0 * half) * steps)));
+        let hi = c_int(f64::from(ceil((max + half) / (2.0 * half) * steps)));
+        (i64::from(lo).max(0), i64::from(hi).min(n as i64 - 1))
     }
 }
 
@@ -189,12 +248,26 @@ fn local_aabb(obj: &mut GeomShape) -> [Real; 6] {
     b
 }
 
+/// Bounding box `[xmin, xmax, ymin, ymax, zmin, zmax]` of points (at least one), with
+/// `mju_min`'s and `mju_max`'s handling of NaN.
+fn vertex_bounds(points: &[[Real; 3]]) -> [Real; 6] {
+    let first = points[0];
+    let mut b = [first[0], first[0], first[1], first[1], first[2], first[2]];
+    for p in &points[1..] {
+        for axis in 0..3 {
+            b[2 * axis] = min(b[2 * axis], p[axis]);
+            b[2 * axis + 1] = max(b[2 * axis + 1], p[axis]);
+        }
+    }
+    b
+}
+
 /// MPR of every prism of the grid cells under `bounds` against `obj` (both in the height
 /// field's frame); contacts in that frame. Stops when `con` is full. Returns the count.
 fn collide_prisms(
     m: &Model,
     hf: &HField,
-    obj: &mut GeomShape,
+    obj: &mut impl ConvexShape,
     bounds: &[Real; 6],
     margin: Real,
     con: &mut [Contact],

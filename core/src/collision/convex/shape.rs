@@ -248,6 +248,18 @@ impl<'a> FlexShape<'a> {
         }
     }
 
+    /// An element given by its vertices (`1..=4` of them, already placed where MPR needs
+    /// them) and box center, of radius `radius`, inflated by `margin`.
+    pub fn posed(vert: &'a [[Real; 3]], center: [Real; 3], radius: Real, margin: Real) -> Self {
+        const IDS: [i32; 4] = [0, 1, 2, 3];
+        Self {
+            vert,
+            ids: &IDS[..vert.len()],
+            center,
+            inflate: radius + 0.5 * margin,
+        }
+    }
+
     /// Vertex `v` of flex `f`, inflated by `margin`.
     pub fn vertex(m: &'a Model, d: &'a Data, f: usize, v: usize, margin: Real) -> Self {
         let vert = flex_vertices(m, d, f);
