@@ -29,6 +29,7 @@ pub mod control;
 pub mod dump;
 pub mod f32;
 pub mod limits;
+pub mod load_speed;
 pub mod render;
 pub mod rollout;
 pub mod scene;
