@@ -1,5 +1,5 @@
 // MuJoCo's side of `mjrs speed M.mjb --load N`: mj_loadModel from a VFS buffer (no file I/O),
-// N times, best time, as JSON in the same shape. Build and run: bench/mjb_load.sh.
+// N times, best time, as JSON in the same shape (bench/mjb_load.sh builds and runs it).
 #include <mujoco/mujoco.h>
 #include <stdio.h>
 #include <stdlib.h>

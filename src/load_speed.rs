@@ -11,7 +11,7 @@ pub struct LoadSpeed {
     pub bytes: usize,
     /// Loads timed.
     pub loads: usize,
-    /// Best wall time of one load, in seconds (heap allocation, copy, validation).
+    /// Best wall time of one load, in seconds (heap allocation unless f32, copy, validation).
     pub seconds_per_load: f64,
     /// Best wall time of one copy of the blob's bytes into a fresh heap buffer, in seconds.
     pub seconds_per_copy: f64,
@@ -34,15 +34,28 @@ impl LoadSpeed {
     }
 }
 
-/// Loads `blob` `loads` times (each into a new owned model, as `mj_loadModel` does) and copies
-/// it as many times into new buffers; the best time of each, as noise only adds time.
-pub fn load_speed(blob: &[u8], loads: usize) -> Result<LoadSpeed, String> {
+/// Loads `blob` `loads` times and copies it as many times into new buffers; the best time of
+/// each, as noise only adds time. Each load makes a new owned model, as `mj_loadModel` does;
+/// with `f32`, the f32 core loads into one buffer allocated beforehand, as a device does.
+pub fn load_speed(blob: &[u8], loads: usize, f32: bool) -> Result<LoadSpeed, String> {
     let mut best_load = f64::INFINITY;
-    for _ in 0..loads {
-        let t = Instant::now();
-        let m = OwnedModel::from_mjb(black_box(blob)).map_err(|e| e.to_string())?;
-        best_load = best_load.min(t.elapsed().as_secs_f64());
-        drop(black_box(m));
+    if f32 {
+        let header = mjrs_core_f32::mjb::read_header(blob).map_err(|e| e.to_string())?;
+        let mut buf = vec![0u8; header.model_bytes().map_err(|e| e.to_string())?];
+        mjrs_core_f32::plugin::register_first_party();
+        for _ in 0..loads {
+            let t = Instant::now();
+            let m = mjrs_core_f32::mjb::load(black_box(blob), &mut buf);
+            best_load = best_load.min(t.elapsed().as_secs_f64());
+            black_box(m.map_err(|e| e.to_string())?);
+        }
+    } else {
+        for _ in 0..loads {
+            let t = Instant::now();
+            let m = OwnedModel::from_mjb(black_box(blob)).map_err(|e| e.to_string())?;
+            best_load = best_load.min(t.elapsed().as_secs_f64());
+            drop(black_box(m));
+        }
     }
     let mut best_copy = f64::INFINITY;
     for _ in 0..loads {
