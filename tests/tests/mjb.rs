@@ -240,7 +240,7 @@ fn array_offsets(
 #[test]
 fn corrupted_blobs_are_refused_as_before() {
     for name in ["hopper", "kitchen_sink"] {
-        let good = blob(&name);
+        let good = blob(name);
         let mut buf = model_buffer(&good);
         let offsets = array_offsets(&mjb::load(&good, &mut buf).unwrap(), good.len());
         let path = fixtures().join("mjb-corrupt").join(format!("{name}.txt"));
