@@ -32,6 +32,7 @@ pub mod f32;
 #[doc = include_str!("../docs/functions.md")]
 pub mod functions {}
 pub mod limits;
+pub mod load_speed;
 pub mod render;
 pub mod rollout;
 pub mod scene;

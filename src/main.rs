@@ -74,6 +74,11 @@ enum Command {
         /// and collision of each step run at the same time.
         #[arg(long, conflicts_with = "f32", value_parser = mjrs::limits::threads, allow_negative_numbers = true)]
         threads: Option<usize>,
+        /// Instead of stepping, time N loads of the MJB file from memory (allocation, copy,
+        /// validation) against N copies of its bytes; prints the best of each as JSON. With
+        /// --f32: loads into the f32 core on one reused buffer, as a device loads from flash.
+        #[arg(long, value_name = "N", conflicts_with_all = ["threads", "key"], value_parser = mjrs::limits::positive, allow_negative_numbers = true)]
+        load: Option<usize>,
     },
     /// Roll out a batch of open-loop trajectories on a thread pool and print the total steps
     /// per second (rollout r follows the control law with its clock shifted by 0.1 r seconds).
@@ -491,10 +496,22 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Speed {
             model,
+            load: Some(loads),
+            f32,
+            ..
+        } => {
+            let blob = mjrs_std::read_file(&model)
+                .map_err(|e| format!("cannot read '{}': {e}", model.display()))?;
+            let report = mjrs::load_speed::load_speed(&blob, loads, f32)?;
+            mjrs::stdout::println(&report.to_json(&model.display().to_string()))
+        }
+        Command::Speed {
+            model,
             steps,
             key,
             f32,
             threads,
+            load: None,
         } => {
             let mut owned = load(&model)?;
             let m = owned.view();

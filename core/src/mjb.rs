@@ -13,10 +13,18 @@
 //! [`load`] checks every size, then every index and address (see [`crate::validate`]) before
 //! returning a `Model`: a truncated, corrupted or hostile blob is an [`MjbError`], and a `Model`
 //! that loads is safe to simulate.
+//!
+//! Loading costs about a copy of the blob: each array whose element is as wide in the blob as in
+//! memory (all of them when the blob's `mjtNum` is [`Real`](crate::Real)'s) is one `memcpy`,
+//! the others one converting loop each, and validation reads the integer arrays once (ids,
+//! addresses, face indices), not the float data or the texture bytes. `mjrs speed M.mjb
+//! --load N` and `bench/mjb_load.sh` measure it.
 
 use crate::arena::ArenaError;
 use crate::layout::{ArrayVisitor, ArrayVisitorMut, Elem, FieldInfo, Kind, Scalar};
-use crate::model::{mujoco_nnames_map, Model, ModelSizes, Options, Visual, N_MODEL_ARRAYS};
+use crate::model::{
+    mujoco_nnames_map, Model, ModelHeader, ModelSizes, Options, Statistic, Visual, N_MODEL_ARRAYS,
+};
 use crate::real::REAL_BYTES;
 use crate::validate::{validate, ValidationError};
 
@@ -394,13 +402,49 @@ impl ArrayVisitorMut for FillArrays<'_, '_> {
             return;
         };
         match self.r.take(bytes, info.name) {
-            Ok(src) => {
-                for (d, b) in data.iter_mut().zip(src.chunks_exact(w)) {
-                    *d = T::from_scalar(decode(info.kind, b));
-                }
-            }
+            Ok(src) => fill_array(info.kind, src, data),
             Err(e) => self.err = Some(e),
         }
+    }
+}
+
+/// Decodes the little-endian elements `src` (exactly `data.len()` of them) into `data`.
+///
+/// An element as wide in the blob as in memory is one copy of the whole array on a
+/// little-endian target (a `memcpy`: the blob's arrays are unaligned, so they are copied, not
+/// viewed). Otherwise (an `mjtNum` of the other precision, or a big-endian target) one
+/// converting loop runs per array, with the element kind chosen outside the loop.
+fn fill_array<T: Elem>(kind: Kind, src: &[u8], data: &mut [T]) {
+    if cfg!(target_endian = "little") && core::mem::size_of_val(data) == src.len() {
+        crate::pod::as_bytes_mut(data).copy_from_slice(src);
+        return;
+    }
+    let width = src.len().checked_div(data.len()).unwrap_or(0);
+    match (kind, width) {
+        (Kind::Num, 8) => convert(src, data, |b: [u8; 8]| Scalar::Real(f64::from_le_bytes(b))),
+        (Kind::Num | Kind::Float, 4) => convert(src, data, |b: [u8; 4]| {
+            Scalar::Real(f64::from(f32::from_le_bytes(b)))
+        }),
+        (Kind::Int, 4) => convert(src, data, |b: [u8; 4]| {
+            Scalar::Int(i64::from(i32::from_le_bytes(b)))
+        }),
+        (Kind::Ptr, 8) => convert(src, data, |b: [u8; 8]| {
+            Scalar::Int(u64::from_le_bytes(b) as i64)
+        }),
+        _ => convert(src, data, |b: [u8; 1]| Scalar::Int(i64::from(b[0]))),
+    }
+}
+
+/// `data[i] = decode(src[N i..N (i + 1)])` for every element.
+fn convert<T: Elem, const N: usize>(
+    src: &[u8],
+    data: &mut [T],
+    decode: impl Fn([u8; N]) -> Scalar,
+) {
+    for (d, b) in data.iter_mut().zip(src.chunks_exact(N)) {
+        let mut a = [0; N];
+        a.copy_from_slice(b);
+        *d = T::from_scalar(decode(a));
     }
 }
 
@@ -441,7 +485,15 @@ pub fn load<'a>(blob: &[u8], buf: &'a mut [u8]) -> Result<Model<'a>, MjbError> {
         return Err(MjbError::TrailingBytes(body - structs - array_bytes));
     }
 
-    let mut m = Model::carve(s, buf)?;
+    // not `Model::carve`: zeroing the arrays first would double the cost of a load, and every
+    // array is overwritten below (the bytes between arrays are never read)
+    let defaults = ModelHeader {
+        sizes: s,
+        opt: Options::default(),
+        vis: Visual::default(),
+        stat: Statistic::default(),
+    };
+    let mut m = Model::view(&defaults, buf)?;
     read_structs(&mut r, &mut m, header.real_bytes)?;
     let mut fill = FillArrays {
         r: &mut r,

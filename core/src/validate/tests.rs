@@ -758,3 +758,32 @@ fn flexes() {
         "flex_edge[3]: 3 is outside the valid range 0..3"
     );
 }
+
+/// The vectorized range pre-check agrees with the element checks at every boundary.
+#[test]
+fn all_in_range_agrees_with_the_element_checks() {
+    let values = [-2, -1, 0, 1, 4, 5, 6, i32::MAX, i32::MIN];
+    for n in [0usize, 1, 5, 6, i32::MAX as usize] {
+        for none_ok in [false, true] {
+            for &v in &values {
+                let each = if none_ok {
+                    index_or_none("f", 0, v, n).is_ok()
+                } else {
+                    index("f", 0, v, n).is_ok()
+                };
+                assert_eq!(
+                    all_in_range(&[v], n, none_ok),
+                    each,
+                    "{v} in {n} ({none_ok})"
+                );
+                assert_eq!(ids("f", &[v], n, none_ok).is_ok(), each);
+            }
+        }
+    }
+    assert!(all_in_range(&[], 0, false));
+    // the slow path still names the first bad element
+    assert_eq!(
+        ids("f", &[0, 3, 9, -4], 4, false),
+        Err(err("f", 2, out_of_range(9, 0, 4)))
+    );
+}
