@@ -9,10 +9,8 @@ step function (`mjrs_core::forward::step`, `mj_step`); the table lists the K mos
 functions of each (exclusive instructions per step, thousands) and the totals.
 Needs ../shared/mjref/mjref and valgrind; builds mjrs in release first."""
 import argparse
-import os
 import pathlib
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -46,16 +44,16 @@ def main():
     a = ap.parse_args()
     known = {name: xml for name, xml, _ in speed.models()}
     xml = known.get(a.model, pathlib.Path(a.model))
-    subprocess.run(["cargo", "build", "--release", "-q"], cwd=speed.ROOT, check=True)
-    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", speed.ROOT / "target"))
-    mjrs = target / "release" / "mjrs"
+    mjrs = speed.build_mjrs()
     speed.run([str(speed.MJREF), "setup"])
     with tempfile.TemporaryDirectory() as tmp:
         mjb = pathlib.Path(tmp) / "m.mjb"
         speed.run([str(speed.MJREF), "mjb", str(xml), "-o", str(mjb)])
         extra = ["--f32"] if a.f32 else []
+        # the f32 core's step has its own symbol: counting the f64 one would count nothing
+        toggle = speed.STEP_F32 if a.f32 else speed.STEP_EXACT
         ours = exclusive([str(mjrs), "speed", str(mjb), "--steps", str(a.steps), *extra],
-                         "mjrs_core::forward::step", pathlib.Path(tmp) / "cg.mjrs")
+                         toggle, pathlib.Path(tmp) / "cg.mjrs")
         ref = exclusive([str(speed.MJREF_HOME / "speed"), str(mjb), str(a.steps)], "mj_step",
                         pathlib.Path(tmp) / "cg.mj")
     per = lambda c: c / a.steps / 1000  # noqa: E731

@@ -4,6 +4,15 @@ bench/models.txt (or those named), with the same MJB (compiled by MuJoCo) and th
 law, measured back to back in one run.
 
     bench/speed.py [--rounds R] [--cg-steps N] [--no-callgrind] [--f32] [NAME...]
+    bench/speed.py --table [--note TEXT] [--steps-scale F] [--threads 1,2,4]
+                   [--rollout-batch N] [--rollout-steps H] [--rounds R] [--cg-steps N] [NAME...]
+
+--table prints one Markdown table with the machine and the date: per model the exact (f64)
+build, the f32 core, the opt-in fast build (a column of "—" until that build exists) and
+MuJoCo, in steps per second and instructions per step, the bytes of one Data, and batch
+rollouts (`mjrs rollout` against MuJoCo's `mujoco.rollout.rollout` on as many Python threads,
+bench/rollout_mujoco.py) on 1, 2, 4, ... threads (default: powers of two up to the cores).
+--steps-scale scales every model's step count (0.1 for a quick look).
 
 Steps per second: best of R rounds (default 3) of `mjrs speed` and `mjref speed`, alternating.
 Instructions per step: valgrind's callgrind over N steps (default 200), counting only the step
@@ -13,9 +22,11 @@ from MuJoCo's (sizeof(mjData) + nbuffer + narena, from bench/mjdata_bytes.c buil
 wheel's headers); negative is smaller.
 Needs ../shared/mjref/mjref (MuJoCo from PyPI) and valgrind; builds mjrs in release first."""
 import argparse
+import datetime
 import json
 import os
 import pathlib
+import platform
 import re
 import shutil
 import subprocess
@@ -25,6 +36,8 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MJREF = pathlib.Path(os.environ.get("MJREF", ROOT.parent / "shared" / "mjref" / "mjref"))
 MJREF_HOME = pathlib.Path(os.environ.get("MJREF_HOME", pathlib.Path.home() / ".cache" / "mjref"))
+# the step function each build is counted in (callgrind's --toggle-collect)
+STEP_EXACT, STEP_F32, STEP_MUJOCO = "mjrs_core::forward::step", "mjrs_core_f32::forward::step", "mj_step"
 
 
 def models():
@@ -68,6 +81,124 @@ def mjdata_bytes_bin(tmp, lib=None):
     return out
 
 
+def build_mjrs():
+    """The release `mjrs` binary, built first."""
+    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "mjrs"], cwd=ROOT, check=True)
+    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    if not target.is_absolute():
+        target = ROOT / target
+    return target / "release" / "mjrs"
+
+
+def machine():
+    """One line naming the machine: CPU model, cores, memory, OS."""
+    cpu, mem = platform.processor() or platform.machine(), ""
+    try:
+        info = pathlib.Path("/proc/cpuinfo").read_text()
+        cpu = re.search(r"^model name\s*:\s*(.*)$", info, re.M).group(1).strip()
+        kib = int(re.search(r"^MemTotal:\s*(\d+)", pathlib.Path("/proc/meminfo").read_text(), re.M).group(1))
+        mem = f", {kib / 1024 / 1024:.0f} GiB"
+    except (OSError, AttributeError):
+        pass
+    return f"{cpu}, {os.cpu_count()} cores{mem}, {platform.system()} {platform.release()}"
+
+
+def best(times, cmd):
+    """Best steps per second of `times` runs of a command printing mjref's speed JSON."""
+    return max(last_json(run(cmd))["steps_per_second"] for _ in range(times))
+
+
+class Cell:
+    """One measurement of the table, or why it is missing (kept for the notes under it)."""
+
+    notes = []
+
+    def __init__(self, fn):
+        try:
+            self.value, self.error = fn(), None
+        except RuntimeError as e:
+            self.value, self.error = None, str(e).splitlines()[-1][:200]
+            Cell.notes.append(self.error)
+
+    def fmt(self, spec):
+        if self.value is None:
+            return f"fails [{Cell.notes.index(self.error) + 1}]"
+        return format(self.value, spec)
+
+
+def rate(x):
+    """Steps per second, short: 812, 12.3k, 1.25M."""
+    if x >= 1e6:
+        return f"{x / 1e6:.2f}M"
+    return f"{x / 1e3:.1f}k" if x >= 1e4 else f"{x:.0f}"
+
+
+def ratio(a, b):
+    return f"{a.value / b.value:.2f}" if a.value and b.value else "—"
+
+
+def table(a):
+    """The one table of issue 25: every build against MuJoCo on every chosen model."""
+    mjrs = build_mjrs()
+    run([str(MJREF), "setup"])
+    speed_bin, python = MJREF_HOME / "speed", MJREF_HOME / "venv" / "bin" / "python"
+    cg = shutil.which("valgrind") and not a.no_callgrind
+    cores = os.cpu_count() or 1
+    threads = [int(t) for t in a.threads.split(",")] if a.threads else \
+        [1 << k for k in range(cores.bit_length()) if 1 << k <= cores]
+    chosen = [m for m in models() if not a.names or m[0] in a.names]
+    commit = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h %cs"],
+                            capture_output=True, text=True).stdout.strip()
+    print(f"mjrs {commit} against MuJoCo 3.1.6; {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
+    print(f"machine: {machine()}")
+    if a.note:
+        print(f"conditions: {a.note}")
+    print(f"steps/s: best of {a.rounds} rounds (steps per model: bench/models.txt x {a.steps_scale:g});"
+          f" Ki/step: callgrind, {a.cg_steps} steps, the step function only;"
+          f" rollouts: {a.rollout_batch} rollouts x {a.rollout_steps} steps, total steps/s mjrs / MuJoCo\n")
+    head = ["model", "exact/s", "f32/s", "fast/s", "MuJoCo/s", "exact÷MuJoCo", "f32÷exact",
+            "exact Ki/step", "f32 Ki/step", "fast Ki/step", "MuJoCo Ki/step", "MuJoCo÷exact Ki",
+            "Data KiB", "vs mjData B"] + [f"rollout {t} thr" for t in threads]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join([" --- "] + [" ---: "] * (len(head) - 1)) + "|", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        mjdata_bytes = mjdata_bytes_bin(tmp)
+        for name, xml, steps in chosen:
+            mjb = pathlib.Path(tmp) / f"{name}.mjb"
+            run([str(MJREF), "mjb", str(xml), "-o", str(mjb)])
+            n = max(1, round(steps * a.steps_scale))
+            ours = [str(mjrs), "speed", str(mjb), "--steps", str(n)]
+            exact = Cell(lambda: best(a.rounds, ours))
+            narrow = Cell(lambda: best(a.rounds, ours + ["--f32"]))
+            ref = Cell(lambda: best(a.rounds, [str(speed_bin), str(mjb), str(n)]))
+            row = [name, exact.fmt(".0f"), narrow.fmt(".0f"), "—", ref.fmt(".0f"),
+                   ratio(exact, ref), ratio(narrow, exact)]
+            if cg:
+                k = min(a.cg_steps, n)
+                few = [str(mjrs), "speed", str(mjb), "--steps", str(k)]
+                ki = Cell(lambda: callgrind(few, STEP_EXACT, k, tmp) / 1000)
+                ki32 = Cell(lambda: callgrind(few + ["--f32"], STEP_F32, k, tmp) / 1000)
+                kref = Cell(lambda: callgrind([str(speed_bin), str(mjb), str(k)], STEP_MUJOCO, k, tmp) / 1000)
+                row += [ki.fmt(".1f"), ki32.fmt(".1f"), "—", kref.fmt(".1f"), ratio(kref, ki)]
+            else:
+                row += ["(no valgrind)"] * 4 + ["—"]
+            data = Cell(lambda: last_json(run(ours[:-1] + ["1"]))["data_bytes"])
+            theirs = Cell(lambda: last_json(run([str(mjdata_bytes), str(mjb)]))["data_bytes"])
+            row += [f"{data.value / 1024:.1f}" if data.value else data.fmt(""),
+                    f"{data.value - theirs.value:+d}" if data.value and theirs.value else theirs.fmt("")]
+            for t in threads:
+                batch = ["--batch", str(a.rollout_batch), "--steps", str(a.rollout_steps), "--threads", str(t)]
+                mine = Cell(lambda: best(a.rounds, [str(mjrs), "rollout", str(mjb), *batch]))
+                theirs = Cell(lambda: best(a.rounds, [str(python), str(ROOT / "bench" / "rollout_mujoco.py"), str(mjb), *batch]))
+                row.append(f"{rate(mine.value) if mine.value else mine.fmt('')} / "
+                           f"{rate(theirs.value) if theirs.value else theirs.fmt('')}")
+            print("| " + " | ".join(row) + " |", flush=True)
+    print("\nexact: the default build (bit for bit with MuJoCo); f32: mjrs-core-f32 (`mjrs speed --f32`);"
+          " fast: the opt-in fast build of issue 25, which does not exist yet (—).")
+    for i, note in enumerate(Cell.notes):
+        print(f"[{i + 1}] {note}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("names", nargs="*")
@@ -75,11 +206,21 @@ def main():
     ap.add_argument("--cg-steps", type=int, default=200)
     ap.add_argument("--no-callgrind", action="store_true")
     ap.add_argument("--f32", action="store_true", help="also time mjrs's f32 build")
+    ap.add_argument("--table", action="store_true", help="the one table: every build, rollouts, machine")
+    ap.add_argument("--note", help="--table: conditions to print with the table (load, power)")
+    ap.add_argument("--steps-scale", type=float, default=1.0, help="--table: scale the step counts")
+    ap.add_argument("--threads", help="--table: rollout thread counts, e.g. 1,2,4")
+    ap.add_argument("--rollout-batch", type=int, default=32)
+    ap.add_argument("--rollout-steps", type=int, default=200)
     a = ap.parse_args()
-    subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
-    mjrs = ROOT / "target" / "release" / "mjrs"
-    if os.environ.get("CARGO_TARGET_DIR"):
-        mjrs = pathlib.Path(os.environ["CARGO_TARGET_DIR"]) / "release" / "mjrs"
+    unknown = set(a.names) - {m[0] for m in models()}
+    if unknown:
+        ap.error(f"not in bench/models.txt: {', '.join(sorted(unknown))}")
+    if a.rounds < 1 or a.cg_steps < 1 or a.steps_scale <= 0 or a.rollout_batch < 1 or a.rollout_steps < 1:
+        ap.error("--rounds, --cg-steps, --steps-scale, --rollout-batch and --rollout-steps must be positive")
+    if a.table:
+        return table(a)
+    mjrs = build_mjrs()
     run([str(MJREF), "setup"])
     speed_bin = MJREF_HOME / "speed"
     cg = not a.no_callgrind and shutil.which("valgrind")
