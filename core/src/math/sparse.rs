@@ -49,31 +49,9 @@ pub fn dot_sparse(vec1: &[Real], vec2: &[Real], ind1: &[i32], unc1: bool) -> Rea
             vec1[c] * vec2[c]
         })
     } else {
-        dot_compressed(&vec1[..ind1.len()], ind1, vec2)
+        let [res] = dot_rows([vec1], ind1, vec2);
+        res
     }
-}
-
-/// [`lane_sum`] of `vec1[i] * vec2[ind1[i]]` for a compressed `vec1` (as long as `ind1`),
-/// walked in blocks of four so that only the gathered `vec2` needs bounds checks.
-#[inline]
-fn dot_compressed(vec1: &[Real], ind1: &[i32], vec2: &[Real]) -> Real {
-    let (values, cols) = (vec1.chunks_exact(4), ind1.chunks_exact(4));
-    let (tail_values, tail_cols) = (values.remainder(), cols.remainder());
-    let mut blocks = values.zip(cols);
-    let mut res = 0.0;
-    if let Some((v, c)) = blocks.next() {
-        let mut lanes: [Real; 4] = core::array::from_fn(|k| v[k] * vec2[c[k] as usize]);
-        for (v, c) in blocks {
-            for k in 0..4 {
-                lanes[k] += v[k] * vec2[c[k] as usize];
-            }
-        }
-        res = (lanes[0] + lanes[2]) + (lanes[1] + lanes[3]);
-    }
-    for (&v, &c) in tail_values.iter().zip(tail_cols) {
-        res += v * vec2[c as usize];
-    }
-    res
 }
 
 /// Three dot products of the compressed rows `vec10`, `vec11`, `vec12`, which share the sparsity
@@ -85,9 +63,39 @@ pub fn dot_sparse_x3(
     vec2: &[Real],
     ind1: &[i32],
 ) -> [Real; 3] {
-    let n = ind1.len();
-    let dot = |row: &[Real]| dot_compressed(&row[..n], ind1, vec2);
-    [dot(vec10), dot(vec11), dot(vec12)]
+    dot_rows([vec10, vec11, vec12], ind1, vec2)
+}
+
+/// [`lane_sum`]s of `rows[k][i] * vec2[ind1[i]]` for `R` compressed rows that share the pattern
+/// `ind1` (each at least as long). Every block of four entries of `vec2` is gathered once for
+/// all rows, and only the gather needs bounds checks: this is the inner loop of the sparse
+/// Jacobian products.
+#[inline(always)]
+fn dot_rows<const R: usize>(rows: [&[Real]; R], ind1: &[i32], vec2: &[Real]) -> [Real; R] {
+    let (blocks, tail) = ind1.as_chunks::<4>();
+    let split = rows.map(|row| row[..ind1.len()].split_at(4 * blocks.len()));
+    let mut res = [0.0; R];
+    if !blocks.is_empty() {
+        // -0.0 is the exact additive identity, so the first block sets the lanes to its products
+        let mut lanes = [[-0.0; 4]; R];
+        for (b, cols) in blocks.iter().enumerate() {
+            let gathered = cols.map(|c| vec2[c as usize]);
+            for (lane, (head, _)) in lanes.iter_mut().zip(&split) {
+                let values = &head.as_chunks::<4>().0[b];
+                for k in 0..4 {
+                    lane[k] += values[k] * gathered[k];
+                }
+            }
+        }
+        res = lanes.map(|l| (l[0] + l[2]) + (l[1] + l[3]));
+    }
+    for (i, &c) in tail.iter().enumerate() {
+        let v = vec2[c as usize];
+        for (r, (_, rest)) in res.iter_mut().zip(&split) {
+            *r += rest[i] * v;
+        }
+    }
+    res
 }
 
 /// Dot product of two sparse vectors (`mju_dotSparse2`): the compressed `vec1` with pattern
@@ -139,36 +147,21 @@ pub fn mul_mat_vec_sparse(
     colind: &[i32],
     rowsuper: Option<&[i32]>,
 ) {
-    let dot_row = |r: usize| {
-        let (values, ind) = row(mat, rownnz, rowadr, colind, r);
-        dot_sparse(values, vec, ind, false)
-    };
-    let Some(rowsuper) = rowsuper else {
-        for (r, x) in res[..nr].iter_mut().enumerate() {
-            *x = dot_row(r);
-        }
-        return;
-    };
+    let (rownnz, rowadr) = (&rownnz[..nr], &rowadr[..nr]);
     let mut r = 0;
     while r < nr {
-        let mut rest = if rowsuper[r] > 0 {
-            rowsuper[r] as usize + 1
-        } else {
-            1
-        };
+        let (_, ind) = row(mat, rownnz, rowadr, colind, r);
+        let mut rest = rowsuper.map_or(1, |s| s[r].max(0) as usize + 1);
         while rest >= 3 {
-            let (v0, ind) = row(mat, rownnz, rowadr, colind, r);
-            let n = ind.len();
-            let start = |k: usize| rowadr[r + k] as usize;
-            let (v1, v2) = (&mat[start(1)..start(1) + n], &mat[start(2)..start(2) + n]);
-            res[r..r + 3].copy_from_slice(&dot_sparse_x3(v0, v1, v2, vec, ind));
+            let values = |k: usize| &mat[rowadr[r + k] as usize..][..ind.len()];
+            res[r..r + 3].copy_from_slice(&dot_rows([values(0), values(1), values(2)], ind, vec));
             r += 3;
             rest -= 3;
         }
-        while rest > 0 {
-            res[r] = dot_row(r);
+        for _ in 0..rest {
+            let (values, ind) = row(mat, rownnz, rowadr, colind, r);
+            [res[r]] = dot_rows([values], ind, vec);
             r += 1;
-            rest -= 1;
         }
     }
 }
