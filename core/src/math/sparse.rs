@@ -49,13 +49,37 @@ pub fn dot_sparse(vec1: &[Real], vec2: &[Real], ind1: &[i32], unc1: bool) -> Rea
             vec1[c] * vec2[c]
         })
     } else {
-        let [res] = dot_rows([vec1], ind1, vec2);
-        res
+        dot_compressed(&vec1[..ind1.len()], ind1, vec2)
     }
 }
 
+/// [`lane_sum`] of `vec1[i] * vec2[ind1[i]]` for a compressed `vec1` (as long as `ind1`),
+/// walked in blocks of four so that only the gathered `vec2` needs bounds checks.
+#[inline]
+fn dot_compressed(vec1: &[Real], ind1: &[i32], vec2: &[Real]) -> Real {
+    let (values, cols) = (vec1.chunks_exact(4), ind1.chunks_exact(4));
+    let (tail_values, tail_cols) = (values.remainder(), cols.remainder());
+    let mut blocks = values.zip(cols);
+    let mut res = 0.0;
+    if let Some((v, c)) = blocks.next() {
+        let mut lanes: [Real; 4] = core::array::from_fn(|k| v[k] * vec2[c[k] as usize]);
+        for (v, c) in blocks {
+            for k in 0..4 {
+                lanes[k] += v[k] * vec2[c[k] as usize];
+            }
+        }
+        res = (lanes[0] + lanes[2]) + (lanes[1] + lanes[3]);
+    }
+    for (&v, &c) in tail_values.iter().zip(tail_cols) {
+        res += v * vec2[c as usize];
+    }
+    res
+}
+
 /// Three dot products of the compressed rows `vec10`, `vec11`, `vec12`, which share the sparsity
-/// pattern `ind1`, with the dense `vec2` (`mju_dotSparseX3`, for supernodes).
+/// pattern `ind1`, with the dense `vec2` (`mju_dotSparseX3`, for supernodes): each row summed as
+/// [`dot_compressed`] sums it, but every block of four entries of `vec2` is gathered once for
+/// the three rows.
 pub fn dot_sparse_x3(
     vec10: &[Real],
     vec11: &[Real],
@@ -63,21 +87,13 @@ pub fn dot_sparse_x3(
     vec2: &[Real],
     ind1: &[i32],
 ) -> [Real; 3] {
-    dot_rows([vec10, vec11, vec12], ind1, vec2)
-}
-
-/// [`lane_sum`]s of `rows[k][i] * vec2[ind1[i]]` for `R` compressed rows that share the pattern
-/// `ind1` (each at least as long). Every block of four entries of `vec2` is gathered once for
-/// all rows, and only the gather needs bounds checks: this is the inner loop of the sparse
-/// Jacobian products.
-#[inline(always)]
-fn dot_rows<const R: usize>(rows: [&[Real]; R], ind1: &[i32], vec2: &[Real]) -> [Real; R] {
+    let n = ind1.len();
     let (blocks, tail) = ind1.as_chunks::<4>();
-    let split = rows.map(|row| row[..ind1.len()].split_at(4 * blocks.len()));
-    let mut res = [0.0; R];
+    let split = [vec10, vec11, vec12].map(|row| row[..n].split_at(4 * blocks.len()));
+    let mut res = [0.0; 3];
     if !blocks.is_empty() {
         // -0.0 is the exact additive identity, so the first block sets the lanes to its products
-        let mut lanes = [[-0.0; 4]; R];
+        let mut lanes = [[-0.0; 4]; 3];
         for (b, cols) in blocks.iter().enumerate() {
             let gathered = cols.map(|c| vec2[c as usize]);
             for (lane, (head, _)) in lanes.iter_mut().zip(&split) {
@@ -148,19 +164,21 @@ pub fn mul_mat_vec_sparse(
     rowsuper: Option<&[i32]>,
 ) {
     let (rownnz, rowadr) = (&rownnz[..nr], &rowadr[..nr]);
+    let rowsuper = rowsuper.map(|s| &s[..nr]);
     let mut r = 0;
     while r < nr {
+        // the rows of a supernode share the pattern of its first row
         let (_, ind) = row(mat, rownnz, rowadr, colind, r);
+        let values = |r: usize| &mat[rowadr[r] as usize..][..ind.len()];
         let mut rest = rowsuper.map_or(1, |s| s[r].max(0) as usize + 1);
         while rest >= 3 {
-            let values = |k: usize| &mat[rowadr[r + k] as usize..][..ind.len()];
-            res[r..r + 3].copy_from_slice(&dot_rows([values(0), values(1), values(2)], ind, vec));
+            let [v0, v1, v2] = [values(r), values(r + 1), values(r + 2)];
+            res[r..r + 3].copy_from_slice(&dot_sparse_x3(v0, v1, v2, vec, ind));
             r += 3;
             rest -= 3;
         }
         for _ in 0..rest {
-            let (values, ind) = row(mat, rownnz, rowadr, colind, r);
-            [res[r]] = dot_rows([values], ind, vec);
+            res[r] = dot_compressed(values(r), ind, vec);
             r += 1;
         }
     }
