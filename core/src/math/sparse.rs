@@ -77,7 +77,9 @@ fn dot_compressed(vec1: &[Real], ind1: &[i32], vec2: &[Real]) -> Real {
 }
 
 /// Three dot products of the compressed rows `vec10`, `vec11`, `vec12`, which share the sparsity
-/// pattern `ind1`, with the dense `vec2` (`mju_dotSparseX3`, for supernodes).
+/// pattern `ind1`, with the dense `vec2` (`mju_dotSparseX3`, for supernodes): each row summed as
+/// [`dot_compressed`] sums it, but every block of four entries of `vec2` is gathered once for
+/// the three rows.
 pub fn dot_sparse_x3(
     vec10: &[Real],
     vec11: &[Real],
@@ -86,8 +88,30 @@ pub fn dot_sparse_x3(
     ind1: &[i32],
 ) -> [Real; 3] {
     let n = ind1.len();
-    let dot = |row: &[Real]| dot_compressed(&row[..n], ind1, vec2);
-    [dot(vec10), dot(vec11), dot(vec12)]
+    let (blocks, tail) = ind1.as_chunks::<4>();
+    let split = [vec10, vec11, vec12].map(|row| row[..n].split_at(4 * blocks.len()));
+    let mut res = [0.0; 3];
+    if !blocks.is_empty() {
+        // -0.0 is the exact additive identity, so the first block sets the lanes to its products
+        let mut lanes = [[-0.0; 4]; 3];
+        for (b, cols) in blocks.iter().enumerate() {
+            let gathered = cols.map(|c| vec2[c as usize]);
+            for (lane, (head, _)) in lanes.iter_mut().zip(&split) {
+                let values = &head.as_chunks::<4>().0[b];
+                for k in 0..4 {
+                    lane[k] += values[k] * gathered[k];
+                }
+            }
+        }
+        res = lanes.map(|l| (l[0] + l[2]) + (l[1] + l[3]));
+    }
+    for (i, &c) in tail.iter().enumerate() {
+        let v = vec2[c as usize];
+        for (r, (_, rest)) in res.iter_mut().zip(&split) {
+            *r += rest[i] * v;
+        }
+    }
+    res
 }
 
 /// Dot product of two sparse vectors (`mju_dotSparse2`): the compressed `vec1` with pattern
@@ -139,36 +163,23 @@ pub fn mul_mat_vec_sparse(
     colind: &[i32],
     rowsuper: Option<&[i32]>,
 ) {
-    let dot_row = |r: usize| {
-        let (values, ind) = row(mat, rownnz, rowadr, colind, r);
-        dot_sparse(values, vec, ind, false)
-    };
-    let Some(rowsuper) = rowsuper else {
-        for (r, x) in res[..nr].iter_mut().enumerate() {
-            *x = dot_row(r);
-        }
-        return;
-    };
+    let (rownnz, rowadr) = (&rownnz[..nr], &rowadr[..nr]);
+    let rowsuper = rowsuper.map(|s| &s[..nr]);
     let mut r = 0;
     while r < nr {
-        let mut rest = if rowsuper[r] > 0 {
-            rowsuper[r] as usize + 1
-        } else {
-            1
-        };
+        // the rows of a supernode share the pattern of its first row
+        let (_, ind) = row(mat, rownnz, rowadr, colind, r);
+        let values = |r: usize| &mat[rowadr[r] as usize..][..ind.len()];
+        let mut rest = rowsuper.map_or(1, |s| s[r].max(0) as usize + 1);
         while rest >= 3 {
-            let (v0, ind) = row(mat, rownnz, rowadr, colind, r);
-            let n = ind.len();
-            let start = |k: usize| rowadr[r + k] as usize;
-            let (v1, v2) = (&mat[start(1)..start(1) + n], &mat[start(2)..start(2) + n]);
+            let [v0, v1, v2] = [values(r), values(r + 1), values(r + 2)];
             res[r..r + 3].copy_from_slice(&dot_sparse_x3(v0, v1, v2, vec, ind));
             r += 3;
             rest -= 3;
         }
-        while rest > 0 {
-            res[r] = dot_row(r);
+        for _ in 0..rest {
+            res[r] = dot_compressed(values(r), ind, vec);
             r += 1;
-            rest -= 1;
         }
     }
 }
