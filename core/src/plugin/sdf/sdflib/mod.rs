@@ -14,10 +14,116 @@
 
 use crate::real::Real;
 
+pub mod build;
+mod glm;
+pub mod mesh;
+pub mod tricubic;
+
+pub use tricubic::{interpolate_gradient, interpolate_value};
+
+/// Why an octree cannot be built from a mesh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum BuildError {
+    /// The mesh has no triangles.
+    NoFaces,
+    /// A triangle names a vertex the mesh does not have.
+    BadIndex,
+    /// The mesh's vertices are not finite, or its box has no extent.
+    Degenerate,
+    /// An edge belongs to one triangle or to more than two (SdfLib merges nearby vertices to
+    /// repair such meshes; that repair is not implemented).
+    NotWatertight,
+    /// The caller's memory for the mesh data is smaller than [`build::BuildMemory::sizes`].
+    OutOfMemory,
+    /// The octree or its node records outgrow the caller's memory.
+    TooLarge,
+    /// The construction met an inconsistent tree (a bug).
+    Malformed,
+}
+
+impl core::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            BuildError::NoFaces => "the mesh of the SDF has no faces",
+            BuildError::BadIndex => "a face of the SDF's mesh names a vertex it does not have",
+            BuildError::Degenerate => "the SDF's mesh is degenerate (no extent or not finite)",
+            BuildError::NotWatertight => {
+                "the SDF's mesh is not watertight (an edge without exactly two faces)"
+            }
+            BuildError::OutOfMemory => "not enough memory for the SDF's mesh data",
+            BuildError::TooLarge => "the SDF's octree does not fit the memory given for it",
+            BuildError::Malformed => "internal error: inconsistent SDF octree",
+        })
+    }
+}
+
+/// The scalars of an octree (the fields of `sdflib::OctreeSdf` besides its nodes).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct OctreeHeader {
+    /// The cube's lower corner.
+    pub min: [f32; 3],
+    /// The cube's upper corner.
+    pub max: [f32; 3],
+    /// Cells of the start grid per axis.
+    pub start_grid_size: i32,
+    /// Edge of a start-grid cell.
+    pub start_grid_cell_size: f32,
+    /// The smallest polynomial value on the cube's faces.
+    pub min_border_value: f32,
+}
+
+impl OctreeHeader {
+    /// The cube MuJoCo's plugin gives SdfLib for a mesh with box `lo`, `hi`: the box grown by a
+    /// tenth of its largest edge, made a cube about its centre; a start grid of `2^depth`
+    /// cells per axis.
+    pub fn new(lo: [f32; 3], hi: [f32; 3], depth: u32) -> Self {
+        let size: [f32; 3] = core::array::from_fn(|i| hi[i] - lo[i]);
+        let margin = 0.1 * glm::max(glm::max(size[0], size[1]), size[2]);
+        let lo = lo.map(|v| v - margin);
+        let hi = hi.map(|v| v + margin);
+        let size: [f32; 3] = core::array::from_fn(|i| hi[i] - lo[i]);
+        let max_size = glm::max(glm::max(size[0], size[1]), size[2]);
+        let center: [f32; 3] = core::array::from_fn(|i| lo[i] + 0.5 * size[i]);
+        let n = 1i32 << depth;
+        Self {
+            min: center.map(|c| c - 0.5 * max_size),
+            max: center.map(|c| c + 0.5 * max_size),
+            start_grid_size: n,
+            start_grid_cell_size: max_size / n as f32,
+            min_border_value: 0.0,
+        }
+    }
+
+    /// The octree with these scalars over `nodes`.
+    pub fn view<'a>(&self, nodes: &'a [u32]) -> OctreeSdf<'a> {
+        OctreeSdf {
+            min: self.min,
+            max: self.max,
+            start_grid_size: self.start_grid_size,
+            start_grid_cell_size: self.start_grid_cell_size,
+            min_border_value: self.min_border_value,
+            nodes,
+        }
+    }
+}
+
+/// The 64 coefficients at `first`, read from their bit patterns (SdfLib keeps them in the node
+/// array, a union of `u32` and `f32`).
+fn leaf_coefficients(nodes: &[u32], first: u32) -> Option<[f32; NUM_COEFFICIENTS]> {
+    let first = first as usize;
+    let words = nodes.get(first..first.checked_add(NUM_COEFFICIENTS)?)?;
+    let mut c = [0.0; NUM_COEFFICIENTS];
+    for (c, &w) in c.iter_mut().zip(words) {
+        *c = f32::from_bits(w);
+    }
+    Some(c)
+}
+
 /// Leaf flag of a node (`OctreeNode::IS_LEAF_MASK`).
-const IS_LEAF: u32 = 1 << 31;
+pub(crate) const IS_LEAF: u32 = 1 << 31;
 /// The bits of a node that index its children or its coefficients.
-const CHILDREN_INDEX: u32 = !(IS_LEAF | (1 << 30));
+pub(crate) const CHILDREN_INDEX: u32 = !(IS_LEAF | (1 << 30));
 /// Coefficients of a leaf's tricubic polynomial (`TriCubicInterpolation::NUM_COEFFICIENTS`).
 pub const NUM_COEFFICIENTS: usize = 64;
 
@@ -41,91 +147,6 @@ pub struct OctreeSdf<'a> {
     pub nodes: &'a [u32],
 }
 
-/// `glm::fract`.
-fn fract(x: f32) -> f32 {
-    x - libm::floorf(x)
-}
-
-/// `glm::max` of two floats.
-fn fmax(a: f32, b: f32) -> f32 {
-    if a < b {
-        b
-    } else {
-        a
-    }
-}
-
-/// `glm::min` of two floats.
-fn fmin(a: f32, b: f32) -> f32 {
-    if b < a {
-        b
-    } else {
-        a
-    }
-}
-
-/// `glm::dot` of two 3-vectors: the products summed left to right.
-fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-/// `glm::length`.
-fn length(a: [f32; 3]) -> f32 {
-    libm::sqrtf(dot(a, a))
-}
-
-/// `glm::normalize`: times the inverse square root, as glm computes it.
-fn normalize(a: [f32; 3]) -> [f32; 3] {
-    let inv = 1.0 / libm::sqrtf(dot(a, a));
-    a.map(|x| x * inv)
-}
-
-/// The monomial `c * x^a * y^b * z^c`, multiplied in SdfLib's order: coefficient first, then
-/// the powers of x, y and z one factor at a time.
-fn monomial(c: f32, f: [f32; 3], powers: [usize; 3]) -> f32 {
-    let mut t = c;
-    for (axis, &n) in powers.iter().enumerate() {
-        for _ in 0..n {
-            t *= f[axis];
-        }
-    }
-    t
-}
-
-/// Exponents of x, y and z of coefficient `k`: x fastest.
-fn powers(k: usize) -> [usize; 3] {
-    [k % 4, (k / 4) % 4, k / 16]
-}
-
-/// `TriCubicInterpolation::interpolateValue`: the polynomial at `f` (cell coordinates in
-/// [0, 1]³), the 64 terms summed in order after a leading 0.
-pub fn interpolate_value(c: &[f32; NUM_COEFFICIENTS], f: [f32; 3]) -> f32 {
-    let mut sum = 0.0;
-    for (k, &ck) in c.iter().enumerate() {
-        sum += monomial(ck, f, powers(k));
-    }
-    sum
-}
-
-/// `TriCubicInterpolation::interpolateGradient`: the polynomial's derivatives along x, y and z
-/// at `f`; each sum starts at its first term, which is `exponent * coefficient`.
-pub fn interpolate_gradient(c: &[f32; NUM_COEFFICIENTS], f: [f32; 3]) -> [f32; 3] {
-    core::array::from_fn(|axis| {
-        let mut sum: Option<f32> = None;
-        for (k, &ck) in c.iter().enumerate() {
-            let mut p = powers(k);
-            if p[axis] == 0 {
-                continue;
-            }
-            let scale = p[axis] as f32;
-            p[axis] -= 1;
-            let t = monomial(scale * ck, f, p);
-            sum = Some(sum.map_or(t, |s| s + t));
-        }
-        sum.unwrap_or(0.0)
-    })
-}
-
 impl OctreeSdf<'_> {
     /// Centre of the cube (`BoundingBox::getCenter`).
     fn center(&self) -> [f32; 3] {
@@ -142,7 +163,8 @@ impl OctreeSdf<'_> {
     fn box_distance(&self, p: [f32; 3]) -> f32 {
         let (c, s) = (self.center(), self.size());
         let q: [f32; 3] = core::array::from_fn(|i| (p[i] - c[i]).abs() - 0.5 * s[i]);
-        length(q.map(|v| fmax(v, 0.0))) + fmin(fmax(q[0], fmax(q[1], q[2])), 0.0)
+        glm::length(q.map(|v| glm::max(v, 0.0)))
+            + glm::min(glm::max(q[0], glm::max(q[1], q[2])), 0.0)
     }
 
     /// SdfLib's gradient of the cube distance (`BoundingBox::getDistance` with a gradient),
@@ -156,8 +178,8 @@ impl OctreeSdf<'_> {
         if a[l] < 0.0 {
             g[l] = p[l] / p[l].abs();
         } else {
-            let b = a.map(|v| fmax(v, 0.0));
-            let c = length(b);
+            let b = a.map(|v| glm::max(v, 0.0));
+            let c = glm::length(b);
             for i in 0..3 {
                 g[i] = if a[i] > 0.0 {
                     b[i] / c * p[i] / p[i].abs()
@@ -175,7 +197,7 @@ impl OctreeSdf<'_> {
         let mut frac: [f32; 3] =
             core::array::from_fn(|i| (sample[i] - self.min[i]) / self.start_grid_cell_size);
         let cell = frac.map(|v| libm::floorf(v) as i32);
-        frac = frac.map(fract);
+        frac = frac.map(glm::fract);
         let n = self.start_grid_size;
         if cell.iter().any(|&c| c < 0 || c >= n) {
             return None;
@@ -187,16 +209,9 @@ impl OctreeSdf<'_> {
                 + (u32::from(frac[1] >= 0.5) << 1)
                 + u32::from(frac[0] >= 0.5);
             node = *self.nodes.get(((node & CHILDREN_INDEX) + child) as usize)?;
-            frac = frac.map(|v| fract(2.0 * v));
+            frac = frac.map(|v| glm::fract(2.0 * v));
         }
-        let first = (node & CHILDREN_INDEX) as usize;
-        // SdfLib keeps the coefficients in the node array (a union of `u32` and `f32`)
-        let words = self.nodes.get(first..first + NUM_COEFFICIENTS)?;
-        let mut coefficients = [0.0; NUM_COEFFICIENTS];
-        for (c, &w) in coefficients.iter_mut().zip(words) {
-            *c = f32::from_bits(w);
-        }
-        Some((coefficients, frac))
+        Some((leaf_coefficients(self.nodes, node & CHILDREN_INDEX)?, frac))
     }
 
     /// `OctreeSdf::getDistance`: the leaf polynomial inside the start grid, else the cube
@@ -215,7 +230,7 @@ impl OctreeSdf<'_> {
         match self.leaf(sample) {
             Some((c, f)) => (
                 interpolate_value(&c, f),
-                normalize(interpolate_gradient(&c, f)),
+                glm::normalize(interpolate_gradient(&c, f)),
             ),
             None if self.inside_grid(sample) => (f32::NAN, [0.0; 3]),
             None => (
@@ -241,7 +256,7 @@ impl OctreeSdf<'_> {
         let r: [f32; 3] = core::array::from_fn(|i| point[i] - c[i]);
         let q: [f32; 3] = core::array::from_fn(|i| r[i].abs() - 0.5 * s[i]);
         if q.iter().all(|&v| v <= 0.0) {
-            return Real::from(fmax(q[0], fmax(q[1], q[2])));
+            return Real::from(glm::max(q[0], glm::max(q[1], q[2])));
         }
         const EPS: Real = 1e-6;
         let mut dist_sqr: Real = 0.0;
