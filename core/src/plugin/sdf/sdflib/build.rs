@@ -619,7 +619,7 @@ impl Builder<'_, '_> {
                     };
                     self.infos.buf[id as usize] = node;
                     for c in 0..8 {
-                        let child = self.child(&node, c, first, false)?;
+                        let child = self.child(&node, c, first)?;
                         self.push_info(child)?;
                     }
                 } else {
@@ -657,9 +657,7 @@ impl Builder<'_, '_> {
         node: &NodeInfo,
         c: usize,
         first: u32,
-        leaf_children: bool,
     ) -> Result<NodeInfo, BuildError> {
-        let _ = leaf_children;
         let half = 0.5 * node.size;
         let offset: Vec3 = core::array::from_fn(|i| if CORNERS[c][i] < 0.0 { -half } else { half });
         let mut child = NodeInfo::new(
@@ -908,7 +906,7 @@ impl Builder<'_, '_> {
                 let first = self.grow(8, node_value(true, 0))?;
                 self.set(slot, node_value(false, first) | MARK)?;
                 for c in 0..8 {
-                    let child = self.child(&node, c, first, true)?;
+                    let child = self.child(&node, c, first)?;
                     self.refine.push(child, BuildError::TooLarge)?;
                 }
             } else {
@@ -1096,7 +1094,7 @@ pub fn build<'a>(
     memory: BuildMemory<'a>,
 ) -> Result<(OctreeHeader, &'a [u32]), BuildError> {
     let nface = mesh.indices.len() / 3;
-    if nface == 0 || mesh.indices.len() % 3 != 0 {
+    if nface == 0 || !mesh.indices.len().is_multiple_of(3) {
         return Err(BuildError::NoFaces);
     }
     let nvert = mesh.vertices.len();
@@ -1122,7 +1120,7 @@ pub fn build<'a>(
     }
     let (mesh_min, mesh_max) = bounds(mesh.vertices);
     let header = OctreeHeader::new(mesh_min, mesh_max, START_DEPTH);
-    if !(header.start_grid_cell_size > 0.0) {
+    if header.start_grid_cell_size.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater) {
         return Err(BuildError::Degenerate);
     }
     let triangles = &mut memory.triangles[..nface];
