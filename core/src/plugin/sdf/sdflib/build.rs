@@ -652,12 +652,7 @@ impl Builder<'_, '_> {
 
     /// Child `c` of `node`, its corners from the node's corners and midpoints, its neighbours
     /// from the node's (or the start grid's).
-    fn child(
-        &self,
-        node: &NodeInfo,
-        c: usize,
-        first: u32,
-    ) -> Result<NodeInfo, BuildError> {
+    fn child(&self, node: &NodeInfo, c: usize, first: u32) -> Result<NodeInfo, BuildError> {
         let half = 0.5 * node.size;
         let offset: Vec3 = core::array::from_fn(|i| if CORNERS[c][i] < 0.0 { -half } else { half });
         let mut child = NodeInfo::new(

@@ -273,6 +273,7 @@ impl OctreeSdf<'_> {
 
     /// The plugin's distance (`SdfLib::Distance`): the octree at the point projected into the
     /// cube, plus the distance of the projection.
+    #[allow(clippy::unnecessary_cast)] // Real is f32 in the f32 build
     pub fn plugin_distance(&self, p: &[Real; 3]) -> Real {
         let mut point = p.map(|v| v as f32);
         let box_distance = self.box_projection(&mut point);
@@ -287,6 +288,7 @@ impl OctreeSdf<'_> {
 
     /// The plugin's gradient (`SdfLib::Gradient`): the octree's inside the cube, forward
     /// differences of [`OctreeSdf::plugin_distance`] outside.
+    #[allow(clippy::unnecessary_cast)] // Real is f32 in the f32 build
     pub fn plugin_gradient(&self, p: &[Real; 3]) -> [Real; 3] {
         let mut point = p.map(|v| v as f32);
         if self.box_projection(&mut point) <= 0.0 {
