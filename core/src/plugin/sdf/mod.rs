@@ -3,12 +3,14 @@
 //! constructive operations, the conversion of configuration values to numbers with defaults,
 //! and the check of those values that MuJoCo's `init` makes.
 //!
-//! MuJoCo's mesh SDF (`mujoco.sdf.sdflib`, built on the SdfLib library) is not implemented.
+//! MuJoCo's mesh SDF (`mujoco.sdf.sdflib`, built on the SdfLib library) has its octree queries in
+//! [`sdflib`]; building the octree from a mesh is not implemented, so the plugin is not registered.
 
 pub mod bolt;
 pub mod bowl;
 pub mod gear;
 pub mod nut;
+pub mod sdflib;
 pub mod torus;
 
 use super::{plugin_config, register_plugin, Plugin, PluginError, PLUGIN_SDF};

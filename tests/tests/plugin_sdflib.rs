@@ -1,0 +1,308 @@
+//! `mujoco.sdf.sdflib`, MuJoCo's mesh distance field, against MuJoCo 3.1.6's plugin library
+//! (`fixtures/sdflib/generate-sdflib.sh`): the distances and gradients of MuJoCo's cow
+//! (`model/plugin/sdf/cow.xml`) at 400 points near its surface, inside its octree's cube and
+//! outside it, from the part of MuJoCo's own octree those queries read, bit for bit; SdfLib's
+//! octree construction against MuJoCo's whole tree (its size and hash); bad meshes.
+
+use mjrs_core::plugin::sdf::sdflib::build::{build, BuildMemory, Mesh, NodeInfo, CACHE_SIZE};
+use mjrs_core::plugin::sdf::sdflib::mesh::{BvhNode, TriangleData};
+use mjrs_core::plugin::sdf::sdflib::{BuildError, OctreeHeader, OctreeSdf};
+
+/// MuJoCo's octree (only the nodes the queries read; the others are leaves pointing past the
+/// end, which a query would answer with NaN), the query points and MuJoCo's answers.
+struct Fixture {
+    min: [f32; 3],
+    max: [f32; 3],
+    cell: f32,
+    min_border: f32,
+    grid: i32,
+    nodes: Vec<u32>,
+    points: Vec<[f64; 3]>,
+    answers: Vec<[f64; 4]>,
+}
+
+fn read(path: &std::path::Path) -> Fixture {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut at = 0;
+    let mut word = || {
+        let w = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        at += 4;
+        w
+    };
+    let mut corners = [0.0f32; 6];
+    for c in &mut corners {
+        *c = f32::from_bits(word());
+    }
+    let cell = f32::from_bits(word());
+    let min_border = f32::from_bits(word());
+    let grid = word() as i32;
+    let n = word() as usize;
+    let mut nodes = vec![(1u32 << 31) | 0x3fff_ffff; n];
+    for _ in 0..word() {
+        let i = word() as usize;
+        nodes[i] = word();
+    }
+    let npoint = word() as usize;
+    let mut doubles = |k: usize| -> Vec<f64> {
+        (0..k)
+            .map(|_| {
+                let lo = u64::from(word());
+                let hi = u64::from(word());
+                f64::from_bits(lo | hi << 32)
+            })
+            .collect()
+    };
+    let points = doubles(3 * npoint)
+        .chunks(3)
+        .map(|c| [c[0], c[1], c[2]])
+        .collect();
+    let answers = doubles(4 * npoint)
+        .chunks(4)
+        .map(|c| [c[0], c[1], c[2], c[3]])
+        .collect();
+    Fixture {
+        min: [corners[0], corners[1], corners[2]],
+        max: [corners[3], corners[4], corners[5]],
+        cell,
+        min_border,
+        grid,
+        nodes,
+        points,
+        answers,
+    }
+}
+
+#[test]
+fn cow_distances_and_gradients_match_mujoco_bit_for_bit() {
+    let f = read(&mjrs_tests::fixtures().join("sdflib/cow.bin"));
+    let tree = OctreeSdf {
+        min: f.min,
+        max: f.max,
+        start_grid_size: f.grid,
+        start_grid_cell_size: f.cell,
+        min_border_value: f.min_border,
+        nodes: &f.nodes,
+    };
+    assert_eq!(f.points.len(), 400);
+    let (mut outside, mut nonzero_fd) = (0, 0);
+    for (p, theirs) in f.points.iter().zip(&f.answers) {
+        let d = tree.plugin_distance(p);
+        let g = tree.plugin_gradient(p);
+        let ours = [d, g[0], g[1], g[2]];
+        assert_eq!(
+            ours.map(f64::to_bits),
+            theirs.map(f64::to_bits),
+            "at {p:?}: ours {ours:?}, MuJoCo's {theirs:?}"
+        );
+        let inside = (0..3).all(|i| p[i] as f32 >= f.min[i] && p[i] as f32 <= f.max[i]);
+        if !inside {
+            outside += 1;
+            nonzero_fd += usize::from(g.iter().any(|&v| v != 0.0));
+        }
+    }
+    // the points cover the projection and the finite differences outside the cube
+    assert!(outside >= 40, "{outside} points outside");
+    println!("{outside} points outside the cube, {nonzero_fd} with a nonzero difference");
+}
+
+/// The plugin's mesh and MuJoCo's octree summary from a `*.tree.txt` fixture: vertices, faces,
+/// the number of octree words, their FNV-1a hash and the header words.
+struct TreeFixture {
+    vertices: Vec<[f32; 3]>,
+    faces: Vec<u32>,
+    len: usize,
+    hash: u64,
+    header: [u32; 8],
+}
+
+fn read_tree(name: &str) -> TreeFixture {
+    let path = mjrs_tests::fixtures().join("sdflib").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    let first: Vec<&str> = lines.next().unwrap().split(' ').collect();
+    let len = first[1].parse().unwrap();
+    let hash = u64::from_str_radix(first[3], 16).unwrap();
+    let header: Vec<u32> = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .skip(1)
+        .map(|w| u32::from_str_radix(w, 16).unwrap())
+        .collect();
+    let nvert: usize = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let vertices = (0..nvert)
+        .map(|_| {
+            let w: Vec<f32> = lines
+                .next()
+                .unwrap()
+                .split(' ')
+                .map(|x| f32::from_bits(u32::from_str_radix(x, 16).unwrap()))
+                .collect();
+            [w[0], w[1], w[2]]
+        })
+        .collect();
+    let nface: usize = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let faces = (0..nface)
+        .flat_map(|_| {
+            lines
+                .next()
+                .unwrap()
+                .split(' ')
+                .map(|x| x.parse::<u32>().unwrap())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    TreeFixture {
+        vertices,
+        faces,
+        len,
+        hash,
+        header: header.try_into().unwrap(),
+    }
+}
+
+fn fnv1a(words: &[u32]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for w in words {
+        for b in w.to_le_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// Builds the octree of a mesh with heap memory of `capacity` octree words.
+fn build_tree(
+    vertices: &[[f32; 3]],
+    faces: &[u32],
+    capacity: usize,
+) -> Result<(OctreeHeader, Vec<u32>), BuildError> {
+    let sizes = BuildMemory::sizes(vertices.len(), faces.len() / 3);
+    let mut triangles = vec![TriangleData::default(); sizes[0]];
+    let mut normals = vec![[0.0f32; 3]; sizes[1]];
+    let mut half_edges = vec![(0u64, 0u32); sizes[2]];
+    let mut bvh = vec![BvhNode::default(); sizes[3]];
+    let mut order = vec![0u32; sizes[4]];
+    let mut cache0 = vec![([0u32; 3], 0u32); CACHE_SIZE];
+    let mut cache1 = vec![([0u32; 3], 0u32); CACHE_SIZE];
+    let mut nodes = vec![0u32; capacity];
+    let mut leaf_of = vec![0u32; capacity];
+    let mut infos = vec![NodeInfo::default(); capacity / 16 + 64];
+    let mut refine = vec![NodeInfo::default(); 1 << 16];
+    let mut to_subdivide = vec![0u32; 1 << 20];
+    let (header, tree) = build(
+        Mesh {
+            vertices,
+            indices: faces,
+        },
+        BuildMemory {
+            triangles: &mut triangles,
+            vertex_normals: &mut normals,
+            half_edges: &mut half_edges,
+            bvh: &mut bvh,
+            order: &mut order,
+            caches: [&mut cache0, &mut cache1],
+            nodes: &mut nodes,
+            leaf_of: &mut leaf_of,
+            infos: &mut infos,
+            refine: &mut refine,
+            to_subdivide: &mut to_subdivide,
+        },
+    )?;
+    Ok((header, tree.to_vec()))
+}
+
+fn header_words(h: &OctreeHeader) -> [u32; 8] {
+    [
+        h.min[0],
+        h.min[1],
+        h.min[2],
+        h.max[0],
+        h.max[1],
+        h.max[2],
+        h.start_grid_cell_size,
+        h.min_border_value,
+    ]
+    .map(f32::to_bits)
+}
+
+/// SdfLib's construction of a box's octree (1.5 million words: the box's edges and corners
+/// refine to the maximum depth) is MuJoCo's word for word.
+#[test]
+fn box_octree_is_mujocos_word_for_word() {
+    let f = read_tree("box.tree.txt");
+    let (header, tree) = build_tree(&f.vertices, &f.faces, 2 * f.len).unwrap();
+    assert_eq!(header_words(&header), f.header);
+    assert_eq!(tree.len(), f.len);
+    assert_eq!(fnv1a(&tree), f.hash);
+}
+
+/// The cow's octree is not yet MuJoCo's: at the cube's first corner the nearest mesh vertex is
+/// shared by several triangles whose distances differ in the last bit, and MuJoCo's plugin
+/// library takes another of them (triangle 1986, where the same TriangleMeshDistance code
+/// compiled here, with g++ or clang, and mjrs take 2000); the difference then spreads through
+/// the polynomials. Kept to show the gap.
+#[test]
+#[ignore = "MuJoCo's library picks another of equally near triangles; cause not found yet"]
+fn cow_octree_is_mujocos_word_for_word() {
+    let f = read_tree("cow.tree.txt");
+    let (header, tree) = build_tree(&f.vertices, &f.faces, 2 * f.len).unwrap();
+    assert_eq!(header_words(&header)[..7], f.header[..7]);
+    assert_eq!(tree.len(), f.len);
+    assert_eq!(fnv1a(&tree), f.hash);
+}
+
+#[test]
+fn bad_meshes_are_clear_errors() {
+    let f = read_tree("box.tree.txt");
+    // no faces
+    assert_eq!(
+        build_tree(&f.vertices, &[], 1 << 16).unwrap_err(),
+        BuildError::NoFaces
+    );
+    // a face naming a vertex the mesh does not have
+    let mut bad = f.faces.clone();
+    bad[4] = 99;
+    assert_eq!(
+        build_tree(&f.vertices, &bad, 1 << 16).unwrap_err(),
+        BuildError::BadIndex
+    );
+    // an open mesh: one face less leaves three edges with a single face
+    assert_eq!(
+        build_tree(&f.vertices, &f.faces[3..], 1 << 16).unwrap_err(),
+        BuildError::NotWatertight
+    );
+    // all vertices at one point: no extent
+    let point = vec![[0.5f32; 3]; f.vertices.len()];
+    assert_eq!(
+        build_tree(&point, &f.faces, 1 << 16).unwrap_err(),
+        BuildError::Degenerate
+    );
+    // not finite
+    let mut nan = f.vertices.clone();
+    nan[0][1] = f32::NAN;
+    assert_eq!(
+        build_tree(&nan, &f.faces, 1 << 16).unwrap_err(),
+        BuildError::Degenerate
+    );
+    // the tree outgrows the memory given: a clear error, not a panic or an allocation
+    assert_eq!(
+        build_tree(&f.vertices, &f.faces, 1 << 16).unwrap_err(),
+        BuildError::TooLarge
+    );
+}
