@@ -10,8 +10,10 @@
 //! compiler writes.
 
 use super::{
-    add_forces, check_attrs, check_damping, check_mesh, metric_tensor, Material, Mesh, TRIANGLE,
+    add_forces, check_attrs, check_mesh, init_object, metric_tensor, object_bytes, Material, Mesh,
+    TRIANGLE,
 };
+use crate::arena::{ArenaError, Stack};
 use crate::data::Data;
 use crate::error::StepError;
 use crate::math::vec::{cross, norm3, normalize3, sub3};
@@ -88,8 +90,23 @@ impl Plugin for Membrane {
             "Invalid parameter specification in shell plugin",
         )?;
         let mesh = Mesh::locate(m, instance)?;
-        check_mesh(m, instance, &mesh, &TRIANGLE)?;
-        check_damping(m, &Material::from_model(m, instance))
+        check_mesh(m, instance, &mesh, &TRIANGLE)
+    }
+
+    fn object_bytes(&self, m: &Model, instance: usize) -> usize {
+        object_bytes(m, instance, &TRIANGLE)
+    }
+
+    /// MuJoCo's constructor: elements, metrics, reference lengths, damping.
+    fn init_object(
+        &self,
+        m: &Model,
+        instance: usize,
+        object: &mut [u8],
+        _stack: &mut Stack,
+    ) -> Result<(), ArenaError> {
+        init_object(m, instance, object, &TRIANGLE, metric);
+        Ok(())
     }
 
     fn compute(
@@ -99,6 +116,6 @@ impl Plugin for Membrane {
         instance: usize,
         _capability: u32,
     ) -> Result<(), StepError> {
-        add_forces(m, d, instance, &TRIANGLE, metric)
+        add_forces(m, d, instance, &TRIANGLE)
     }
 }

@@ -11,8 +11,10 @@
 //! which the compiler writes.
 
 use super::{
-    add_forces, check_attrs, check_damping, check_mesh, metric_tensor, Material, Mesh, TETRAHEDRON,
+    add_forces, check_attrs, check_mesh, init_object, metric_tensor, object_bytes, Material, Mesh,
+    TETRAHEDRON,
 };
+use crate::arena::{ArenaError, Stack};
 use crate::data::Data;
 use crate::error::StepError;
 use crate::math::vec::{cross, dot3, sub3};
@@ -98,8 +100,23 @@ impl Plugin for Solid {
                 ));
             }
         }
-        check_mesh(m, instance, &mesh, &TETRAHEDRON)?;
-        check_damping(m, &Material::from_model(m, instance))
+        check_mesh(m, instance, &mesh, &TETRAHEDRON)
+    }
+
+    fn object_bytes(&self, m: &Model, instance: usize) -> usize {
+        object_bytes(m, instance, &TETRAHEDRON)
+    }
+
+    /// MuJoCo's constructor: elements, metrics, reference lengths, damping.
+    fn init_object(
+        &self,
+        m: &Model,
+        instance: usize,
+        object: &mut [u8],
+        _stack: &mut Stack,
+    ) -> Result<(), ArenaError> {
+        init_object(m, instance, object, &TETRAHEDRON, metric);
+        Ok(())
     }
 
     fn compute(
@@ -109,7 +126,7 @@ impl Plugin for Solid {
         instance: usize,
         _capability: u32,
     ) -> Result<(), StepError> {
-        add_forces(m, d, instance, &TETRAHEDRON, metric)
+        add_forces(m, d, instance, &TETRAHEDRON)
     }
 }
 
