@@ -12,16 +12,20 @@
 //! the metric a symmetric matrix of the element's reference shape and the material (linear finite
 //! elements written in edge lengths).
 //!
-//! MuJoCo builds the elements, edges and metrics once per `mjData` in a heap object. mjrs has no
-//! heap per `Data`, so every call derives them again from the model: the elements by reading the
-//! `face` (and `edge`) text, the metric of each element from its reference vertex positions, with
-//! MuJoCo's arithmetic, so the forces are the same bits. This costs a few hundred operations per
-//! element and call, a small multiple of the force itself; the only scratch is one force vector
-//! per vertex (and the shell's edge table) from the `Data`'s arena. `nstate` is 0, as in MuJoCo.
+//! MuJoCo builds the elements, edges and metrics once per `mjData`, in the C++ object its
+//! `init` allocates; so does mjrs, in the instance's object (`Data::plugin_objects`, cut from the
+//! arena when the `Data` is made): the elements read from the `face` (and `edge`) text, the
+//! metric of each element from its reference vertex positions with MuJoCo's arithmetic, and the
+//! reference squared lengths. A call then costs the force alone; its only scratch is one force
+//! vector per vertex (and, for the shell, the edge table while its object is built) from the
+//! arena. `nstate` is 0, as in MuJoCo.
 //!
-//! Damping (`damping` of solid and membrane) is refused: it needs the edge lengths of the
-//! previous call, which MuJoCo keeps in its heap object (outside `mjData`, not reset, not saved)
-//! and which no per-`Data` storage of mjrs can hold with MuJoCo's `nstate` of 0.
+//! Damping (`damping` of solid and membrane, over the time step) adds the change of each squared
+//! edge length since the previous force computation to its elongation (Rayleigh damping). MuJoCo
+//! keeps those lengths in its object, outside the state: every computation with damping replaces
+//! them (two forward passes in a row give different forces), `mj_resetData` keeps them and
+//! `mj_copyData` leaves the destination its own; mjrs keeps them in the object with the same
+//! behaviour.
 
 pub mod membrane;
 pub mod shell;
@@ -690,7 +694,7 @@ pub(crate) fn add_forces(
 }
 
 /// A data made before the plugin was registered, or for another model, has no object for it.
-const NO_OBJECT: StepError = StepError::Rejected(
+pub(crate) const NO_OBJECT: StepError = StepError::Rejected(
     "elasticity plugin instance without its object: make the Data after registering the plugin",
 );
 

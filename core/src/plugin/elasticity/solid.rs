@@ -4,11 +4,10 @@
 //! The metric of a tetrahedron is built from one basis tensor per edge: the symmetrized product
 //! of the area normals of the two faces that do not touch the edge, over `72 * volume²`; with
 //! Lamé's `mu = E / (2 (1 + nu))` and `la = E nu / ((1 + nu) (1 - 2 nu))`, both times the
-//! signed reference volume. See the [module notes](super) for what is derived on each call.
+//! signed reference volume. See the [module notes](super) for what the instance's object keeps.
 //!
 //! Configuration: `young`, `poisson` (numbers, unset reads as 0, as in MuJoCo), `damping`
-//! (only 0, or a value that gives MuJoCo no state: see the module notes), and `face`, `edge`,
-//! which the compiler writes.
+//! (see the module notes), and `face`, `edge`, which the compiler writes.
 
 use super::{
     add_forces, check_attrs, check_mesh, init_object, metric_tensor, object_bytes, Material, Mesh,
@@ -31,7 +30,7 @@ pub fn register() {
     let _ = register_plugin(&SOLID);
 }
 
-/// `mujoco.elasticity.solid` (stateless: everything is derived from the Model).
+/// `mujoco.elasticity.solid` (its instances' data is in their objects).
 pub struct Solid;
 
 /// The faces of a tetrahedron, as local vertices, and the two faces away from each edge.
@@ -84,7 +83,7 @@ impl Plugin for Solid {
     }
 
     /// MuJoCo's checks when the instance is created (numbers, a flex of dimension 3, the
-    /// mesh; see `check_mesh`), and mjrs's refusal of damping.
+    /// mesh; see `check_mesh`).
     fn init(&self, m: &Model, instance: usize) -> Result<(), PluginError> {
         check_attrs(
             m,
