@@ -792,6 +792,34 @@ pub(crate) fn jac_sparse(
     }
 }
 
+/// Rotational Jacobian of `body` restricted to the dofs of `chain` (3 x n, the rotational part
+/// of `mj_jacSparse`).
+pub(crate) fn jac_sparse_rot(m: &Model, d: &Data, jacr: &mut [Real], body: usize, chain: &[i32]) {
+    let n = chain.len();
+    jacr[..3 * n].fill(0.0);
+    let body = movable(m, body);
+    if body == 0 {
+        return;
+    }
+    let cdof = v6(d.cdof);
+    let mut da = m.body_dofadr[body] + m.body_dofnum[body] - 1;
+    let mut ci = n;
+    while da >= 0 {
+        while ci > 0 && chain[ci - 1] > da {
+            ci -= 1;
+        }
+        // every dof of the body's chain is in the merged chain
+        if ci == 0 || chain[ci - 1] != da {
+            return;
+        }
+        let c = &cdof[da as usize];
+        for r in 0..3 {
+            jacr[ci - 1 + r * n] = c[r];
+        }
+        da = m.dof_parentid[da as usize];
+    }
+}
+
 /// Writes `±` the translational Jacobian of `point` on the simple `body` into columns
 /// `start..` of the 3 x `n` difference `jacdif` (`mj_jacSparseSimple`): minus for the first
 /// body of a pair, plus for the second.
