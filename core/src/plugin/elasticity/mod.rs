@@ -715,26 +715,44 @@ fn current<'d>(m: &Model, d: &'d Data, mesh: &Mesh) -> (&'d [[Real; 3]], &'d [Re
 }
 
 /// Adds the forces of every element to `force` (three per vertex of the mesh), and keeps the
-/// lengths for the next call when damping is on (`kD > 0`, as MuJoCo tests it).
+/// lengths for the next call when damping is on (`kD > 0`, as MuJoCo tests it). The element's
+/// sizes are constants of the two simplices, so the inner loops unroll.
 fn element_forces(m: &Model, d: &Data, simplex: &Simplex, object: &mut Object, force: &mut [Real]) {
-    let (nvert, ne) = (simplex.verts, simplex.edges.len());
+    if let Ok(edges) = simplex.edges.try_into() {
+        element_forces_of::<4, 6>(m, d, edges, object, force);
+    } else if let Ok(edges) = simplex.edges.try_into() {
+        element_forces_of::<3, 3>(m, d, edges, object, force);
+    }
+}
+
+/// [`element_forces`] for elements of `NV` vertices and `NE` edges.
+fn element_forces_of<const NV: usize, const NE: usize>(
+    m: &Model,
+    d: &Data,
+    edges: &[[usize; 2]; NE],
+    object: &mut Object,
+    force: &mut [Real],
+) {
     let kd = object.damping / m.opt.timestep;
     let (x, lengths) = current(m, d, &object.mesh);
     let is_flex = matches!(object.mesh, Mesh::Flex { .. });
-    let elements = object.elements.chunks_exact(nvert + ne);
-    for (t, el) in elements.enumerate() {
-        let (verts, edges) = el.split_at(nvert);
-        let mut xe = [[0.0; 3]; 4];
-        for i in 0..nvert {
-            xe[i] = x.get(verts[i] as usize).copied().unwrap_or_default();
+    let elements = object.elements.chunks_exact(NV + NE);
+    let metrics = object.metric.chunks_exact(NE * NE);
+    let references = object.reference.chunks_exact(NE);
+    let previouses = object.previous.chunks_exact_mut(NE);
+    for (((el, metric), reference), previous) in
+        elements.zip(metrics).zip(references).zip(previouses)
+    {
+        let (verts, flex_edges) = el.split_at(NV);
+        let mut xe = [[0.0; 3]; NV];
+        for (xi, &v) in xe.iter_mut().zip(verts) {
+            *xi = x.get(v as usize).copied().unwrap_or_default();
         }
-        let reference = &object.reference[t * ne..(t + 1) * ne];
-        let previous = &mut object.previous[t * ne..(t + 1) * ne];
-        let mut elongation = [0.0; 6];
-        for e in 0..ne {
-            let [a, b] = simplex.edges[e];
+        let mut elongation = [0.0; NE];
+        for e in 0..NE {
+            let [a, b] = edges[e];
             let deformed = if is_flex {
-                let l = lengths.get(edges[e] as usize).copied().unwrap_or(0.0);
+                let l = lengths.get(flex_edges[e] as usize).copied().unwrap_or(0.0);
                 l * l
             } else {
                 squared_dist(&xe[a], &xe[b])
@@ -744,8 +762,7 @@ fn element_forces(m: &Model, d: &Data, simplex: &Simplex, object: &mut Object, f
                 previous[e] = deformed;
             }
         }
-        let metric = &object.metric[t * ne * ne..(t + 1) * ne * ne];
-        let local = element_force(simplex, &xe, &elongation, metric);
+        let local = element_force(edges, &xe, &elongation, metric);
         for (i, &v) in verts.iter().enumerate() {
             let at = 3 * v as usize;
             if let Some(f) = force.get_mut(at..at + 3) {
@@ -758,28 +775,27 @@ fn element_forces(m: &Model, d: &Data, simplex: &Simplex, object: &mut Object, f
 }
 
 /// The forces of one element on its vertices: `-metric * elongation * gradient`.
-fn element_force(
-    simplex: &Simplex,
-    x: &[[Real; 3]; 4],
-    elongation: &[Real; 6],
+fn element_force<const NV: usize, const NE: usize>(
+    edges: &[[usize; 2]; NE],
+    x: &[[Real; 3]; NV],
+    elongation: &[Real; NE],
     metric: &[Real],
-) -> [[Real; 3]; 4] {
-    let ne = simplex.edges.len();
-    let mut gradient = [[[0.0; 3]; 2]; 6];
-    for e in 0..ne {
-        let [a, b] = simplex.edges[e];
+) -> [[Real; 3]; NV] {
+    let mut gradient = [[[0.0; 3]; 2]; NE];
+    for e in 0..NE {
+        let [a, b] = edges[e];
         for k in 0..3 {
             gradient[e][0][k] = x[a][k] - x[b][k];
             gradient[e][1][k] = x[b][k] - x[a][k];
         }
     }
-    let mut local = [[0.0; 3]; 4];
-    for ed1 in 0..ne {
-        for ed2 in 0..ne {
-            let g = metric[ne * ed1 + ed2];
+    let mut local = [[0.0; 3]; NV];
+    for ed1 in 0..NE {
+        for ed2 in 0..NE {
+            let g = metric[NE * ed1 + ed2];
             for i in 0..2 {
                 for k in 0..3 {
-                    local[simplex.edges[ed2][i]][k] -= elongation[ed1] * gradient[ed2][i][k] * g;
+                    local[edges[ed2][i]][k] -= elongation[ed1] * gradient[ed2][i][k] * g;
                 }
             }
         }
