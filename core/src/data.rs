@@ -175,7 +175,7 @@ macro_rules! gen_data {
                     /// `init` and point to from `plugin_data`): bytes cut from the top of the
                     /// arena when the data is made, kept by resets and copies; `plugin_data[i]`
                     /// is the byte offset of instance `i`'s object (see
-                    /// [`crate::plugin::instance_object`]).
+                    /// `plugin::instance_object`).
                     pub plugin_objects: &'a mut [u8],
                     $(
                         #[doc = concat!("`mjData.", stringify!($name), "`: ", stringify!($ty),

@@ -476,6 +476,27 @@ pub fn apply_ft(
     let jacp = frame.alloc::<Real>(3 * nv)?;
     let jacr = frame.alloc::<Real>(3 * nv)?;
     let qforce = frame.alloc::<Real>(nv)?;
+    if is_sparse(m) {
+        // over the body's dof chain only, as MuJoCo (a dense Jacobian is nv wide)
+        let chain = frame.alloc::<i32>(nv)?;
+        let n = body_chain(m, body, chain);
+        let chain = &chain[..n];
+        if force.is_some() {
+            jac_sparse(m, d, jacp, point, body, chain);
+        }
+        if torque.is_some() {
+            jac_sparse_rot(m, d, jacr, body, chain);
+        }
+        for (jacobian, f) in [(&*jacp, force), (&*jacr, torque)] {
+            if let Some(f) = f {
+                mul_mat_t_vec(&mut qforce[..n], &jacobian[..3 * n], f, 3, n);
+                for (&c, q) in chain.iter().zip(&qforce[..n]) {
+                    qfrc_target[c as usize] += q;
+                }
+            }
+        }
+        return Ok(());
+    }
     jac(
         m,
         d,
