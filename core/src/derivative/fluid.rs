@@ -85,10 +85,10 @@ fn jac_rows<'a>(m: &Model, n: usize, j: &'a [Real], chain: &'a [i32]) -> [JacRow
 }
 
 /// Scratch of a body's fluid derivatives: the Jacobian (6 nv), its rotation's (3 nv), the chain.
-fn scratch<'s>(
-    frame: &mut Stack<'s>,
-    nv: usize,
-) -> Result<(&'s mut [Real], &'s mut [Real], &'s mut [i32]), ArenaError> {
+type Scratch<'s> = (&'s mut [Real], &'s mut [Real], &'s mut [i32]);
+
+/// Allocates the [`Scratch`] of a body's fluid derivatives.
+fn scratch<'s>(frame: &mut Stack<'s>, nv: usize) -> Result<Scratch<'s>, ArenaError> {
     Ok((
         frame.alloc::<Real>(6 * nv)?,
         frame.alloc::<Real>(3 * nv)?,
