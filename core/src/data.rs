@@ -101,6 +101,9 @@ macro_rules! gen_header {
             pub arena: ArenaState,
             /// Arena-array positions.
             pub arena_fields: ArenaFields,
+            /// Bytes at the top of the arena held by the plugin instances' objects
+            /// ([`Data::plugin_objects`]), set when the data is made.
+            pub plugin_bytes: usize,
             /// User hooks.
             pub callbacks: Callbacks,
             $( $(#[$m])* pub $name: $t, )*
@@ -112,6 +115,7 @@ macro_rules! gen_header {
                     sizes,
                     arena: ArenaState::default(),
                     arena_fields: [(0, 0); crate::arena::N_ARENA_FIELDS],
+                    plugin_bytes: 0,
                     callbacks: Callbacks::default(),
                     $( $name: $init, )*
                 }
@@ -125,6 +129,7 @@ macro_rules! gen_header {
                     sizes: self.sizes,
                     arena: self.arena.state,
                     arena_fields: self.arena.fields,
+                    plugin_bytes: self.plugin_objects.len(),
                     callbacks: self.callbacks,
                     $( $name: self.$name, )*
                 }
@@ -166,6 +171,12 @@ macro_rules! gen_data {
                     pub solver: &'a mut [SolverStat],
                     /// The arena: contacts and constraint rows at the bottom, scratch stack at the top.
                     pub arena: Arena<'a>,
+                    /// The objects of the plugin instances (what MuJoCo's plugins allocate in
+                    /// `init` and point to from `plugin_data`): bytes cut from the top of the
+                    /// arena when the data is made, kept by resets and copies; `plugin_data[i]`
+                    /// is the byte offset of instance `i`'s object (see
+                    /// `plugin::instance_object`).
+                    pub plugin_objects: &'a mut [u8],
                     $(
                         #[doc = concat!("`mjData.", stringify!($name), "`: ", stringify!($ty),
                                         " [", stringify!($rows), " x ", stringify!($($cols)+), "].")]
@@ -215,7 +226,9 @@ macro_rules! gen_data {
                         let solver = c.take::<SolverStat>(Some(NISLAND * NSOLVER_STATS))?;
                         $( let $name = c.take::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+)))?; )*
                         let arena_words = c.take::<u64>(Some(s.narena / 8))?;
-                        let mut arena = Arena::new(crate::pod::as_bytes_mut(arena_words));
+                        let (arena_bytes, plugin_objects) =
+                            split_plugin_objects(arena_words, header.plugin_bytes)?;
+                        let mut arena = Arena::new(arena_bytes);
                         if !arena.fits(&header.arena, &header.arena_fields) {
                             return Err(ArenaError::BadHeader);
                         }
@@ -228,13 +241,21 @@ macro_rules! gen_data {
                             $( $sname: header.$sname, )*
                             solver,
                             arena,
+                            plugin_objects,
                             $( $name, )*
                         })
                     }
 
-                    /// Carves the arrays from `buf` without initializing them.
-                    pub(crate) fn carve(sizes: ModelSizes, buf: &'a mut [u8]) -> Result<Self, ArenaError> {
-                        Self::view(&DataHeader::initial(sizes), buf)
+                    /// Carves the arrays from `buf` without initializing them, `plugin_bytes` of
+                    /// the arena's top for the plugin objects.
+                    pub(crate) fn carve(
+                        sizes: ModelSizes,
+                        plugin_bytes: usize,
+                        buf: &'a mut [u8],
+                    ) -> Result<Self, ArenaError> {
+                        let mut header = DataHeader::initial(sizes);
+                        header.plugin_bytes = plugin_bytes;
+                        Self::view(&header, buf)
                     }
 
                     /// Sets every fixed-size array to zero.
@@ -262,7 +283,9 @@ macro_rules! gen_data {
                     }
 
                     /// Copies every array and scalar of `src` (`mj_copyData`); both must belong to
-                    /// models of the same sizes. The arena is copied up to its used part.
+                    /// models of the same sizes. The arena is copied up to its used part. The
+                    /// plugin objects and `plugin_data` stay this data's own, as MuJoCo keeps the
+                    /// destination's (its plugins here have no `copy` callback).
                     pub fn copy_from(&mut self, src: &Data) -> Result<(), SizeMismatch> {
                         if self.sizes != src.sizes || self.arena.len() != src.arena.len() {
                             return Err(SizeMismatch);
@@ -271,11 +294,38 @@ macro_rules! gen_data {
                         $( self.$sname = src.$sname; )*
                         self.solver.copy_from_slice(src.solver);
                         self.arena.copy_from(&src.arena);
-                        $( self.$name.copy_from_slice(src.$name); )*
+                        $( copy_array(stringify!($name), self.$name, src.$name); )*
                         Ok(())
                     }
                 }
     };
+}
+
+/// `dst = src` for array `name` of [`Data::copy_from`], except `plugin_data`, which locates
+/// this data's own plugin objects.
+fn copy_array<T: Copy>(name: &str, dst: &mut [T], src: &[T]) {
+    if name != "plugin_data" {
+        dst.copy_from_slice(src);
+    }
+}
+
+/// Cuts the plugin objects' `plugin_bytes` from the top of the arena's words (keeping the rest
+/// aligned at its start, the objects at [`crate::arena::MAX_ALIGN`]): `(arena, objects)`.
+fn split_plugin_objects(
+    words: &mut [u64],
+    plugin_bytes: usize,
+) -> Result<(&mut [u8], &mut [u8]), ArenaError> {
+    let bytes = crate::pod::as_bytes_mut(words);
+    let narena = bytes.len();
+    let start = narena
+        .checked_sub(plugin_bytes)
+        .map(|s| s & !(crate::arena::MAX_ALIGN - 1))
+        .ok_or(ArenaError::OutOfArena {
+            requested: plugin_bytes,
+            available: narena,
+            narena,
+        })?;
+    Ok(bytes.split_at_mut(start))
 }
 
 /// Hands the array table to `gen_data` together with the scalar table.

@@ -7,12 +7,16 @@ use crate::model::{Model, SizeMismatch};
 use crate::real::Real;
 
 impl<'a> Data<'a> {
-    /// A `Data` for model `m` over `buf` (`mj_makeData`): carved and reset. `buf` needs
-    /// [`Data::bytes_needed`]`(m.sizes())` bytes.
+    /// A `Data` for model `m` over `buf` (`mj_makeData`): carved, its plugin instances' objects
+    /// made at the top of the arena ([`crate::plugin::make_objects`]), and reset. `buf` needs
+    /// [`Data::bytes_needed`]`(m.sizes())` bytes; an arena too small for the plugin objects is
+    /// [`ArenaError::OutOfArena`].
     pub fn new(m: &Model, buf: &'a mut [u8]) -> Result<Self, ArenaError> {
-        let mut d = Data::carve(*m.sizes(), buf)?;
+        let plugin_bytes = crate::plugin::objects_bytes(m)?;
+        let mut d = Data::carve(*m.sizes(), plugin_bytes, buf)?;
         // a reset keeps plugin state, which starts at zero
         d.plugin_state.fill(0.0);
+        crate::plugin::make_objects(m, &mut d)?;
         reset_data(m, &mut d);
         Ok(d)
     }
@@ -35,10 +39,13 @@ pub fn reset_data_debug(m: &Model, d: &mut Data, debug_value: u8) {
 
 /// `_resetData`: the common part of [`reset_data`] and [`reset_data_debug`].
 fn reset(m: &Model, d: &mut Data, debug_value: Option<u8>) {
-    // MuJoCo keeps plugin state across the clear and lets each plugin's reset set it
+    // MuJoCo keeps plugin state and objects across the clear and lets each plugin's reset set
+    // the state
     let kept = core::mem::take(&mut d.plugin_state);
+    let objects = core::mem::take(&mut d.plugin_data);
     clear(d, debug_value);
     d.plugin_state = kept;
+    d.plugin_data = objects;
     d.nplugin = m.nplugin;
     for (slot, &id) in d.plugin.iter_mut().zip(m.plugin.iter()) {
         *slot = id;

@@ -476,6 +476,27 @@ pub fn apply_ft(
     let jacp = frame.alloc::<Real>(3 * nv)?;
     let jacr = frame.alloc::<Real>(3 * nv)?;
     let qforce = frame.alloc::<Real>(nv)?;
+    if is_sparse(m) {
+        // over the body's dof chain only, as MuJoCo (a dense Jacobian is nv wide)
+        let chain = frame.alloc::<i32>(nv)?;
+        let n = body_chain(m, body, chain);
+        let chain = &chain[..n];
+        if force.is_some() {
+            jac_sparse(m, d, jacp, point, body, chain);
+        }
+        if torque.is_some() {
+            jac_sparse_rot(m, d, jacr, body, chain);
+        }
+        for (jacobian, f) in [(&*jacp, force), (&*jacr, torque)] {
+            if let Some(f) = f {
+                mul_mat_t_vec(&mut qforce[..n], &jacobian[..3 * n], f, 3, n);
+                for (&c, q) in chain.iter().zip(&qforce[..n]) {
+                    qfrc_target[c as usize] += q;
+                }
+            }
+        }
+        return Ok(());
+    }
     jac(
         m,
         d,
@@ -788,6 +809,34 @@ pub(crate) fn jac_sparse(
         jacp[ci - 1] = c[3] + t[0];
         jacp[ci - 1 + n] = c[4] + t[1];
         jacp[ci - 1 + 2 * n] = c[5] + t[2];
+        da = m.dof_parentid[da as usize];
+    }
+}
+
+/// Rotational Jacobian of `body` restricted to the dofs of `chain` (3 x n, the rotational part
+/// of `mj_jacSparse`).
+pub(crate) fn jac_sparse_rot(m: &Model, d: &Data, jacr: &mut [Real], body: usize, chain: &[i32]) {
+    let n = chain.len();
+    jacr[..3 * n].fill(0.0);
+    let body = movable(m, body);
+    if body == 0 {
+        return;
+    }
+    let cdof = v6(d.cdof);
+    let mut da = m.body_dofadr[body] + m.body_dofnum[body] - 1;
+    let mut ci = n;
+    while da >= 0 {
+        while ci > 0 && chain[ci - 1] > da {
+            ci -= 1;
+        }
+        // every dof of the body's chain is in the merged chain
+        if ci == 0 || chain[ci - 1] != da {
+            return;
+        }
+        let c = &cdof[da as usize];
+        for r in 0..3 {
+            jacr[ci - 1 + r * n] = c[r];
+        }
         da = m.dof_parentid[da as usize];
     }
 }

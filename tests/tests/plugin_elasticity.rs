@@ -10,8 +10,9 @@
 //! * the focused models compiled by mjrs from their MJCF are MuJoCo's field by field and run
 //!   MuJoCo's 1000 steps bit for bit;
 //! * bad configurations fail as in MuJoCo (`models/plugin/bad/elasticity_*.xml`), bad models
-//!   that MuJoCo would read outside its arrays with are refused, and damping (which needs state
-//!   MuJoCo keeps outside mjData) is refused with a clear message.
+//!   that MuJoCo would read outside its arrays with are refused;
+//! * damping keeps the previous lengths in the instance's object with MuJoCo's reset and copy
+//!   behaviour (`fixtures/generate-elasticity-damping.py`).
 
 use mjrs_core::plugin::elasticity::{membrane::MEMBRANE, shell::SHELL, solid::SOLID};
 use mjrs_core::plugin::{self, Plugin};
@@ -84,7 +85,7 @@ fn focused_models_compiled_by_mjrs_are_mujocos_and_run_its_trajectories() {
         n += 1;
     }
     println!("{n} elasticity models compiled by mjrs: {fields} fields identical, 1000 steps each");
-    assert_eq!(n, 4);
+    assert_eq!(n, 6);
 }
 
 /// Non-numbers (also in `face` and `edge`) fail `init` with MuJoCo's message; unset `young` and
@@ -155,25 +156,102 @@ fn flex_meshes_are_checked() {
     });
 }
 
+/// The squared edge lengths that damping compares against live in the instance's object, as in
+/// MuJoCo's C++ object: every force computation with damping replaces them (two forward passes
+/// give different forces), a reset keeps them, and `mj_copyData` leaves the destination its own
+/// (`fixtures/generate-elasticity-damping.py`); all bit for bit MuJoCo's.
 #[test]
-fn damping_is_refused_clearly() {
+fn damping_lengths_live_in_the_object_as_in_mujoco() {
     register();
-    let xml = std::fs::read_to_string(
-        mjrs_tests::fixtures().join("../models/plugin/elasticity_solid_tets.xml"),
-    )
-    .unwrap();
-    let damped = xml.replace(
-        r#"<config key="young""#,
-        r#"<config key="damping" value="0.001"/><config key="young""#,
-    );
-    let err = mjrs_xml::compile_str(&damped, "damped.xml", "", None)
-        .err()
-        .expect("damping refused");
-    assert!(err.to_string().contains("damping"), "{err}");
-    // negative damping keeps MuJoCo's previous lengths at the reference ones: no state, runs
-    with_model("elasticity_solid_noedge", |m| {
-        assert_eq!(SOLID.init(m, 0), Ok(()))
-    });
+    let reference = read_json(&mjrs_tests::fixtures().join("plugin/elasticity-damping.json"));
+    let reference = reference.as_object().unwrap();
+    let floats = |v: &Value| -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    let state = |d: &mjrs_core::Data| (d.qpos.to_vec(), d.qvel.to_vec());
+    let expect = |v: &Value| (floats(&v["qpos"]), floats(&v["qvel"]));
+    for (name, case) in reference {
+        let blob = std::fs::read(ELASTIC.path(name, "mjb")).unwrap();
+        let mut model = mjrs_alloc::OwnedModel::from_mjb(&blob).unwrap();
+        let m = model.view();
+        let start = |d: &mut mjrs_core::Data| {
+            mjrs_core::io::reset_data_keyframe(&m, d, if m.nkey > 0 { 0 } else { -1 })
+        };
+        let steps = |d: &mut mjrs_core::Data, n: usize| {
+            for _ in 0..n {
+                mjrs_core::step(&m, d).unwrap();
+            }
+        };
+
+        let mut data = mjrs_std::OwnedData::new(&m).unwrap();
+        let mut d = data.view();
+        start(&mut d);
+        for pass in 0..2 {
+            mjrs_core::forward(&m, &mut d).unwrap();
+            let theirs = floats(&case["forward_twice"][pass]);
+            assert_eq!(d.qfrc_passive.to_vec(), theirs, "{name}: forward {pass}");
+        }
+
+        let mut data = mjrs_std::OwnedData::new(&m).unwrap();
+        let mut d = data.view();
+        start(&mut d);
+        steps(&mut d, 30);
+        start(&mut d);
+        steps(&mut d, 30);
+        assert_eq!(state(&d), expect(&case["after_reset"]), "{name}: reset");
+
+        let mut src_data = mjrs_std::OwnedData::new(&m).unwrap();
+        let mut dst_data = mjrs_std::OwnedData::new(&m).unwrap();
+        let (mut src, mut dst) = (src_data.view(), dst_data.view());
+        start(&mut src);
+        steps(&mut src, 30);
+        mjrs_core::io::copy_data(&mut dst, &src).unwrap();
+        steps(&mut src, 30);
+        steps(&mut dst, 30);
+        assert_eq!(state(&src), expect(&case["copy_src"]), "{name}: source");
+        assert_eq!(state(&dst), expect(&case["copy_dst"]), "{name}: copy");
+        assert_ne!(
+            state(&src),
+            state(&dst),
+            "{name}: the copy damps differently"
+        );
+    }
+    assert_eq!(reference.len(), 4);
+}
+
+/// An instance's object is cut from the top of the arena when the data is made: an arena too
+/// small for it is the arena's error then, never a panic; the rest of the arena serves the steps.
+#[test]
+fn objects_need_room_in_the_arena() {
+    register();
+    let full = std::fs::read(ELASTIC.path("elasticity_floppy_flex", "mjb")).unwrap();
+    let at = 4 * (5 + 76); // narena, the size_t after the 76 int sizes of the MJB header
+    let make = |narena: u64| {
+        let mut blob = full.clone();
+        blob[at..at + 8].copy_from_slice(&narena.to_le_bytes());
+        let header = mjb::read_header(&blob).unwrap();
+        let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
+        let m = mjb::load(&blob, &mut mbuf).unwrap();
+        let mut dbuf = vec![0u8; mjrs_core::Data::bytes_needed(m.sizes()).unwrap()];
+        mjrs_core::Data::new(&m, &mut dbuf).map(|d| (d.plugin_objects.len(), d.arena.len()))
+    };
+    let narena = u64::from_le_bytes(full[at..at + 8].try_into().unwrap());
+    let (object, arena) = make(narena).unwrap();
+    // 120 tetrahedra: 4 + 6 integers and 36 + 6 + 6 reals each, a head and the damping
+    assert_eq!(object, 4 * 8 + 120 * 40 + (120 * 48 + 1) * 8);
+    assert_eq!(object + arena, narena as usize);
+    for small in [0, 8, 4096, object as u64 - 8] {
+        match make(small) {
+            Err(mjrs_core::ArenaError::OutOfArena { requested, .. }) => {
+                assert_eq!(requested, object, "narena {small}")
+            }
+            other => panic!("narena {small}: {other:?}"),
+        }
+    }
 }
 
 #[test]

@@ -7,8 +7,8 @@ use crate::math::vec::sub;
 use crate::model::Model;
 use crate::real::Real;
 use crate::support::{
-    body_chain, jac, jac_dif_pair, jac_sparse, jac_sparse_simple, merge_chain, merge_chain_simple,
-    v6,
+    body_chain, jac, jac_dif_pair, jac_sparse, jac_sparse_rot, jac_sparse_simple, merge_chain,
+    merge_chain_simple, v6,
 };
 
 /// The Jacobian of tendon `i` as a row: its `nv` values when dense, else its non-zeros and
@@ -25,42 +25,6 @@ pub(super) fn tendon_row<'d>(
         (&d.ten_J[adr..adr + n], &d.ten_J_colind[adr..adr + n])
     } else {
         (&d.ten_J[i * m.nv..(i + 1) * m.nv], &[])
-    }
-}
-
-/// The nearest ancestor-or-self of `body` with dofs (the world, 0, if none).
-fn movable(m: &Model, mut body: usize) -> usize {
-    while body != 0 && m.body_dofnum[body] == 0 {
-        body = m.body_parentid[body] as usize;
-    }
-    body
-}
-
-/// Rotational Jacobian of `body` restricted to the dofs of `chain` (3 x n, the rotational part
-/// of `mj_jacSparse`).
-fn jac_sparse_rot(m: &Model, d: &Data, jacr: &mut [Real], body: usize, chain: &[i32]) {
-    let n = chain.len();
-    jacr[..3 * n].fill(0.0);
-    let body = movable(m, body);
-    if body == 0 {
-        return;
-    }
-    let cdof = v6(d.cdof);
-    let mut da = m.body_dofadr[body] + m.body_dofnum[body] - 1;
-    let mut ci = n;
-    while da >= 0 {
-        while ci > 0 && chain[ci - 1] > da {
-            ci -= 1;
-        }
-        // every dof of the body's chain is in the merged chain
-        if ci == 0 || chain[ci - 1] != da {
-            return;
-        }
-        let c = &cdof[da as usize];
-        for r in 0..3 {
-            jacr[ci - 1 + r * n] = c[r];
-        }
-        da = m.dof_parentid[da as usize];
     }
 }
 

@@ -23,7 +23,7 @@ use crate::math::scalar::{abs, sqrt};
 use crate::math::vec::norm3;
 use crate::model::Model;
 use crate::real::{Real, MINVAL, PI};
-use crate::support::{jac_body_com, jac_geom, v9};
+use crate::support::{body_chain, is_sparse, jac, jac_sparse, jac_sparse_rot, v3, v9};
 use crate::types::INT_IMPLICITFAST;
 
 /// Adds the fluid-force derivatives of every body heavier than `mjMINVAL` to `qDeriv`, with the
@@ -44,21 +44,56 @@ pub(super) fn fluid_vel(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
     })
 }
 
-/// A 6 × nv Jacobian `[rotation; translation]` rotated into the frame `rot` (its rows become
-/// local axes): `J = [rotᵀ jacr; rotᵀ jacp]`.
-fn local_jacobian(nv: usize, rot: &[Real; 9], j: &mut [Real], tmp: &mut [Real]) {
-    for half in [0..3 * nv, 3 * nv..6 * nv] {
-        mul_mat_t_mat(tmp, rot, &j[half.clone()], 3, 3, nv);
-        j[half].copy_from_slice(&tmp[..3 * nv]);
+/// The Jacobian of `body` at `point`, `[rotation; translation]`, rotated into the frame `rot`
+/// (its rows become local axes), in `j`: over all `nv` dofs, or over the body's dof chain
+/// (written to `chain`) when Jacobians are sparse (`mj_isSparse`), as MuJoCo's fluid
+/// derivatives take them. Returns the number of columns `n` (`j` holds `6 n` values, `tmp` is
+/// scratch of `3 n`).
+fn local_jacobian(
+    m: &Model,
+    d: &Data,
+    (body, point): (usize, &[Real; 3]),
+    rot: &[Real; 9],
+    j: &mut [Real],
+    tmp: &mut [Real],
+    chain: &mut [i32],
+) -> usize {
+    let n = if is_sparse(m) {
+        let n = body_chain(m, body, chain);
+        let (jacr, jacp) = j.split_at_mut(3 * n);
+        jac_sparse(m, d, jacp, point, body, &chain[..n]);
+        jac_sparse_rot(m, d, jacr, body, &chain[..n]);
+        n
+    } else {
+        let (jacr, jacp) = j.split_at_mut(3 * m.nv);
+        jac(m, d, Some(jacp), Some(jacr), point, body);
+        m.nv
+    };
+    for half in [0..3 * n, 3 * n..6 * n] {
+        mul_mat_t_mat(tmp, rot, &j[half.clone()], 3, 3, n);
+        j[half].copy_from_slice(&tmp[..3 * n]);
     }
+    n
 }
 
-/// The six dense rows of a local Jacobian.
-fn jac_rows(nv: usize, j: &[Real]) -> [JacRow<'_>; 6] {
+/// The six rows of a local Jacobian of `n` columns: dense, or over the dofs of `chain`.
+fn jac_rows<'a>(m: &Model, n: usize, j: &'a [Real], chain: &'a [i32]) -> [JacRow<'a>; 6] {
     core::array::from_fn(|r| JacRow {
-        val: &j[r * nv..(r + 1) * nv],
-        col: None,
+        val: &j[r * n..(r + 1) * n],
+        col: is_sparse(m).then(|| &chain[..n]),
     })
+}
+
+/// Scratch of a body's fluid derivatives: the Jacobian (6 nv), its rotation's (3 nv), the chain.
+type Scratch<'s> = (&'s mut [Real], &'s mut [Real], &'s mut [i32]);
+
+/// Allocates the [`Scratch`] of a body's fluid derivatives.
+fn scratch<'s>(frame: &mut Stack<'s>, nv: usize) -> Result<Scratch<'s>, ArenaError> {
+    Ok((
+        frame.alloc::<Real>(6 * nv)?,
+        frame.alloc::<Real>(3 * nv)?,
+        frame.alloc::<i32>(nv)?,
+    ))
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -72,10 +107,8 @@ fn ellipsoid_fluid_vel(
     body: usize,
     stack: &mut Stack,
 ) -> Result<(), ArenaError> {
-    let nv = m.nv;
     let mut frame = stack.frame();
-    let j = frame.alloc::<Real>(6 * nv)?;
-    let tmp = frame.alloc::<Real>(3 * nv)?;
+    let (j, tmp, chain) = scratch(&mut frame, m.nv)?;
     let adr = m.body_geomadr[body].max(0) as usize;
     for geom in adr..adr + m.body_geomnum[body] as usize {
         let coefs = FluidCoefs::of(m, geom);
@@ -83,9 +116,8 @@ fn ellipsoid_fluid_vel(
             continue;
         }
         let lvel = geom_fluid_velocity(m, d, geom);
-        let (jacr, jacp) = j.split_at_mut(3 * nv);
-        jac_geom(m, d, Some(jacp), Some(jacr), geom);
-        local_jacobian(nv, &v9(d.geom_xmat)[geom], j, tmp);
+        let at = (body, &v3(d.geom_xpos)[geom]);
+        let n = local_jacobian(m, d, at, &v9(d.geom_xmat)[geom], j, tmp, chain);
 
         let mut b = ellipsoid_b(
             &lvel,
@@ -98,7 +130,7 @@ fn ellipsoid_fluid_vel(
             symmetrize_in_place(&mut b, 6);
         }
         let pat = dof_pattern!(d);
-        add_jtbj(d.qDeriv, pat, &jac_rows(nv, j), &b);
+        add_jtbj(d.qDeriv, pat, &jac_rows(m, n, j, chain), &b);
     }
     Ok(())
 }
@@ -393,17 +425,14 @@ fn inertia_box_fluid_vel(
     body: usize,
     stack: &mut Stack,
 ) -> Result<(), ArenaError> {
-    let nv = m.nv;
     let mut frame = stack.frame();
-    let j = frame.alloc::<Real>(6 * nv)?;
-    let tmp = frame.alloc::<Real>(3 * nv)?;
+    let (j, tmp, chain) = scratch(&mut frame, m.nv)?;
     let bx = inertia_box(m, body);
     let lvel = body_fluid_velocity(m, d, body);
-    let (jacr, jacp) = j.split_at_mut(3 * nv);
-    jac_body_com(m, d, Some(jacp), Some(jacr), body);
-    local_jacobian(nv, &v9(d.ximat)[body], j, tmp);
+    let at = (body, &v3(d.xipos)[body]);
+    let n = local_jacobian(m, d, at, &v9(d.ximat)[body], j, tmp, chain);
 
-    let rows = jac_rows(nv, j);
+    let rows = jac_rows(m, n, j, chain);
     let pat = dof_pattern!(d);
     let (density, viscosity) = (m.opt.density, m.opt.viscosity);
     if viscosity > 0.0 {

@@ -5,9 +5,12 @@
 //! A plugin is a `&'static dyn Plugin`: the registry stores references in fixed slots, so it
 //! works without `std` or `alloc`, and registering at start-up on a microcontroller is one
 //! call per plugin. An instance's mutable state lives in `Data::plugin_state` (its length is
-//! [`Plugin::nstate`]); everything else a plugin needs is derived from the [`Model`] (its
-//! configuration attributes, the bodies, actuators or sensors that name it), because a `Data`
-//! has no heap for MuJoCo's `plugin_data` objects.
+//! [`Plugin::nstate`]). What MuJoCo's plugins keep in the object `init` allocates and
+//! `plugin_data` points to (data precomputed from the model, values kept between calls outside
+//! the state) lives in the instance's object: [`Plugin::object_bytes`] bytes of
+//! `Data::plugin_objects`, cut from the top of the arena when the `Data` is made and filled by
+//! [`Plugin::init_object`]; `plugin_data[i]` holds its offset. Like MuJoCo's objects they are
+//! not part of the model or the state: a reset and `mj_copyData` leave them alone.
 //!
 //! Slots. The model field `plugin` holds slot numbers, also in MJB files, so the slot of a plugin
 //! must not depend on what else was registered. The first-party plugins therefore have fixed
@@ -28,6 +31,7 @@ pub use registry::{
     MAX_PLUGINS,
 };
 
+use crate::arena::{ArenaError, Stack};
 use crate::data::Data;
 use crate::error::StepError;
 use crate::model::Model;
@@ -152,6 +156,25 @@ pub trait Plugin: Sync {
     /// Checks that the instance can run with `m` (MuJoCo's `init`): configuration values,
     /// the elements that use it.
     fn init(&self, _m: &Model, _instance: usize) -> Result<(), PluginError> {
+        Ok(())
+    }
+
+    /// Bytes of the instance's object (what MuJoCo's `init` allocates for `plugin_data`); 0:
+    /// none. Aligned to 8 bytes; counted against the arena.
+    fn object_bytes(&self, _m: &Model, _instance: usize) -> usize {
+        0
+    }
+
+    /// Builds the instance's object in `object` ([`Plugin::object_bytes`] bytes, zeroed, aligned
+    /// to 8) when a `Data` is made (`mj_makeData`; the model passed [`Plugin::init`]), with
+    /// scratch memory from the data's arena.
+    fn init_object(
+        &self,
+        _m: &Model,
+        _instance: usize,
+        _object: &mut [u8],
+        _stack: &mut Stack,
+    ) -> Result<(), ArenaError> {
         Ok(())
     }
 
@@ -330,6 +353,62 @@ pub fn reset_all(m: &Model, plugin_state: &mut [Real]) {
         if let Some(p) = instance_plugin(m, instance) {
             p.reset(m, instance_state(m, plugin_state, instance), instance);
         }
+    }
+}
+
+/// Bytes of the plugin objects of every instance of `m` (each a multiple of 8), for
+/// `Data::new`.
+pub(crate) fn objects_bytes(m: &Model) -> Result<usize, ArenaError> {
+    let mut total: usize = 0;
+    for instance in 0..m.nplugin {
+        let bytes = instance_plugin(m, instance).map_or(0, |p| p.object_bytes(m, instance));
+        total = bytes
+            .checked_add(7)
+            .map(|b| b & !7)
+            .and_then(|b| total.checked_add(b))
+            .ok_or(ArenaError::SizeOverflow)?;
+    }
+    Ok(total)
+}
+
+/// Makes the object of every instance in `d.plugin_objects` (sized by [`objects_bytes`]) and
+/// records its offset in `plugin_data` (`_initPlugin` of `mj_makeData`).
+pub(crate) fn make_objects(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
+    d.plugin_objects.fill(0);
+    let mut offset: usize = 0;
+    for instance in 0..m.nplugin.min(d.plugin_data.len()) {
+        d.plugin_data[instance] = offset as u64;
+        let Some(p) = instance_plugin(m, instance) else {
+            continue;
+        };
+        let bytes = p.object_bytes(m, instance);
+        let end = offset.saturating_add(bytes);
+        d.with_stack(|d, stack| match d.plugin_objects.get_mut(offset..end) {
+            Some(object) => p.init_object(m, instance, object, stack),
+            None => Ok(()),
+        })?;
+        offset = end.saturating_add(7) & !7;
+    }
+    Ok(())
+}
+
+/// The object of instance `instance` in `objects` (`Data::plugin_objects`), from its offset in
+/// `plugin_data` to the next instance's (or the end): empty when out of range.
+pub fn instance_object<'d>(
+    plugin_data: &[u64],
+    objects: &'d mut [u8],
+    instance: usize,
+) -> &'d mut [u8] {
+    let at = |i: usize| {
+        plugin_data
+            .get(i)
+            .map_or(Some(objects.len()), |&o| usize::try_from(o).ok())
+    };
+    match (at(instance), at(instance + 1)) {
+        (Some(start), Some(end)) if instance < plugin_data.len() && start <= end => {
+            objects.get_mut(start..end).unwrap_or(&mut [])
+        }
+        _ => &mut [],
     }
 }
 

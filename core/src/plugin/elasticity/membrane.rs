@@ -3,15 +3,16 @@
 //!
 //! The metric of a triangle is built from one basis tensor per edge: the symmetrized product of
 //! the in-plane normals of the other two edges, over `8 * area²`; with Lamé's coefficients times
-//! `|area| / 4 * thickness`. See the [module notes](super) for what is derived on each call.
+//! `|area| / 4 * thickness`. See the [module notes](super) for what the instance's object keeps.
 //!
 //! Configuration: `young`, `poisson`, `thickness` (numbers, unset reads as 0, as in MuJoCo),
-//! `damping` (only 0, or a value that gives MuJoCo no state), and `face`, `edge`, which the
-//! compiler writes.
+//! `damping` (see the module notes), and `face`, `edge`, which the compiler writes.
 
 use super::{
-    add_forces, check_attrs, check_damping, check_mesh, metric_tensor, Material, Mesh, TRIANGLE,
+    add_forces, check_attrs, check_mesh, init_object, metric_tensor, object_bytes, Material, Mesh,
+    TRIANGLE,
 };
+use crate::arena::{ArenaError, Stack};
 use crate::data::Data;
 use crate::error::StepError;
 use crate::math::vec::{cross, norm3, normalize3, sub3};
@@ -28,7 +29,7 @@ pub fn register() {
     let _ = register_plugin(&MEMBRANE);
 }
 
-/// `mujoco.elasticity.membrane` (stateless: everything is derived from the Model).
+/// `mujoco.elasticity.membrane` (its instances' data is in their objects).
 pub struct Membrane;
 
 /// Area of the triangle `x` (its first three points).
@@ -79,7 +80,7 @@ impl Plugin for Membrane {
     }
 
     /// MuJoCo's checks when the instance is created (numbers, the mesh; see `check_mesh`;
-    /// MuJoCo's warning names the shell plugin), and mjrs's refusal of damping.
+    /// MuJoCo's warning names the shell plugin).
     fn init(&self, m: &Model, instance: usize) -> Result<(), PluginError> {
         check_attrs(
             m,
@@ -88,8 +89,23 @@ impl Plugin for Membrane {
             "Invalid parameter specification in shell plugin",
         )?;
         let mesh = Mesh::locate(m, instance)?;
-        check_mesh(m, instance, &mesh, &TRIANGLE)?;
-        check_damping(m, &Material::from_model(m, instance))
+        check_mesh(m, instance, &mesh, &TRIANGLE)
+    }
+
+    fn object_bytes(&self, m: &Model, instance: usize) -> usize {
+        object_bytes(m, instance, &TRIANGLE)
+    }
+
+    /// MuJoCo's constructor: elements, metrics, reference lengths, damping.
+    fn init_object(
+        &self,
+        m: &Model,
+        instance: usize,
+        object: &mut [u8],
+        _stack: &mut Stack,
+    ) -> Result<(), ArenaError> {
+        init_object(m, instance, object, &TRIANGLE, metric);
+        Ok(())
     }
 
     fn compute(
@@ -99,6 +115,6 @@ impl Plugin for Membrane {
         instance: usize,
         _capability: u32,
     ) -> Result<(), StepError> {
-        add_forces(m, d, instance, &TRIANGLE, metric)
+        add_forces(m, d, instance, &TRIANGLE)
     }
 }

@@ -12,16 +12,20 @@
 //! the metric a symmetric matrix of the element's reference shape and the material (linear finite
 //! elements written in edge lengths).
 //!
-//! MuJoCo builds the elements, edges and metrics once per `mjData` in a heap object. mjrs has no
-//! heap per `Data`, so every call derives them again from the model: the elements by reading the
-//! `face` (and `edge`) text, the metric of each element from its reference vertex positions, with
-//! MuJoCo's arithmetic, so the forces are the same bits. This costs a few hundred operations per
-//! element and call, a small multiple of the force itself; the only scratch is one force vector
-//! per vertex (and the shell's edge table) from the `Data`'s arena. `nstate` is 0, as in MuJoCo.
+//! MuJoCo builds the elements, edges and metrics once per `mjData`, in the C++ object its
+//! `init` allocates; so does mjrs, in the instance's object (`Data::plugin_objects`, cut from the
+//! arena when the `Data` is made): the elements read from the `face` (and `edge`) text, the
+//! metric of each element from its reference vertex positions with MuJoCo's arithmetic, and the
+//! reference squared lengths. A call then costs the force alone; its only scratch is one force
+//! vector per vertex (and, for the shell, the edge table while its object is built) from the
+//! arena. `nstate` is 0, as in MuJoCo.
 //!
-//! Damping (`damping` of solid and membrane) is refused: it needs the edge lengths of the
-//! previous call, which MuJoCo keeps in its heap object (outside `mjData`, not reset, not saved)
-//! and which no per-`Data` storage of mjrs can hold with MuJoCo's `nstate` of 0.
+//! Damping (`damping` of solid and membrane, over the time step) adds the change of each squared
+//! edge length since the previous force computation to its elongation (Rayleigh damping). MuJoCo
+//! keeps those lengths in its object, outside the state: every computation with damping replaces
+//! them (two forward passes in a row give different forces), `mj_resetData` keeps them and
+//! `mj_copyData` leaves the destination its own; mjrs keeps them in the object with the same
+//! behaviour.
 
 pub mod membrane;
 pub mod shell;
@@ -251,16 +255,6 @@ impl Mesh {
             }
         }
     }
-
-    /// Current position of vertex `v`.
-    fn position(&self, m: &Model, d: &Data, v: usize) -> [Real; 3] {
-        match *self {
-            Mesh::Bodies { first, .. } => v3(d.xpos)[first + v],
-            Mesh::Flex { flex } => {
-                v3(d.flexvert_xpos)[span(m.flex_vertadr, m.flex_vertnum, flex).0 + v]
-            }
-        }
-    }
 }
 
 /// An element: its vertices and, for a flex, the flex's numbers of its edges.
@@ -466,19 +460,6 @@ fn check_dofs(m: &Model, mesh: &Mesh) -> Result<(), PluginError> {
     }
 }
 
-/// Refuses damping that MuJoCo applies with state (see the module's notes): it keeps the
-/// previous lengths when `damping / timestep > 0`.
-pub(crate) fn check_damping(m: &Model, material: &Material) -> Result<(), PluginError> {
-    if material.damping / m.opt.timestep > 0.0 {
-        Err(PluginError::failed(
-            "damping of the elasticity plugins is not supported by mjrs: it needs the edge \
-             lengths of the previous step, which MuJoCo keeps outside mjData",
-        ))
-    } else {
-        Ok(())
-    }
-}
-
 /// MuJoCo's `MetricTensor`: entry `(ed1, ed2)` is `mu * trace(B1 B2) + la * trace(B2) *
 /// trace(B1)` of the edge bases, row-major in a `6 x 6` array (the first `ne` rows and columns
 /// used).
@@ -523,96 +504,303 @@ fn squared_dist(a: &[Real; 3], b: &[Real; 3]) -> Real {
 /// A metric of an element from its reference vertex positions.
 pub(crate) type MetricFn = fn(&[[Real; 3]; 4], &Material) -> [[Real; 6]; 6];
 
+/// Words at the start of an object: the number of elements, the mesh (kind, then `first` and
+/// `count` of a body mesh or the flex).
+const HEAD: usize = 4;
+
+/// The object of a solid or membrane instance (MuJoCo's `Solid` or `Membrane`): what its
+/// constructor derives from the model (the elements, each with its metric and the reference
+/// squared lengths of its edges, the damping), and the squared edge lengths of the previous call,
+/// which damping needs. MuJoCo keeps one length per edge of the mesh; the object keeps one per
+/// edge of each element, which holds the same number for every element sharing the edge.
+struct Object<'o> {
+    mesh: Mesh,
+    /// Per element: its vertices, then its edges' numbers in the flex (`simplex.verts +
+    /// simplex.edges.len()` integers).
+    elements: &'o [i32],
+    /// `damping` (divided by the time step on each call, as MuJoCo does).
+    damping: Real,
+    /// Per element: its `ne x ne` metric, row-major.
+    metric: &'o [Real],
+    /// Per element: the reference squared length of each edge.
+    reference: &'o [Real],
+    /// Per element: the squared length of each edge at the previous call with damping (the
+    /// reference ones until then).
+    previous: &'o mut [Real],
+}
+
+/// The arrays of an object of `nt` elements of `simplex`, in order: head, integers, reals.
+fn object_layout(nt: usize, simplex: &Simplex) -> [Option<usize>; 3] {
+    let ne = simplex.edges.len();
+    [
+        Some(HEAD),
+        nt.checked_mul(simplex.verts + ne),
+        nt.checked_mul(ne * ne + 2 * ne)
+            .and_then(|n| n.checked_add(1)),
+    ]
+}
+
+/// Bytes of the object of instance `instance` (for [`Plugin::object_bytes`](super::Plugin)).
+pub(crate) fn object_bytes(m: &Model, instance: usize, simplex: &Simplex) -> usize {
+    let [head, ints, reals] = object_layout(element_count(m, instance, simplex), simplex);
+    let mut c = crate::arena::LayoutCounter::new();
+    c.add::<u64>(head);
+    c.add::<i32>(ints);
+    c.add::<Real>(reals);
+    // a size that overflows cannot be made: MuJoCo would fail to allocate it
+    c.total().unwrap_or(usize::MAX)
+}
+
+impl<'o> Object<'o> {
+    /// Cuts `bytes` into the arrays of an object of `nt` elements.
+    fn carve(
+        bytes: &'o mut [u8],
+        nt: usize,
+        simplex: &Simplex,
+    ) -> Option<(&'o mut [u64], &'o mut [i32], &'o mut [Real])> {
+        let [head, ints, reals] = object_layout(nt, simplex);
+        let mut c = crate::arena::Carver::new(bytes, 0);
+        Some((
+            c.take::<u64>(head).ok()?,
+            c.take::<i32>(ints).ok()?,
+            c.take::<Real>(reals).ok()?,
+        ))
+    }
+
+    /// The object in `bytes`, as [`Object::build`] left it (`None`: none was built there).
+    fn view(bytes: &'o mut [u8], simplex: &Simplex) -> Option<Object<'o>> {
+        let words = crate::pod::cast::<u64>(bytes.get(..8 * HEAD)?)?;
+        let nt = usize::try_from(words[0]).ok()?;
+        let mesh = match words[1] {
+            1 => Mesh::Bodies {
+                first: usize::try_from(words[2]).ok()?,
+                count: usize::try_from(words[3]).ok()?,
+            },
+            2 => Mesh::Flex {
+                flex: usize::try_from(words[2]).ok()?,
+            },
+            _ => return None,
+        };
+        let (_, ints, reals) = Self::carve(bytes, nt, simplex)?;
+        let ne = simplex.edges.len();
+        let (metric, rest) = reals.split_at_mut(nt * ne * ne);
+        let (reference, rest) = rest.split_at_mut(nt * ne);
+        let (previous, damping) = rest.split_at_mut(nt * ne);
+        Some(Object {
+            mesh,
+            elements: ints,
+            damping: damping[0],
+            metric,
+            reference,
+            previous,
+        })
+    }
+
+    /// MuJoCo's constructor: the elements of the `face` (and `edge`) text, their metrics and
+    /// reference lengths; the previous lengths start as the reference ones. An instance that
+    /// [`Plugin::init`](super::Plugin) refuses gets no elements.
+    fn build(
+        m: &Model,
+        instance: usize,
+        bytes: &'o mut [u8],
+        simplex: &'static Simplex,
+        metric: MetricFn,
+    ) {
+        let Ok(mesh) = Mesh::locate(m, instance) else {
+            return;
+        };
+        let nt = element_count(m, instance, simplex);
+        let Some((head, ints, reals)) = Self::carve(bytes, nt, simplex) else {
+            return;
+        };
+        let texts = Texts::new(m, instance);
+        let material = Material::from_texts(&texts);
+        let nv = mesh.vertex_count(m);
+        let (nvert, ne) = (simplex.verts, simplex.edges.len());
+        let mut built = 0;
+        let elements = Elements::from_texts(&texts, simplex, matches!(mesh, Mesh::Flex { .. }));
+        for (t, el) in elements.take(nt).enumerate() {
+            if el.verts[..nvert].iter().any(|&v| v >= nv) {
+                break; // refused by init
+            }
+            let ints = &mut ints[t * (nvert + ne)..(t + 1) * (nvert + ne)];
+            for (i, &v) in ints
+                .iter_mut()
+                .zip(el.verts[..nvert].iter().chain(&el.edges[..ne]))
+            {
+                *i = v as i32;
+            }
+            let mut x0 = [[0.0; 3]; 4];
+            for i in 0..nvert {
+                x0[i] = mesh.reference(m, el.verts[i]);
+            }
+            let g = metric(&x0, &material);
+            for ed1 in 0..ne {
+                reals[(t * ne + ed1) * ne..(t * ne + ed1 + 1) * ne].copy_from_slice(&g[ed1][..ne]);
+                let [a, b] = simplex.edges[ed1];
+                let length = squared_dist(&x0[a], &x0[b]);
+                reals[nt * ne * ne + t * ne + ed1] = length;
+                reals[nt * ne * (ne + 1) + t * ne + ed1] = length;
+            }
+            built += 1;
+        }
+        reals[nt * ne * (ne + 2)] = material.damping;
+        head[0] = built as u64;
+        head[1..].copy_from_slice(&match mesh {
+            Mesh::Bodies { first, count } => [1, first as u64, count as u64],
+            Mesh::Flex { flex } => [2, flex as u64, 0],
+        });
+    }
+}
+
+/// Builds the object of a solid or membrane instance ([`Plugin::init_object`](super::Plugin)).
+pub(crate) fn init_object(
+    m: &Model,
+    instance: usize,
+    object: &mut [u8],
+    simplex: &'static Simplex,
+    metric: MetricFn,
+) {
+    Object::build(m, instance, object, simplex, metric);
+}
+
 /// The solid and membrane forces of instance `instance` added to `qfrc_passive`: per element,
 /// `-metric * elongation * gradient` (MuJoCo's `ComputeForce`), summed over the elements into one
-/// force per vertex, then added to the vertices' dofs (`AddFlexForce`).
+/// force per vertex, then added to the vertices' dofs (`AddFlexForce`). The elongation of an
+/// edge is its squared length minus the reference one, plus, with damping, its change since the
+/// previous call over the time step times `damping`; with damping the lengths are kept for the
+/// next call.
 pub(crate) fn add_forces(
     m: &Model,
     d: &mut Data,
     instance: usize,
     simplex: &'static Simplex,
-    metric: MetricFn,
 ) -> Result<(), StepError> {
-    let Ok(mesh) = Mesh::locate(m, instance) else {
-        return Ok(()); // refused by init
-    };
-    let texts = Texts::new(m, instance);
-    let material = Material::from_texts(&texts);
-    let nv = mesh.vertex_count(m);
-    d.with_stack(|d, stack| -> Result<(), StepError> {
-        let force = stack.alloc_zeroed::<Real>(3 * nv)?;
-        let is_flex = matches!(mesh, Mesh::Flex { .. });
-        for el in Elements::from_texts(&texts, simplex, is_flex) {
-            if el.verts[..simplex.verts].iter().any(|&v| v >= nv) {
-                break; // refused by init
-            }
-            element_force(m, d, &mesh, simplex, &el, metric, &material, force);
+    let objects = core::mem::take(&mut d.plugin_objects);
+    let bytes = super::instance_object(d.plugin_data, objects, instance);
+    let result = match Object::view(bytes, simplex) {
+        Some(mut object) => {
+            let nv = object.mesh.vertex_count(m);
+            d.with_stack(|d, stack| -> Result<(), StepError> {
+                let force = stack.alloc_zeroed::<Real>(3 * nv)?;
+                element_forces(m, d, simplex, &mut object, force);
+                add_vertex_forces(m, d, &object.mesh, force, stack)
+            })
         }
-        add_vertex_forces(m, d, &mesh, force, stack)
-    })
+        None => Err(NO_OBJECT),
+    };
+    d.plugin_objects = objects;
+    result
 }
 
-/// Adds the forces of one element to `force` (three per vertex of the mesh).
-#[allow(clippy::too_many_arguments)]
-fn element_force(
+/// A data made before the plugin was registered, or for another model, has no object for it.
+pub(crate) const NO_OBJECT: StepError = StepError::Rejected(
+    "elasticity plugin instance without its object: make the Data after registering the plugin",
+);
+
+/// The current positions of a mesh's vertices and, for a flex, its edges' lengths.
+fn current<'d>(m: &Model, d: &'d Data, mesh: &Mesh) -> (&'d [[Real; 3]], &'d [Real]) {
+    match *mesh {
+        Mesh::Bodies { first, count } => {
+            let x = v3(d.xpos);
+            (x.get(first..first + count).unwrap_or(&[]), &[])
+        }
+        Mesh::Flex { flex } => {
+            let (vadr, vnum) = span(m.flex_vertadr, m.flex_vertnum, flex);
+            let (eadr, enum_) = span(m.flex_edgeadr, m.flex_edgenum, flex);
+            let x = v3(d.flexvert_xpos).get(vadr..vadr + vnum).unwrap_or(&[]);
+            (x, d.flexedge_length.get(eadr..eadr + enum_).unwrap_or(&[]))
+        }
+    }
+}
+
+/// Adds the forces of every element to `force` (three per vertex of the mesh), and keeps the
+/// lengths for the next call when damping is on (`kD > 0`, as MuJoCo tests it). The element's
+/// sizes are constants of the two simplices, so the inner loops unroll.
+fn element_forces(m: &Model, d: &Data, simplex: &Simplex, object: &mut Object, force: &mut [Real]) {
+    if let Ok(edges) = simplex.edges.try_into() {
+        element_forces_of::<4, 6>(m, d, edges, object, force);
+    } else if let Ok(edges) = simplex.edges.try_into() {
+        element_forces_of::<3, 3>(m, d, edges, object, force);
+    }
+}
+
+/// [`element_forces`] for elements of `NV` vertices and `NE` edges.
+fn element_forces_of<const NV: usize, const NE: usize>(
     m: &Model,
     d: &Data,
-    mesh: &Mesh,
-    simplex: &Simplex,
-    el: &Element,
-    metric: MetricFn,
-    material: &Material,
+    edges: &[[usize; 2]; NE],
+    object: &mut Object,
     force: &mut [Real],
 ) {
-    let ne = simplex.edges.len();
-    let mut x0 = [[0.0; 3]; 4];
-    let mut x = [[0.0; 3]; 4];
-    for i in 0..simplex.verts {
-        x0[i] = mesh.reference(m, el.verts[i]);
-        x[i] = mesh.position(m, d, el.verts[i]);
-    }
-    let metric = metric(&x0, material);
-    let kd = material.damping / m.opt.timestep;
-    let mut elongation = [0.0; 6];
-    let mut gradient = [[[0.0; 3]; 2]; 6];
-    for e in 0..ne {
-        let [a, b] = simplex.edges[e];
-        let reference = squared_dist(&x0[a], &x0[b]);
-        let deformed = match *mesh {
-            Mesh::Bodies { .. } => squared_dist(&x[a], &x[b]),
-            Mesh::Flex { flex } => {
-                let adr = span(m.flex_edgeadr, m.flex_edgenum, flex).0;
-                let l = d
-                    .flexedge_length
-                    .get(adr + el.edges[e])
-                    .copied()
-                    .unwrap_or(0.0);
+    let kd = object.damping / m.opt.timestep;
+    let (x, lengths) = current(m, d, &object.mesh);
+    let is_flex = matches!(object.mesh, Mesh::Flex { .. });
+    let elements = object.elements.chunks_exact(NV + NE);
+    let metrics = object.metric.chunks_exact(NE * NE);
+    let references = object.reference.chunks_exact(NE);
+    let previouses = object.previous.chunks_exact_mut(NE);
+    for (((el, metric), reference), previous) in
+        elements.zip(metrics).zip(references).zip(previouses)
+    {
+        let (verts, flex_edges) = el.split_at(NV);
+        let mut xe = [[0.0; 3]; NV];
+        for (xi, &v) in xe.iter_mut().zip(verts) {
+            *xi = x.get(v as usize).copied().unwrap_or_default();
+        }
+        let mut elongation = [0.0; NE];
+        for e in 0..NE {
+            let [a, b] = edges[e];
+            let deformed = if is_flex {
+                let l = lengths.get(flex_edges[e] as usize).copied().unwrap_or(0.0);
                 l * l
+            } else {
+                squared_dist(&xe[a], &xe[b])
+            };
+            elongation[e] = deformed - reference[e] + (deformed - previous[e]) * kd;
+            if kd > 0.0 {
+                previous[e] = deformed;
             }
-        };
-        // the previous lengths stay the reference ones without damping (kd <= 0)
-        elongation[e] = deformed - reference + (deformed - reference) * kd;
+        }
+        let local = element_force(edges, &xe, &elongation, metric);
+        for (i, &v) in verts.iter().enumerate() {
+            let at = 3 * v as usize;
+            if let Some(f) = force.get_mut(at..at + 3) {
+                for k in 0..3 {
+                    f[k] += local[i][k];
+                }
+            }
+        }
+    }
+}
+
+/// The forces of one element on its vertices: `-metric * elongation * gradient`.
+fn element_force<const NV: usize, const NE: usize>(
+    edges: &[[usize; 2]; NE],
+    x: &[[Real; 3]; NV],
+    elongation: &[Real; NE],
+    metric: &[Real],
+) -> [[Real; 3]; NV] {
+    let mut gradient = [[[0.0; 3]; 2]; NE];
+    for e in 0..NE {
+        let [a, b] = edges[e];
         for k in 0..3 {
             gradient[e][0][k] = x[a][k] - x[b][k];
             gradient[e][1][k] = x[b][k] - x[a][k];
         }
     }
-    let mut local = [[0.0; 3]; 4];
-    for ed1 in 0..ne {
-        for ed2 in 0..ne {
+    let mut local = [[0.0; 3]; NV];
+    for ed1 in 0..NE {
+        for ed2 in 0..NE {
+            let g = metric[NE * ed1 + ed2];
             for i in 0..2 {
                 for k in 0..3 {
-                    local[simplex.edges[ed2][i]][k] -=
-                        elongation[ed1] * gradient[ed2][i][k] * metric[ed1][ed2];
+                    local[edges[ed2][i]][k] -= elongation[ed1] * gradient[ed2][i][k] * g;
                 }
             }
         }
     }
-    for i in 0..simplex.verts {
-        for k in 0..3 {
-            force[3 * el.verts[i] + k] += local[i][k];
-        }
-    }
+    local
 }
 
 /// Adds the vertex forces to `qfrc_passive`: to the dofs from the first body's for a body mesh

@@ -7,15 +7,17 @@
 //! body naming the instance plus `v`), its reference position `body_pos`, its position `xpos`,
 //! its force on dofs `3 v` to `3 v + 2` after the first body's. Edges are numbered in the order
 //! they first appear in the faces; the flap of an edge takes the triangle of its first
-//! appearance and the opposite vertex of its last. mjrs rebuilds this table on each call in
-//! scratch memory of the `Data`'s arena (sorting the edge appearances), and the Hessians from
-//! the reference positions; `nstate` is 0, as in MuJoCo.
+//! appearance and the opposite vertex of its last. Like MuJoCo's constructor, the instance's
+//! object is built once per `Data`: the flaps (found by sorting the edge appearances in scratch
+//! memory of the arena) and their Hessians from the reference positions; a call only applies
+//! them. `nstate` is 0, as in MuJoCo.
 //!
 //! Configuration: `young`, `poisson`, `thickness` (numbers, unset reads as 0, as in MuJoCo),
 //! and `face`, `edge`, which the compiler writes (`edge` is only checked to be numbers).
 
 use super::membrane::area;
-use super::{check_attrs, Ints, Material, TRIANGLE};
+use super::{check_attrs, Ints, Material, NO_OBJECT, TRIANGLE};
+use crate::arena::{ArenaError, Stack};
 use crate::data::Data;
 use crate::error::StepError;
 use crate::math::scalar::pow;
@@ -36,7 +38,7 @@ pub fn register() {
     let _ = register_plugin(&SHELL);
 }
 
-/// `mujoco.elasticity.shell` (stateless: everything is derived from the Model).
+/// `mujoco.elasticity.shell` (its instances' flaps are in their objects).
 pub struct Shell;
 
 /// The vertex numbers of the `face` text, three per triangle.
@@ -69,24 +71,26 @@ fn bending(x: &[[Real; 3]], v: &[usize; 4], mu: Real, thickness: Real) -> [[Real
     k
 }
 
-/// Subtracts `K x` of one flap from the dofs of its vertices.
-fn add_flap_force(m: &Model, d: &mut Data, first: usize, v: &[usize; 4], material: &Material) {
-    let reference = &v3(m.body_pos)[first..];
-    let mu = material.young / (2.0 * (1.0 + material.poisson));
-    let k = bending(reference, v, mu, material.thickness);
-    let xpos = &v3(d.xpos)[first..];
+/// Subtracts `K x` of one flap (vertices `v`) from the dofs of its vertices, the mesh's
+/// positions `xpos` and dofs from `dofadr` on.
+fn add_flap_force(
+    qfrc: &mut [Real],
+    dofadr: usize,
+    xpos: &[[Real; 3]],
+    v: &[usize; 4],
+    k: &[Real],
+) {
     let mut force = [[0.0; 3]; 4];
     for i in 0..4 {
         for j in 0..4 {
             for x in 0..3 {
-                force[i][x] += k[i][j] * xpos[v[j]][x];
+                force[i][x] += k[4 * i + j] * xpos[v[j]][x];
             }
         }
     }
-    let dofadr = m.body_dofadr[first] as usize;
     for i in 0..4 {
         for x in 0..3 {
-            d.qfrc_passive[dofadr + 3 * v[i] + x] -= force[i][x];
+            qfrc[dofadr + 3 * v[i] + x] -= force[i][x];
         }
     }
 }
@@ -96,62 +100,152 @@ fn edge_key(a: i32, b: i32) -> u64 {
     (u64::from(a.min(b) as u32) << 32) | u64::from(a.max(b) as u32)
 }
 
-/// The bending forces of instance `instance`, added to `qfrc_passive` edge by edge.
-fn add_forces(m: &Model, d: &mut Data, instance: usize) -> Result<(), StepError> {
-    let (first, count) = instance_bodies(m, instance);
-    if count == 0 {
-        return Ok(()); // refused by init
-    }
-    let material = Material::from_model(m, instance);
+/// The arrays of an object with room for `nflap` flaps: head (flap count, first body, room),
+/// vertices (four per flap), Hessians (sixteen per flap).
+fn object_layout(nflap: usize) -> [Option<usize>; 3] {
+    [Some(3), nflap.checked_mul(4), nflap.checked_mul(16)]
+}
+
+/// At most one flap per interior edge, and an interior edge appears in two triangles or more.
+fn max_flaps(m: &Model, instance: usize) -> usize {
+    faces(m, instance).count() / 3 * 3 / 2
+}
+
+/// The object's arrays in `bytes`, for at most `nflap` flaps.
+fn carve(bytes: &mut [u8], nflap: usize) -> Option<(&mut [u64], &mut [i32], &mut [Real])> {
+    let [head, verts, hessians] = object_layout(nflap);
+    let mut c = crate::arena::Carver::new(bytes, 0);
+    Some((
+        c.take::<u64>(head).ok()?,
+        c.take::<i32>(verts).ok()?,
+        c.take::<Real>(hessians).ok()?,
+    ))
+}
+
+/// The flaps of instance `instance`, in the order of their edges' first appearances, each as
+/// `f(flap vertices)`; scratch from `stack`.
+fn for_each_flap(
+    m: &Model,
+    instance: usize,
+    stack: &mut Stack,
+    mut f: impl FnMut([usize; 4]),
+) -> Result<(), ArenaError> {
     let nt = faces(m, instance).count() / 3;
     let n = 3 * nt;
-    d.with_stack(|d, stack| -> Result<(), StepError> {
-        let tri = stack.alloc::<i32>(n)?;
-        for (t, v) in tri.iter_mut().zip(faces(m, instance)) {
-            *t = v;
+    let mut frame = stack.frame();
+    let tri = frame.alloc::<i32>(n)?;
+    for (t, v) in tri.iter_mut().zip(faces(m, instance)) {
+        *t = v;
+    }
+    // the appearances of edges (3 t + local edge), grouped by edge, in order within each
+    let keys = frame.alloc::<u64>(n)?;
+    let order = frame.alloc::<u32>(n)?;
+    let edges = TRIANGLE.edges;
+    for k in 0..n {
+        let (t, e) = (k / 3, k % 3);
+        keys[k] = edge_key(tri[3 * t + edges[e][0]], tri[3 * t + edges[e][1]]);
+        order[k] = k as u32;
+    }
+    order.sort_unstable_by_key(|&k| (keys[k as usize], k));
+    // at an edge's first appearance: the opposite vertex of its last (-1: boundary);
+    // i32::MIN at the other appearances
+    let opposite = frame.alloc::<i32>(n)?;
+    opposite.fill(i32::MIN);
+    let third = |k: usize| tri[3 * (k / 3) + (edges[k % 3][1] + 1) % 3];
+    let mut i = 0;
+    while i < n {
+        let key = keys[order[i] as usize];
+        let j = i + order[i..]
+            .iter()
+            .take_while(|&&k| keys[k as usize] == key)
+            .count();
+        let (first_k, last_k) = (order[i] as usize, order[j - 1] as usize);
+        opposite[first_k] = if j - i > 1 { third(last_k) } else { -1 };
+        i = j;
+    }
+    for k in 0..n {
+        if opposite[k] < 0 {
+            continue; // not a first appearance, or a boundary edge
         }
-        // the appearances of edges (3 t + local edge), grouped by edge, in order within each
-        let keys = stack.alloc::<u64>(n)?;
-        let order = stack.alloc::<u32>(n)?;
-        let edges = TRIANGLE.edges;
-        for k in 0..n {
-            let (t, e) = (k / 3, k % 3);
-            keys[k] = edge_key(tri[3 * t + edges[e][0]], tri[3 * t + edges[e][1]]);
-            order[k] = k as u32;
-        }
-        order.sort_unstable_by_key(|&k| (keys[k as usize], k));
-        // at an edge's first appearance: the opposite vertex of its last (-1: boundary);
-        // i32::MIN at the other appearances
-        let opposite = stack.alloc::<i32>(n)?;
-        opposite.fill(i32::MIN);
-        let third = |k: usize| tri[3 * (k / 3) + (edges[k % 3][1] + 1) % 3];
-        let mut i = 0;
-        while i < n {
-            let key = keys[order[i] as usize];
-            let j = i + order[i..]
-                .iter()
-                .take_while(|&&k| keys[k as usize] == key)
-                .count();
-            let (first_k, last_k) = (order[i] as usize, order[j - 1] as usize);
-            opposite[first_k] = if j - i > 1 { third(last_k) } else { -1 };
-            i = j;
-        }
-        for k in 0..n {
-            if opposite[k] < 0 {
-                continue; // not a first appearance, or a boundary edge
+        let (t, e) = (k / 3, k % 3);
+        f([
+            tri[3 * t + edges[e][0]],
+            tri[3 * t + edges[e][1]],
+            third(k),
+            opposite[k],
+        ]
+        .map(|v| v as usize));
+    }
+    Ok(())
+}
+
+/// MuJoCo's constructor: the flaps and their bending Hessians. An instance that `init` refuses
+/// gets none.
+fn build_object(
+    m: &Model,
+    instance: usize,
+    bytes: &mut [u8],
+    stack: &mut Stack,
+) -> Result<(), ArenaError> {
+    let (first, count) = instance_bodies(m, instance);
+    let room = max_flaps(m, instance);
+    let Some((head, verts, hessians)) = carve(bytes, room) else {
+        return Ok(());
+    };
+    if count == 0 || check_faces(m, instance).is_err() {
+        return Ok(());
+    }
+    let material = Material::from_model(m, instance);
+    let mu = material.young / (2.0 * (1.0 + material.poisson));
+    let reference = &v3(m.body_pos)[first..];
+    let mut nflap = 0;
+    for_each_flap(m, instance, stack, |v| {
+        if let Some(slot) = verts.get_mut(4 * nflap..4 * nflap + 4) {
+            let k = bending(reference, &v, mu, material.thickness);
+            for (s, &x) in slot.iter_mut().zip(&v) {
+                *s = x as i32;
             }
-            let (t, e) = (k / 3, k % 3);
-            let flap = [
-                tri[3 * t + edges[e][0]],
-                tri[3 * t + edges[e][1]],
-                third(k),
-                opposite[k],
-            ]
-            .map(|v| v as usize);
-            add_flap_force(m, d, first, &flap, &material);
+            for (i, row) in k.iter().enumerate() {
+                hessians[16 * nflap + 4 * i..16 * nflap + 4 * i + 4].copy_from_slice(row);
+            }
+            nflap += 1;
         }
-        Ok(())
-    })
+    })?;
+    head.copy_from_slice(&[nflap as u64, first as u64, room as u64]);
+    Ok(())
+}
+
+/// The bending forces of instance `instance`, added to `qfrc_passive` flap by flap.
+fn add_forces(m: &Model, d: &mut Data, instance: usize) -> Result<(), StepError> {
+    let objects = core::mem::take(&mut d.plugin_objects);
+    let bytes = super::super::instance_object(d.plugin_data, objects, instance);
+    let head = bytes
+        .get(..24)
+        .and_then(crate::pod::cast::<u64>)
+        .map(|h| (h[0] as usize, h[1] as usize, h[2] as usize));
+    let carved = head.and_then(|(nflap, first, room)| {
+        let (_, verts, hessians) = carve(bytes, room)?;
+        Some((verts.get(..4 * nflap)?, hessians.get(..16 * nflap)?, first))
+    });
+    let result = match carved {
+        Some((verts, hessians, first)) => {
+            let dofadr = usize::try_from(m.body_dofadr.get(first).copied().unwrap_or(-1));
+            let xpos = v3(d.xpos).get(first..).unwrap_or(&[]);
+            let fits = |v: &[usize; 4]| {
+                dofadr.is_ok_and(|a| v.iter().all(|&v| v < xpos.len() && a + 3 * v + 3 <= m.nv))
+            };
+            for (v, k) in verts.chunks_exact(4).zip(hessians.chunks_exact(16)) {
+                let v = [v[0], v[1], v[2], v[3]].map(|x| x as usize);
+                if let (true, Ok(adr)) = (fits(&v), dofadr) {
+                    add_flap_force(d.qfrc_passive, adr, xpos, &v, k);
+                }
+            }
+            Ok(())
+        }
+        None => Err(NO_OBJECT),
+    };
+    d.plugin_objects = objects;
+    result
 }
 
 /// MuJoCo's check of the faces' bodies (fatal), and beyond MuJoCo, which would read outside its
@@ -211,6 +305,26 @@ impl Plugin for Shell {
             "Invalid parameter specification in shell plugin",
         )?;
         check_faces(m, instance)
+    }
+
+    fn object_bytes(&self, m: &Model, instance: usize) -> usize {
+        let [head, verts, hessians] = object_layout(max_flaps(m, instance));
+        let mut c = crate::arena::LayoutCounter::new();
+        c.add::<u64>(head);
+        c.add::<i32>(verts);
+        c.add::<Real>(hessians);
+        c.total().unwrap_or(usize::MAX)
+    }
+
+    /// MuJoCo's constructor: the flaps and their bending Hessians.
+    fn init_object(
+        &self,
+        m: &Model,
+        instance: usize,
+        object: &mut [u8],
+        stack: &mut Stack,
+    ) -> Result<(), ArenaError> {
+        build_object(m, instance, object, stack)
     }
 
     fn compute(

@@ -4,15 +4,16 @@
 //! The metric of a tetrahedron is built from one basis tensor per edge: the symmetrized product
 //! of the area normals of the two faces that do not touch the edge, over `72 * volume²`; with
 //! Lamé's `mu = E / (2 (1 + nu))` and `la = E nu / ((1 + nu) (1 - 2 nu))`, both times the
-//! signed reference volume. See the [module notes](super) for what is derived on each call.
+//! signed reference volume. See the [module notes](super) for what the instance's object keeps.
 //!
 //! Configuration: `young`, `poisson` (numbers, unset reads as 0, as in MuJoCo), `damping`
-//! (only 0, or a value that gives MuJoCo no state: see the module notes), and `face`, `edge`,
-//! which the compiler writes.
+//! (see the module notes), and `face`, `edge`, which the compiler writes.
 
 use super::{
-    add_forces, check_attrs, check_damping, check_mesh, metric_tensor, Material, Mesh, TETRAHEDRON,
+    add_forces, check_attrs, check_mesh, init_object, metric_tensor, object_bytes, Material, Mesh,
+    TETRAHEDRON,
 };
+use crate::arena::{ArenaError, Stack};
 use crate::data::Data;
 use crate::error::StepError;
 use crate::math::vec::{cross, dot3, sub3};
@@ -29,7 +30,7 @@ pub fn register() {
     let _ = register_plugin(&SOLID);
 }
 
-/// `mujoco.elasticity.solid` (stateless: everything is derived from the Model).
+/// `mujoco.elasticity.solid` (its instances' data is in their objects).
 pub struct Solid;
 
 /// The faces of a tetrahedron, as local vertices, and the two faces away from each edge.
@@ -82,7 +83,7 @@ impl Plugin for Solid {
     }
 
     /// MuJoCo's checks when the instance is created (numbers, a flex of dimension 3, the
-    /// mesh; see `check_mesh`), and mjrs's refusal of damping.
+    /// mesh; see `check_mesh`).
     fn init(&self, m: &Model, instance: usize) -> Result<(), PluginError> {
         check_attrs(
             m,
@@ -98,8 +99,23 @@ impl Plugin for Solid {
                 ));
             }
         }
-        check_mesh(m, instance, &mesh, &TETRAHEDRON)?;
-        check_damping(m, &Material::from_model(m, instance))
+        check_mesh(m, instance, &mesh, &TETRAHEDRON)
+    }
+
+    fn object_bytes(&self, m: &Model, instance: usize) -> usize {
+        object_bytes(m, instance, &TETRAHEDRON)
+    }
+
+    /// MuJoCo's constructor: elements, metrics, reference lengths, damping.
+    fn init_object(
+        &self,
+        m: &Model,
+        instance: usize,
+        object: &mut [u8],
+        _stack: &mut Stack,
+    ) -> Result<(), ArenaError> {
+        init_object(m, instance, object, &TETRAHEDRON, metric);
+        Ok(())
     }
 
     fn compute(
@@ -109,7 +125,7 @@ impl Plugin for Solid {
         instance: usize,
         _capability: u32,
     ) -> Result<(), StepError> {
-        add_forces(m, d, instance, &TETRAHEDRON, metric)
+        add_forces(m, d, instance, &TETRAHEDRON)
     }
 }
 
