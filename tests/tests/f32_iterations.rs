@@ -43,3 +43,48 @@ fn f32_solvers_converge_like_f64() {
     println!("{}", report.join("\n"));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Sum over `steps` steps of the bounding-volume nodes whose boxes passed the midphase's
+/// overlap test (`bvh_active`), with core `$core`.
+macro_rules! active_nodes {
+    ($core:ident, $blob:expr, $steps:expr) => {{
+        let steps: usize = $steps;
+        let no_steps = 0;
+        let (_, total) = mjrs_tests::simulate!($core, $blob, None, no_steps, |m, d| {
+            let mut total = 0usize;
+            for _ in 0..steps {
+                $core::step(&m, d).unwrap();
+                total += d.bvh_active.iter().filter(|&&a| a != 0).count();
+            }
+            total
+        });
+        total
+    }};
+}
+
+/// A world body with a floor plane and border capsules: MuJoCo's box of its hierarchy is a
+/// half-space 5e9 deep whose top (0.4) f32 could not resolve, so that the f32 build found every
+/// body above the floor overlapping the world and walked the world's hierarchy (humanoid100: 4x
+/// the box tests of f64). The f32 blob cuts that side (`mjb::save` with 4-byte reals, and
+/// `mjb::load` of an 8-byte blob into the f32 core); the midphase now visits as many nodes in
+/// both builds.
+#[test]
+fn f32_midphase_culls_like_f64() {
+    let owned = mjrs_tests::compile_model("f32_world_bvh.xml");
+    let m = owned.view();
+    let blob = |bytes| {
+        let mut out = vec![0u8; mjrs_core::mjb::save_size(&m, bytes)];
+        let n = mjrs_core::mjb::save(&m, &mut out, bytes).unwrap();
+        out.truncate(n);
+        out
+    };
+    let wide = active_nodes!(mjrs_core, blob(8), 300);
+    for bytes in [4, 8] {
+        let narrow = active_nodes!(mjrs_core_f32, blob(bytes), 300);
+        println!("f64 {wide}, f32 from a {bytes}-byte blob {narrow} active nodes in 300 steps");
+        assert!(
+            narrow as f64 <= 1.02 * wide as f64,
+            "f32 ({bytes}-byte blob) {narrow} active nodes, f64 {wide}"
+        );
+    }
+}
