@@ -17,6 +17,10 @@ bench/rollout_mujoco.py) on 1, 2, 4, ... threads (default: powers of two up to t
 Steps per second: best of R rounds (default 3) of `mjrs speed` and `mjref speed`, alternating.
 Instructions per step: valgrind's callgrind over N steps (default 200), counting only the step
 function (`mjrs_core::forward::step`, `mj_step`), which machine noise does not move.
+With --f32 also the f32 core's steps per second, instructions per step
+(`mjrs_core_f32::forward::step`), and the work counters of both cores (mean contacts and
+solver iterations per step over the timed steps), where rounding below f32 resolution would
+show as more work.
 Memory: KiB of one Data of mjrs (the struct, its arrays and arena) and its difference in bytes
 from MuJoCo's (sizeof(mjData) + nbuffer + narena, from bench/mjdata_bytes.c built against the
 wheel's headers); negative is smaller.
@@ -229,9 +233,11 @@ def main():
     chosen = [m for m in models() if not a.names or m[0] in a.names]
     head = f"{'model':<22} {'mjrs/s':>9} {'MuJoCo/s':>9} {'ratio':>6} {'Data KiB':>9} {'vs mjData':>9}"
     if a.f32:
-        head += f" {'f32/s':>9}"
+        head += f" {'f32/s':>9} {'ncon f64/f32':>13} {'iter f64/f32':>13}"
     if cg:
         head += f" {'mjrs Ki/step':>12} {'MuJoCo Ki/step':>14} {'ratio':>6}"
+        if a.f32:
+            head += f" {'f32 Ki/step':>11}"
     print(head, flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         mjdata_bytes = mjdata_bytes_bin(tmp)
@@ -239,23 +245,33 @@ def main():
             mjb = pathlib.Path(tmp) / f"{name}.mjb"
             run([str(MJREF), "mjb", str(xml), "-o", str(mjb)])
             ours = ref = narrow = 0.0
+            work = None
             for _ in range(a.rounds):
                 mine = last_json(run([str(mjrs), "speed", str(mjb), "--steps", str(steps)]))
                 ours = max(ours, mine["steps_per_second"])
                 ref = max(ref, last_json(run([str(speed_bin), str(mjb), str(steps)]))["steps_per_second"])
                 if a.f32:
-                    narrow = max(narrow, last_json(run([str(mjrs), "speed", str(mjb), "--steps", str(steps), "--f32"]))["steps_per_second"])
+                    f32run = last_json(run([str(mjrs), "speed", str(mjb), "--steps", str(steps), "--f32"]))
+                    narrow = max(narrow, f32run["steps_per_second"])
+                    work = (mine, f32run)
             theirs = last_json(run([str(mjdata_bytes), str(mjb)]))["data_bytes"]
             row = (f"{name:<22} {ours:>9.0f} {ref:>9.0f} {ours / ref:>6.2f}"
                    f" {mine['data_bytes'] / 1024:>9.1f} {mine['data_bytes'] - theirs:>+9d}")
             if a.f32:
-                row += f" {narrow:>9.0f}"
+                wide_run, narrow_run = work
+                ncon = f"{wide_run['mean_ncon']:.1f}/{narrow_run['mean_ncon']:.1f}"
+                niter = f"{wide_run['mean_solver_niter']:.1f}/{narrow_run['mean_solver_niter']:.1f}"
+                row += f" {narrow:>9.0f} {ncon:>13} {niter:>13}"
             if cg:
                 n = min(a.cg_steps, steps)
                 ki = callgrind([str(mjrs), "speed", str(mjb), "--steps", str(n)],
                                "mjrs_core::forward::step", n, tmp) / 1000
                 kref = callgrind([str(speed_bin), str(mjb), str(n)], "mj_step", n, tmp) / 1000
                 row += f" {ki:>12.1f} {kref:>14.1f} {kref / ki:>6.2f}"
+                if a.f32:
+                    k32 = callgrind([str(mjrs), "speed", str(mjb), "--steps", str(n), "--f32"],
+                                    "mjrs_core_f32::forward::step", n, tmp) / 1000
+                    row += f" {k32:>11.1f}"
             print(row, flush=True)
 
 

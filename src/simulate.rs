@@ -59,6 +59,9 @@ pub struct Speed {
     pub seconds: f64,
     /// Mean number of contacts per step.
     pub mean_ncon: f64,
+    /// Mean constraint solver iterations per step (summed over islands): with `mean_ncon`, the
+    /// work counters that compare the f64 and f32 cores.
+    pub mean_solver_niter: f64,
     /// Sizes of the model.
     pub nq: usize,
     /// Degrees of freedom.
@@ -74,11 +77,12 @@ impl Speed {
     /// JSON in the shape of `mjref speed`.
     pub fn to_json(&self, model: &str) -> String {
         format!(
-            "{{\"model\": \"{model}\", \"steps\": {}, \"seconds\": {:.6}, \"steps_per_second\": {:.1}, \"mean_ncon\": {:.2}, \"nq\": {}, \"nv\": {}, \"nu\": {}, \"data_bytes\": {}}}",
+            "{{\"model\": \"{model}\", \"steps\": {}, \"seconds\": {:.6}, \"steps_per_second\": {:.1}, \"mean_ncon\": {:.2}, \"mean_solver_niter\": {:.2}, \"nq\": {}, \"nv\": {}, \"nu\": {}, \"data_bytes\": {}}}",
             self.steps,
             self.seconds,
             self.steps as f64 / self.seconds,
             self.mean_ncon,
+            self.mean_solver_niter,
             self.nq,
             self.nv,
             self.nu,
@@ -109,23 +113,26 @@ pub fn speed(
 }
 
 /// Times `steps` calls of `step_once` (control law and one step, returning the step's contact
-/// count) for a model of sizes `[nq, nv, nu]` whose data takes `data_bytes`.
+/// count and solver iterations) for a model of sizes `[nq, nv, nu]` whose data takes `data_bytes`.
 pub fn timed(
     steps: usize,
     [nq, nv, nu]: [usize; 3],
     data_bytes: usize,
-    mut step_once: impl FnMut() -> Result<usize, String>,
+    mut step_once: impl FnMut() -> Result<(usize, usize), String>,
 ) -> Result<Speed, String> {
-    let mut ncon = 0;
+    let (mut ncon, mut niter) = (0, 0);
     let start = Instant::now();
     for _ in 0..steps {
-        ncon += step_once()?;
+        let (c, i) = step_once()?;
+        ncon += c;
+        niter += i;
     }
     let seconds = start.elapsed().as_secs_f64();
     Ok(Speed {
         steps,
         seconds,
         mean_ncon: ncon as f64 / steps.max(1) as f64,
+        mean_solver_niter: niter as f64 / steps.max(1) as f64,
         nq,
         nv,
         nu,

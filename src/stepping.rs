@@ -155,6 +155,8 @@ pub fn speed(
     crate::simulate::timed(steps, [m.nq, m.nv, m.nu], data_bytes, || {
         sine(m, d);
         step(m, d)?;
-        Ok(d.ncon)
+        let islands = d.solver_nisland.clamp(1, d.solver_niter.len());
+        let niter: i32 = d.solver_niter[..islands].iter().sum();
+        Ok((d.ncon, niter.max(0) as usize))
     })
 }

@@ -402,6 +402,15 @@ impl ArrayVisitorMut for FillArrays<'_, '_> {
             return;
         };
         match self.r.take(bytes, info.name) {
+            Ok(src) if w == 8 && REAL_BYTES == 4 && BOX_FIELDS.contains(&info.name) => {
+                for (d, b) in data.chunks_exact_mut(6).zip(src.chunks_exact(6 * w)) {
+                    let wide =
+                        core::array::from_fn(|k| real_of(decode(info.kind, &b[8 * k..8 * k + 8])));
+                    for (d, x) in d.iter_mut().zip(narrow_box(wide)) {
+                        *d = T::from_scalar(Scalar::Real(f64::from(x)));
+                    }
+                }
+            }
             Ok(src) => fill_array(info.kind, src, data),
             Err(e) => self.err = Some(e),
         }
@@ -633,6 +642,14 @@ struct ArrayWriter<'w, 'o> {
 
 impl ArrayVisitor for ArrayWriter<'_, '_> {
     fn array<T: Elem>(&mut self, info: &FieldInfo, data: &[T]) {
+        if self.real_bytes == 4 && BOX_FIELDS.contains(&info.name) {
+            for b in data.chunks_exact(6) {
+                for x in narrow_box(core::array::from_fn(|k| real_of(b[k].to_scalar()))) {
+                    self.w.put(info.kind, 4, Scalar::Real(f64::from(x)));
+                }
+            }
+            return;
+        }
         // elements stored as they are in memory: copy the bytes (the file is little-endian)
         if cfg!(target_endian = "little")
             && core::mem::size_of::<T>() == elem_bytes(info.kind, self.real_bytes)
@@ -645,6 +662,62 @@ impl ArrayVisitor for ArrayWriter<'_, '_> {
         for &x in data {
             self.w.put(info.kind, self.real_bytes, x.to_scalar());
         }
+    }
+}
+
+/// Model arrays of boxes as rows of (center, half sizes), which [`narrow_box`] converts to
+/// single precision.
+const BOX_FIELDS: [&str; 2] = ["geom_aabb", "bvh_aabb"];
+
+/// A finite half size from which a box side stands for a half-space: MuJoCo gives a plane's
+/// box a side of half size `MAXVAL / 2` below its surface; real geometry is far smaller.
+const HALF_SPACE: f64 = 1e9;
+
+/// Where [`narrow_box`] cuts a half-space side, in the box's frame: a power of two, so that
+/// the f32 center and half size near it resolve 2^-12 (0.24 mm).
+const HALF_SPACE_CUT: f64 = 4096.0;
+
+/// `mjMAXVAL`, from which a box side is infinite (`collide_obb`'s test).
+const INFINITE: f64 = 1e10;
+
+/// The box `b` (center, half sizes) in single precision, for a blob or a `Model` with a 4-byte
+/// `mjtNum`. Sides are rounded to nearest, except a half-space side (finite half size of at
+/// least [`HALF_SPACE`]): at 5e9 from the origin an f32 center and half size resolve 512, so
+/// that the side's finite face (a plane's surface, or 0.41 above the floor for a world with
+/// border capsules) was lost in rounding, and with it every separating-axis test against the
+/// side (`mj_collideOBB`): the f32 build walked the world's hierarchy for every body above the
+/// floor (humanoid100: 4x the box tests of the f64 build). Such a side is cut at
+/// [`HALF_SPACE_CUT`] from the box's frame origin and rounded outward, which keeps its finite
+/// face within 0.25 mm (never inside it); what lies more than 4 km behind a plane's surface no
+/// longer meets it, as what lies 1e10 behind does not in MuJoCo. Infinite sides (`MAXVAL`) stay
+/// as they are.
+fn narrow_box(b: [f64; 6]) -> [f32; 6] {
+    let mut out = b.map(|x| x as f32);
+    for k in 0..3 {
+        let (center, half) = (b[k], b[k + 3]);
+        if !(HALF_SPACE..INFINITE).contains(&half) {
+            continue;
+        }
+        let lo = (center - half).max(-HALF_SPACE_CUT);
+        let hi = (center + half).min(HALF_SPACE_CUT);
+        let c = (0.5 * (lo + hi)) as f32;
+        // exact in f64: c is an f32 near the cut, lo and hi are within 2 * HALF_SPACE_CUT of it
+        let need = (hi - f64::from(c)).max(f64::from(c) - lo);
+        let mut h = need as f32;
+        if f64::from(h) < need {
+            h = f32::from_bits(h.to_bits() + 1);
+        }
+        out[k] = c;
+        out[k + 3] = h;
+    }
+    out
+}
+
+/// The value of a floating-point scalar.
+fn real_of(s: Scalar) -> f64 {
+    match s {
+        Scalar::Real(r) => r,
+        Scalar::Int(i) => i as f64,
     }
 }
 
@@ -697,3 +770,62 @@ pub fn save(m: &Model, out: &mut [u8], real_bytes: usize) -> Result<usize, MjbEr
 
 /// `sizeof(mjtNum)` of this build, the default width for [`save`].
 pub const NATIVE_REAL_BYTES: usize = REAL_BYTES;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// MuJoCo's box of a plane (a half-space under z = 0) and of a world body with border
+    /// capsules above the plane (top at 0.41): the finite face survives in f32, rounded outward
+    /// by at most 2^-12; the infinite sides and ordinary boxes are only rounded.
+    #[test]
+    fn narrow_box_keeps_the_face_of_a_half_space() {
+        let plane = [0.0, 0.0, -5e9, 1e10, 1e10, 5e9];
+        let world = [0.0, 0.0, -4_999_999_999.795, 1e10, 1e10, 5_000_000_000.205];
+        for (b, top) in [(plane, 0.0), (world, 0.41)] {
+            let n = narrow_box(b);
+            assert_eq!(&n[..2], &[0.0, 0.0]);
+            assert_eq!(&n[3..5], &[1e10, 1e10]);
+            let (c, h) = (f64::from(n[2]), f64::from(n[5]));
+            assert!(
+                c + h >= top - 1e-6 && c + h - top < 1.0 / 4096.0,
+                "top {}",
+                c + h
+            );
+            assert!(c - h <= -HALF_SPACE_CUT + 1.0 / 4096.0);
+            // idempotent: the narrowed box is an ordinary box
+            let again = narrow_box(n.map(f64::from));
+            assert_eq!(again, n);
+        }
+        let ordinary = [0.1, -2.0, 3.0, 0.5, 1e3, 2.0];
+        assert_eq!(narrow_box(ordinary), ordinary.map(|x| x as f32));
+    }
+
+    /// Narrowing happens where an f64 box becomes an f32 one: saving with 4-byte reals.
+    #[test]
+    fn blob_of_four_byte_reals_narrows_half_space_boxes() {
+        let plane = [0.0, 0.0, -5e9, 1e10, 1e10, 5e9];
+        let wide: [crate::Real; 6] = plane.map(|x| x as crate::Real);
+        let mut out = [0u8; 24];
+        let mut w = Writer {
+            out: &mut out,
+            pos: 0,
+        };
+        let info = FieldInfo {
+            name: "geom_aabb",
+            kind: Kind::Num,
+            rows: 1,
+            cols: 6,
+            matrix: true,
+        };
+        ArrayWriter {
+            w: &mut w,
+            real_bytes: 4,
+        }
+        .array(&info, &wide);
+        let read: [f32; 6] = core::array::from_fn(|k| {
+            f32::from_le_bytes([out[4 * k], out[4 * k + 1], out[4 * k + 2], out[4 * k + 3]])
+        });
+        assert_eq!(read, narrow_box(plane));
+    }
+}

@@ -221,7 +221,12 @@ fn sol_cg_newton(
         // many small improvements would stop short of the accuracy the f64 build reaches
         let (tolerance, gtolerance) = if newton {
             let t = |cost| crate::real::solver_tolerance(m.opt.tolerance, cost);
-            (t(scale * ctx.cost), t(1.0))
+            let forces = if cfg!(feature = "f32") {
+                scale * gradient_terms(d, &ctx)
+            } else {
+                1.0
+            };
+            (t(scale * ctx.cost), t(forces))
         } else {
             (m.opt.tolerance, m.opt.tolerance)
         };
@@ -276,6 +281,21 @@ fn update_constraint(m: &Model, d: &mut Data, efc: &mut Efc, ctx: &mut Context) 
     }
     ctx.quad_gauss[0] = gauss;
     ctx.cost += gauss;
+}
+
+/// The size of the forces whose difference is the gradient, `|M qacc| + |qfrc_smooth|` (which
+/// bound `|qfrc_constraint|` too), in the f32 build: the gradient's rounding noise is
+/// `EPSILON` times it, so that a gradient tolerance below that is never met (issue 25: the
+/// Gymnasium ant, with only joint limits active, took two Newton iterations per step in f32
+/// where f64 stops after one on the gradient). Only the f32 build calls it.
+fn gradient_terms(d: &Data, ctx: &Context) -> Real {
+    let smooth: Real = (0..ctx.ma.len())
+        .map(|c| {
+            let f = d.qfrc_smooth[ctx.sub.dof(c)];
+            f * f
+        })
+        .sum();
+    norm(ctx.ma) + sqrt(smooth)
 }
 
 /// `grad = M qacc - qfrc_smooth - qfrc_constraint` and its preconditioned version
