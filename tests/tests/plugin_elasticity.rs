@@ -19,6 +19,8 @@ use mjrs_core::plugin::{self, Plugin};
 use mjrs_core::{mjb, Model};
 use mjrs_tests::harness::Suite;
 use mjrs_tests::plugin_traj::{check_recorded_data, check_refusals, Message};
+use mjrs_tests::read_json;
+use serde_json::Value;
 
 const ELASTIC: Suite = Suite {
     prefix: "plugin-models-elasticity",
