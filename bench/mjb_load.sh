@@ -3,8 +3,9 @@
 # (no file I/O): instructions per byte of the blob (callgrind, one load, counting only
 # `OwnedModel::from_mjb` / `mj_loadModel` from a VFS buffer) and the best wall time of LOADS
 # loads, beside a plain copy of the blob's bytes.
-#   bench/mjb_load.sh [LOADS] [XML...]   default: 20 loads; hopper, humanoid100, a 17 MB
-#                                        textured blob (bench/models/big_texture.xml)
+#   bench/mjb_load.sh [LOADS] [XML...]   default: 20 loads; hopper, humanoid100, a 2 MB
+#                                        mesh blob (wx250s), a 17 MB textured blob
+#                                        (bench/models/big_texture.xml)
 # Needs ../shared/mjref/mjref (MuJoCo from PyPI, its venv for the headers) and valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,7 @@ models=("$@")
 [[ ${#models[@]} -gt 0 ]] || models=(
   tests/models/hopper.xml
   tests/models/compile/mujoco/model/humanoid100/humanoid100.xml
+  tests/models/compile/menagerie/trossen_wx250s/wx250s.xml
   bench/models/big_texture.xml
 )
 mjref=${MJREF:-../shared/mjref/mjref}
