@@ -93,12 +93,18 @@ fn step_does_not_allocate() {
 /// elements) allocate nothing either.
 #[test]
 fn flex_collision_step_does_not_allocate() {
+    let mut stepped = 0;
     for path in mjb_files("flex_collision") {
         for mode in 0..5 {
             let blob = std::fs::read(&path).unwrap();
             let header = mjrs_core::mjb::read_header(&blob).unwrap();
             let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
-            let m = mjrs_core::mjb::load(&blob, &mut mbuf).unwrap();
+            // MuJoCo's blob of a 1x1 height field is refused by validation: nothing to step
+            let Ok(m) = mjrs_core::mjb::load(&blob, &mut mbuf) else {
+                assert!(path.ends_with("hfield_rope1x1.mjb"), "{}", path.display());
+                continue;
+            };
+            stepped += 1;
             m.flex_selfcollide.fill(mode);
             let mut dbuf = vec![0u8; mjrs_core::Data::bytes_needed(m.sizes()).unwrap()];
             let mut d = mjrs_core::Data::new(&m, &mut dbuf).unwrap();
@@ -113,6 +119,7 @@ fn flex_collision_step_does_not_allocate() {
             assert_eq!(n, 0, "{} mode {mode}: {n} allocations", path.display());
         }
     }
+    assert!(stepped >= 30, "{stepped} runs");
 }
 
 /// A model of a fixture directory on fresh data: `f(m, d)`.
