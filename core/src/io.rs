@@ -8,7 +8,7 @@ use crate::real::Real;
 
 impl<'a> Data<'a> {
     /// A `Data` for model `m` over `buf` (`mj_makeData`): carved, its plugin instances' objects
-    /// made at the top of the arena ([`crate::plugin::make_objects`]), and reset. `buf` needs
+    /// made at the top of the arena (`plugin::make_objects`), and reset. `buf` needs
     /// [`Data::bytes_needed`]`(m.sizes())` bytes; an arena too small for the plugin objects is
     /// [`ArenaError::OutOfArena`].
     pub fn new(m: &Model, buf: &'a mut [u8]) -> Result<Self, ArenaError> {

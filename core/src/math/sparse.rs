@@ -78,7 +78,7 @@ fn dot_compressed(vec1: &[Real], ind1: &[i32], vec2: &[Real]) -> Real {
 
 /// Three dot products of the compressed rows `vec10`, `vec11`, `vec12`, which share the sparsity
 /// pattern `ind1`, with the dense `vec2` (`mju_dotSparseX3`, for supernodes): each row summed as
-/// [`dot_compressed`] sums it, but every block of four entries of `vec2` is gathered once for
+/// `dot_compressed` sums it, but every block of four entries of `vec2` is gathered once for
 /// the three rows.
 pub fn dot_sparse_x3(
     vec10: &[Real],

@@ -130,7 +130,7 @@ pub const NUM_COEFFICIENTS: usize = 64;
 /// An SdfLib octree: a cube split into a start grid of `start_grid_size`³ cells, each the root
 /// of a subtree. `nodes` holds, from index 0, the start grid (x fastest), then groups of 8
 /// children and the 64 coefficients of every leaf (stored as `f32` bits); an inner node holds
-/// the index of its first child, a leaf [`IS_LEAF`] and the index of its coefficients.
+/// the index of its first child, a leaf `IS_LEAF` and the index of its coefficients.
 #[derive(Clone, Copy, Debug)]
 pub struct OctreeSdf<'a> {
     /// The cube's lower corner (`mBox.min`).
