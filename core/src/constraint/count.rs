@@ -177,10 +177,11 @@ fn count_limits(m: &Model, d: &Data, sparse: bool, c: &mut RowCounts) {
     }
 }
 
-/// Rows of a contact of dimension `dim`: one per pyramid edge, per elliptic dimension, or one.
-fn contact_rows_of(m: &Model, dim: usize) -> usize {
-    if dim == 1 {
-        1
+/// Rows of a contact of dimension `dim`: one per pyramid edge, per elliptic dimension, or one
+/// (none for a dimension of zero, which only a hand-written contact has).
+pub fn contact_rows_of(m: &Model, dim: usize) -> usize {
+    if dim <= 1 {
+        dim
     } else if is_pyramidal(m) {
         2 * (dim - 1)
     } else {

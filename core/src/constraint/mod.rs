@@ -24,6 +24,7 @@
 mod allocate;
 mod contact;
 mod count;
+pub use count::contact_rows_of;
 mod equality;
 mod friction;
 mod jacobian;

@@ -12,6 +12,7 @@
 use super::error::{check_match, SceneError};
 use super::scene::{begin, complete, plugin_visuals};
 use super::{interact, Camera, Perturb, Scene, VisOption};
+use mjrs_core::constraint::contact_rows_of;
 use mjrs_core::types::WARN_VGEOMFULL;
 use mjrs_core::{support, Data, Model, Real};
 use mjrs_std::{OwnedData, OwnedModel};
@@ -83,7 +84,6 @@ impl SceneState {
 /// forces and islands, `efc_address` renumbered; the islands of tendon limits stay at the
 /// rows `tendon_efcadr` names (MuJoCo writes them there too).
 fn pack_contact_rows(m: &Model, d: &Data, state: &mut Data) {
-    let pyramidal = support::is_pyramidal(m);
     let src = d.arena.arrays();
     let ncon = state.ncon;
     let with_islands = d.nisland != 0;
@@ -91,12 +91,7 @@ fn pack_contact_rows(m: &Model, d: &Data, state: &mut Data) {
     let mut address = 0usize;
     for c in 0..ncon {
         let con = &mut dst.contact[c];
-        let dim = con.dim as usize;
-        let rows = if pyramidal && dim > 1 {
-            2 * (dim - 1)
-        } else {
-            dim
-        };
+        let rows = contact_rows_of(m, usize::try_from(con.dim).unwrap_or(0));
         let from = usize::try_from(con.efc_address).ok();
         con.efc_address = address as i32;
         if let Some(from) = from {
