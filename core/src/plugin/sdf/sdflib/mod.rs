@@ -17,6 +17,7 @@ use crate::real::Real;
 pub mod build;
 mod glm;
 pub mod mesh;
+mod sort;
 pub mod tricubic;
 
 pub use tricubic::{interpolate_gradient, interpolate_value};
