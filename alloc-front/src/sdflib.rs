@@ -15,8 +15,9 @@ use mjrs_core::Model;
 
 /// Octree words of the first attempt.
 const FIRST_CAPACITY: usize = 1 << 20;
-/// Octree words past which the builder gives up (4 GiB of nodes).
-const MAX_CAPACITY: usize = 1 << 30;
+/// Octree words past which the builder gives up: 128 MiB of nodes, ten times MuJoCo's cow (the
+/// node records then take about 1.3 GB more).
+const MAX_CAPACITY: usize = 1 << 25;
 
 /// Sets [`build_instance`] as the plugin's builder (once per program; later calls do nothing).
 pub fn register_builder() {

@@ -41,6 +41,8 @@ pub enum BuildError {
     TooLarge,
     /// The construction met an inconsistent tree (a bug).
     Malformed,
+    /// The table of built trees ([`plugin::MAX_TREES`] distinct meshes) is full.
+    TableFull,
 }
 
 impl BuildError {
@@ -56,6 +58,9 @@ impl BuildError {
             BuildError::OutOfMemory => "not enough memory for the SDF's mesh data",
             BuildError::TooLarge => "the SDF's octree does not fit the memory given for it",
             BuildError::Malformed => "internal error: inconsistent SDF octree",
+            BuildError::TableFull => {
+                "the table of SDF octrees is full (sdflib::plugin::MAX_TREES distinct meshes)"
+            }
         }
     }
 }

@@ -60,7 +60,7 @@ pub fn set_builder(builder: Builder) -> bool {
 }
 
 /// Adds the tree of the mesh with key `tree.key`; adding a key again keeps the first tree.
-/// [`BuildError::TooLarge`] when all [`MAX_TREES`] cells are taken.
+/// [`BuildError::TableFull`] when all [`MAX_TREES`] cells are taken.
 pub fn add_tree(tree: Tree) -> Result<usize, BuildError> {
     for (i, cell) in TREES.iter().enumerate() {
         if cell.claim(tree) {
@@ -70,7 +70,7 @@ pub fn add_tree(tree: Tree) -> Result<usize, BuildError> {
             return Ok(i);
         }
     }
-    Err(BuildError::TooLarge)
+    Err(BuildError::TableFull)
 }
 
 /// The index of the tree of the mesh with key `key`, if it was added.
@@ -251,5 +251,32 @@ impl Plugin for SdfLibPlugin {
 
     fn sdf_gradient(&self, point: &[Real; 3], _attributes: &[Real], object: &[u8]) -> [Real; 3] {
         object_tree(object).map_or([Real::NAN; 3], |t| t.sdf().plugin_gradient(point))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static NODES: [u32; 2] = [super::super::IS_LEAF | 1, 0];
+
+    #[test]
+    fn a_key_added_twice_keeps_its_first_tree() {
+        let key = 0x5eed_0000_0000_0001;
+        let t = Tree {
+            key,
+            header: OctreeHeader::default(),
+            nodes: &NODES,
+        };
+        let i = add_tree(t).unwrap();
+        assert_eq!(add_tree(Tree { nodes: &[], ..t }), Ok(i));
+        assert_eq!(find_tree(key), Some(i));
+        assert_eq!(tree(i).unwrap().nodes.len(), 2);
+        assert_eq!(find_tree(key + 1), None);
+        // the object names the tree by index + 1; anything else finds none
+        let object = (i as u64 + 1).to_le_bytes();
+        assert_eq!(object_tree(&object).map(|t| t.key), Some(key));
+        assert!(object_tree(&0u64.to_le_bytes()).is_none());
+        assert!(object_tree(&[1, 2]).is_none());
     }
 }
