@@ -29,6 +29,14 @@ extern crate alloc;
 mod buffer;
 mod data;
 mod model;
+pub mod sdflib;
 
 pub use data::{DataGuard, OwnedData};
 pub use model::{ModelGuard, OwnedModel};
+
+/// Registers every first-party plugin of the core ([`mjrs_core::plugin::register_first_party`])
+/// and the heap builder of the mesh SDF's octrees ([`sdflib::register_builder`]).
+pub fn register_first_party() {
+    mjrs_core::plugin::register_first_party();
+    sdflib::register_builder();
+}

@@ -34,7 +34,7 @@ impl OwnedModel {
         check_blob_can_hold(blob, bytes)?;
         let mut buf = buffer::zeroed(bytes)?;
         // MJB files name plugins by slot: the first-party ones must be in theirs
-        mjrs_core::plugin::register_first_party();
+        crate::register_first_party();
         let header = mjb::load(blob, &mut buf)?.header();
         Ok(Self { header, buf })
     }

@@ -334,10 +334,6 @@ pub struct ArenaState {
     pub maxuse_stack: usize,
     /// Peak bytes used by arena arrays and stack together (`maxuse_arena`).
     pub maxuse_arena: usize,
-    /// Bytes above the arena held for the data's life by the plugin instances' objects (what
-    /// MuJoCo's plugins allocate in `init`); set when the data is made, kept by resets and
-    /// copies, and not counted in [`Arena::len`].
-    pub objects: usize,
 }
 
 /// One arena array for [`Stack::push_all`]: `n` elements of `T` for arena field `field`.
@@ -474,6 +470,10 @@ fn reserved_in<'b, T: Pod>(buf: &'b mut [u8], r: &Reservation, n: usize) -> &'b 
 /// The arena of a `Data`: bottom-pushed arena arrays plus a top-down scratch stack.
 pub struct Arena<'a> {
     buf: &'a mut [u8],
+    /// The plugin instances' objects (what MuJoCo's plugins allocate in `init`): bytes cut from
+    /// the top of the data's arena when it is made, kept by resets and copies, not counted in
+    /// [`Arena::len`], and left in place by [`Arena::detach`].
+    objects: &'a mut [u8],
     /// Use counters.
     pub state: ArenaState,
     /// Where the arena arrays of this step are.
@@ -496,25 +496,7 @@ impl Detached<'_> {
 
     /// The `n` elements of `T` reserved by `r` ([`Arena::reserve`]), while detached.
     pub fn reserved<T: Pod>(&mut self, r: &Reservation, n: usize) -> &mut [T] {
-        let narena = self.buf.len().saturating_sub(self.state.objects);
-        reserved_in(&mut self.buf[..narena], r, n)
-    }
-
-    /// The plugin objects ([`ArenaState::objects`]) and a scratch frame, together: for a plugin
-    /// that updates its object while computing with scratch memory.
-    pub fn objects_and_stack(&mut self) -> (&mut [u8], Stack<'_>) {
-        let narena = self.buf.len().saturating_sub(self.state.objects);
-        let (arena, objects) = self.buf.split_at_mut(narena);
-        let (lo, hi) = (self.state.parena, narena - self.state.pstack);
-        let stack = Stack {
-            free: &mut arena[lo..hi],
-            lo,
-            hi,
-            narena,
-            state: &mut self.state,
-            fields: None,
-        };
-        (objects, stack)
+        reserved_in(self.buf, r, n)
     }
 
     /// The arena arrays recorded in `fields`, writable, and a scratch frame, together: for the
@@ -561,8 +543,8 @@ impl Detached<'_> {
     /// free part, split so that both can be used at once.
     #[inline(always)]
     fn used_and_stack(&mut self) -> (&mut [u8], Stack<'_>) {
-        let narena = self.buf.len().saturating_sub(self.state.objects);
-        let (lo, hi) = (self.state.parena, narena - self.state.pstack);
+        let (lo, hi) = (self.state.parena, self.buf.len() - self.state.pstack);
+        let narena = self.buf.len();
         let (used, free) = self.buf.split_at_mut(lo);
         let stack = Stack {
             free: &mut free[..hi - lo],
@@ -582,17 +564,35 @@ impl<'a> Arena<'a> {
         debug_assert_eq!(buf.as_ptr() as usize % MAX_ALIGN, 0);
         Self {
             buf,
+            objects: &mut [],
             state: ArenaState::default(),
             fields: [(0, 0); N_ARENA_FIELDS],
         }
     }
 
+    /// An empty arena over `buf` but its top `objects` bytes (rounded up to keep the arena's
+    /// end at [`MAX_ALIGN`]), which hold the plugin objects.
+    pub fn with_objects(buf: &'a mut [u8], objects: usize) -> Result<Self, ArenaError> {
+        let total = buf.len();
+        let start = total
+            .checked_sub(objects)
+            .map(|s| s & !(MAX_ALIGN - 1))
+            .ok_or(ArenaError::OutOfArena {
+                requested: objects,
+                available: total,
+                narena: total,
+            })?;
+        let (buf, objects) = buf.split_at_mut(start);
+        Ok(Self {
+            objects,
+            ..Self::new(buf)
+        })
+    }
+
     /// Whether `state` and `fields` (from a caller's header) fit this arena: the marks within
     /// its bytes, every array below the arena arrays' top.
     pub fn fits(&self, state: &ArenaState, fields: &[(usize, usize); N_ARENA_FIELDS]) -> bool {
-        let Some(n) = self.buf.len().checked_sub(state.objects) else {
-            return false;
-        };
+        let n = self.buf.len();
         let marks = state.parena <= n && state.pstack <= n - state.parena;
         marks
             && fields.iter().all(|&(off, len)| {
@@ -618,37 +618,35 @@ impl<'a> Arena<'a> {
         self.state = detached.state;
     }
 
-    /// Size in bytes (`narena`), the plugin objects above it excluded.
+    /// Size in bytes (`narena`), the plugin objects excluded.
     pub fn len(&self) -> usize {
-        self.buf.len().saturating_sub(self.state.objects)
+        self.buf.len()
     }
 
     /// Whether the arena has no bytes at all.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.buf.is_empty()
     }
 
-    /// Holds the top `bytes` of the arena (rounded up to keep the arena's end at
-    /// [`MAX_ALIGN`]) for the plugin objects, out of an empty arena.
-    pub fn hold_objects(&mut self, bytes: usize) -> Result<(), ArenaError> {
-        let total = self.buf.len();
-        let start = total
-            .checked_sub(bytes)
-            .filter(|_| self.state == ArenaState::default())
-            .map(|s| s & !(MAX_ALIGN - 1))
-            .ok_or(ArenaError::OutOfArena {
-                requested: bytes,
-                available: total,
-                narena: total,
-            })?;
-        self.state.objects = total - start;
-        Ok(())
+    /// The plugin objects (see [`Arena::with_objects`]).
+    pub fn objects(&self) -> &[u8] {
+        self.objects
     }
 
-    /// The plugin objects ([`ArenaState::objects`]).
+    /// The plugin objects, writable.
     pub fn objects_mut(&mut self) -> &mut [u8] {
-        let narena = self.len();
-        &mut self.buf[narena..]
+        self.objects
+    }
+
+    /// Moves the plugin objects out until [`Arena::put_objects`], so that they can be written
+    /// while the rest of the data is in use.
+    pub fn take_objects(&mut self) -> &'a mut [u8] {
+        core::mem::take(&mut self.objects)
+    }
+
+    /// Puts back what [`Arena::take_objects`] took.
+    pub fn put_objects(&mut self, objects: &'a mut [u8]) {
+        self.objects = objects;
     }
 
     /// Drops every arena array (contacts, constraint rows), as MuJoCo does at the start of
@@ -661,20 +659,14 @@ impl<'a> Arena<'a> {
     /// Forgets the peak-use counters too (`mj_resetData`).
     pub fn reset(&mut self) {
         self.clear();
-        self.state = ArenaState {
-            objects: self.state.objects,
-            ..ArenaState::default()
-        };
+        self.state = ArenaState::default();
     }
 
     /// Copies the arena arrays and counters of `src`, an arena of the same size (`mj_copyData`).
     pub fn copy_from(&mut self, src: &Arena) {
         let used = src.state.parena.min(self.len());
         self.buf[..used].copy_from_slice(&src.buf[..used]);
-        self.state = ArenaState {
-            objects: self.state.objects,
-            ..src.state
-        };
+        self.state = src.state;
         self.fields = src.fields;
     }
 
@@ -726,8 +718,7 @@ impl<'a> Arena<'a> {
 
     /// The `n` elements of `T` reserved by `r` ([`Arena::reserve`]).
     pub fn reserved<T: Pod>(&mut self, r: &Reservation, n: usize) -> &mut [T] {
-        let narena = self.len();
-        reserved_in(&mut self.buf[..narena], r, n)
+        reserved_in(self.buf, r, n)
     }
 
     /// The `n` elements of `T` reserved by `r` and the arena arrays, both writable, for a
@@ -738,8 +729,7 @@ impl<'a> Arena<'a> {
         n: usize,
     ) -> (&mut [T], ArenaArraysMut<'_>) {
         let used = self.state.parena.min(self.len());
-        let narena = self.len();
-        let (arrays, free) = self.buf[..narena].split_at_mut(used);
+        let (arrays, free) = self.buf.split_at_mut(used);
         let block = r
             .offset
             .checked_sub(used)
@@ -968,28 +958,22 @@ mod tests {
     #[test]
     fn plugin_objects_sit_above_the_arena_and_outlive_resets() {
         let mut buf = Buf([0; 256]);
-        let mut arena = Arena::new(&mut buf.0);
-        assert!(arena.hold_objects(257).is_err(), "more than the buffer");
-        arena.hold_objects(20).unwrap();
-        // rounded up so the arena's end stays aligned
-        assert_eq!((arena.len(), arena.objects_mut().len()), (232, 24));
         assert!(
-            arena.hold_objects(8).is_err(),
-            "only once, on an empty arena"
+            Arena::with_objects(&mut buf.0, 257).is_err(),
+            "more than the buffer"
         );
+        let mut arena = Arena::with_objects(&mut buf.0, 20).unwrap();
+        // rounded up so the arena's end stays aligned
+        assert_eq!((arena.len(), arena.objects().len()), (232, 24));
         arena.objects_mut().fill(5);
-        // the stack cannot reach the objects, and a reset keeps them
+        // the stack cannot reach the objects; a reset and a detached arena leave them in place
         assert!(arena.stack().alloc::<u8>(233).is_err());
         arena.stack().alloc::<u8>(232).unwrap().fill(9);
         arena.reset();
+        let detached = arena.detach();
+        assert_eq!(arena.objects(), &[5; 24]);
+        arena.attach(detached);
         assert_eq!(arena.len(), 232);
-        assert_eq!(arena.objects_mut(), &[5; 24]);
-        // a header claiming more objects than bytes does not fit
-        let state = ArenaState {
-            objects: 300,
-            ..ArenaState::default()
-        };
-        assert!(!arena.fits(&state, &[(0, 0); N_ARENA_FIELDS]));
     }
 
     #[test]

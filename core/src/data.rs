@@ -101,6 +101,9 @@ macro_rules! gen_header {
             pub arena: ArenaState,
             /// Arena-array positions.
             pub arena_fields: ArenaFields,
+            /// Bytes at the top of the arena held by the plugin instances' objects
+            /// ([`Data::plugin_objects`]), set when the data is made.
+            pub plugin_bytes: usize,
             /// User hooks.
             pub callbacks: Callbacks,
             $( $(#[$m])* pub $name: $t, )*
@@ -112,6 +115,7 @@ macro_rules! gen_header {
                     sizes,
                     arena: ArenaState::default(),
                     arena_fields: [(0, 0); crate::arena::N_ARENA_FIELDS],
+                    plugin_bytes: 0,
                     callbacks: Callbacks::default(),
                     $( $name: $init, )*
                 }
@@ -125,6 +129,7 @@ macro_rules! gen_header {
                     sizes: self.sizes,
                     arena: self.arena.state,
                     arena_fields: self.arena.fields,
+                    plugin_bytes: self.arena.objects().len(),
                     callbacks: self.callbacks,
                     $( $name: self.$name, )*
                 }
@@ -221,7 +226,8 @@ macro_rules! gen_data {
                             .map_err(|_| ArenaError::BadHeader)?;
                         $( let $name = c.take::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+)))?; )*
                         let arena_words = c.take::<u64>(Some(s.narena / 8))?;
-                        let mut arena = Arena::new(crate::pod::as_bytes_mut(arena_words));
+                        let arena_bytes = crate::pod::as_bytes_mut(arena_words);
+                        let mut arena = Arena::with_objects(arena_bytes, header.plugin_bytes)?;
                         if !arena.fits(&header.arena, &header.arena_fields) {
                             return Err(ArenaError::BadHeader);
                         }
@@ -245,9 +251,9 @@ macro_rules! gen_data {
                         plugin_bytes: usize,
                         buf: &'a mut [u8],
                     ) -> Result<Self, ArenaError> {
-                        let mut d = Self::view(&DataHeader::initial(sizes), buf)?;
-                        d.arena.hold_objects(plugin_bytes)?;
-                        Ok(d)
+                        let mut header = DataHeader::initial(sizes);
+                        header.plugin_bytes = plugin_bytes;
+                        Self::view(&header, buf)
                     }
 
                     /// Sets every fixed-size array to zero.
@@ -336,7 +342,12 @@ impl<'a> Data<'a> {
     /// to from `plugin_data`): bytes above the arena, held when the data is made and kept by
     /// resets and copies; `plugin_data[i]` is the byte offset of instance `i`'s object (see
     /// `plugin::instance_object`).
-    pub fn plugin_objects(&mut self) -> &mut [u8] {
+    pub fn plugin_objects(&self) -> &[u8] {
+        self.arena.objects()
+    }
+
+    /// [`Data::plugin_objects`], writable.
+    pub fn plugin_objects_mut(&mut self) -> &mut [u8] {
         self.arena.objects_mut()
     }
 
@@ -347,8 +358,9 @@ impl<'a> Data<'a> {
         f: impl FnOnce(&mut Data<'a>, &mut [u8], &mut crate::arena::Stack<'_>) -> R,
     ) -> R {
         let mut detached = self.arena.detach();
-        let (objects, mut stack) = detached.objects_and_stack();
-        let r = f(self, objects, &mut stack);
+        let objects = self.arena.take_objects();
+        let r = f(self, objects, &mut detached.stack());
+        self.arena.put_objects(objects);
         self.arena.attach(detached);
         r
     }

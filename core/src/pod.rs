@@ -1,4 +1,4 @@
-//! One of the two places of `unsafe` code in mjrs (the other is the plugin registry): viewing a byte buffer as a slice of plain numbers.
+//! One of the two places of `unsafe` code in mjrs (the other is the write-once cell of `plugin::once`): viewing a byte buffer as a slice of plain numbers.
 //!
 //! Audit notes. [`cast_mut`] hands out `&mut [T]` over caller bytes. That is sound when
 //! 1. the start is aligned for `T` and the length is a whole number of `T` (checked at run time),

@@ -367,11 +367,14 @@ pub fn ray_geom(
 // ------------------------------------------------------------------------------------------------
 // geoms of a model
 
-/// What ray tests read from `Data`: geom poses and body centers of mass.
+/// What ray tests read from `Data`: geom poses, body centers of mass and the plugin objects
+/// (for SDF geoms).
 struct Poses<'a> {
     geom_xpos: &'a [[Real; 3]],
     geom_xmat: &'a [[Real; 9]],
     xipos: &'a [[Real; 3]],
+    plugin_data: &'a [u64],
+    plugin_objects: &'a [u8],
 }
 
 impl<'a> Poses<'a> {
@@ -380,6 +383,8 @@ impl<'a> Poses<'a> {
             geom_xpos: v3(d.geom_xpos),
             geom_xmat: v9(d.geom_xmat),
             xipos: v3(d.xipos),
+            plugin_data: d.plugin_data,
+            plugin_objects: d.plugin_objects(),
         }
     }
 }
@@ -391,12 +396,16 @@ fn split<'d>(m: &Model, d: &'d mut Data) -> (Poses<'d>, Option<&'d mut [u8]>) {
         geom_xmat,
         xipos,
         bvh_active,
+        plugin_data,
+        arena,
         ..
     } = d;
     let poses = Poses {
         geom_xpos: v3(geom_xpos),
         geom_xmat: v9(geom_xmat),
         xipos: v3(xipos),
+        plugin_data,
+        plugin_objects: arena.objects(),
     };
     let active = (m.vis.global.bvactive != 0).then_some(&mut **bvh_active);
     (poses, active)
@@ -482,13 +491,15 @@ fn sdf(
         .filter(|p| p.capabilities() & crate::plugin::PLUGIN_SDF != 0)
         .ok_or(RayError::Sdf)?;
     let attributes = crate::plugin::sdf_attributes(m, instance).map_err(|_| RayError::Sdf)?;
+    let object =
+        crate::plugin::instance_object_ref(poses.plugin_data, poses.plugin_objects, instance);
     let (sdf_xpos, sdf_quat) = crate::collision::sdf::field_frame(m, xpos, xmat, g);
     let (lpnt, mut lvec) = ray_map(&sdf_xpos, &quat2mat(&sdf_quat), pnt, vec);
     normalize3(&mut lvec);
     let mut total = 0.0;
     for _ in 0..40 {
         let p = add_scl3(&lpnt, &lvec, total);
-        let distance = plugin.sdf_distance(&p, &attributes);
+        let distance = plugin.sdf_distance(&p, &attributes, object);
         total += distance;
         if abs(distance) < MIN_DIST {
             return Ok(total);

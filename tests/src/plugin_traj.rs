@@ -4,7 +4,7 @@
 
 use crate::fixtures;
 use crate::harness::Suite;
-use mjrs_core::{io, mjb, plugin, Data, Model};
+use mjrs_core::{io, mjb, Data, Model};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -34,13 +34,13 @@ pub fn manifest(prefix: &str) -> Vec<(String, PathBuf)> {
 
 /// MuJoCo's MJB of fixture `name` (the first-party plugins registered first).
 pub fn reference_mjb(name: &str) -> Vec<u8> {
-    plugin::register_first_party();
+    mjrs_alloc::register_first_party();
     std::fs::read(fixtures().join("plugin").join(format!("{name}.mjb"))).unwrap()
 }
 
 /// Loads an MJB blob into `buf` (sized here).
 pub fn load<'a>(blob: &[u8], buf: &'a mut Vec<u8>) -> Model<'a> {
-    plugin::register_first_party();
+    mjrs_alloc::register_first_party();
     let header = mjb::read_header(blob).unwrap();
     buf.resize(header.model_bytes().unwrap(), 0);
     mjb::load(blob, buf).unwrap_or_else(|e| panic!("{e}"))
@@ -151,7 +151,7 @@ pub enum Message {
 /// with `prefix` and asserts mjrs refuses it exactly when MuJoCo does, with MuJoCo's message;
 /// returns how many were checked.
 pub fn check_refusals(prefix: &str, message: Message) -> usize {
-    plugin::register_first_party();
+    mjrs_alloc::register_first_party();
     let dir = fixtures().join("../models/plugin/bad");
     let mut checked = 0;
     for (file, theirs) in reference_errors() {
@@ -185,7 +185,7 @@ pub fn check_refusals(prefix: &str, message: Message) -> usize {
 /// with MuJoCo's on the fields the fixture recorded (those plugins reach), bit for bit, and
 /// asserts `required` was among them; returns how many fields were compared.
 pub fn check_recorded_data(suite: &Suite, required: &str) -> usize {
-    plugin::register_first_party();
+    mjrs_alloc::register_first_party();
     let mut failures = Vec::new();
     let mut fields = 0;
     for (case, reference, mut report) in suite.data_reports() {

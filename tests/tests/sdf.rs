@@ -11,8 +11,9 @@
 //! * 1000-step trajectories (every 50th step), exactly;
 //! * rays (`mj_ray`) against the SDF geoms, exactly;
 //! * bad input: values that are not numbers, boxes the marching cubes cannot mesh, too many
-//!   contacts, the mesh SDF plugin `mujoco.sdf.sdflib` — MuJoCo's errors or "not supported",
-//!   never a panic;
+//!   contacts, the mesh SDF plugin `mujoco.sdf.sdflib` on a mesh without a file (where MuJoCo
+//!   crashes) — MuJoCo's errors or a clear one, never a panic (`plugin_sdflib.rs` tests that
+//!   plugin itself);
 //! * the f32 build on `sdf_mesh.xml`, to the order of magnitude.
 
 use mjrs_core::layout::Scalar;
@@ -307,7 +308,7 @@ fn more_contacts_than_a_pair_holds_is_mujocos_fatal_error() {
 }
 
 #[test]
-fn the_mesh_sdf_plugin_is_refused_as_not_supported() {
+fn the_mesh_sdf_plugin_without_a_mesh_file_is_a_clear_error() {
     let xml = r#"<mujoco>
   <extension><plugin plugin="mujoco.sdf.sdflib"><instance name="sdf"/></plugin></extension>
   <asset>
@@ -317,7 +318,7 @@ fn the_mesh_sdf_plugin_is_refused_as_not_supported() {
 </mujoco>"#;
     let err = compile_str(xml).err().unwrap();
     assert!(
-        err.contains("not supported") && err.contains("mujoco.sdf.sdflib"),
+        err.contains("needs a mesh file") && err.contains("mujoco.sdf.sdflib"),
         "{err}"
     );
 }

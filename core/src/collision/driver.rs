@@ -38,16 +38,25 @@ pub fn collision(m: &Model, d: &mut Data) -> Result<(), StepError> {
     // arena is moved out for the duration
     let mut arena = take_arena(d);
     let result = collide_all(m, d, &mut arena);
-    d.arena = arena;
+    put_arena(d, arena);
     result?;
     toc(d, TIMER_POS_COLLISION, t);
     Ok(())
 }
 
-/// Moves the arena out of `d`, leaving an empty one.
+/// Moves the arena out of `d`, leaving an empty one that keeps the plugin objects (SDF
+/// plugins read theirs during collision).
 fn take_arena<'a>(d: &mut Data<'a>) -> Arena<'a> {
     let empty: &'a mut [u64] = &mut [];
-    core::mem::replace(&mut d.arena, Arena::new(crate::pod::as_bytes_mut(empty)))
+    let mut arena = core::mem::replace(&mut d.arena, Arena::new(crate::pod::as_bytes_mut(empty)));
+    d.arena.put_objects(arena.take_objects());
+    arena
+}
+
+/// Puts back what [`take_arena`] took, with the plugin objects.
+fn put_arena<'a>(d: &mut Data<'a>, mut arena: Arena<'a>) {
+    arena.put_objects(d.arena.take_objects());
+    d.arena = arena;
 }
 
 /// Broad phase, then mid- and narrow phase for every body pair merged with the explicit pairs,

@@ -36,13 +36,14 @@ const MAX_SDF_FACE: usize = 1300;
 /// Most mesh-SDF candidate points (`MAXMESHPNT`).
 const MAX_MESH_POINT: usize = 500;
 
-/// One operand of a distance function: an SDF plugin instance with its numeric attributes, or
-/// a primitive geom's type and size.
+/// One operand of a distance function: an SDF plugin instance with its numeric attributes and
+/// its object, or a primitive geom's type and size.
 #[derive(Clone, Copy)]
-enum Field {
+enum Field<'d> {
     Plugin {
         plugin: &'static dyn Plugin,
         attributes: [Real; MAX_SDF_ATTRIBUTES],
+        object: &'d [u8],
     },
     Primitive {
         type_: i32,
@@ -65,16 +66,16 @@ enum Combine {
 
 /// A distance function in the frame of the first field (`mjSDF`); the second field, if any, is
 /// evaluated at `relmat * x + relpos`.
-struct Sdf {
-    fields: [Field; 2],
+struct Sdf<'d> {
+    fields: [Field<'d>; 2],
     relpos: [Real; 3],
     relmat: [Real; 9],
     combine: Combine,
 }
 
-impl Field {
+impl<'d> Field<'d> {
     /// The field of geom `g`: its plugin instance's for an SDF geom, else its type and size.
-    fn of_geom(m: &Model, g: usize) -> Result<Self, StepError> {
+    fn of_geom(m: &Model, d: &'d Data, g: usize) -> Result<Self, StepError> {
         if m.geom_type[g] != GEOM_SDF {
             return Ok(Field::Primitive {
                 type_: m.geom_type[g],
@@ -90,14 +91,23 @@ impl Field {
         }
         let attributes =
             plugin::sdf_attributes(m, instance).map_err(|e| StepError::Rejected(e.message))?;
-        Ok(Field::Plugin { plugin, attributes })
+        let object = plugin::instance_object_ref(d.plugin_data, d.plugin_objects(), instance);
+        Ok(Field::Plugin {
+            plugin,
+            attributes,
+            object,
+        })
     }
 
     /// Signed distance at `x` (MuJoCo's `geomDistance`, after
     /// <https://iquilezles.org/articles/distfunctions/>).
     fn distance(&self, x: &[Real; 3]) -> Real {
         let (type_, size) = match self {
-            Field::Plugin { plugin, attributes } => return plugin.sdf_distance(x, attributes),
+            Field::Plugin {
+                plugin,
+                attributes,
+                object,
+            } => return plugin.sdf_distance(x, attributes, object),
             Field::Primitive { type_, size } => (*type_, size),
         };
         match type_ {
@@ -135,7 +145,11 @@ impl Field {
     /// Gradient of [`Field::distance`] at `x` (MuJoCo's `geomGradient`).
     fn gradient(&self, x: &[Real; 3]) -> [Real; 3] {
         let (type_, size) = match self {
-            Field::Plugin { plugin, attributes } => return plugin.sdf_gradient(x, attributes),
+            Field::Plugin {
+                plugin,
+                attributes,
+                object,
+            } => return plugin.sdf_gradient(x, attributes, object),
             Field::Primitive { type_, size } => (*type_, size),
         };
         match type_ {
@@ -217,9 +231,9 @@ fn cylinder_gradient(x: &[Real; 3], size: &[Real; 3]) -> [Real; 3] {
     }
 }
 
-impl Sdf {
+impl<'d> Sdf<'d> {
     /// One field alone.
-    fn single(field: Field) -> Self {
+    fn single(field: Field<'d>) -> Self {
         Self {
             fields: [field, field],
             relpos: [0.0; 3],
@@ -453,7 +467,7 @@ pub fn sdf_sdf(
     };
 
     let mut sdf = Sdf {
-        fields: [Field::of_geom(m, g2)?, Field::of_geom(m, g1)?],
+        fields: [Field::of_geom(m, d, g2)?, Field::of_geom(m, d, g1)?],
         relpos: offset21,
         relmat: rotation21,
         combine: Combine::Collision,
@@ -552,7 +566,7 @@ pub fn mesh_sdf(
     g2: usize,
     _margin: Real,
 ) -> Result<usize, StepError> {
-    let sdf = Sdf::single(Field::of_geom(m, g2)?);
+    let sdf = Sdf::single(Field::of_geom(m, d, g2)?);
     let pos1 = &v3(d.geom_xpos)[g1];
     let quat1 = mat2quat(&v9(d.geom_xmat)[g1]);
     let (pos2true, sdf_quat) = field_pose(m, d, g2);
@@ -745,10 +759,10 @@ mod tests {
         fn name(&self) -> &'static str {
             "test.sdf.steep"
         }
-        fn sdf_distance(&self, p: &[Real; 3], _: &[Real]) -> Real {
+        fn sdf_distance(&self, p: &[Real; 3], _: &[Real], _: &[u8]) -> Real {
             2e10 * p[0]
         }
-        fn sdf_gradient(&self, _: &[Real; 3], _: &[Real]) -> [Real; 3] {
+        fn sdf_gradient(&self, _: &[Real; 3], _: &[Real], _: &[u8]) -> [Real; 3] {
             [2e10, 0.0, 0.0]
         }
     }
@@ -781,6 +795,7 @@ mod tests {
         let steep = Sdf::single(Field::Plugin {
             plugin: &STEEP,
             attributes: [0.0; MAX_SDF_ATTRIBUTES],
+            object: &[],
         });
         let mut x = [1.0, 0.0, 0.0];
         assert_eq!(step_gradient(&mut x, &steep, 10), MAXVAL);
@@ -832,6 +847,7 @@ mod tests {
         let flat = Sdf::single(Field::Plugin {
             plugin: &FLAT,
             attributes: [0.0; MAX_SDF_ATTRIBUTES],
+            object: &[],
         });
         assert_eq!(
             add_contact(&mut points, &mut con, &z, &[0.0; 3], &q, -0.1, 0, &flat),

@@ -20,6 +20,7 @@
 pub mod cable;
 pub mod elasticity;
 mod number;
+mod once;
 pub mod pid;
 mod registry;
 pub mod sdf;
@@ -212,19 +213,21 @@ pub trait Plugin: Sync {
     fn actuator_act_dot(&self, _m: &Model, _d: &mut Data, _instance: usize) {}
 
     /// Signed distance from `point` (local coordinates) to the surface, given the instance's
-    /// numeric attributes from [`Plugin::sdf_attribute`].
-    fn sdf_distance(&self, _point: &[Real; 3], _attributes: &[Real]) -> Real {
+    /// numeric attributes from [`Plugin::sdf_attribute`] and its object ([`Plugin::init_object`];
+    /// MuJoCo passes the `mjData` and instance, whose `plugin_data` leads to it).
+    fn sdf_distance(&self, _point: &[Real; 3], _attributes: &[Real], _object: &[u8]) -> Real {
         0.0
     }
 
     /// Gradient of the distance with respect to the local coordinates of `point`.
-    fn sdf_gradient(&self, _point: &[Real; 3], _attributes: &[Real]) -> [Real; 3] {
+    fn sdf_gradient(&self, _point: &[Real; 3], _attributes: &[Real], _object: &[u8]) -> [Real; 3] {
         [0.0; 3]
     }
 
-    /// Distance used by the compiler to mesh the surface (marching cubes).
+    /// Distance used by the compiler to mesh the surface (marching cubes), before any object
+    /// exists.
     fn sdf_staticdistance(&self, point: &[Real; 3], attributes: &[Real]) -> Real {
-        self.sdf_distance(point, attributes)
+        self.sdf_distance(point, attributes, &[])
     }
 
     /// Converts configuration values (`values[i]` of attribute `names[i]`, `None` when unset)
@@ -374,7 +377,7 @@ pub(crate) fn objects_bytes(m: &Model) -> Result<usize, ArenaError> {
 /// Makes the object of every instance in `d.plugin_objects()` (sized by [`objects_bytes`]) and
 /// records its offset in `plugin_data` (`_initPlugin` of `mj_makeData`).
 pub(crate) fn make_objects(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
-    d.plugin_objects().fill(0);
+    d.plugin_objects_mut().fill(0);
     let mut offset: usize = 0;
     for instance in 0..m.nplugin.min(d.plugin_data.len()) {
         d.plugin_data[instance] = offset as u64;
@@ -392,6 +395,38 @@ pub(crate) fn make_objects(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
     Ok(())
 }
 
+/// The bytes of instance `instance`'s object in objects of `len` bytes: from its offset in
+/// `plugin_data` to the next instance's (or the end).
+fn object_range(
+    plugin_data: &[u64],
+    len: usize,
+    instance: usize,
+) -> Option<core::ops::Range<usize>> {
+    let at = |i: usize| {
+        plugin_data
+            .get(i)
+            .map_or(Some(len), |&o| usize::try_from(o).ok())
+    };
+    match (at(instance), at(instance + 1)) {
+        (Some(start), Some(end)) if instance < plugin_data.len() && start <= end => {
+            Some(start..end)
+        }
+        _ => None,
+    }
+}
+
+/// The object of instance `instance` in `objects` (`Data::plugin_objects()`), read only: empty
+/// when out of range.
+pub fn instance_object_ref<'d>(
+    plugin_data: &[u64],
+    objects: &'d [u8],
+    instance: usize,
+) -> &'d [u8] {
+    object_range(plugin_data, objects.len(), instance)
+        .and_then(|r| objects.get(r))
+        .unwrap_or(&[])
+}
+
 /// The object of instance `instance` in `objects` (`Data::plugin_objects()`), from its offset in
 /// `plugin_data` to the next instance's (or the end): empty when out of range.
 pub fn instance_object<'d>(
@@ -399,16 +434,9 @@ pub fn instance_object<'d>(
     objects: &'d mut [u8],
     instance: usize,
 ) -> &'d mut [u8] {
-    let at = |i: usize| {
-        plugin_data
-            .get(i)
-            .map_or(Some(objects.len()), |&o| usize::try_from(o).ok())
-    };
-    match (at(instance), at(instance + 1)) {
-        (Some(start), Some(end)) if instance < plugin_data.len() && start <= end => {
-            objects.get_mut(start..end).unwrap_or(&mut [])
-        }
-        _ => &mut [],
+    match object_range(plugin_data, objects.len(), instance) {
+        Some(r) => objects.get_mut(r).unwrap_or(&mut []),
+        None => &mut [],
     }
 }
 
@@ -438,6 +466,7 @@ pub fn sdf_attributes(
 pub fn register_first_party() {
     pid::register();
     sdf::register();
+    sdf::sdflib::plugin::register();
     cable::register();
     elasticity::membrane::register();
     elasticity::shell::register();

@@ -1,15 +1,9 @@
 //! The global plugin table (`mjp_registerPlugin`, `mjp_getPlugin`, `mjp_getPluginAtSlot`,
 //! `mjp_pluginCount`) in static slots: no heap, no lock held while reading.
 //!
-//! A slot is written once, under its own flag, and published with a release store; readers
-//! load the flag with acquire and never see a half-written slot. Slots are never freed.
-//! With `pod`, this is the only `unsafe` code of mjrs: a lock-free write-once cell, which `core`
-//! does not offer.
-#![allow(unsafe_code)]
+//! Each slot is a write-once cell ([`Once`]); slots are never freed.
 
-use core::cell::UnsafeCell;
-use core::sync::atomic::{AtomicU8, Ordering};
-
+use super::once::Once;
 use super::Plugin;
 
 /// Number of slots: the first-party ones and room for user plugins.
@@ -33,62 +27,10 @@ pub const FIRST_PARTY: [&str; 12] = [
     "mujoco.sensor.touch_grid",
 ];
 
-const EMPTY: u8 = 0;
-const WRITING: u8 = 1;
-const READY: u8 = 2;
-
-struct Slot {
-    state: AtomicU8,
-    plugin: UnsafeCell<Option<&'static dyn Plugin>>,
-}
-
-// SAFETY: `plugin` is written only by the thread that moved `state` from EMPTY to WRITING, and
-// read only after `state` is READY (release/acquire), after which it never changes.
-unsafe impl Sync for Slot {}
-
-impl Slot {
-    const fn new() -> Self {
-        Self {
-            state: AtomicU8::new(EMPTY),
-            plugin: UnsafeCell::new(None),
-        }
-    }
-
-    fn get(&self) -> Option<&'static dyn Plugin> {
-        if self.state.load(Ordering::Acquire) == READY {
-            // SAFETY: READY means the write happened before and no other write follows.
-            unsafe { *self.plugin.get() }
-        } else {
-            None
-        }
-    }
-
-    /// Claims the empty slot for `p`; false if another plugin got there first.
-    fn claim(&self, p: &'static dyn Plugin) -> bool {
-        if self
-            .state
-            .compare_exchange(EMPTY, WRITING, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            return false;
-        }
-        // SAFETY: this thread alone holds WRITING; readers ignore the slot until READY.
-        unsafe { *self.plugin.get() = Some(p) };
-        self.state.store(READY, Ordering::Release);
-        true
-    }
-
-    /// Waits out a registration in progress (a few stores on another thread).
-    fn settled(&self) -> Option<&'static dyn Plugin> {
-        while self.state.load(Ordering::Acquire) == WRITING {
-            core::hint::spin_loop();
-        }
-        self.get()
-    }
-}
+type Slot = Once<&'static dyn Plugin>;
 
 #[allow(clippy::declare_interior_mutable_const)] // only to initialise the array below
-const NEW_SLOT: Slot = Slot::new();
+const NEW_SLOT: Slot = Once::new();
 static SLOTS: [Slot; MAX_PLUGINS] = [NEW_SLOT; MAX_PLUGINS];
 
 /// Why [`register_plugin`] refused a plugin.

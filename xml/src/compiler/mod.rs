@@ -189,7 +189,7 @@ pub(crate) fn npos_nvel(jtype: i32) -> (usize, usize) {
 /// Compiles a spec into a model. `res` provides asset files (VFS first, then disk).
 pub fn compile(spec: Spec, res: &dyn Resources) -> Result<Compilation, XmlError> {
     // plugins are asked about the model they are part of: the first-party ones must be there
-    mjrs_core::plugin::register_first_party();
+    mjrs_alloc::register_first_party();
     let mut c = Compiler {
         spec,
         res,

@@ -4,6 +4,7 @@
 //! about the compiled model (state sizes, sensor dimensions, activation variables).
 
 use mjrs_core::model::Model;
+use mjrs_core::plugin::sdf::sdflib::plugin::SDFLIB;
 use mjrs_core::plugin::{
     get_plugin_at_slot, Plugin, MAX_SDF_ATTRIBUTES, PLUGIN_ACTUATOR, PLUGIN_PASSIVE, PLUGIN_SDF,
     PLUGIN_SENSOR,
@@ -352,6 +353,14 @@ impl Compiler<'_> {
         let plugin = self
             .instance_plugin(instance)
             .ok_or_else(|| user.neither())?;
+        if plugin.name() == SDFLIB.name() {
+            // MuJoCo 3.1.6 calls the plugin's missing bounding-box function here and crashes
+            return Err(user.error(format!(
+                "the mesh SDF plugin 'mujoco.sdf.sdflib' needs a mesh file: mesh '{}' (id = {i}) \
+                 has none",
+                user.name
+            )));
+        }
         let names = plugin.attributes();
         let config = &self.spec.plugins[instance].config;
         let values: Vec<Option<&str>> = names

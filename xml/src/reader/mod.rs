@@ -87,7 +87,7 @@ pub fn read_document(
         return Err(root.error(format!("Unrecognized XML model type: '{}'", root.name)));
     }
     // the plugins a model names must be registered before its `extension` section is read
-    mjrs_core::plugin::register_first_party();
+    mjrs_alloc::register_first_party();
     let mut r = Reader::new(Spec::default(), res);
     r.spec.modelfiledir = modeldir.to_string();
     r.capture_dirs(root);

@@ -26,9 +26,6 @@ fn configs(e: &Elem) -> Result<BTreeMap<String, String>, XmlError> {
     Ok(config)
 }
 
-/// MuJoCo's first-party plugin that mjrs does not have: a mesh's distance field by SdfLib.
-const SDFLIB: &str = "mujoco.sdf.sdflib";
-
 impl Reader<'_> {
     /// `extension` section: every plugin named must be registered; its `instance` children are
     /// the model's first instances, in document order.
@@ -36,11 +33,6 @@ impl Reader<'_> {
         for e in section.children_named("plugin") {
             let name = text_required(e, "plugin")?;
             let Some((slot, _)) = get_plugin(&name) else {
-                if name == SDFLIB {
-                    return Err(e.unsupported(
-                        "the mesh SDF plugin 'mujoco.sdf.sdflib' (MuJoCo builds it on the SdfLib library)",
-                    ));
-                }
                 if FIRST_PARTY.contains(&name.as_str()) {
                     return Err(e.unsupported(format!(
                         "the plugin '{name}' (a MuJoCo plugin this build does not include)"

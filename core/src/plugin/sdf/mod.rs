@@ -3,8 +3,8 @@
 //! constructive operations, the conversion of configuration values to numbers with defaults,
 //! and the check of those values that MuJoCo's `init` makes.
 //!
-//! MuJoCo's mesh SDF (`mujoco.sdf.sdflib`, built on the SdfLib library) has its octree queries in
-//! [`sdflib`]; building the octree from a mesh is not implemented, so the plugin is not registered.
+//! MuJoCo's mesh SDF (`mujoco.sdf.sdflib`, built on the SdfLib library) is [`sdflib`]: an octree
+//! built from the mesh and its queries.
 
 pub mod bolt;
 pub mod bowl;
@@ -158,11 +158,11 @@ impl Plugin for SdfPlugin {
         check_attrs(m, instance, self.checked, self.warning)
     }
 
-    fn sdf_distance(&self, point: &[Real; 3], attributes: &[Real]) -> Real {
+    fn sdf_distance(&self, point: &[Real; 3], attributes: &[Real], _object: &[u8]) -> Real {
         (self.distance)(point, attributes)
     }
 
-    fn sdf_gradient(&self, point: &[Real; 3], attributes: &[Real]) -> [Real; 3] {
+    fn sdf_gradient(&self, point: &[Real; 3], attributes: &[Real], _object: &[u8]) -> [Real; 3] {
         match self.gradient {
             Some(gradient) => gradient(point, attributes),
             None => forward_difference(|p| (self.distance)(p, attributes), point),
@@ -284,16 +284,16 @@ mod plugin_tests {
         // a few ulps of the build's precision
         const TOL: Real = 8.0 * Real::EPSILON;
         let a = defaults(&TORUS);
-        assert!(TORUS.sdf_distance(&[0.5, 0.0, 0.0], &a).abs() < TOL);
-        assert!((TORUS.sdf_distance(&[0.0, 0.0, 0.0], &a) - 0.2).abs() < TOL);
-        assert_eq!(TORUS.sdf_distance(&[0.0, 0.35, 0.0], &a), -0.15);
-        let g = TORUS.sdf_gradient(&[0.0, 0.6, 0.25], &a);
+        assert!(TORUS.sdf_distance(&[0.5, 0.0, 0.0], &a, &[]).abs() < TOL);
+        assert!((TORUS.sdf_distance(&[0.0, 0.0, 0.0], &a, &[]) - 0.2).abs() < TOL);
+        assert_eq!(TORUS.sdf_distance(&[0.0, 0.35, 0.0], &a, &[]), -0.15);
+        let g = TORUS.sdf_gradient(&[0.0, 0.6, 0.25], &a, &[]);
         let n: Real = (0.25 as Real * 0.25 + 0.25 * 0.25).sqrt();
         assert!((g[0]).abs() < TOL && (g[1] - 0.25 / n).abs() < TOL);
         assert!((g[2] - 0.25 / n).abs() < TOL);
         assert_eq!(
             TORUS.sdf_staticdistance(&[0.1, 0.2, 0.3], &a),
-            TORUS.sdf_distance(&[0.1, 0.2, 0.3], &a)
+            TORUS.sdf_distance(&[0.1, 0.2, 0.3], &a, &[])
         );
     }
 
@@ -309,14 +309,14 @@ mod plugin_tests {
         };
         let bowl = defaults(&BOWL);
         for p in [[0.0, 0.0, -1.3], [0.5, 0.2, -0.5], [0.1, 0.0, 0.0]] {
-            let g = BOWL.sdf_gradient(&p, &bowl);
+            let g = BOWL.sdf_gradient(&p, &bowl, &[]);
             let len = (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]).sqrt();
             assert!((len - 1.0).abs() < TOL, "bowl {p:?}: {len}");
         }
         let gear = defaults(&GEAR);
-        let g = GEAR.sdf_gradient(&[0.2, 0.0, 0.0], &gear);
+        let g = GEAR.sdf_gradient(&[0.2, 0.0, 0.0], &gear, &[]);
         assert!((g[0] + 1.0).abs() < TOL, "inside the bore: {g:?}");
-        assert!(GEAR.sdf_distance(&[0.0, 0.0, 2.0], &gear) > 1.0);
+        assert!(GEAR.sdf_distance(&[0.0, 0.0, 2.0], &gear, &[]) > 1.0);
     }
 
     #[test]
@@ -325,10 +325,10 @@ mod plugin_tests {
         // the bolt and outside the nut
         let (b, n) = (defaults(&BOLT), defaults(&NUT));
         let p = [0.1, 0.0, -0.3];
-        assert!(BOLT.sdf_distance(&p, &b) < 0.0);
-        assert!(NUT.sdf_distance(&p, &n) > 0.0);
+        assert!(BOLT.sdf_distance(&p, &b, &[]) < 0.0);
+        assert!(NUT.sdf_distance(&p, &n, &[]) > 0.0);
         // the head: inside both
         let head = [0.4, 0.0, -0.1];
-        assert!(NUT.sdf_distance(&head, &n) < 0.0);
+        assert!(NUT.sdf_distance(&head, &n, &[]) < 0.0);
     }
 }

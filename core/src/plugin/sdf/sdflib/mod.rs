@@ -8,15 +8,16 @@
 //! fused multiply-add), so the numbers are MuJoCo's bit for bit; the plugin's own steps are in
 //! [`Real`] as MuJoCo's are in `mjtNum`.
 //!
-//! Only the queries are here: building the octree from a mesh (SdfLib's breadth-first
-//! construction with the continuity rule) is not implemented yet, so the plugin itself is not
-//! registered and models that use it are refused.
+//! The construction (SdfLib's breadth-first construction with the continuity rule) is
+//! [`build`], the plugin and where the trees live [`plugin`].
 
 use crate::real::Real;
 
 pub mod build;
 mod glm;
 pub mod mesh;
+pub mod plugin;
+mod sort;
 pub mod tricubic;
 
 pub use tricubic::{interpolate_gradient, interpolate_value};
@@ -40,11 +41,14 @@ pub enum BuildError {
     TooLarge,
     /// The construction met an inconsistent tree (a bug).
     Malformed,
+    /// The table of built trees ([`plugin::MAX_TREES`] distinct meshes) is full.
+    TableFull,
 }
 
-impl core::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self {
+impl BuildError {
+    /// What went wrong, in words.
+    pub fn message(&self) -> &'static str {
+        match self {
             BuildError::NoFaces => "the mesh of the SDF has no faces",
             BuildError::BadIndex => "a face of the SDF's mesh names a vertex it does not have",
             BuildError::Degenerate => "the SDF's mesh is degenerate (no extent or not finite)",
@@ -54,7 +58,16 @@ impl core::fmt::Display for BuildError {
             BuildError::OutOfMemory => "not enough memory for the SDF's mesh data",
             BuildError::TooLarge => "the SDF's octree does not fit the memory given for it",
             BuildError::Malformed => "internal error: inconsistent SDF octree",
-        })
+            BuildError::TableFull => {
+                "the table of SDF octrees is full (sdflib::plugin::MAX_TREES distinct meshes)"
+            }
+        }
+    }
+}
+
+impl core::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.message())
     }
 }
 
