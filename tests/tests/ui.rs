@@ -280,6 +280,48 @@ fn simulate_predicate() -> ui::Predicate {
     Box::new(|category| category != 3)
 }
 
+/// Send MuJoCo's logged events to `u`, checking after each the changed item and the state;
+/// returns how many events changed an item.
+fn replay(u: &mut Ui, st: &mut State, events: &[Json], con: &FontMetrics) -> usize {
+    let kinds = [
+        EventType::None,
+        EventType::Move,
+        EventType::Press,
+        EventType::Release,
+        EventType::Scroll,
+        EventType::Key,
+        EventType::Resize,
+    ];
+    let buttons = [Button::None, Button::Left, Button::Right, Button::Middle];
+    let mut changes = 0;
+    for (k, e) in events.iter().enumerate() {
+        let what = format!("event {k} ({})", e["what"].as_str().unwrap());
+        st.rect[1] = rect(&e["rect"]);
+        st.kind = kinds[e["type"].as_u64().unwrap() as usize];
+        let num = |k: &str| e[k].as_f64().unwrap();
+        (st.x, st.y, st.dx, st.dy) = (num("x"), num("y"), num("dx"), num("dy"));
+        (st.sx, st.sy) = (num("sx"), num("sy"));
+        st.button = buttons[e["button"].as_u64().unwrap() as usize];
+        st.key = int(&e["key"]);
+        st.control = int(&e["control"]) != 0;
+        st.shift = int(&e["shift"]) != 0;
+        st.alt = int(&e["alt"]) != 0;
+        st.doubleclick = int(&e["doubleclick"]) != 0;
+        let changed = ui::event(u, st, con);
+        let theirs = e["changed"].as_array().map(|c| {
+            (
+                c[0].as_u64().unwrap() as usize,
+                c[1].as_u64().unwrap() as usize,
+            )
+        });
+        assert_eq!(changed, theirs, "{what}: changed item");
+        changes += usize::from(changed.is_some());
+        assert_state(u, &e["after"], &what);
+        u.pending.clear();
+    }
+    changes
+}
+
 #[test]
 fn scripted_events_give_mujocos_states() {
     let j = load("simulate.json");
@@ -294,54 +336,29 @@ fn scripted_events_give_mujocos_states() {
         ..State::default()
     };
     st.rect[0] = Rect::sized(1200, 700);
-    let kinds = [
-        EventType::None,
-        EventType::Move,
-        EventType::Press,
-        EventType::Release,
-        EventType::Scroll,
-        EventType::Key,
-        EventType::Resize,
-    ];
-    let buttons = [Button::None, Button::Left, Button::Right, Button::Middle];
     let events = ev["events"].as_array().unwrap();
-    let mut changes = 0;
-    for (k, e) in events.iter().enumerate() {
-        let what = format!("event {k} ({})", e["what"].as_str().unwrap());
-        st.rect[1] = rect(&e["rect"]);
-        st.kind = kinds[e["type"].as_u64().unwrap() as usize];
-        let num = |k: &str| e[k].as_f64().unwrap();
-        (st.x, st.y, st.dx, st.dy, st.sx, st.sy) = (
-            num("x"),
-            num("y"),
-            num("dx"),
-            num("dy"),
-            num("sx"),
-            num("sy"),
-        );
-        st.button = buttons[e["button"].as_u64().unwrap() as usize];
-        st.key = int(&e["key"]);
-        st.control = int(&e["control"]) != 0;
-        st.shift = int(&e["shift"]) != 0;
-        st.alt = int(&e["alt"]) != 0;
-        st.doubleclick = int(&e["doubleclick"]) != 0;
-        let changed = ui::event(&mut u, &mut st, &con);
-        let theirs = e["changed"].as_array().map(|c| {
-            (
-                c[0].as_u64().unwrap() as usize,
-                c[1].as_u64().unwrap() as usize,
-            )
-        });
-        assert_eq!(changed, theirs, "{what}: changed item");
-        changes += usize::from(changed.is_some());
-        assert_state(&u, &e["after"], &what);
-        u.pending.clear();
-    }
+    let changes = replay(&mut u, &mut st, events, &con);
     assert!(
         events.len() > 80 && changes > 10,
         "{} events, {changes} changes",
         events.len()
     );
+}
+
+#[test]
+fn the_custom_ui_has_mujocos_rectangles() {
+    let j = load("custom.json");
+    for l in j["layouts"].as_array().unwrap() {
+        let (spacing, scale) = (int(&l["spacing"]), int(&l["fontscale"]));
+        let mut u = make_ui(&j, spacing, 1);
+        u.radiocol = 3;
+        ui::resize(&mut u, &FontMetrics::of_scale(scale).unwrap());
+        assert_layout(
+            &u,
+            &l["ui"],
+            &format!("custom spacing {spacing} font {scale}"),
+        );
+    }
 }
 
 #[test]
@@ -725,13 +742,13 @@ mod pixels {
         (info.width as usize, info.height as usize, buf)
     }
 
-    /// Draw `u` as the generator did: the UI's rectangle the whole offscreen image.
-    fn draw(u: &mut Ui, h: i32) -> Vec<u8> {
+    /// Draw `u` as the generator did, after `events`: the UI's rectangle the whole image.
+    fn draw(u: &mut Ui, h: i32, font: i32, events: &[Json]) -> Vec<u8> {
         let mut owned = mjrs_tests::compile_model("humanoid.xml");
         let m = owned.view();
         let head = Headless::new().unwrap();
         let gl = head.gl();
-        let mut con = Context::new(gl, &m, 100).unwrap();
+        let mut con = Context::new(gl, &m, font).unwrap();
         con.resize_offscreen(gl, 1200, 900).unwrap();
         con.add_aux(gl, u.auxid, u.width, u.maxheight, u.spacing.samples)
             .unwrap();
@@ -742,6 +759,7 @@ mod pixels {
         st.rect[0] = Rect::sized(u.width, h);
         st.rect[1] = Rect::sized(u.width, h);
         u.rectid = 1;
+        replay(u, &mut st, events, &con.font_metrics());
         ui::update(-1, -1, u, &st, gl, &con).unwrap();
         con.set_buffer(gl, Framebuffer::Offscreen);
         render::rectangle(gl, &con, st.rect[0], [0.0, 0.0, 0.0, 1.0]);
@@ -796,21 +814,63 @@ mod pixels {
         right.auxid = 1;
         set_values(&mut right, &values["right"]);
         ui::resize(&mut right, &FontMetrics::of_scale(100).unwrap());
-        for (u, name) in [(&mut left, "left.png"), (&mut right, "right.png")] {
-            let (w, h, theirs) = read_png(name);
-            assert_eq!(w as i32, u.width, "{name}");
-            let mine = draw(u, h as i32);
-            if let Ok(dir) = std::env::var("MJRS_UI_IMAGES") {
-                let path = std::path::Path::new(&dir).join(name);
-                render::write_png(&path, w as u32, h as u32, &mine).unwrap();
+        compare(&mut left, "left.png", 100, &[]);
+        compare(&mut right, "right.png", 100, &[]);
+    }
+
+    /// The images after events: an invalid edit in progress with shortcut help, an open
+    /// selection box, the custom UI (radio line and grid, static lines, collapsible
+    /// separators, a held button).
+    #[test]
+    fn scripted_panels_draw_mujocos_pixels() {
+        let images = load("images.json");
+        for (name, source) in [
+            ("edit", "simulate.json"),
+            ("select", "simulate.json"),
+            ("custom", "custom.json"),
+        ] {
+            let c = &images[name];
+            let j = load(source);
+            let panel = if name == "custom" { &j } else { &j["left"] };
+            let mut u = Ui::new(
+                ui::theme_spacing(int(&c["spacing"])),
+                ui::theme_color(int(&c["color"])),
+            );
+            u.add(&defs(panel, 0)).unwrap();
+            u.radiocol = int(&c["radiocol"]);
+            u.predicate = Some(simulate_predicate());
+            for (s, state) in u.sect.iter_mut().zip(c["sect_state"].as_array().unwrap()) {
+                s.state = int(state);
             }
-            let (close, mad, differ) = agreement(&mine, &theirs);
-            eprintln!("{name}: {differ} of {} pixels differ, {close:.5} within 2/255, mean difference {mad:.4}/255", w * h);
-            // measured: identical (MuJoCo's fonts, the same rectangles, shapes and colours)
-            assert!(
-                close > 0.999 && mad < 0.1,
-                "{name}: {close} close, {mad} mean"
+            set_values(&mut u, &c["values"]);
+            ui::resize(&mut u, &FontMetrics::of_scale(int(&c["font"])).unwrap());
+            compare(
+                &mut u,
+                &format!("{name}.png"),
+                int(&c["font"]),
+                c["events"].as_array().unwrap(),
             );
         }
+    }
+
+    /// Draw `u` at `font` percent after `events` and compare with MuJoCo's image `name`.
+    fn compare(u: &mut Ui, name: &str, font: i32, events: &[Json]) {
+        let (w, h, theirs) = read_png(name);
+        assert_eq!(w as i32, u.width, "{name}");
+        let mine = draw(u, h as i32, font, events);
+        if let Ok(dir) = std::env::var("MJRS_UI_IMAGES") {
+            let path = std::path::Path::new(&dir).join(name);
+            render::write_png(&path, w as u32, h as u32, &mine).unwrap();
+        }
+        let (close, mad, differ) = agreement(&mine, &theirs);
+        eprintln!(
+            "{name}: {differ} of {} pixels differ, {close:.5} within 2/255, mean difference {mad:.4}/255",
+            w * h
+        );
+        // measured: identical (MuJoCo's fonts, the same rectangles, shapes and colours)
+        assert!(
+            close > 0.999 && mad < 0.1,
+            "{name}: {close} close, {mad} mean"
+        );
     }
 }
