@@ -874,3 +874,55 @@ mod pixels {
         );
     }
 }
+
+mod bad_drawing {
+    use super::*;
+    use mjrs_gl::render::Context;
+    use mjrs_gl::Headless;
+
+    /// Drawing without the UI's buffer is an error (MuJoCo: `mju_error`); zero-sized windows
+    /// and UIs, and items changed by hand past MuJoCo's limits, draw nothing or what fits.
+    #[test]
+    fn missing_buffers_and_zero_sizes_are_not_panics() {
+        let mut owned = mjrs_tests::compile_model("hopper.xml");
+        let m = owned.view();
+        let head = Headless::new().unwrap();
+        let gl = head.gl();
+        let mut con = Context::new(gl, &m, 100).unwrap();
+        let j = load("custom.json");
+        let mut u = make_ui(&j, 0, 1);
+        ui::resize(&mut u, &con.font_metrics());
+        let mut st = State::default();
+        st.rect[0] = Rect::sized(640, 480);
+        st.rect[1] = Rect::sized(u.width, 480);
+        u.rectid = 1;
+        u.auxid = 3;
+        assert!(ui::update(-1, -1, &u, &st, gl, &con).is_err());
+        assert!(ui::render(&mut u, &st, gl, &con).is_err());
+        con.add_aux(gl, 3, u.width, u.maxheight, 4).unwrap();
+        // a radio line with more elements than MuJoCo allows, selected past its end
+        let line = u.sect[0]
+            .item
+            .iter()
+            .position(|it| it.name == "Mode")
+            .unwrap();
+        u.sect[0].item[line].multi = vec!["x".into(); 50];
+        u.sect[0].item[line].value = Some(Value::Int(45));
+        ui::update(-1, -1, &u, &st, gl, &con).unwrap();
+        ui::update(0, 99, &u, &st, gl, &con).unwrap();
+        ui::update(42, -1, &u, &st, gl, &con).unwrap();
+        for r in [
+            Rect::sized(0, 0),
+            Rect::sized(u.width, 0),
+            Rect::sized(-5, -5),
+        ] {
+            st.rect[1] = r;
+            ui::render(&mut u, &st, gl, &con).unwrap();
+        }
+        let mut empty = Ui::new(ui::theme_spacing(0), ui::theme_color(0));
+        empty.auxid = 3;
+        ui::resize(&mut empty, &con.font_metrics());
+        ui::update(-1, -1, &empty, &st, gl, &con).unwrap();
+        ui::render(&mut empty, &st, gl, &con).unwrap();
+    }
+}

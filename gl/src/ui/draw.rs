@@ -9,7 +9,7 @@ use super::hit::{find_mouse, find_select, select_box, tracked, Spot};
 use super::layout::{radio_element, radio_line, scl, scroll_rect, textwidth, Sizes};
 use super::model::{Item, ItemType, Section, Ui, Value};
 use super::state::State;
-use super::{KEY_ESCAPE, KEY_F1, SEPCLOSED};
+use super::{KEY_ESCAPE, KEY_F1, MAXUIMULTI, SEPCLOSED};
 use crate::rect::Rect;
 use crate::render::flat::{begin_2d, triangles};
 use crate::render::{overlay, text, Context, Font, FontMetrics, RenderError};
@@ -415,10 +415,10 @@ fn draw_item(p: &mut Painter, ui: &Ui, s: &Section, n: usize, i: usize, spot: Sp
                 width: sep[k + 1] - sep[k],
                 ..r
             };
-            if let Some(k) = selected(it) {
+            if let Some(k) = selected(it).filter(|&k| k < MAXUIMULTI) {
                 p.rectangle(cell(k), decor, None);
             }
-            for (k, t) in it.multi.iter().enumerate() {
+            for (k, t) in it.multi.iter().take(MAXUIMULTI).enumerate() {
                 p.text_rect(cell(k), t.as_bytes(), font);
             }
         }

@@ -4,6 +4,7 @@
 use super::layout::{inside, inside_oval, radio_columns, radio_line, scl, scroll_rect};
 use super::model::{Item, ItemType, Ui};
 use super::state::State;
+use super::MAXUIMULTI;
 use crate::rect::Rect;
 use crate::render::FontMetrics;
 use mjrs_core::math::misc::{c_int, round};
@@ -80,7 +81,8 @@ pub(crate) fn find_radioline(it: &Item, ui: &Ui, ins: &State, con: &FontMetrics)
     let sep = radio_line(&it.multi, it.rect.width, con);
     let (rx, _) = mouse_in_rect(it.rect, ui, ins);
     let x = round(rx * f64::from(it.rect.width));
-    (0..it.multi.len()).find(|&i| x >= sep[i] && x < sep[i + 1])
+    // at most MAXUIMULTI elements, as `add` makes them (the field is public)
+    (0..it.multi.len().min(MAXUIMULTI)).find(|&i| x >= sep[i] && x < sep[i + 1])
 }
 
 /// The open box of a selection item: its elements stacked below the item.
