@@ -926,3 +926,49 @@ mod bad_drawing {
         ui::render(&mut empty, &st, gl, &con).unwrap();
     }
 }
+
+/// `ui::simulate` makes the definitions the generator logged from `simulate.cc`'s tables:
+/// names, types, states, type-specific text and values. The generator kept simulate's own
+/// settings and flags in zeroed memory (and did not filter joint or actuator groups), so the
+/// left panel is made from zeroed visualization options here.
+#[test]
+fn simulate_definitions_are_simulates() {
+    use mjrs_gl::ui::simulate;
+    use mjrs_gl::vis::VisOption;
+    let j = load("simulate.json");
+    let mut owned = mjrs_tests::compile_model("humanoid.xml");
+    let m = owned.view();
+    let mut data = mjrs_alloc::OwnedData::new(&m).unwrap();
+    let d = data.view();
+    let zeroed = VisOption {
+        label: 0,
+        frame: 0,
+        geomgroup: [0; 6],
+        sitegroup: [0; 6],
+        jointgroup: [0; 6],
+        tendongroup: [0; 6],
+        actuatorgroup: [0; 6],
+        flexgroup: [0; 6],
+        skingroup: [0; 6],
+        flags: [0; mjrs_gl::vis::flag::N],
+        bvh_depth: 0,
+        flex_layer: 0,
+    };
+    let settings = simulate::Settings {
+        field: "qpos".into(),
+        ..simulate::Settings::default()
+    };
+    let left = simulate::left_panel(&m, &zeroed, &[0; 10], &settings, [1; 4]);
+    let right = simulate::right_panel(&m, &d, &VisOption::default(), [1; 2]);
+    for (mine, panel) in [(left, "left"), (right, "right")] {
+        let theirs = defs(&j[panel], 1);
+        assert_eq!(mine.len(), theirs.len(), "{panel}");
+        for (a, b) in mine.iter().zip(&theirs) {
+            assert_eq!(a, b, "{panel}");
+        }
+        // and they make a UI
+        let mut u = Ui::new(ui::theme_spacing(0), ui::theme_color(0));
+        u.add(&mine).unwrap();
+        assert_eq!(u.sect.len(), if panel == "left" { 8 } else { 2 });
+    }
+}

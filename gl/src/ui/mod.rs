@@ -27,13 +27,15 @@
 //! assert_eq!(u.width, 270);
 //! ```
 
-// Floors, bottom up: `theme`, `state`; `model`; `layout`; `hit`; `edit`; `event`; `draw`.
+// Floors, bottom up: `theme`, `state`; `model`; `layout`; `hit`; `edit`; `event`; `draw`;
+// `simulate` (definitions of simulate's panels).
 mod draw;
 mod edit;
 mod event;
 mod hit;
 mod layout;
 mod model;
+pub mod simulate;
 mod state;
 mod theme;
 
