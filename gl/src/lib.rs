@@ -14,6 +14,9 @@
 //!   software renderer when there is no GPU), for images from batch jobs and tests;
 //!   [`WindowGl`] is one on a window. Both hand out the [`Gl`] token every OpenGL call goes
 //!   through: the crate's only `unsafe` code sits behind it.
+//! - [`ui`] is MuJoCo's UI framework (`mjui_*`): sections of buttons, check boxes, sliders,
+//!   edits and more, laid out with MuJoCo's rectangles, driven by mouse and keyboard events
+//!   and drawn with the renderer.
 //! - [`viewer`] is the interactive viewer of `mjrs view`: [`viewer::run`] simulates a model in
 //!   real time in a window, with `simulate`'s mouse, keys, panels and overlays.
 //!
@@ -42,12 +45,15 @@
 //! ```
 
 // Floors, bottom up: `rect` (plain types), `sys` (OpenGL and its contexts), `vis` (no OpenGL),
-// `render` (draws `vis` scenes through `sys`), `viewer` (all of them in a window).
+// `render` (draws `vis` scenes through `sys`), `ui` (MuJoCo's UI framework, drawn by `render`),
+// `viewer` (all of them in a window).
 mod rect;
 mod sys;
 pub mod vis;
 
 pub mod render;
+
+pub mod ui;
 
 pub mod viewer;
 

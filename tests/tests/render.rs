@@ -2,8 +2,8 @@
 //! `generate-render.py` with `mujoco.Renderer`): segmentation images equal on at least 99% of
 //! the pixels, colour images within a mean absolute difference of 6/255 per channel. Rendering
 //! is headless (EGL; Mesa's software device on machines without a GPU). Scenes with labels
-//! draw text in another font than MuJoCo's bitmap font (DejaVu Sans), which alone moves the
-//! mean by more than that: their text must only be there, within 25/255.
+//! draw MuJoCo's bitmap font but place labels slightly differently: within 12/255 (measured
+//! 10/255 on labels_body).
 
 use mjrs::render::{self, Options, Renderer};
 use mjrs_tests::{compile_model as compile, fixtures};
@@ -136,7 +136,7 @@ fn colour_images_match_the_reference() {
         }
         let n = (ours.len() / 3) as f64;
         let mad = sum.map(|s| s as f64 / n);
-        let tol = if case.labelled { 25.0 } else { 6.0 };
+        let tol = if case.labelled { 12.0 } else { 6.0 };
         assert!(mad.iter().all(|&x| x <= tol), "{}: MAD {mad:?}", case.name);
     }
 }
@@ -417,10 +417,21 @@ mod plots {
         // at y = 10 of 50
         let (x0, x1) = (fig.xaxispixel[0] as f32, fig.xaxispixel[1] as f32);
         let (y0, y1) = (fig.yaxispixel[0] as f32, fig.yaxispixel[1] as f32);
-        let mid = at(((x0 + x1) / 2.0) as i32, ((y0 + y1) / 2.0) as i32);
-        assert!(mid[0] > 200 && mid[1] < 120, "{mid:?}");
-        let green = at(((x0 + x1) / 3.0) as i32, (y0 + (y1 - y0) * 0.2) as i32);
-        assert!(green[1] > 200 && green[0] < 100, "{green:?}");
+        // the line is one pixel wide: look around the middle for its colour
+        let (mx, my) = (((x0 + x1) / 2.0) as i32, ((y0 + y1) / 2.0) as i32);
+        let near = (-2..=2).flat_map(|dx| (-2..=2).map(move |dy| (dx, dy)));
+        let red = near
+            .map(|(dx, dy)| at(mx + dx, my + dy))
+            .filter(|p| p[0] > 200 && p[1] < 120)
+            .count();
+        assert!(red > 0, "no line near ({mx}, {my})");
+        let (gx, gy) = (((x0 + x1) / 3.0) as i32, (y0 + (y1 - y0) * 0.2) as i32);
+        let near = (-2..=2).flat_map(|dx| (-2..=2).map(move |dy| (dx, dy)));
+        let green = near
+            .map(|(dx, dy)| at(gx + dx, gy + dy))
+            .filter(|p| p[1] > 200 && p[0] < 100)
+            .count();
+        assert!(green > 0, "no green line near ({gx}, {gy})");
         // nothing outside the viewport
         assert_eq!(at(50, 400), [0, 0, 0]);
         // a legend box at the top right of the plot

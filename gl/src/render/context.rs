@@ -552,6 +552,11 @@ impl Context {
         self.font.scale
     }
 
+    /// The font metrics (`charWidth`, `charHeight`... of `mjrContext`).
+    pub fn font_metrics(&self) -> super::text::FontMetrics {
+        self.font.metrics()
+    }
+
     /// Width in pixels of `text` in `font` (as overlays measure it).
     pub fn text_width(&self, font: super::text::Font, text: &str) -> i32 {
         self.font.width(font, text)

@@ -83,3 +83,26 @@ pub(crate) fn quad(gl: &Gl, con: &Context, x0: f32, y0: f32, x1: f32, y1: f32, r
     gl.draw_arrays(b.vao, gl::TRIANGLES, 0, b.count);
     gl.set(gl::BLEND, false);
 }
+
+/// Opaque triangles in the current 2D projection, three (x, y, rgb) corners each, colours
+/// interpolated between corners (the UI's gradients and flat shapes).
+pub(crate) fn triangles(gl: &Gl, con: &Context, corners: &[([f32; 2], [f32; 3])]) {
+    if corners.len() < 3 {
+        return;
+    }
+    let verts = corners
+        .iter()
+        .map(|&([x, y], [r, g, b])| Vertex {
+            pos: [x, y, 0.0],
+            normal: [0.0, 0.0, 1.0],
+            tex: [0.0; 2],
+            color: [r, g, b, 1.0],
+            edge: 1.0,
+        })
+        .collect();
+    let p = &con.program;
+    gl.uniform_i(p.vertexcolor, 1);
+    let b = con.stream(gl, &Shape { verts });
+    gl.draw_arrays(b.vao, gl::TRIANGLES, 0, b.count - b.count % 3);
+    gl.uniform_i(p.vertexcolor, 0);
+}

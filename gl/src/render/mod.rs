@@ -11,7 +11,7 @@
 mod context;
 mod draw;
 pub mod figure;
-mod flat;
+pub(crate) mod flat;
 pub mod matrix;
 pub mod overlay;
 mod pixels;
@@ -24,7 +24,7 @@ pub use draw::render;
 pub use figure::figure;
 pub use overlay::{find_rect, label, max_viewport, overlay, rectangle, text, GridPos};
 pub use pixels::{draw_pixels, read_pixels, write_png};
-pub use text::{Font, FONT_SCALES};
+pub use text::{Font, FontMetrics, FONT_SCALES};
 
 pub use crate::rect::Rect;
 use crate::sys::Gl;

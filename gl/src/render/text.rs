@@ -1,6 +1,7 @@
-//! Text: the bundled fonts (DejaVu Sans rasterized at MuJoCo's six font scales, in three
-//! styles: normal, shadow and big; see `gl/assets/fonts/make-fonts.py`) and drawing strings
-//! in pixel coordinates of the current viewport (`mjr_text`'s machinery).
+//! Text: the bundled fonts (MuJoCo's own bitmap fonts at its six font scales, in three styles:
+//! normal, shadow and big; see `gl/assets/fonts/make-fonts.py`), their metrics
+//! ([`FontMetrics`], the font fields of `mjrContext`) and drawing strings in pixel coordinates
+//! of the current viewport (`mjr_text`'s machinery).
 
 use super::shader::{TexMode, UNIT_2D};
 use super::shapes::{Shape, Vertex};
@@ -43,6 +44,52 @@ struct Style {
     width: [i32; NCHAR],
     x: [i32; NCHAR],
     y: i32,
+}
+
+/// The font metrics of a context (`mjrContext`'s `fontScale`, `charWidth`, `charWidthBig`,
+/// `charHeight`, `charHeightBig`): advance widths by character code (0 outside 32..126, as
+/// MuJoCo has them) and line heights, in pixels. The UI framework lays out with these alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FontMetrics {
+    /// Font scale in percent.
+    pub font_scale: i32,
+    /// Advance width of each byte in the normal (and shadow) font.
+    pub char_width: [i32; 256],
+    /// Advance width of each byte in the big font.
+    pub char_width_big: [i32; 256],
+    /// Line height of the normal font.
+    pub char_height: i32,
+    /// Line height of the big font.
+    pub char_height_big: i32,
+}
+
+impl FontMetrics {
+    /// The metrics of the bundled fonts at `scale` percent (one of [`FONT_SCALES`]), without
+    /// any OpenGL context.
+    pub fn of_scale(scale: i32) -> Result<FontMetrics, RenderError> {
+        if !FONT_SCALES.contains(&scale) {
+            return Err(RenderError::Size(format!(
+                "invalid font scale {scale} (50 to 300 in steps of 50)"
+            )));
+        }
+        let [normal, _, big] = parse_styles(scale).map_err(RenderError::Gl)?;
+        Ok(FontMetrics::from_styles(scale, &normal, &big))
+    }
+
+    fn from_styles(scale: i32, normal: &Style, big: &Style) -> FontMetrics {
+        let table = |s: &Style| {
+            let mut w = [0; 256];
+            w[usize::from(FIRST)..usize::from(FIRST) + NCHAR].copy_from_slice(&s.width);
+            w
+        };
+        FontMetrics {
+            font_scale: scale,
+            char_width: table(normal),
+            char_width_big: table(big),
+            char_height: normal.height,
+            char_height_big: big.height,
+        }
+    }
 }
 
 /// A font scale on the GPU: one atlas texture holding the three styles.
@@ -138,6 +185,11 @@ impl FontSet {
 
     pub(crate) fn free(&self, gl: &Gl) {
         gl.delete_textures(&[self.tex]);
+    }
+
+    /// The metrics of this scale.
+    pub(crate) fn metrics(&self) -> FontMetrics {
+        FontMetrics::from_styles(self.scale, &self.styles[0], &self.styles[2])
     }
 
     fn style(&self, font: Font) -> &Style {
