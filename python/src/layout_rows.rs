@@ -1,0 +1,25 @@
+//! Which size counts the rows of each array, read from the core's layout table (the
+//! `FieldInfo` of a table walk has the evaluated count, not the size's name).
+
+macro_rules! rows_lookup {
+    ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => {
+        |name: &str| -> Option<&'static str> {
+            match name {
+                $( stringify!($name) => Some(stringify!($rows)), )*
+                _ => None,
+            }
+        }
+    };
+}
+
+/// The size counting the rows of model array `name` (`"nbody"` for `body_pos`).
+pub fn model_rows_size(name: &str) -> Option<&'static str> {
+    let lookup = mjrs_core::mjmodel_arrays!(rows_lookup);
+    lookup(name)
+}
+
+/// The size counting the rows of fixed-size data array `name` (`"nq"` for `qpos`).
+pub fn data_rows_size(name: &str) -> Option<&'static str> {
+    let lookup = mjrs_core::mjdata_arrays!(rows_lookup);
+    lookup(name)
+}
