@@ -2,6 +2,7 @@
 
 use mjrs_alloc::OwnedData;
 use mjrs_core::arena::ArenaDims;
+use mjrs_core::layout::Kind;
 use mjrs_core::Data;
 use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
@@ -46,8 +47,9 @@ impl MjData {
         DATA_INDEX.get()?.get(name).map(|i| &self.fields[i])
     }
 
-    /// The arena array called `name` as this step made it (empty when not made).
-    fn arena_field(&self, name: &str) -> Option<FieldView> {
+    /// The arena array called `name` as this step made it; `Err(shape)` when this step did
+    /// not make it (MuJoCo then shows an array of that shape over memory of no meaning).
+    fn arena_field(&self, name: &str) -> Option<Result<FieldView, (Kind, Vec<usize>)>> {
         let d: &Data = &self.cell;
         let dims = ArenaDims {
             nv: d.sizes().nv,
@@ -59,7 +61,13 @@ impl MjData {
         };
         let mut collect = Collect::default();
         d.arena.arrays().visit(&dims, &mut collect);
-        collect.0.into_iter().find(|f| f.name == name)
+        let field = collect.0.into_iter().find(|f| f.name == name)?;
+        let (rows, cols, matrix) = crate::layout_rows::arena_shape(name, &dims)?;
+        if field.rows == rows {
+            return Some(Ok(field));
+        }
+        let shape = if matrix { vec![rows, cols] } else { vec![rows] };
+        Some(Err((field.kind, shape)))
     }
 
     /// A counter by name.
@@ -191,8 +199,10 @@ impl MjData {
         if let Some(field) = this.field(name) {
             return numpy_view(slf.as_any(), field, true);
         }
-        if let Some(field) = this.arena_field(name) {
-            return numpy_view(slf.as_any(), &field, true);
+        match this.arena_field(name) {
+            Some(Ok(field)) => return numpy_view(slf.as_any(), &field, true),
+            Some(Err((kind, shape))) => return zeros(py, kind, &shape),
+            None => {}
         }
         if let Some(n) = this.counter(name) {
             return Ok(n.into_pyobject(py)?.into_any());
@@ -284,4 +294,16 @@ pub fn data_group(
         g,
         key,
     )
+}
+
+/// A new zeroed array of `shape` and element type `kind` (for an arena array this step did
+/// not make: it has no memory in the arena to view).
+fn zeros<'py>(py: Python<'py>, kind: Kind, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+    let dtype = match kind {
+        Kind::Num => "float64",
+        _ => "int32",
+    };
+    py.import("numpy")?
+        .getattr("zeros")?
+        .call1((shape.to_vec(), dtype))
 }

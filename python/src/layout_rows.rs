@@ -23,3 +23,24 @@ pub fn data_rows_size(name: &str) -> Option<&'static str> {
     let lookup = mjrs_core::mjdata_arrays!(rows_lookup);
     lookup(name)
 }
+
+macro_rules! arena_shape_lookup {
+    ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => {
+        |name: &str, dims: &mjrs_core::arena::ArenaDims| -> Option<(usize, usize, bool)> {
+            match name {
+                $( stringify!($name) => Some((
+                    dims.$rows,
+                    mjrs_core::mj_cols!(dims; $($cols)+)?,
+                    mjrs_core::mj_is_matrix!($($cols)+),
+                )), )*
+                _ => None,
+            }
+        }
+    };
+}
+
+/// The shape `(rows, cols, matrix)` MuJoCo gives arena array `name` for these counts.
+pub fn arena_shape(name: &str, dims: &mjrs_core::arena::ArenaDims) -> Option<(usize, usize, bool)> {
+    let lookup = mjrs_core::mjdata_arena_arrays!(arena_shape_lookup);
+    lookup(name, dims)
+}

@@ -1,8 +1,8 @@
 //! `mjrs._mjrs`: the Python extension of the `mjrs` package, MuJoCo's Python API over the
 //! Rust layers (`import mjrs as mujoco`).
 //!
-//! Models and datas own their buffers ([`owner`]); their arrays are NumPy views generated from
-//! the core's layout table ([`arrays`]); functions release the GIL while the core computes.
+//! Models and datas own their buffers (`owner`); their arrays are NumPy views generated from
+//! the core's layout table (`arrays`); functions release the GIL while the core computes.
 
 mod arrays;
 mod contact;
