@@ -8,10 +8,10 @@ use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::arrays::{numpy_view, raw_view, Collect, FieldView, LazyIndex, NameIndex};
-use crate::contact::MjContactList;
 use crate::model::{assign, read_only, MjModel};
 use crate::named::{self, GroupView};
 use crate::owner::DataCell;
+use crate::records::{RecordList, CONTACT, SOLVER, TIMER, WARNING};
 
 static DATA_INDEX: LazyIndex = LazyIndex::new();
 
@@ -169,14 +169,39 @@ impl MjData {
 
     /// The contacts of the last step (`mjData.contact`).
     #[getter]
-    fn contact(slf: &Bound<'_, Self>) -> MjContactList {
+    fn contact(slf: &Bound<'_, Self>) -> RecordList {
         let this = slf.borrow();
         let contacts = this.cell.arena.arrays().contact;
-        MjContactList::new(
-            slf.clone().into_any().unbind(),
-            contacts.as_ptr() as usize,
-            contacts.len().min(this.cell.ncon),
-        )
+        let owner = slf.clone().into_any().unbind();
+        let n = contacts.len().min(this.cell.ncon);
+        RecordList::new(owner, &CONTACT, contacts.as_ptr() as usize, n)
+    }
+
+    /// Warning statistics, indexed by `mjtWarning` (`mjData.warning`).
+    #[getter]
+    fn warning(slf: &Bound<'_, Self>) -> RecordList {
+        let this = slf.borrow();
+        let w = &this.cell.warning;
+        let owner = slf.clone().into_any().unbind();
+        RecordList::new(owner, &WARNING, w.as_ptr() as usize, w.len())
+    }
+
+    /// Timer statistics, indexed by `mjtTimer` (`mjData.timer`).
+    #[getter]
+    fn timer(slf: &Bound<'_, Self>) -> RecordList {
+        let this = slf.borrow();
+        let t = &this.cell.timer;
+        let owner = slf.clone().into_any().unbind();
+        RecordList::new(owner, &TIMER, t.as_ptr() as usize, t.len())
+    }
+
+    /// Solver statistics per island and iteration (`mjData.solver`).
+    #[getter]
+    fn solver(slf: &Bound<'_, Self>) -> RecordList {
+        let this = slf.borrow();
+        let s = &this.cell.solver;
+        let owner = slf.clone().into_any().unbind();
+        RecordList::new(owner, &SOLVER, s.as_ptr() as usize, s.len())
     }
 
     /// A copy of the data, for the same model (`mj_copyData`).
@@ -242,7 +267,7 @@ impl MjData {
         }
         if this.counter(name).is_some()
             || this.arena_field(name).is_some()
-            || matches!(name, "model" | "contact")
+            || matches!(name, "model" | "contact" | "warning" | "timer" | "solver")
         {
             return Err(read_only("MjData"));
         }

@@ -5,7 +5,6 @@
 //! the core's layout table (`arrays`); functions release the GIL while the core computes.
 
 mod arrays;
-mod contact;
 mod data;
 mod enums;
 mod errors;
@@ -15,6 +14,7 @@ mod model;
 mod named;
 mod option;
 mod owner;
+mod records;
 
 use pyo3::prelude::*;
 
@@ -24,8 +24,8 @@ fn _mjrs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::MjModel>()?;
     m.add_class::<data::MjData>()?;
     m.add_class::<option::MjOption>()?;
-    m.add_class::<contact::MjContact>()?;
-    m.add_class::<contact::MjContactList>()?;
+    m.add_class::<records::RecordList>()?;
+    m.add_class::<records::RecordItem>()?;
     m.add("FatalError", py.get_type::<errors::FatalError>())?;
     m.add("UnexpectedError", py.get_type::<errors::UnexpectedError>())?;
     m.add_function(wrap_pyfunction!(functions::mj_step, m)?)?;
