@@ -228,3 +228,20 @@ pub fn shaped_view<'py>(
         )),
     }
 }
+
+/// Python's own attribute lookup (`object.__getattribute__`): methods, properties, then
+/// `__getattr__`'s fallback when it raises `AttributeError`.
+#[allow(unsafe_code)]
+pub fn generic_getattr<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &Bound<'py, pyo3::types::PyString>,
+) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: both pointers are live objects for the call; the result is a new reference or
+    // NULL with an exception set
+    unsafe {
+        Bound::from_owned_ptr_or_err(
+            obj.py(),
+            pyo3::ffi::PyObject_GenericGetAttr(obj.as_ptr(), name.as_ptr()),
+        )
+    }
+}

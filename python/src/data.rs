@@ -6,6 +6,9 @@ use mjrs_core::layout::Kind;
 use mjrs_core::Data;
 use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use crate::arrays::generic_getattr;
 
 use crate::arrays::{numpy_view, raw_view, Collect, FieldView, LazyIndex, NameIndex};
 use crate::model::{assign, read_only, MjModel};
@@ -218,11 +221,31 @@ impl MjData {
         self.__copy__(py)
     }
 
+    /// The arrays first: the common case costs one lookup and no exception.
+    fn __getattribute__<'py>(
+        slf: &Bound<'py, Self>,
+        name: &Bound<'py, PyString>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(i) = DATA_INDEX
+            .get()
+            .and_then(|ix| ix.get(name.to_str().unwrap_or("")))
+        {
+            if let Some(view) = table_view(slf, i)? {
+                return Ok(view);
+            }
+        }
+        generic_getattr(slf.as_any(), name)
+    }
+
     fn __getattr__<'py>(slf: &Bound<'py, Self>, name: &str) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let this = slf.borrow();
         if let Some(field) = this.field(name) {
             return numpy_view(slf.as_any(), field, true);
+        }
+        if let Some(g) = named::find(named::DATA_GROUPS, name) {
+            let caller = named::GroupCaller::new(slf.clone().into_any().unbind(), g, false);
+            return Ok(Bound::new(py, caller)?.into_any());
         }
         match this.arena_field(name) {
             Some(Ok(field)) => return numpy_view(slf.as_any(), &field, true),
@@ -236,10 +259,6 @@ impl MjData {
         if let Some(view) = Self::inline_array(slf, name) {
             return view;
         }
-        if let Some(g) = named::find(named::DATA_GROUPS, name) {
-            let caller = named::GroupCaller::new(slf.clone().into_any().unbind(), g, false);
-            return Ok(Bound::new(py, caller)?.into_any());
-        }
         Err(PyAttributeError::new_err(format!(
             "'MjData' object has no attribute '{name}'"
         )))
@@ -251,9 +270,9 @@ impl MjData {
             return Ok(());
         }
         let this = slf.borrow();
-        if let Some(field) = this.field(name) {
-            let view = numpy_view(slf.as_any(), field, true)?;
+        if let Some(i) = DATA_INDEX.get().and_then(|ix| ix.get(name)) {
             drop(this);
+            let view = table_view(slf, i)?.expect("a field of the table");
             return assign(&view, value);
         }
         let inline = matches!(
@@ -315,7 +334,7 @@ pub fn data_group(
         model.model(),
         &lookup,
         &data.fields,
-        crate::layout_rows::data_rows_size,
+        &named::DATA_TABLE,
         g,
         key,
     )
@@ -331,4 +350,14 @@ fn zeros<'py>(py: Python<'py>, kind: Kind, shape: &[usize]) -> PyResult<Bound<'p
     py.import("numpy")?
         .getattr("zeros")?
         .call1((shape.to_vec(), dtype))
+}
+
+/// A new view of array `i` of the table; `None` for an array shown otherwise (as `bytes`).
+///
+/// Views are not cached: a view's base is this object, and NumPy arrays are invisible to the
+/// cycle collector, so a cached view would keep the object alive forever.
+fn table_view<'py>(slf: &Bound<'py, MjData>, i: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let field = slf.borrow().fields[i];
+
+    numpy_view(slf.as_any(), &field, true).map(Some)
 }

@@ -44,3 +44,23 @@ pub fn arena_shape(name: &str, dims: &mjrs_core::arena::ArenaDims) -> Option<(us
     let lookup = mjrs_core::mjdata_arena_arrays!(arena_shape_lookup);
     lookup(name, dims)
 }
+
+macro_rules! size_lookup {
+    ($($name:ident : $k:ident),* $(,)?) => {
+        |s: &mjrs_core::ModelSizes, name: &str| -> Option<i64> {
+            #[allow(clippy::cast_lossless, clippy::unnecessary_cast)] // sizes are usize or i32
+            match name {
+                $( stringify!($name) => Some(s.$name as i64), )*
+                "narena" => Some(s.narena as i64),
+                "nbuffer" => Some(s.nbuffer as i64),
+                _ => None,
+            }
+        }
+    };
+}
+
+/// The model size called `name` (`nq`, `nv`, ..., `narena`, `nbuffer`).
+pub fn model_size(s: &mjrs_core::ModelSizes, name: &str) -> Option<i64> {
+    let lookup = mjrs_core::mjmodel_ints!(size_lookup);
+    lookup(s, name)
+}

@@ -5,6 +5,9 @@ use mjrs_core::Model;
 use mjrs_std::Vfs;
 use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use crate::arrays::generic_getattr;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::arrays::{numpy_view, Collect, FieldView, LazyIndex, NameIndex};
@@ -48,13 +51,7 @@ impl MjModel {
 
     /// The size called `name` (`nq`, `nv`, ..., `narena`, `nbuffer`).
     fn size(&self, name: &str) -> Option<i64> {
-        let mut found = None;
-        self.cell.sizes().for_each(|n, v| {
-            if n == name {
-                found = Some(v);
-            }
-        });
-        found
+        crate::layout_rows::model_size(self.cell.sizes(), name)
     }
 }
 
@@ -144,6 +141,25 @@ impl MjModel {
         self.__copy__()
     }
 
+    /// The arrays first: the common case costs one lookup and no exception.
+    fn __getattribute__<'py>(
+        slf: &Bound<'py, Self>,
+        name: &Bound<'py, PyString>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(i) = MODEL_INDEX
+            .get()
+            .and_then(|ix| ix.get(name.to_str().unwrap_or("")))
+        {
+            if let Some(view) = table_view(slf, i)? {
+                return Ok(view);
+            }
+        }
+        if let Some(size) = slf.borrow().size(name.to_str()?) {
+            return Ok(size.into_pyobject(slf.py())?.into_any());
+        }
+        generic_getattr(slf.as_any(), name)
+    }
+
     fn __getattr__<'py>(slf: &Bound<'py, Self>, name: &str) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let this = slf.borrow();
@@ -170,8 +186,9 @@ impl MjModel {
         if BYTES_FIELDS.contains(&name) || this.size(name).is_some() || name == "opt" {
             return Err(read_only("MjModel"));
         }
-        if let Some(field) = this.field(name) {
-            let view = numpy_view(slf.as_any(), field, true)?;
+        if let Some(i) = MODEL_INDEX.get().and_then(|ix| ix.get(name)) {
+            drop(this);
+            let view = table_view(slf, i)?.expect("a field of the table");
             return assign(&view, value);
         }
         Err(PyAttributeError::new_err(format!(
@@ -229,8 +246,20 @@ pub fn model_group(
         model.model(),
         &lookup,
         &model.fields,
-        crate::layout_rows::model_rows_size,
+        &named::MODEL_TABLE,
         g,
         key,
     )
+}
+
+/// A new view of array `i` of the table; `None` for an array shown otherwise (as `bytes`).
+///
+/// Views are not cached: a view's base is this object, and NumPy arrays are invisible to the
+/// cycle collector, so a cached view would keep the object alive forever.
+fn table_view<'py>(slf: &Bound<'py, MjModel>, i: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let field = slf.borrow().fields[i];
+    if BYTES_FIELDS.contains(&field.name) {
+        return Ok(None);
+    }
+    numpy_view(slf.as_any(), &field, true).map(Some)
 }

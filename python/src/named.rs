@@ -5,6 +5,9 @@
 //! taken off (`geom_rgba` -> `rgba`). Arrays indexed through an address (a joint's `qpos`, a
 //! sensor's `data`) are cut with that address and length, as MuJoCo's indexers do.
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use mjrs_core::layout::Kind;
 use mjrs_core::name::{id2name, name2id};
 use mjrs_core::types::*;
@@ -273,10 +276,12 @@ pub fn find(groups: &'static [Group], name: &str) -> Option<&'static Group> {
 
 /// One array's rows for an entity: attribute name, element type, address, shape.
 struct Slice {
-    name: String,
+    name: &'static str,
     kind: Kind,
     address: usize,
-    shape: Vec<usize>,
+    /// Dimensions: the first `ndim` of `dims`.
+    dims: [usize; 2],
+    ndim: usize,
 }
 
 /// The rows of one entity of a group (`model.geom("x")`, `data.joint(2)`), as attributes.
@@ -293,6 +298,20 @@ pub struct GroupView {
 
 #[pymethods]
 impl GroupView {
+    /// The arrays first (no exception on the common path), then `id`, `name` and methods.
+    fn __getattribute__<'py>(
+        slf: &Bound<'py, Self>,
+        attr: &Bound<'py, pyo3::types::PyString>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let this = slf.borrow();
+        let name = attr.to_str()?;
+        if this.slices.iter().any(|s| s.name == name) {
+            return this.__getattr__(slf.py(), name);
+        }
+        drop(this);
+        crate::arrays::generic_getattr(slf.as_any(), attr)
+    }
+
     fn __getattr__<'py>(&self, py: Python<'py>, attr: &str) -> PyResult<Bound<'py, PyAny>> {
         let slice = self.slice(attr)?;
         let field = FieldView {
@@ -303,7 +322,7 @@ impl GroupView {
             cols: 0,
             matrix: false,
         };
-        crate::arrays::shaped_view(self.owner.bind(py), &field, &slice.shape)
+        crate::arrays::shaped_view(self.owner.bind(py), &field, &slice.dims[..slice.ndim])
     }
 
     fn __setattr__(&self, py: Python<'_>, attr: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -312,7 +331,7 @@ impl GroupView {
     }
 
     fn __dir__(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.slices.iter().map(|s| s.name.clone()).collect();
+        let mut names: Vec<String> = self.slices.iter().map(|s| s.name.to_owned()).collect();
         names.extend(["id".to_owned(), "name".to_owned()]);
         names
     }
@@ -332,13 +351,9 @@ impl GroupView {
 
 /// A size of `m` by name.
 fn size_of_model(m: &Model, name: &str) -> usize {
-    let mut found = 0;
-    m.sizes().for_each(|n, v| {
-        if n == name {
-            found = usize::try_from(v).unwrap_or(0);
-        }
-    });
-    found
+    crate::layout_rows::model_size(m.sizes(), name)
+        .and_then(|v| usize::try_from(v).ok())
+        .unwrap_or(0)
 }
 
 /// Entity `key` (an index or a name) of group `g` of model `m`: its id and name, or MuJoCo's
@@ -427,50 +442,41 @@ pub fn group_view(
     m: &Model,
     model_fields: &dyn Fn(&str) -> Option<FieldView>,
     fields: &[FieldView],
-    rows_size: fn(&str) -> Option<&'static str>,
+    table: &'static Table,
     g: &Group,
     key: &Bound<'_, PyAny>,
 ) -> PyResult<GroupView> {
     let (id, name) = resolve(m, g, key)?;
     let count = size_of_model(m, g.count);
     let mut slices = Vec::new();
-    for member in g.members {
+    for (member, indices) in g.members.iter().zip(table.members(g, fields)) {
         let total = size_of_model(m, member.size);
-        for f in fields {
-            let prefixed = f.name.starts_with(member.prefix);
-            if f.rows != total || f.kind == Kind::Struct || (member.prefixed_only && !prefixed) {
-                continue;
-            }
-            // two sizes may be equal by chance (`nq == nv` without free or ball joints): the
-            // layout table says which size counts an array's rows
-            if rows_size(f.name) != Some(member.size) {
-                continue;
-            }
-            let Some((first, rows)) = entity_rows(model_fields, member.rows, id, count, total)
-            else {
-                continue;
-            };
+        let Some((first, rows)) = entity_rows(model_fields, member.rows, id, count, total) else {
+            continue;
+        };
+        for f in indices.iter().map(|&i| &fields[i]) {
             if first.checked_add(rows).is_none_or(|e| e > f.rows) {
                 continue;
             }
             let attr = f.name.strip_prefix(member.prefix).unwrap_or(f.name);
             let attr = if attr.is_empty() { f.name } else { attr };
-            let shape = match (member.rows, f.matrix) {
-                (Rows::One, true) => vec![f.cols],
-                (Rows::One, false) => vec![1],
+            let (dims, ndim) = match (member.rows, f.matrix) {
+                (Rows::One, true) => ([f.cols, 0], 1),
+                (Rows::One, false) => ([1, 0], 1),
                 (Rows::Counted("hfield_adr", _), _) => {
                     let nrow =
                         usize::try_from(model_int(model_fields, "hfield_nrow", id)).unwrap_or(0);
-                    vec![nrow, rows.checked_div(nrow).unwrap_or(0)]
+                    ([nrow, rows.checked_div(nrow).unwrap_or(0)], 2)
                 }
-                (_, true) => vec![rows, f.cols],
-                (_, false) => vec![rows],
+                (_, true) => ([rows, f.cols], 2),
+                (_, false) => ([rows, 0], 1),
             };
             slices.push(Slice {
-                name: attr.to_owned(),
+                name: attr,
                 kind: f.kind,
                 address: f.address + first * f.cols * kind_bytes(f.kind),
-                shape,
+                dims,
+                ndim,
             });
         }
     }
@@ -481,6 +487,62 @@ pub fn group_view(
         slices,
     })
 }
+
+/// The arrays of each group's members in one table (model or data), found once: the table's
+/// order is the same for every model.
+pub struct Table {
+    /// The size counting each array's rows, by name.
+    rows_size: fn(&str) -> Option<&'static str>,
+    /// Group name -> per member, the indices of its arrays in the table.
+    members: OnceLock<HashMap<&'static str, Vec<Vec<usize>>>>,
+}
+
+impl Table {
+    /// A table whose arrays' row sizes `rows_size` tells.
+    pub const fn new(rows_size: fn(&str) -> Option<&'static str>) -> Self {
+        Self {
+            rows_size,
+            members: OnceLock::new(),
+        }
+    }
+
+    /// The arrays of each member of `g` among `fields` (the table in order).
+    fn members(&self, g: &Group, fields: &[FieldView]) -> &[Vec<usize>] {
+        let all = self.members.get_or_init(|| {
+            let groups = MODEL_GROUPS.iter().chain(DATA_GROUPS);
+            groups
+                .map(|g| {
+                    let per_member = g
+                        .members
+                        .iter()
+                        .map(|m| self.arrays_of(m, fields))
+                        .collect();
+                    (g.name, per_member)
+                })
+                .collect()
+        });
+        all.get(g.name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The arrays of member `member`: counted by its size (two sizes may be equal by chance,
+    /// `nq == nv` without free or ball joints: the layout table says which size counts an
+    /// array's rows), with its prefix when it needs one.
+    fn arrays_of(&self, member: &Member, fields: &[FieldView]) -> Vec<usize> {
+        (0..fields.len())
+            .filter(|&i| {
+                let f = &fields[i];
+                f.kind != Kind::Struct
+                    && (!member.prefixed_only || f.name.starts_with(member.prefix))
+                    && (self.rows_size)(f.name) == Some(member.size)
+            })
+            .collect()
+    }
+}
+
+/// The model table's group members.
+pub static MODEL_TABLE: Table = Table::new(crate::layout_rows::model_rows_size);
+/// The data table's group members.
+pub static DATA_TABLE: Table = Table::new(crate::layout_rows::data_rows_size);
 
 /// `model.geom`, `data.joint`, ...: called with a name or an index, gives a [`GroupView`].
 #[pyclass(module = "mjrs")]
