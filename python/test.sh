@@ -16,9 +16,11 @@ python=$venv/bin/python
 if [[ ! -x $python ]]; then
   python3 -m venv "$venv"
 fi
-# pip prints what it installs only with -q dropped; the versions are the newest of PyPI's
+# the newest of each from the package index; Gymnasium (with the modules its MuJoCo
+# environments import: glfw, imageio, packaging) but not mujoco: its tests run on mjrs
 "$python" -m pip install -q --disable-pip-version-check --upgrade pip
-"$python" -m pip install -q --disable-pip-version-check 'maturin>=1.5,<2' numpy pytest
+"$python" -m pip install -q --disable-pip-version-check 'maturin>=1.5,<2' numpy pytest \
+  gymnasium glfw imageio packaging
 # maturin's build hook runs the `maturin` program it installed next to the interpreter
 export PATH="$venv/bin:$PATH"
 # without build isolation, maturin builds into the same cargo target directory each time

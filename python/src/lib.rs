@@ -15,6 +15,7 @@ mod named;
 mod option;
 mod owner;
 mod records;
+mod visual;
 
 use pyo3::prelude::*;
 
@@ -24,6 +25,7 @@ fn _mjrs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::MjModel>()?;
     m.add_class::<data::MjData>()?;
     m.add_class::<option::MjOption>()?;
+    m.add_class::<visual::MjVisual>()?;
     m.add_class::<records::RecordList>()?;
     m.add_class::<records::RecordItem>()?;
     m.add("FatalError", py.get_type::<errors::FatalError>())?;

@@ -14,6 +14,7 @@ use crate::arrays::{numpy_view, Collect, FieldView, LazyIndex, NameIndex};
 use crate::named::{self, GroupView};
 use crate::option::MjOption;
 use crate::owner::ModelCell;
+use crate::visual::MjVisual;
 
 /// The arrays MuJoCo shows as `bytes`, not as NumPy arrays.
 const BYTES_FIELDS: [&str; 3] = ["names", "paths", "text_data"];
@@ -127,6 +128,12 @@ impl MjModel {
         MjOption::of_model(slf.clone().unbind())
     }
 
+    /// Visualization options (`mjModel.vis`), a live view.
+    #[getter]
+    fn vis(slf: &Bound<'_, Self>) -> MjVisual {
+        MjVisual::of_model(slf.clone().unbind())
+    }
+
     /// A copy of the model (`mj_copyModel`).
     fn __copy__(&self) -> PyResult<Self> {
         let mut copy = OwnedModel::zeroed(*self.cell.sizes())
@@ -183,7 +190,11 @@ impl MjModel {
 
     fn __setattr__(slf: &Bound<'_, Self>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let this = slf.borrow();
-        if BYTES_FIELDS.contains(&name) || this.size(name).is_some() || name == "opt" {
+        if BYTES_FIELDS.contains(&name)
+            || this.size(name).is_some()
+            || name == "opt"
+            || name == "vis"
+        {
             return Err(read_only("MjModel"));
         }
         if let Some(i) = MODEL_INDEX.get().and_then(|ix| ix.get(name)) {
@@ -200,6 +211,7 @@ impl MjModel {
         let mut names: Vec<String> = self.fields.iter().map(|f| f.name.to_owned()).collect();
         self.cell.sizes().for_each(|n, _| names.push(n.to_owned()));
         names.push("opt".to_owned());
+        names.push("vis".to_owned());
         names.extend(named::MODEL_GROUPS.iter().map(|g| g.name.to_owned()));
         names
     }
