@@ -15,6 +15,7 @@ mod named;
 mod option;
 mod owner;
 mod records;
+mod support;
 mod visual;
 
 use pyo3::prelude::*;
@@ -38,6 +39,16 @@ fn _mjrs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(functions::mj_reset_data_keyframe, m)?)?;
     m.add_function(wrap_pyfunction!(functions::mj_name2id, m)?)?;
     m.add_function(wrap_pyfunction!(functions::mj_id2name, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_jac, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_jac_body, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_jac_body_com, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_jac_geom, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_jac_site, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_full_m, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_mul_m, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_state_size, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_get_state, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_set_state, m)?)?;
     m.add("MJTNUM_DTYPE", py.import("numpy")?.getattr("float64")?)?;
     enums::add(m)?;
     Ok(())
