@@ -15,6 +15,7 @@ mod named;
 mod option;
 mod owner;
 mod records;
+mod rollout;
 mod support;
 mod visual;
 
@@ -49,6 +50,7 @@ fn _mjrs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(support::mj_state_size, m)?)?;
     m.add_function(wrap_pyfunction!(support::mj_get_state, m)?)?;
     m.add_function(wrap_pyfunction!(support::mj_set_state, m)?)?;
+    m.add_function(wrap_pyfunction!(rollout::_rollout, m)?)?;
     m.add("MJTNUM_DTYPE", py.import("numpy")?.getattr("float64")?)?;
     enums::add(m)?;
     Ok(())
