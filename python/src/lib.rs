@@ -50,6 +50,7 @@ fn _mjrs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(support::mj_state_size, m)?)?;
     m.add_function(wrap_pyfunction!(support::mj_get_state, m)?)?;
     m.add_function(wrap_pyfunction!(support::mj_set_state, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mjd_transition_fd, m)?)?;
     m.add_function(wrap_pyfunction!(rollout::_rollout, m)?)?;
     m.add("MJTNUM_DTYPE", py.import("numpy")?.getattr("float64")?)?;
     enums::add(m)?;

@@ -3,6 +3,7 @@
 
 use mjrs_core::state::{get_state, set_state, state_size};
 use mjrs_core::support::{full_m, jac, jac_body, jac_body_com, jac_geom, jac_site, mul_m};
+use mjrs_core::transition_fd;
 use mjrs_core::{Data, Model, Real};
 use numpy::{PyReadonlyArrayDyn, PyReadwriteArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -265,4 +266,50 @@ pub fn mj_set_state(
         i32::try_from(spec).unwrap_or(i32::MAX),
     )
     .map_err(|e| FatalError::new_err(e.to_string()))
+}
+
+/// A finite-difference output: `Some(elements)` when given, checked to be `rows x cols`.
+fn fd_output<'a>(
+    array: &'a mut Option<PyReadwriteArrayDyn<'_, Real>>,
+    rows: usize,
+    cols: usize,
+    message: &str,
+) -> PyResult<Option<&'a mut [Real]>> {
+    match array.as_mut() {
+        Some(a) => output(a, &[rows, cols], message).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Finite-difference transition matrices `A`, `B` and sensor matrices `C`, `D` around the
+/// current state (`mjd_transitionFD`), without the GIL.
+#[pyfunction]
+#[pyo3(name = "mjd_transitionFD", signature = (m, d, eps, flg_centered, A, B, C, D))]
+#[allow(non_snake_case)] // MuJoCo's argument names
+pub fn mjd_transition_fd(
+    py: Python<'_>,
+    m: PyRef<'_, MjModel>,
+    mut d: PyRefMut<'_, MjData>,
+    eps: Real,
+    flg_centered: u8,
+    mut A: Option<PyReadwriteArrayDyn<'_, Real>>,
+    mut B: Option<PyReadwriteArrayDyn<'_, Real>>,
+    mut C: Option<PyReadwriteArrayDyn<'_, Real>>,
+    mut D: Option<PyReadwriteArrayDyn<'_, Real>>,
+) -> PyResult<()> {
+    check_pair(&m, &d)?;
+    let model = m.model();
+    let (nx, nu, ns) = (2 * model.nv + model.na, model.nu, model.nsensordata);
+    let a = fd_output(&mut A, nx, nx, "A should be of shape (2*nv+na, 2*nv+na)")?;
+    let b = fd_output(&mut B, nx, nu, "B should be of shape (2*nv+na, nu)")?;
+    let c = fd_output(
+        &mut C,
+        ns,
+        nx,
+        "C should be of shape (nsensordata, 2*nv+na)",
+    )?;
+    let dd = fd_output(&mut D, ns, nu, "D should be of shape (nsensordata, nu)")?;
+    let data = &mut *d.cell;
+    py.detach(|| transition_fd(model, data, eps, flg_centered != 0, a, b, c, dd))
+        .map_err(|e| FatalError::new_err(e.to_string()))
 }

@@ -77,3 +77,18 @@ def test_wrong_outputs_are_mujocos_type_errors(stepped):
         mujoco.mj_getState(m, d, np.zeros(3), mujoco.mjtState.mjSTATE_PHYSICS)
     with pytest.raises(mujoco.FatalError, match="invalid state spec"):
         mujoco.mj_stateSize(m, 1 << 20)
+
+
+def test_transition_fd(trajectories):
+    m = mujoco.MjModel.from_xml_path(model_path("tests/models/humanoid.xml"))
+    d = mujoco.MjData(m)
+    d.qvel[:] = np.linspace(-1, 1, m.nv)
+    mujoco.mj_step(m, d, nstep=20)
+    nx = 2 * m.nv + m.na
+    fd = {"A": np.zeros((nx, nx)), "B": np.zeros((nx, m.nu)),
+          "C": np.zeros((m.nsensordata, nx)), "D": np.zeros((m.nsensordata, m.nu))}
+    mujoco.mjd_transitionFD(m, d, 1e-6, 1, fd["A"], fd["B"], fd["C"], fd["D"])
+    for k, v in fd.items():
+        assert np.array_equal(v, trajectories[f"support/transition_fd_{k}"]), k
+    with pytest.raises(TypeError, match=r"A should be of shape \(2\*nv\+na, 2\*nv\+na\)"):
+        mujoco.mjd_transitionFD(m, d, 1e-6, 1, np.zeros((2, 2)), None, None, None)
