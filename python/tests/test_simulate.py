@@ -148,3 +148,38 @@ def _tetrahedron_stl():
 
 
 TETRAHEDRON_STL = _tetrahedron_stl()
+
+
+def test_stepping_releases_the_gil():
+    import threading
+    m = mujoco.MjModel.from_xml_path(model_path("tests/models/humanoid.xml"))
+    d = mujoco.MjData(m)
+    started = threading.Event()
+
+    def run():
+        started.set()
+        mujoco.mj_step(m, d, nstep=400)
+
+    t = threading.Thread(target=run)
+    t.start()
+    started.wait()
+    spins = 0
+    while t.is_alive():   # runs only while the other thread's mj_step does not hold the GIL
+        spins += 1
+    t.join()
+    assert d.time == pytest.approx(400 * m.opt.timestep)
+    assert spins > 1000
+
+
+def test_copy_is_independent():
+    import copy
+    m = mujoco.MjModel.from_xml_path(model_path("tests/models/hopper.xml"))
+    d = mujoco.MjData(m)
+    mujoco.mj_step(m, d, nstep=10)
+    e = copy.copy(d)
+    assert np.array_equal(e.qpos, d.qpos) and e.time == d.time and e.model is d.model
+    mujoco.mj_step(m, e)
+    assert e.time > d.time
+    m2 = copy.deepcopy(m)
+    m2.body_mass[1] = 99.0
+    assert m.body_mass[1] != 99.0 and m2.nq == m.nq
