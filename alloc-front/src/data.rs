@@ -53,7 +53,9 @@ impl OwnedData {
     }
 
     /// A copy of this data, arena included (`mj_copyData` into a new data). Unlike `clone`, a
-    /// heap that cannot provide the buffer is an error.
+    /// heap that cannot provide the buffer is an error. The plugin instances' objects are
+    /// copied too, where MuJoCo's `mj_copyData(NULL, m, src)` makes fresh ones from the model:
+    /// for MuJoCo's behaviour make a new data from the model and copy into it.
     pub fn try_clone(&self) -> Result<Self, ArenaError> {
         Ok(Self {
             header: self.header.clone(),

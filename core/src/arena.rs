@@ -334,6 +334,10 @@ pub struct ArenaState {
     pub maxuse_stack: usize,
     /// Peak bytes used by arena arrays and stack together (`maxuse_arena`).
     pub maxuse_arena: usize,
+    /// Bytes above the arena held for the data's life by the plugin instances' objects (what
+    /// MuJoCo's plugins allocate in `init`); set when the data is made, kept by resets and
+    /// copies, and not counted in [`Arena::len`].
+    pub objects: usize,
 }
 
 /// One arena array for [`Stack::push_all`]: `n` elements of `T` for arena field `field`.
@@ -492,7 +496,25 @@ impl Detached<'_> {
 
     /// The `n` elements of `T` reserved by `r` ([`Arena::reserve`]), while detached.
     pub fn reserved<T: Pod>(&mut self, r: &Reservation, n: usize) -> &mut [T] {
-        reserved_in(self.buf, r, n)
+        let narena = self.buf.len().saturating_sub(self.state.objects);
+        reserved_in(&mut self.buf[..narena], r, n)
+    }
+
+    /// The plugin objects ([`ArenaState::objects`]) and a scratch frame, together: for a plugin
+    /// that updates its object while computing with scratch memory.
+    pub fn objects_and_stack(&mut self) -> (&mut [u8], Stack<'_>) {
+        let narena = self.buf.len().saturating_sub(self.state.objects);
+        let (arena, objects) = self.buf.split_at_mut(narena);
+        let (lo, hi) = (self.state.parena, narena - self.state.pstack);
+        let stack = Stack {
+            free: &mut arena[lo..hi],
+            lo,
+            hi,
+            narena,
+            state: &mut self.state,
+            fields: None,
+        };
+        (objects, stack)
     }
 
     /// The arena arrays recorded in `fields`, writable, and a scratch frame, together: for the
@@ -539,8 +561,8 @@ impl Detached<'_> {
     /// free part, split so that both can be used at once.
     #[inline(always)]
     fn used_and_stack(&mut self) -> (&mut [u8], Stack<'_>) {
-        let (lo, hi) = (self.state.parena, self.buf.len() - self.state.pstack);
-        let narena = self.buf.len();
+        let narena = self.buf.len().saturating_sub(self.state.objects);
+        let (lo, hi) = (self.state.parena, narena - self.state.pstack);
         let (used, free) = self.buf.split_at_mut(lo);
         let stack = Stack {
             free: &mut free[..hi - lo],
@@ -568,7 +590,9 @@ impl<'a> Arena<'a> {
     /// Whether `state` and `fields` (from a caller's header) fit this arena: the marks within
     /// its bytes, every array below the arena arrays' top.
     pub fn fits(&self, state: &ArenaState, fields: &[(usize, usize); N_ARENA_FIELDS]) -> bool {
-        let n = self.buf.len();
+        let Some(n) = self.buf.len().checked_sub(state.objects) else {
+            return false;
+        };
         let marks = state.parena <= n && state.pstack <= n - state.parena;
         marks
             && fields.iter().all(|&(off, len)| {
@@ -594,14 +618,37 @@ impl<'a> Arena<'a> {
         self.state = detached.state;
     }
 
-    /// Size in bytes (`narena`).
+    /// Size in bytes (`narena`), the plugin objects above it excluded.
     pub fn len(&self) -> usize {
-        self.buf.len()
+        self.buf.len().saturating_sub(self.state.objects)
     }
 
     /// Whether the arena has no bytes at all.
     pub fn is_empty(&self) -> bool {
-        self.buf.is_empty()
+        self.len() == 0
+    }
+
+    /// Holds the top `bytes` of the arena (rounded up to keep the arena's end at
+    /// [`MAX_ALIGN`]) for the plugin objects, out of an empty arena.
+    pub fn hold_objects(&mut self, bytes: usize) -> Result<(), ArenaError> {
+        let total = self.buf.len();
+        let start = total
+            .checked_sub(bytes)
+            .filter(|_| self.state == ArenaState::default())
+            .map(|s| s & !(MAX_ALIGN - 1))
+            .ok_or(ArenaError::OutOfArena {
+                requested: bytes,
+                available: total,
+                narena: total,
+            })?;
+        self.state.objects = total - start;
+        Ok(())
+    }
+
+    /// The plugin objects ([`ArenaState::objects`]).
+    pub fn objects_mut(&mut self) -> &mut [u8] {
+        let narena = self.len();
+        &mut self.buf[narena..]
     }
 
     /// Drops every arena array (contacts, constraint rows), as MuJoCo does at the start of
@@ -614,21 +661,27 @@ impl<'a> Arena<'a> {
     /// Forgets the peak-use counters too (`mj_resetData`).
     pub fn reset(&mut self) {
         self.clear();
-        self.state = ArenaState::default();
+        self.state = ArenaState {
+            objects: self.state.objects,
+            ..ArenaState::default()
+        };
     }
 
     /// Copies the arena arrays and counters of `src`, an arena of the same size (`mj_copyData`).
     pub fn copy_from(&mut self, src: &Arena) {
-        let used = src.state.parena.min(self.buf.len());
+        let used = src.state.parena.min(self.len());
         self.buf[..used].copy_from_slice(&src.buf[..used]);
-        self.state = src.state;
+        self.state = ArenaState {
+            objects: self.state.objects,
+            ..src.state
+        };
         self.fields = src.fields;
     }
 
     /// A stack frame over the free part of the arena; it can also push arena arrays.
     pub fn stack(&mut self) -> Stack<'_> {
         let (lo, hi) = (self.state.parena, self.top());
-        let narena = self.buf.len();
+        let narena = self.len();
         Stack {
             free: &mut self.buf[lo..hi],
             lo,
@@ -641,7 +694,7 @@ impl<'a> Arena<'a> {
 
     /// First byte of the region reserved at the top.
     fn top(&self) -> usize {
-        self.buf.len() - self.state.pstack
+        self.len() - self.state.pstack
     }
 
     /// Reserves `n` elements of `T` at the top of the arena until [`Arena::release`], for a
@@ -658,10 +711,10 @@ impl<'a> Arena<'a> {
             .ok_or(ArenaError::OutOfArena {
                 requested: bytes,
                 available: top - self.state.parena,
-                narena: self.buf.len(),
+                narena: self.len(),
             })?;
         let previous = self.state.pstack;
-        self.state.pstack = self.buf.len() - start;
+        self.state.pstack = self.len() - start;
         let s = &mut self.state;
         s.maxuse_stack = s.maxuse_stack.max(s.pstack);
         s.maxuse_arena = s.maxuse_arena.max(s.pstack + s.parena);
@@ -673,7 +726,8 @@ impl<'a> Arena<'a> {
 
     /// The `n` elements of `T` reserved by `r` ([`Arena::reserve`]).
     pub fn reserved<T: Pod>(&mut self, r: &Reservation, n: usize) -> &mut [T] {
-        reserved_in(self.buf, r, n)
+        let narena = self.len();
+        reserved_in(&mut self.buf[..narena], r, n)
     }
 
     /// The `n` elements of `T` reserved by `r` and the arena arrays, both writable, for a
@@ -683,8 +737,9 @@ impl<'a> Arena<'a> {
         r: &Reservation,
         n: usize,
     ) -> (&mut [T], ArenaArraysMut<'_>) {
-        let used = self.state.parena.min(self.buf.len());
-        let (arrays, free) = self.buf.split_at_mut(used);
+        let used = self.state.parena.min(self.len());
+        let narena = self.len();
+        let (arrays, free) = self.buf[..narena].split_at_mut(used);
         let block = r
             .offset
             .checked_sub(used)
@@ -724,7 +779,7 @@ impl<'a> Arena<'a> {
     /// The contacts (arena array `contact`) as a writable slice, without cutting out the other
     /// arrays as [`Arena::arrays_mut`] does (collision adds contacts one pair at a time).
     pub fn contacts_mut(&mut self) -> &mut [crate::records::Contact] {
-        let used = self.state.parena.min(self.buf.len());
+        let used = self.state.parena.min(self.len());
         let (off, n) = self.fields[ArenaField::contact as usize];
         bytes_of::<crate::records::Contact>(n)
             .and_then(|b| self.buf[..used].get_mut(off..off.checked_add(b)?))
@@ -740,7 +795,7 @@ impl<'a> Arena<'a> {
     /// The arena arrays in `only` as writable slices; the others are empty.
     #[inline(always)]
     pub fn arrays_mut_only(&mut self, only: ArenaMask) -> ArenaArraysMut<'_> {
-        let used = self.state.parena.min(self.buf.len());
+        let used = self.state.parena.min(self.len());
         ArenaArraysMut::within_only(&mut self.buf[..used], &self.fields, only)
     }
 }
@@ -909,6 +964,33 @@ mod tests {
 
     #[repr(align(8))]
     struct Buf([u8; 256]);
+
+    #[test]
+    fn plugin_objects_sit_above_the_arena_and_outlive_resets() {
+        let mut buf = Buf([0; 256]);
+        let mut arena = Arena::new(&mut buf.0);
+        assert!(arena.hold_objects(257).is_err(), "more than the buffer");
+        arena.hold_objects(20).unwrap();
+        // rounded up so the arena's end stays aligned
+        assert_eq!((arena.len(), arena.objects_mut().len()), (232, 24));
+        assert!(
+            arena.hold_objects(8).is_err(),
+            "only once, on an empty arena"
+        );
+        arena.objects_mut().fill(5);
+        // the stack cannot reach the objects, and a reset keeps them
+        assert!(arena.stack().alloc::<u8>(233).is_err());
+        arena.stack().alloc::<u8>(232).unwrap().fill(9);
+        arena.reset();
+        assert_eq!(arena.len(), 232);
+        assert_eq!(arena.objects_mut(), &[5; 24]);
+        // a header claiming more objects than bytes does not fit
+        let state = ArenaState {
+            objects: 300,
+            ..ArenaState::default()
+        };
+        assert!(!arena.fits(&state, &[(0, 0); N_ARENA_FIELDS]));
+    }
 
     #[test]
     fn frames_release_scratch_and_keep_pushes() {

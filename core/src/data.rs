@@ -101,9 +101,6 @@ macro_rules! gen_header {
             pub arena: ArenaState,
             /// Arena-array positions.
             pub arena_fields: ArenaFields,
-            /// Bytes at the top of the arena held by the plugin instances' objects
-            /// ([`Data::plugin_objects`]), set when the data is made.
-            pub plugin_bytes: usize,
             /// User hooks.
             pub callbacks: Callbacks,
             $( $(#[$m])* pub $name: $t, )*
@@ -115,7 +112,6 @@ macro_rules! gen_header {
                     sizes,
                     arena: ArenaState::default(),
                     arena_fields: [(0, 0); crate::arena::N_ARENA_FIELDS],
-                    plugin_bytes: 0,
                     callbacks: Callbacks::default(),
                     $( $name: $init, )*
                 }
@@ -129,7 +125,6 @@ macro_rules! gen_header {
                     sizes: self.sizes,
                     arena: self.arena.state,
                     arena_fields: self.arena.fields,
-                    plugin_bytes: self.plugin_objects.len(),
                     callbacks: self.callbacks,
                     $( $name: self.$name, )*
                 }
@@ -168,15 +163,11 @@ macro_rules! gen_data {
                     pub threadpool: Option<&'a dyn crate::thread::Parallel>,
                     $( $(#[$m])* pub $sname: $t, )*
                     /// Solver statistics, `NISLAND` blocks of `NSOLVER_STATS` iterations.
-                    pub solver: &'a mut [SolverStat],
-                    /// The arena: contacts and constraint rows at the bottom, scratch stack at the top.
+                    pub solver: &'a mut [SolverStat; NISLAND * NSOLVER_STATS],
+                    /// The arena: contacts and constraint rows at the bottom, scratch stack at
+                    /// the top, and above it the plugin instances' objects
+                    /// ([`Data::plugin_objects`]).
                     pub arena: Arena<'a>,
-                    /// The objects of the plugin instances (what MuJoCo's plugins allocate in
-                    /// `init` and point to from `plugin_data`): bytes cut from the top of the
-                    /// arena when the data is made, kept by resets and copies; `plugin_data[i]`
-                    /// is the byte offset of instance `i`'s object (see
-                    /// `plugin::instance_object`).
-                    pub plugin_objects: &'a mut [u8],
                     $(
                         #[doc = concat!("`mjData.", stringify!($name), "`: ", stringify!($ty),
                                         " [", stringify!($rows), " x ", stringify!($($cols)+), "].")]
@@ -223,12 +214,14 @@ macro_rules! gen_data {
                         let needed = Self::bytes_needed(&sizes)?;
                         let mut c = Carver::new(buf, needed);
                         let s = &sizes;
-                        let solver = c.take::<SolverStat>(Some(NISLAND * NSOLVER_STATS))?;
+                        // an array reference: its length is fixed, so the handle needs no length
+                        let solver = c
+                            .take::<SolverStat>(Some(NISLAND * NSOLVER_STATS))?
+                            .try_into()
+                            .map_err(|_| ArenaError::BadHeader)?;
                         $( let $name = c.take::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+)))?; )*
                         let arena_words = c.take::<u64>(Some(s.narena / 8))?;
-                        let (arena_bytes, plugin_objects) =
-                            split_plugin_objects(arena_words, header.plugin_bytes)?;
-                        let mut arena = Arena::new(arena_bytes);
+                        let mut arena = Arena::new(crate::pod::as_bytes_mut(arena_words));
                         if !arena.fits(&header.arena, &header.arena_fields) {
                             return Err(ArenaError::BadHeader);
                         }
@@ -241,7 +234,6 @@ macro_rules! gen_data {
                             $( $sname: header.$sname, )*
                             solver,
                             arena,
-                            plugin_objects,
                             $( $name, )*
                         })
                     }
@@ -253,9 +245,9 @@ macro_rules! gen_data {
                         plugin_bytes: usize,
                         buf: &'a mut [u8],
                     ) -> Result<Self, ArenaError> {
-                        let mut header = DataHeader::initial(sizes);
-                        header.plugin_bytes = plugin_bytes;
-                        Self::view(&header, buf)
+                        let mut d = Self::view(&DataHeader::initial(sizes), buf)?;
+                        d.arena.hold_objects(plugin_bytes)?;
+                        Ok(d)
                     }
 
                     /// Sets every fixed-size array to zero.
@@ -292,7 +284,7 @@ macro_rules! gen_data {
                         }
                         self.callbacks = src.callbacks;
                         $( self.$sname = src.$sname; )*
-                        self.solver.copy_from_slice(src.solver);
+                        *self.solver = *src.solver;
                         self.arena.copy_from(&src.arena);
                         $( copy_array(stringify!($name), self.$name, src.$name); )*
                         Ok(())
@@ -307,25 +299,6 @@ fn copy_array<T: Copy>(name: &str, dst: &mut [T], src: &[T]) {
     if name != "plugin_data" {
         dst.copy_from_slice(src);
     }
-}
-
-/// Cuts the plugin objects' `plugin_bytes` from the top of the arena's words (keeping the rest
-/// aligned at its start, the objects at [`crate::arena::MAX_ALIGN`]): `(arena, objects)`.
-fn split_plugin_objects(
-    words: &mut [u64],
-    plugin_bytes: usize,
-) -> Result<(&mut [u8], &mut [u8]), ArenaError> {
-    let bytes = crate::pod::as_bytes_mut(words);
-    let narena = bytes.len();
-    let start = narena
-        .checked_sub(plugin_bytes)
-        .map(|s| s & !(crate::arena::MAX_ALIGN - 1))
-        .ok_or(ArenaError::OutOfArena {
-            requested: plugin_bytes,
-            available: narena,
-            narena,
-        })?;
-    Ok(bytes.split_at_mut(start))
 }
 
 /// Hands the array table to `gen_data` together with the scalar table.
@@ -355,6 +328,27 @@ impl<'a> Data<'a> {
     ) -> R {
         let mut detached = self.arena.detach();
         let r = f(self, &mut detached.stack());
+        self.arena.attach(detached);
+        r
+    }
+
+    /// The objects of the plugin instances (what MuJoCo's plugins allocate in `init` and point
+    /// to from `plugin_data`): bytes above the arena, held when the data is made and kept by
+    /// resets and copies; `plugin_data[i]` is the byte offset of instance `i`'s object (see
+    /// `plugin::instance_object`).
+    pub fn plugin_objects(&mut self) -> &mut [u8] {
+        self.arena.objects_mut()
+    }
+
+    /// Runs `f` with the plugin objects ([`Data::plugin_objects`]) and a scratch frame, the rest
+    /// of the data free to use.
+    pub fn with_objects_and_stack<R>(
+        &mut self,
+        f: impl FnOnce(&mut Data<'a>, &mut [u8], &mut crate::arena::Stack<'_>) -> R,
+    ) -> R {
+        let mut detached = self.arena.detach();
+        let (objects, mut stack) = detached.objects_and_stack();
+        let r = f(self, objects, &mut stack);
         self.arena.attach(detached);
         r
     }

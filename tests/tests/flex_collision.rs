@@ -354,17 +354,18 @@ fn hfield_models_from_xml_are_bit_for_bit() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// MuJoCo compiles a 1x1 height field (it has no grid cells: no contacts, see the
-/// `hfield_rope1x1_xml` case); mjrs's MJB validation refuses its MJB with a clear error.
+/// MuJoCo compiles a 1x1 height field (it has no grid cells: no contacts); its MJB loads in
+/// mjrs and gives the `hfield_rope1x1_xml` case's data and trajectory, as the XML does.
 #[test]
-fn one_by_one_hfield_mjb_is_refused() {
-    let blob = std::fs::read(fixtures().join("flex_collision/hfield_rope1x1.mjb")).unwrap();
-    let header = mjb::read_header(&blob).unwrap();
-    let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
-    let Err(err) = mjb::load(&blob, &mut mbuf) else {
-        panic!("a 1x1 height field loads");
-    };
-    assert!(err.to_string().contains("hfield_nrow"), "{err}");
+fn one_by_one_hfield_mjb_loads_and_agrees() {
+    let (name, mut case) = cases()
+        .into_iter()
+        .find(|(name, _)| name == "hfield_rope1x1_xml")
+        .unwrap();
+    case["model"] = "hfield_rope1x1.mjb".into();
+    let mut failures = data_differences(&name, &case, Source::Fixture);
+    failures.extend(trajectory_differences(&name, &case, Source::Fixture));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// Self-collision in an arena too small for its scratch, or with room for few contacts: each

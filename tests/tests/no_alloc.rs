@@ -99,11 +99,7 @@ fn flex_collision_step_does_not_allocate() {
             let blob = std::fs::read(&path).unwrap();
             let header = mjrs_core::mjb::read_header(&blob).unwrap();
             let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
-            // MuJoCo's blob of a 1x1 height field is refused by validation: nothing to step
-            let Ok(m) = mjrs_core::mjb::load(&blob, &mut mbuf) else {
-                assert!(path.ends_with("hfield_rope1x1.mjb"), "{}", path.display());
-                continue;
-            };
+            let m = mjrs_core::mjb::load(&blob, &mut mbuf).unwrap();
             stepped += 1;
             m.flex_selfcollide.fill(mode);
             let mut dbuf = vec![0u8; mjrs_core::Data::bytes_needed(m.sizes()).unwrap()];
@@ -115,7 +111,9 @@ fn flex_collision_step_does_not_allocate() {
                 }
             });
             assert!(result.is_ok(), "{}: {result:?}", path.display());
-            assert!(d.ncon > 0, "{}: no contacts", path.display());
+            // a 1x1 height field has no cells: that case has no contacts in MuJoCo either
+            let contactless = path.ends_with("hfield_rope1x1.mjb");
+            assert!(d.ncon > 0 || contactless, "{}: no contacts", path.display());
             assert_eq!(n, 0, "{} mode {mode}: {n} allocations", path.display());
         }
     }

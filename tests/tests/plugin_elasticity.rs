@@ -239,7 +239,7 @@ fn objects_need_room_in_the_arena() {
         let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
         let m = mjb::load(&blob, &mut mbuf).unwrap();
         let mut dbuf = vec![0u8; mjrs_core::Data::bytes_needed(m.sizes()).unwrap()];
-        mjrs_core::Data::new(&m, &mut dbuf).map(|d| (d.plugin_objects.len(), d.arena.len()))
+        mjrs_core::Data::new(&m, &mut dbuf).map(|mut d| (d.plugin_objects().len(), d.arena.len()))
     };
     let narena = u64::from_le_bytes(full[at..at + 8].try_into().unwrap());
     let (object, arena) = make(narena).unwrap();

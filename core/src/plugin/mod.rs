@@ -8,7 +8,7 @@
 //! [`Plugin::nstate`]). What MuJoCo's plugins keep in the object `init` allocates and
 //! `plugin_data` points to (data precomputed from the model, values kept between calls outside
 //! the state) lives in the instance's object: [`Plugin::object_bytes`] bytes of
-//! `Data::plugin_objects`, cut from the top of the arena when the `Data` is made and filled by
+//! `Data::plugin_objects()`, held above the arena when the `Data` is made and filled by
 //! [`Plugin::init_object`]; `plugin_data[i]` holds its offset. Like MuJoCo's objects they are
 //! not part of the model or the state: a reset and `mj_copyData` leave them alone.
 //!
@@ -371,10 +371,10 @@ pub(crate) fn objects_bytes(m: &Model) -> Result<usize, ArenaError> {
     Ok(total)
 }
 
-/// Makes the object of every instance in `d.plugin_objects` (sized by [`objects_bytes`]) and
+/// Makes the object of every instance in `d.plugin_objects()` (sized by [`objects_bytes`]) and
 /// records its offset in `plugin_data` (`_initPlugin` of `mj_makeData`).
 pub(crate) fn make_objects(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
-    d.plugin_objects.fill(0);
+    d.plugin_objects().fill(0);
     let mut offset: usize = 0;
     for instance in 0..m.nplugin.min(d.plugin_data.len()) {
         d.plugin_data[instance] = offset as u64;
@@ -383,7 +383,7 @@ pub(crate) fn make_objects(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
         };
         let bytes = p.object_bytes(m, instance);
         let end = offset.saturating_add(bytes);
-        d.with_stack(|d, stack| match d.plugin_objects.get_mut(offset..end) {
+        d.with_objects_and_stack(|_, objects, stack| match objects.get_mut(offset..end) {
             Some(object) => p.init_object(m, instance, object, stack),
             None => Ok(()),
         })?;
@@ -392,7 +392,7 @@ pub(crate) fn make_objects(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
     Ok(())
 }
 
-/// The object of instance `instance` in `objects` (`Data::plugin_objects`), from its offset in
+/// The object of instance `instance` in `objects` (`Data::plugin_objects()`), from its offset in
 /// `plugin_data` to the next instance's (or the end): empty when out of range.
 pub fn instance_object<'d>(
     plugin_data: &[u64],

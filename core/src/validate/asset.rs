@@ -267,19 +267,20 @@ fn mesh_graph(m: &Model, i: usize, adr: usize) -> Result<usize, ValidationError>
     Ok(len)
 }
 
-/// Height fields: at least 2 rows and 2 columns (collision and ray casting divide by
-/// `nrow - 1` and `ncol - 1`), elevation data inside `hfield_data`.
+/// Height fields: at least 1 row and 1 column, elevation data inside `hfield_data`. MuJoCo
+/// compiles a single row or column (a grid without cells: no contacts; collision and ray
+/// casting divide by `nrow - 1` in floating point, as MuJoCo does).
 fn hfields(m: &Model) -> Check {
     for i in 0..m.nhfield {
         let (nrow, ncol) = (m.hfield_nrow[i], m.hfield_ncol[i]);
         for (field, n) in [("hfield_nrow", nrow), ("hfield_ncol", ncol)] {
-            if !(2..=i32::MAX).contains(&n) {
+            if !(1..=i32::MAX).contains(&n) {
                 return Err(err(
                     field,
                     i,
                     Problem::OutOfRange {
                         found: i64::from(n),
-                        min: 2,
+                        min: 1,
                         end: i64::from(i32::MAX),
                     },
                 ));

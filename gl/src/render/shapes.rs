@@ -518,10 +518,11 @@ pub fn hull(vert: &[f32], graph: &[i32], tex: Option<&[f32]>) -> Shape {
 }
 
 /// A height field: the elevation surface as a triangle strip per row pair (flat shaded), the
-/// four sides down to `-size[3]`, and the bottom as a `quads x quads` grid.
+/// four sides down to `-size[3]`, and the bottom as a `quads x quads` grid. A single row (or
+/// column) has no surface but, as in MuJoCo, its two long sides and the bottom.
 pub fn hfield(data: &[f32], nrow: usize, ncol: usize, size: [f32; 4], quads: usize) -> Shape {
     let mut s = Shape::default();
-    if nrow < 2 || ncol < 2 {
+    if nrow == 0 || ncol == 0 {
         return s;
     }
     let width = 0.5 * (ncol - 1) as f32;

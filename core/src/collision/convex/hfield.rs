@@ -193,7 +193,7 @@ struct HField<'m> {
 }
 
 impl<'m> HField<'m> {
-    /// The height field of geom `g` (the validator guarantees `nrow, ncol >= 2` and that
+    /// The height field of geom `g` (the validator guarantees `nrow, ncol >= 1` and that
     /// `nrow * ncol` elevations are inside `hfield_data`).
     fn of_geom(m: &'m Model<'m>, g: usize) -> Self {
         let h = m.geom_dataid[g] as usize;

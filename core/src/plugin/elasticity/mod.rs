@@ -13,7 +13,7 @@
 //! elements written in edge lengths).
 //!
 //! MuJoCo builds the elements, edges and metrics once per `mjData`, in the C++ object its
-//! `init` allocates; so does mjrs, in the instance's object (`Data::plugin_objects`, cut from the
+//! `init` allocates; so does mjrs, in the instance's object (`Data::plugin_objects()`, held above the
 //! arena when the `Data` is made): the elements read from the `face` (and `edge`) text, the
 //! metric of each element from its reference vertex positions with MuJoCo's arithmetic, and the
 //! reference squared lengths. A call then costs the force alone; its only scratch is one force
@@ -676,21 +676,14 @@ pub(crate) fn add_forces(
     instance: usize,
     simplex: &'static Simplex,
 ) -> Result<(), StepError> {
-    let objects = core::mem::take(&mut d.plugin_objects);
-    let bytes = super::instance_object(d.plugin_data, objects, instance);
-    let result = match Object::view(bytes, simplex) {
-        Some(mut object) => {
-            let nv = object.mesh.vertex_count(m);
-            d.with_stack(|d, stack| -> Result<(), StepError> {
-                let force = stack.alloc_zeroed::<Real>(3 * nv)?;
-                element_forces(m, d, simplex, &mut object, force);
-                add_vertex_forces(m, d, &object.mesh, force, stack)
-            })
-        }
-        None => Err(NO_OBJECT),
-    };
-    d.plugin_objects = objects;
-    result
+    d.with_objects_and_stack(|d, objects, stack| {
+        let bytes = super::instance_object(d.plugin_data, objects, instance);
+        let mut object = Object::view(bytes, simplex).ok_or(NO_OBJECT)?;
+        let nv = object.mesh.vertex_count(m);
+        let force = stack.alloc_zeroed::<Real>(3 * nv)?;
+        element_forces(m, d, simplex, &mut object, force);
+        add_vertex_forces(m, d, &object.mesh, force, stack)
+    })
 }
 
 /// A data made before the plugin was registered, or for another model, has no object for it.

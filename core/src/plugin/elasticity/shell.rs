@@ -217,7 +217,16 @@ fn build_object(
 
 /// The bending forces of instance `instance`, added to `qfrc_passive` flap by flap.
 fn add_forces(m: &Model, d: &mut Data, instance: usize) -> Result<(), StepError> {
-    let objects = core::mem::take(&mut d.plugin_objects);
+    d.with_objects_and_stack(|d, objects, _| add_flap_forces(m, d, objects, instance))
+}
+
+/// [`add_forces`] with the plugin objects moved out of `d`.
+fn add_flap_forces(
+    m: &Model,
+    d: &mut Data,
+    objects: &mut [u8],
+    instance: usize,
+) -> Result<(), StepError> {
     let bytes = super::super::instance_object(d.plugin_data, objects, instance);
     let head = bytes
         .get(..24)
@@ -227,7 +236,7 @@ fn add_forces(m: &Model, d: &mut Data, instance: usize) -> Result<(), StepError>
         let (_, verts, hessians) = carve(bytes, room)?;
         Some((verts.get(..4 * nflap)?, hessians.get(..16 * nflap)?, first))
     });
-    let result = match carved {
+    match carved {
         Some((verts, hessians, first)) => {
             let dofadr = usize::try_from(m.body_dofadr.get(first).copied().unwrap_or(-1));
             let xpos = v3(d.xpos).get(first..).unwrap_or(&[]);
@@ -243,9 +252,7 @@ fn add_forces(m: &Model, d: &mut Data, instance: usize) -> Result<(), StepError>
             Ok(())
         }
         None => Err(NO_OBJECT),
-    };
-    d.plugin_objects = objects;
-    result
+    }
 }
 
 /// MuJoCo's check of the faces' bodies (fatal), and beyond MuJoCo, which would read outside its
