@@ -2,12 +2,15 @@
 # The README's test command: installs what the tests need and a fresh machine lacks, then runs
 # every test of the workspace (both precisions, the renderer and the viewer included).
 #
-#   ./test.sh                 every test
+#   ./test.sh                 every test: the workspace's, then the Python package's (pytest)
 #   ./test.sh -p mjrs-core    any further arguments go to `cargo test --workspace --release`
+#   ./test.sh --python [ARGS] only the Python package's tests (python/test.sh; ARGS to pytest)
 #
 # Needed beyond a Rust toolchain and a C compiler: Mesa's EGL (the renderer's tests draw
 # headless, on the software device when there is no GPU) and Xvfb with the X client libraries
-# (the viewer's test opens a real window on a virtual display). They are Debian packages; as
+# (the viewer's test opens a real window on a virtual display), and python3 with its venv module
+# (the Python package's tests build its wheel into a virtual environment; the Python packages
+# they use come from the package index). They are Debian packages; as
 # root, or with password-less sudo, this script installs the missing ones with apt-get.
 # Otherwise it names them and stops before building anything.
 set -euo pipefail
@@ -38,6 +41,9 @@ has_lib 'libX11-xcb' || packages+=(libx11-xcb1)
 has_lib 'libXcursor' || packages+=(libxcursor1)
 has_lib 'libXi\.so' || packages+=(libxi6)
 has_lib 'libxkbcommon-x11' || packages+=(libxkbcommon-x11-0)
+command -v python3 >/dev/null 2>&1 || packages+=(python3)
+# Debian's python3 leaves `venv`'s pip bootstrap (ensurepip) to the python3-venv package
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || packages+=(python3-venv)
 
 if ((${#packages[@]})); then
   as_root=()
@@ -60,4 +66,12 @@ if ((${#packages[@]})); then
   DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq "${packages[@]}" >/dev/null
 fi
 
-exec cargo test --workspace --release "$@"
+if [[ ${1:-} == --python ]]; then
+  shift
+  exec python/test.sh "$@"
+fi
+if (($#)); then
+  exec cargo test --workspace --release "$@"
+fi
+cargo test --workspace --release
+exec python/test.sh

@@ -1,0 +1,58 @@
+//! `mjrs._mjrs`: the Python extension of the `mjrs` package, MuJoCo's Python API over the
+//! Rust layers (`import mjrs as mujoco`).
+//!
+//! Models and datas own their buffers (`owner`); their arrays are NumPy views generated from
+//! the core's layout table (`arrays`); functions release the GIL while the core computes.
+
+mod arrays;
+mod data;
+mod enums;
+mod errors;
+mod functions;
+mod layout_rows;
+mod model;
+mod named;
+mod option;
+mod owner;
+mod records;
+mod rollout;
+mod support;
+mod visual;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _mjrs(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<model::MjModel>()?;
+    m.add_class::<data::MjData>()?;
+    m.add_class::<option::MjOption>()?;
+    m.add_class::<visual::MjVisual>()?;
+    m.add_class::<records::RecordList>()?;
+    m.add_class::<records::RecordItem>()?;
+    m.add("FatalError", py.get_type::<errors::FatalError>())?;
+    m.add("UnexpectedError", py.get_type::<errors::UnexpectedError>())?;
+    m.add_function(wrap_pyfunction!(functions::mj_step, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::mj_forward, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::mj_inverse, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::mj_rne_post_constraint, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::mj_reset_data, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::mj_reset_data_keyframe, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::mj_name2id, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::mj_id2name, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_jac, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_jac_body, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_jac_body_com, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_jac_geom, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_jac_site, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_full_m, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_mul_m, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_state_size, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_get_state, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mj_set_state, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mjd_transition_fd, m)?)?;
+    m.add_function(wrap_pyfunction!(rollout::_rollout, m)?)?;
+    m.add("MJTNUM_DTYPE", py.import("numpy")?.getattr("float64")?)?;
+    enums::add(m)?;
+    Ok(())
+}

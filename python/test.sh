@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The Python package's tests: builds the wheel of ./python into a virtual environment of its own
+# (created on the first run, under the cargo target directory), with maturin, NumPy and pytest
+# from the package index, and runs pytest on python/tests. Called by the repository's ./test.sh;
+# arguments go to pytest.
+#
+# Needs python3 (3.10 or later) with its venv module (Debian: python3-venv, which ./test.sh
+# installs when it can).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target=${CARGO_TARGET_DIR:-target}
+venv="$target/python-venv"
+[[ $venv = /* ]] || venv="$PWD/$venv"
+python=$venv/bin/python
+if [[ ! -x $python ]]; then
+  python3 -m venv "$venv"
+fi
+# the newest of each from the package index; Gymnasium (with the modules its MuJoCo
+# environments import: glfw, imageio, packaging) but not mujoco: its tests run on mjrs
+"$python" -m pip install -q --disable-pip-version-check --upgrade pip
+"$python" -m pip install -q --disable-pip-version-check 'maturin>=1.5,<2' numpy pytest \
+  gymnasium glfw imageio packaging
+# maturin's build hook runs the `maturin` program it installed next to the interpreter
+export PATH="$venv/bin:$PATH"
+# without build isolation, maturin builds into the same cargo target directory each time
+"$python" -m pip install -q --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps ./python
+exec "$python" -m pytest -q -p no:cacheprovider --rootdir python python/tests "$@"
