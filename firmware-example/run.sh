@@ -12,6 +12,8 @@
 #   firmware-example/run.sh footprint  only the footprint table: memory, instructions per step
 #                                      and per linearization of the firmware model and of the
 #                                      largest bench models that fit 128 KiB and 4 MiB of RAM
+#   firmware-example/run.sh cpi        only the worst-case cycles per instruction of the MPC's
+#                                      code on the Cortex-M4 (cpi-bound.py; about a minute)
 #
 # Installs what is missing (Debian: rustc-web, rust-web-src, binutils-arm-none-eabi,
 # qemu-system-arm; defmt-print with cargo). Where QEMU cannot be installed it says so and exits 0.
@@ -77,6 +79,18 @@ if [[ ${1:-} == footprint ]]; then
   footprint ../tests/models/compile/mujoco/model/humanoid/humanoid.xml 56K mps2-an386
   exit 0
 fi
+# cpi: the worst-case cycles per instruction of the MPC's code on the Cortex-M4 (cpi-bound.py),
+# from the instruction mix of the first 5 million logged blocks of the netduinoplus2 mpc run
+if [[ ${1:-} == cpi ]]; then
+  cargo build "${device[@]}" --quiet --no-default-features --features board-netduino,mpc
+  { timeout 300 qemu-system-arm -machine netduinoplus2 -icount shift=0 -nographic \
+      -semihosting-config enable=on,target=native -kernel "$elf" -d exec,nochain,in_asm \
+      -D /dev/stderr 2>&1 >/dev/null | head -n 5000000 >target/cpi-trace.log; } || true
+  python3 cpi-bound.py target/cpi-trace.log
+  rm -f target/cpi-trace.log
+  exit 0
+fi
+
 echo "firmware: building the host program"
 cargo build --release --quiet -p mjrs-firmware-host
 host=target/release/mjrs-firmware-host

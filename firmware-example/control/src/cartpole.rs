@@ -13,17 +13,17 @@ use crate::{mj, Aligned, Error, Sample};
 use mj::math::scalar;
 use mj::{Data, Model, Real};
 
-/// The planner's model (`model/cartpole.mjb`): nominal masses, Euler at 0.05 s.
+/// The planner's model (`model/cartpole.mjb`): nominal masses, Euler at 0.07 s.
 pub static PLAN_BLOB: &Aligned<[u8]> = &Aligned(*include_bytes!("../../model/cartpole.mjb"));
 /// The plant (`model/cartpole_plant.mjb`): masses 10% larger, RK4 at 0.01 s.
 pub static PLANT_BLOB: &Aligned<[u8]> = &Aligned(*include_bytes!("../../model/cartpole_plant.mjb"));
 
 /// Plant steps per control update: 0.02 s, 50 updates per second.
 pub const STEPS_PER_UPDATE: u32 = 2;
-/// The planner: a 0.8 s horizon (16 Euler steps of 0.05 s), one forward pass per update: at
-/// most 16 (1 + 1 + 4) = 96 planning steps per update.
+/// The planner: a 0.77 s horizon (11 Euler steps of 0.07 s), one forward pass per update: at
+/// most 11 (1 + 1 + 4) = 66 planning steps per update.
 pub const SETTINGS: Settings = Settings {
-    horizon: 16,
+    horizon: 11,
     line_search: 1,
     regularization: 1e-3,
     fd_eps: crate::FD_EPS,
@@ -32,7 +32,7 @@ pub const SETTINGS: Settings = Settings {
 };
 /// Planning steps one update may take: what fits 20 ms of a 168 MHz Cortex-M4F with the margin
 /// of the cycles-per-instruction bound (see the README's MPC table).
-pub const STEP_BUDGET: usize = 96;
+pub const STEP_BUDGET: usize = 66;
 /// State dimensions: cart and pole position, then their velocities.
 pub const NX: usize = 4;
 /// Reals of the planner's scratch.

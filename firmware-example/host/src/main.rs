@@ -124,7 +124,7 @@ fn mpc_check() -> Result<(), String> {
         },
     ));
     let mut scratch = vec![0.0; 4 * SCRATCH];
-    let long = Settings { horizon: 17, ..s };
+    let long = Settings { horizon: 12, ..s };
     checks.push((
         "horizon over the step budget",
         Planner::new(long, NX, &mut scratch).map(|_| ()),
