@@ -20,11 +20,13 @@ pub fn run(arena: &'static mut [u8]) -> bool {
 
 fn mpc_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
     let (plant_arena, plan_arena) = arena.split_at_mut(arena.len() / 2);
+    let t0 = clock::now();
     let (pm, mut pd, plant_fp) = task::load(&cartpole::PLANT_BLOB.0, plant_arena)?;
     let (mm, mut md, plan_fp) = task::load(&cartpole::PLAN_BLOB.0, plan_arena)?;
+    let loading = clock::since(t0);
     defmt::println!(
-        "mpc: plant Model {=usize} B + Data {=usize} B, planner Model {=usize} B + Data {=usize} B; {=str}",
-        plant_fp.model_bytes, plant_fp.data_bytes, plan_fp.model_bytes, plan_fp.data_bytes, core_name()
+        "mpc: plant Model {=usize} B + Data {=usize} B, planner Model {=usize} B + Data {=usize} B, both loaded in {=u64} {=str}; {=str}",
+        plant_fp.model_bytes, plant_fp.data_bytes, plan_fp.model_bytes, plan_fp.data_bytes, loading, clock::unit(), core_name()
     );
     let mut scratch: [Real; cartpole::SCRATCH] = [0.0; cartpole::SCRATCH];
     let mut planner = cartpole::planner(&mut scratch)?;

@@ -197,7 +197,7 @@ impl<'a> Planner<'a> {
         if !valid {
             return Err(MpcError::Settings);
         }
-        if nx == 0 || nx > NX_MAX || nx % 2 != 0 {
+        if nx == 0 || nx > NX_MAX || !nx.is_multiple_of(2) {
             return Err(MpcError::Shape);
         }
         let needed = settings.steps_per_update();
