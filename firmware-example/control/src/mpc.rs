@@ -271,7 +271,9 @@ impl<'a> Planner<'a> {
             && x0.qpos.len() == nv
             && x0.qvel.len() == nv
             && ctrl.len() == 1
-            && d.qpos.len() == nv;
+            && d.qpos.len() == nv
+            && d.qvel.len() == nv
+            && d.ctrl.len() == 1;
         if !fits {
             return Err(MpcError::Shape);
         }
