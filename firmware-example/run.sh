@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the firmware for thumbv7em-none-eabihf, runs it under QEMU on mps2-an386 and on
 # netduinoplus2, compares its trajectory with the host's run of the same loop bit for bit (the
-# LQR task, and the `pid` build: MuJoCo's PID actuator plugin registered on the device),
+# LQR task, the `pid` build: MuJoCo's PID actuator plugin registered on the device, and the
+# `mpc` build: an iLQR MPC swinging up and balancing a cart-pole whose masses are 10% off the
+# planner's model, on netduinoplus2 and on the Cortex-M7 board mps2-an500),
 # checks that corrupted blobs are refused cleanly, that mjrs-core (f32 and f64) builds for
 # the Cortex-M target with neither std nor alloc, and that the device's f32 libm path stays
 # within the documented distance (distance-bounds.txt) of the desktop's bit-exact f64 path.
@@ -10,6 +12,8 @@
 #   firmware-example/run.sh footprint  only the footprint table: memory, instructions per step
 #                                      and per linearization of the firmware model and of the
 #                                      largest bench models that fit 128 KiB and 4 MiB of RAM
+#   firmware-example/run.sh cpi        only the worst-case cycles per instruction of the MPC's
+#                                      code on the Cortex-M4 (cpi-bound.py; about a minute)
 #
 # Installs what is missing (Debian: rustc-web, rust-web-src, binutils-arm-none-eabi,
 # qemu-system-arm; defmt-print with cargo). Where QEMU cannot be installed it says so and exits 0.
@@ -75,6 +79,18 @@ if [[ ${1:-} == footprint ]]; then
   footprint ../tests/models/compile/mujoco/model/humanoid/humanoid.xml 56K mps2-an386
   exit 0
 fi
+# cpi: the worst-case cycles per instruction of the MPC's code on the Cortex-M4 (cpi-bound.py),
+# from the instruction mix of the first 5 million logged blocks of the netduinoplus2 mpc run
+if [[ ${1:-} == cpi ]]; then
+  cargo build "${device[@]}" --quiet --no-default-features --features board-netduino,mpc
+  { timeout 300 qemu-system-arm -machine netduinoplus2 -icount shift=0 -nographic \
+      -semihosting-config enable=on,target=native -kernel "$elf" -d exec,nochain,in_asm \
+      -D /dev/stderr 2>&1 >/dev/null | head -n 5000000 >target/cpi-trace.log; } || true
+  python3 cpi-bound.py target/cpi-trace.log
+  rm -f target/cpi-trace.log
+  exit 0
+fi
+
 echo "firmware: building the host program"
 cargo build --release --quiet -p mjrs-firmware-host
 host=target/release/mjrs-firmware-host
@@ -108,6 +124,25 @@ for board in mps2-an386 netduinoplus2; do
   "$host" pid compare "$out/pid-$board.log" | sed "s/^/firmware: pid $board: /" || identical=0
 done
 
+# the MPC tasks: the M4F board with 128 KiB of RAM (netduinoplus2, an STM32F405 like TinyMPC's)
+# and the Cortex-M7 board (mps2-an500, the mps2 memory map); the device's instructions per
+# control update are measured under -icount
+echo "firmware: MPC bad inputs on the host (mpc-check)"
+"$host" mpc-check | sed 's/^/  /' || { echo "firmware: FAILED: mpc-check"; exit 1; }
+for board in netduinoplus2 mps2-an500; do
+  feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
+  echo "firmware: building and running the MPC tasks (mpc build) on $board"
+  cargo build "${device[@]}" --quiet --no-default-features --features "$feature,mpc"
+  arm-none-eabi-size "$elf" | tail -1 | awk -v b="$board" '{printf "firmware: mpc build on %s: flash %d B (text+data), RAM %d B static (data+bss)\n", b, $1+$2, $2+$3}'
+  status=0; run "$board" "$out/mpc-$board.log" || status=$?
+  grep -v '^x ' "$out/mpc-$board.log" | sed "s/^/  mpc $board | /"
+  if ((status != 0)); then
+    echo "firmware: FAILED: the mpc build on $board: QEMU exited with $status"
+    exit 1
+  fi
+  "$host" mpc compare "$out/mpc-$board.log" | sed "s/^/firmware: mpc $board: /" || identical=0
+done
+
 echo "firmware: corrupted blobs (bad-blob build, mps2-an386)"
 cargo build "${device[@]}" --quiet --features bad-blob
 status=0; run mps2-an386 "$out/bad-blob.log" || status=$?
@@ -136,7 +171,7 @@ if ! "$host" distance ../tests/fixtures/mjb distance-bounds.txt | sed 's/^/  /';
 fi
 
 if ((identical)); then
-  echo "firmware: trajectories bit-identical: device (mps2-an386, netduinoplus2) and host agree on every state, LQR and PID tasks"
+  echo "firmware: trajectories bit-identical: device (mps2-an386, netduinoplus2, mps2-an500) and host agree on every state, LQR, PID and MPC tasks"
 else
   echo "firmware: trajectories NOT bit-identical"
   exit 1

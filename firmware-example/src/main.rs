@@ -8,8 +8,9 @@
 //!
 //! Features pick the board (`board-mps2`, `board-netduino`) and the program: the control task
 //! (default), `bad-blob` (corrupted and truncated blobs must be refused cleanly), `footprint`
-//! (cycles per step and per linearization of whatever blob is embedded) or `pid` (a two-link
-//! arm driven by MuJoCo's PID actuator plugin, registered on the device).
+//! (cycles per step and per linearization of whatever blob is embedded), `pid` (a two-link
+//! arm driven by MuJoCo's PID actuator plugin, registered on the device) or `mpc` (a
+//! cart-pole swung up and balanced by a nonlinear MPC planning through the model on the device).
 #![no_std]
 #![no_main]
 
@@ -23,6 +24,8 @@ mod clock;
 mod corrupt;
 #[cfg(feature = "footprint")]
 mod footprint;
+#[cfg(feature = "mpc")]
+mod mpc;
 #[cfg(feature = "pid")]
 mod pid;
 
@@ -49,7 +52,12 @@ fn main() -> ! {
     exit(status)
 }
 
-#[cfg(not(any(feature = "bad-blob", feature = "footprint", feature = "pid")))]
+#[cfg(not(any(
+    feature = "bad-blob",
+    feature = "footprint",
+    feature = "pid",
+    feature = "mpc"
+)))]
 fn run(arena: &'static mut [u8]) -> bool {
     match control_task(arena) {
         Ok(success) => success,
@@ -70,9 +78,19 @@ fn run(arena: &'static mut [u8]) -> bool {
     pid::run(arena)
 }
 
+#[cfg(feature = "mpc")]
+fn run(arena: &'static mut [u8]) -> bool {
+    mpc::run(arena)
+}
+
 /// Loads the blob, computes the LQR gains, runs the zero-control and the LQR episode, and says
 /// whether the controller balanced the poles where zero control let them fall.
-#[cfg(not(any(feature = "bad-blob", feature = "footprint", feature = "pid")))]
+#[cfg(not(any(
+    feature = "bad-blob",
+    feature = "footprint",
+    feature = "pid",
+    feature = "mpc"
+)))]
 fn control_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
     let blob = &task::BLOB.0;
     let (m, mut d, fp) = task::load(blob, arena)?;
@@ -113,7 +131,12 @@ fn control_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
 }
 
 /// Cycles per step and per evaluation of the control law, averaged over one LQR episode.
-#[cfg(not(any(feature = "bad-blob", feature = "footprint", feature = "pid")))]
+#[cfg(not(any(
+    feature = "bad-blob",
+    feature = "footprint",
+    feature = "pid",
+    feature = "mpc"
+)))]
 fn time_loop(
     m: &task::mj::Model,
     d: &mut task::mj::Data,
@@ -152,7 +175,12 @@ fn log_sample(tag: &str, s: &task::Sample) {
     );
 }
 
-#[cfg(not(any(feature = "bad-blob", feature = "footprint", feature = "pid")))]
+#[cfg(not(any(
+    feature = "bad-blob",
+    feature = "footprint",
+    feature = "pid",
+    feature = "mpc"
+)))]
 fn report(name: &str, o: &task::Outcome) {
     defmt::println!(
         "{=str}: after {=u32} steps tilt {=f32} and {=f32} rad, cart at {=f32} m, largest tilt {=f32} rad: {=str}",

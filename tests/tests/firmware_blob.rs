@@ -15,6 +15,13 @@ fn pid_firmware_blob_is_current() {
     check_blob("pid_arm");
 }
 
+/// The `mpc` build's planning model and its plant (masses 10% off).
+#[test]
+fn mpc_firmware_blobs_are_current() {
+    check_blob("cartpole");
+    check_blob("cartpole_plant");
+}
+
 fn check_blob(name: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware-example/model");
     let xml = dir.join(format!("{name}.xml"));

@@ -7,11 +7,14 @@
 //! one step of the physics around the upright state, a Riccati iteration turns `(A, B)` into
 //! gains `K`, and each step applies `u = -K dx`, clamped to the control range.
 //!
-//! A second task ([`pid`]) runs MuJoCo's PID actuator plugin on the device.
+//! A second task ([`pid`]) runs MuJoCo's PID actuator plugin on the device, a third
+//! ([`cartpole`]) a nonlinear MPC ([`mpc`]) that plans through the mjrs model on the device.
 #![no_std]
 
 pub use mjrs_core_f32 as mj;
 
+pub mod cartpole;
+pub mod mpc;
 pub mod pid;
 
 use mj::math::scalar;
@@ -65,11 +68,13 @@ pub enum Error {
     Fd(FdError),
     /// The Riccati iteration did not converge.
     Riccati,
+    /// The MPC planner cannot be built with its settings (see [`mpc::MpcError`]).
+    Mpc(mpc::MpcError),
 }
 
 impl Error {
     /// A small number for the log and for a status register: 1 blob, 2 memory, 3 shape,
-    /// 4 physics, 5 Riccati.
+    /// 4 physics, 5 Riccati, 6 MPC planner.
     pub fn code(&self) -> u8 {
         match self {
             Error::Blob(_) => 1,
@@ -77,6 +82,7 @@ impl Error {
             Error::Shape => 3,
             Error::Fd(_) => 4,
             Error::Riccati => 5,
+            Error::Mpc(_) => 6,
         }
     }
 }

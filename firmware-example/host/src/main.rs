@@ -7,6 +7,11 @@
 //!                                  (defmt-print --log-format "{s}" output); exit 1 on any difference
 //! mjrs-firmware-host pid [compare LOG]
 //!                                  the same for the PID task (the `pid` firmware build)
+//! mjrs-firmware-host mpc [compare LOG]
+//!                                  the same for the MPC tasks (the `mpc` firmware build)
+//! mjrs-firmware-host mpc-check     the MPC's bad inputs: settings that do not fit the scratch or
+//!                                  the step budget, a NaN cost, a planning model of another shape,
+//!                                  each refused with an error code and zero control, no panic
 //! mjrs-firmware-host distance DIR [BOUNDS]
 //!                                  for every MJB in DIR: distance between the device's path (f32,
 //!                                  libm, no std) and the desktop's bit-exact path (f64, the
@@ -63,6 +68,222 @@ fn run_pid() -> Result<(Vec<String>, String), task::Error> {
         }
     );
     Ok((lines, summary))
+}
+
+/// Runs the MPC tasks (swing-up, push) on the plant with masses 10% off; returns the state
+/// lines and a summary.
+fn run_mpc() -> Result<(Vec<String>, String), task::Error> {
+    use task::cartpole;
+    let (mut plant_arena, mut plan_arena) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
+    let (pm, mut pd, _) = task::load(&cartpole::PLANT_BLOB.0, &mut plant_arena)?;
+    let (mm, mut md, _) = task::load(&cartpole::PLAN_BLOB.0, &mut plan_arena)?;
+    let mut scratch = [0.0; cartpole::SCRATCH];
+    let mut planner = cartpole::planner(&mut scratch)?;
+    let mut lines = Vec::new();
+    let mut summary = String::new();
+    let mut success = true;
+    for t in [cartpole::Task::SwingUp, cartpole::Task::Push] {
+        let o = cartpole::episode(
+            t,
+            &pm,
+            &mut pd,
+            &mm,
+            &mut md,
+            &mut planner,
+            &cartpole::COST,
+            || 0,
+            |s| lines.push(line(t.tag(), s)),
+        )?;
+        success &= o.success;
+        summary += &format!("{}: {o:?}\n", t.tag());
+    }
+    summary += if success {
+        "task: success"
+    } else {
+        "task: FAILED"
+    };
+    Ok((lines, summary))
+}
+
+/// `mpc-check`: every bad input of the planner gives its error, a safe control and no panic.
+fn mpc_check() -> Result<(), String> {
+    use task::cartpole::{self, NX, SCRATCH};
+    use task::mpc::{MpcError, Planner, Settings, State};
+    let fail = |e: &dyn std::fmt::Debug| format!("{e:?}");
+    let mut arena = vec![0u8; 1 << 16];
+    let (mm, mut md, _) = task::load(&cartpole::PLAN_BLOB.0, &mut arena).map_err(|e| fail(&e))?;
+    let s = cartpole::SETTINGS;
+    let mut checks: Vec<(&str, Result<(), MpcError>, MpcError)> = Vec::new();
+    let mut small = vec![0.0; SCRATCH - 1];
+    checks.push((
+        "scratch one real short",
+        Planner::new(s, NX, &mut small).map(|_| ()),
+        MpcError::Scratch {
+            needed: SCRATCH,
+            available: SCRATCH - 1,
+        },
+    ));
+    let mut scratch = vec![0.0; 4 * SCRATCH];
+    let long = Settings { horizon: 12, ..s };
+    checks.push((
+        "horizon over the step budget",
+        Planner::new(long, NX, &mut scratch).map(|_| ()),
+        MpcError::Budget {
+            needed: long.steps_per_update(),
+            budget: cartpole::STEP_BUDGET,
+        },
+    ));
+    let searching = Settings {
+        line_search: 3,
+        ..s
+    };
+    checks.push((
+        "line search over the step budget",
+        Planner::new(searching, NX, &mut scratch).map(|_| ()),
+        MpcError::Budget {
+            needed: searching.steps_per_update(),
+            budget: cartpole::STEP_BUDGET,
+        },
+    ));
+    for (what, bad) in [
+        ("no horizon", Settings { horizon: 0, ..s }),
+        (
+            "no forward pass",
+            Settings {
+                line_search: 0,
+                ..s
+            },
+        ),
+        (
+            "NaN regularization",
+            Settings {
+                regularization: f32::NAN,
+                ..s
+            },
+        ),
+        ("zero finite-difference step", Settings { fd_eps: 0.0, ..s }),
+    ] {
+        checks.push((
+            what,
+            Planner::new(bad, NX, &mut scratch).map(|_| ()),
+            MpcError::Settings,
+        ));
+    }
+    checks.push((
+        "a state of 10 dimensions",
+        Planner::new(s, 10, &mut scratch).map(|_| ()),
+        MpcError::Shape,
+    ));
+    let (qpos, qvel) = ([0.0, 0.0], [0.0, 0.0]);
+    let x = State {
+        time: 0.0,
+        qpos: &qpos,
+        qvel: &qvel,
+    };
+    let mut nan_cost = cartpole::COST;
+    nan_cost.q[1] = f32::NAN;
+    let mut planner = Planner::new(s, NX, &mut scratch).map_err(|e| fail(&e))?;
+    let mut u = [1.0];
+    let nan = planner.update(&mm, &mut md, &x, &nan_cost, &mut u);
+    let untouched = u == [1.0];
+    checks.push(("NaN cost", nan, MpcError::NotFinite));
+    let three = [0.0; 3];
+    let wrong = State {
+        time: 0.0,
+        qpos: &three,
+        qvel: &qvel,
+    };
+    checks.push((
+        "state of another model",
+        planner.update(&mm, &mut md, &wrong, &cartpole::COST, &mut u),
+        MpcError::Shape,
+    ));
+    // a cost that is zero everywhere leaves nothing to descend: the previous plan (zero
+    // controls) is kept and its control written
+    let mut fresh = vec![0.0; SCRATCH];
+    let mut flat = Planner::new(s, NX, &mut fresh).map_err(|e| fail(&e))?;
+    let zero_cost = task::mpc::Cost {
+        q: [0.0; 8],
+        r: 0.0,
+        qf: [0.0; 8],
+        ..cartpole::COST
+    };
+    let mut uz = [1.0];
+    let nd = flat.update(&mm, &mut md, &x, &zero_cost, &mut uz);
+    let kept = uz == [0.0];
+    checks.push(("a cost that is zero everywhere", nd, MpcError::NoDescent));
+    let mut ok = untouched && kept;
+    if !untouched {
+        println!("mpc-check: FAILED: a failed update wrote a control");
+    }
+    if !kept {
+        println!("mpc-check: FAILED: no descent did not keep the previous plan's control");
+    }
+    for (what, got, want) in checks {
+        let pass = got == Err(want);
+        ok &= pass;
+        let code = got.err().map_or(0, |e| e.code());
+        println!(
+            "mpc-check: {what}: {got:?} (error code {code}){}",
+            if pass { "" } else { "  UNEXPECTED" }
+        );
+    }
+    // the closed loop's fallback: with a NaN cost every update fails, the plant gets zero
+    // control and the episode runs to its end; a planning model of another shape is refused
+    let mut parena = vec![0u8; 1 << 16];
+    let (pm, mut pd, _) = task::load(&cartpole::PLANT_BLOB.0, &mut parena).map_err(|e| fail(&e))?;
+    let mut tiny = vec![0.0; SCRATCH];
+    let mut planner = Planner::new(s, NX, &mut tiny).map_err(|e| fail(&e))?;
+    let mut zero = true;
+    let push = cartpole::Task::Push;
+    let o = cartpole::episode(
+        push,
+        &pm,
+        &mut pd,
+        &mm,
+        &mut md,
+        &mut planner,
+        &nan_cost,
+        || 0,
+        |x| {
+            zero &= x.bits[5] == 0 && x.bits[7] == 6.0f32.to_bits();
+        },
+    )
+    .map_err(|e| fail(&e))?;
+    let fell_back =
+        zero && o.fallbacks == push.updates() && o.first_error == Some(MpcError::NotFinite);
+    println!(
+        "mpc-check: NaN cost in closed loop: {} of {} updates fell back to zero control (error code 6){}",
+        o.fallbacks,
+        push.updates(),
+        if fell_back { "" } else { "  UNEXPECTED" }
+    );
+    ok &= fell_back;
+    let mut other = vec![0u8; 1 << 16];
+    let (dm, mut dd, _) = task::load(&task::BLOB.0, &mut other).map_err(|e| fail(&e))?;
+    let shape = cartpole::episode(
+        push,
+        &pm,
+        &mut pd,
+        &dm,
+        &mut dd,
+        &mut planner,
+        &cartpole::COST,
+        || 0,
+        |_| {},
+    );
+    let refused = matches!(shape, Err(task::Error::Shape));
+    println!(
+        "mpc-check: the double pendulum as planning model: {:?} (error code 3){}",
+        shape.err(),
+        if refused { "" } else { "  UNEXPECTED" }
+    );
+    ok &= refused;
+    if ok {
+        Ok(())
+    } else {
+        Err("a bad input was not refused as expected".into())
+    }
 }
 
 /// Compares the host's state lines with the `x` lines of a device log.
@@ -236,12 +457,33 @@ fn main() -> ExitCode {
             }
         };
     }
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let pid = args.first().is_some_and(|a| a == "pid");
-    if pid {
-        args.remove(0);
+    if args.first().is_some_and(|a| a == "mpc-check") {
+        return match mpc_check() {
+            Ok(()) => {
+                println!("mpc-check: every bad input refused with its error code, no panic");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("mpc-check: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
-    let (lines, summary) = match if pid { run_pid() } else { run() } {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let which = args.first().cloned().unwrap_or_default();
+    let program = match which.as_str() {
+        "pid" | "mpc" => {
+            args.remove(0);
+            which.as_str()
+        }
+        _ => "lqr",
+    };
+    let result = match program {
+        "pid" => run_pid(),
+        "mpc" => run_mpc(),
+        _ => run(),
+    };
+    let (lines, summary) = match result {
         Ok(r) => r,
         Err(e) => {
             eprintln!("host: error code {}: {e:?}", e.code());
@@ -277,7 +519,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: mjrs-firmware-host [pid] [compare DEVICE_LOG] | distance DIR [BOUNDS] | footprint BLOB"
+                "usage: mjrs-firmware-host [pid|mpc] [compare DEVICE_LOG] | mpc-check | distance DIR [BOUNDS] | footprint BLOB"
             );
             ExitCode::FAILURE
         }

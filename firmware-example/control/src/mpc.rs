@@ -1,0 +1,514 @@
+//! Nonlinear model-predictive control on the device: iLQR in a real-time-iteration scheme. At
+//! every control update the planner rolls the nominal control sequence out through the mjrs
+//! model from the measured state, linearizes every step of that trajectory with
+//! `mjd_transitionFD`, runs one Riccati (backward) pass of the quadratic cost, and one forward
+//! pass with a backtracking line search; the first control of the improved sequence is applied,
+//! and the next update starts from the sequence shifted by the time that passed (the warm
+//! start). One iteration per update: the iterations of a full iLQR solve are spread over time.
+//!
+//! Why iLQR and not predictive sampling (both were tried on the cart-pole, numbers in the
+//! firmware's README text): on the device a `transition_fd` of the cart-pole costs about four
+//! Euler planning steps, so one iLQR iteration over `H` knots costs about `6 H` steps (rollout,
+//! linearization, one forward pass), the price of six sampled rollouts of the same horizon.
+//! Six rollouts do not balance an unstable pole reliably (their open-loop plans diverge
+//! within the horizon); one iLQR iteration yields a time-varying LQR along the plan, whose
+//! feedback gains do. The cost per update is bounded: one rollout, `H` linearizations and at
+//! most `line_search` forward passes.
+//!
+//! Memory comes from the caller: [`Planner::new`] carves the trajectory, the linearizations
+//! and the gains from a slice of reals and refuses settings that do not fit it or the caller's
+//! budget of planning steps per update. An update whose cost is NaN or infinite, or whose
+//! step fails, returns an error: the caller applies its safe fallback (zero control) and the
+//! planner starts over from zero controls. An update that finds no descent keeps the previous
+//! plan (the last good one), reports [`MpcError::NoDescent`] and still writes that plan's
+//! control.
+//!
+//! Scope: models whose state is `qpos, qvel` with `nq == nv` (hinges and slides, no free or
+//! ball joints, no activations), one control, at most [`NX_MAX`] state dimensions.
+
+use crate::mj::{Data, Model, Real, StepError};
+
+/// Most state dimensions (`2 nv`) the planner handles.
+pub const NX_MAX: usize = 8;
+
+/// How the planner iterates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    /// Knots of the plan: planning steps of the planning model's timestep.
+    pub horizon: usize,
+    /// Forward passes tried per update (step sizes 1, 1/2, 1/4, ...).
+    pub line_search: usize,
+    /// Added to the control's curvature in the backward pass (Levenberg-Marquardt damping).
+    pub regularization: Real,
+    /// Finite-difference step of `transition_fd`.
+    pub fd_eps: Real,
+    /// What one `transition_fd` costs, in planning steps (measured on the device).
+    pub fd_steps: usize,
+    /// Most planning steps one update may take (see [`Settings::steps_per_update`]): the
+    /// device's real-time budget.
+    pub step_budget: usize,
+}
+
+impl Settings {
+    /// Planning steps an update takes at most: the nominal rollout, the linearizations and
+    /// every forward pass of the line search.
+    pub const fn steps_per_update(&self) -> usize {
+        let per_knot = self
+            .line_search
+            .saturating_add(1)
+            .saturating_add(self.fd_steps);
+        self.horizon.saturating_mul(per_knot)
+    }
+
+    /// Reals of scratch for a state of `nx` dimensions: per knot the control twice, the state
+    /// twice, `A`, `B` and the gains; the final state twice.
+    pub const fn scratch_needed(&self, nx: usize) -> usize {
+        let per_knot = 2 + 3 * nx + nx * nx + nx + 1;
+        self.horizon.saturating_mul(per_knot).saturating_add(2 * nx)
+    }
+}
+
+/// Why the planner gave no control, or no better one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum MpcError {
+    /// Settings that cannot plan: no horizon, no forward pass, a negative or non-finite
+    /// regularization or finite-difference step.
+    Settings,
+    /// The plan does not fit the caller's scratch.
+    Scratch {
+        /// Reals needed.
+        needed: usize,
+        /// Reals given.
+        available: usize,
+    },
+    /// An update would take more planning steps than the budget allows.
+    Budget {
+        /// Planning steps per update.
+        needed: usize,
+        /// The budget.
+        budget: usize,
+    },
+    /// A model or measured state the planner does not handle (see the module's scope).
+    Shape,
+    /// A step or a linearization failed.
+    Step(StepError),
+    /// The plan's cost or its curvature was NaN or infinite.
+    NotFinite,
+    /// No step size of the line search lowered the cost: the previous plan was kept.
+    NoDescent,
+}
+
+impl MpcError {
+    /// One digit for the log: 1 settings, 2 scratch, 3 budget, 4 shape, 5 step, 6 NaN or
+    /// infinite cost, 7 no descent.
+    pub fn code(&self) -> u8 {
+        match self {
+            MpcError::Settings => 1,
+            MpcError::Scratch { .. } => 2,
+            MpcError::Budget { .. } => 3,
+            MpcError::Shape => 4,
+            MpcError::Step(_) => 5,
+            MpcError::NotFinite => 6,
+            MpcError::NoDescent => 7,
+        }
+    }
+}
+
+/// A quadratic cost on the state's distance from a target and on the control:
+/// `sum_i q_i (x_i - target_i)^2 + r u^2` per knot, `sum_i qf_i (x_i - target_i)^2` at the end.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cost {
+    /// The target state (`qpos` then `qvel`).
+    pub target: [Real; NX_MAX],
+    /// Running weights of the state.
+    pub q: [Real; NX_MAX],
+    /// Weight of the control.
+    pub r: Real,
+    /// Terminal weights of the state.
+    pub qf: [Real; NX_MAX],
+}
+
+impl Cost {
+    fn running(&self, x: &[Real], u: Real) -> Real {
+        self.state(x, &self.q) + self.r * u * u
+    }
+
+    fn state(&self, x: &[Real], w: &[Real; NX_MAX]) -> Real {
+        let mut c = 0.0;
+        for (i, xi) in x.iter().enumerate() {
+            let e = xi - self.target[i];
+            c += w[i] * e * e;
+        }
+        c
+    }
+}
+
+/// The measured state a plan starts from.
+#[derive(Debug, Clone, Copy)]
+pub struct State<'s> {
+    /// Simulation time (s).
+    pub time: Real,
+    /// Generalized positions (`nq` of the planning model).
+    pub qpos: &'s [Real],
+    /// Generalized velocities (`nv`).
+    pub qvel: &'s [Real],
+}
+
+/// The planner's state between updates: the nominal plan, its trajectory, its linearization
+/// and gains, all in the caller's scratch.
+pub struct Planner<'a> {
+    settings: Settings,
+    nx: usize,
+    /// Controls of the nominal plan, one per knot.
+    u: &'a mut [Real],
+    /// Controls of the forward pass.
+    u_new: &'a mut [Real],
+    /// States of the nominal trajectory (`horizon + 1` of `nx`).
+    x: &'a mut [Real],
+    /// States of the forward pass.
+    x_new: &'a mut [Real],
+    /// `A` of every knot (`nx * nx`, row-major).
+    a: &'a mut [Real],
+    /// `B` of every knot (`nx`).
+    b: &'a mut [Real],
+    /// Feedforward step of every knot.
+    k: &'a mut [Real],
+    /// Feedback gains of every knot (`nx`).
+    gain: &'a mut [Real],
+    /// Time of the nominal plan's first knot; `None` before the first update.
+    plan_time: Option<Real>,
+    /// Cost of the plan after the last update.
+    pub cost: Real,
+    /// Step size the last update's line search accepted (0: none).
+    pub alpha: Real,
+}
+
+impl<'a> Planner<'a> {
+    /// A planner for states of `nx` dimensions whose plan lives in `scratch`; fails when the
+    /// settings cannot plan, do not fit `scratch`, or exceed their own step budget.
+    pub fn new(settings: Settings, nx: usize, scratch: &'a mut [Real]) -> Result<Self, MpcError> {
+        let valid = settings.horizon >= 1
+            && settings.line_search >= 1
+            && settings.regularization.is_finite()
+            && settings.regularization >= 0.0
+            && settings.fd_eps.is_finite()
+            && settings.fd_eps > 0.0;
+        if !valid {
+            return Err(MpcError::Settings);
+        }
+        if nx == 0 || nx > NX_MAX || !nx.is_multiple_of(2) {
+            return Err(MpcError::Shape);
+        }
+        let needed = settings.steps_per_update();
+        if needed > settings.step_budget {
+            return Err(MpcError::Budget {
+                needed,
+                budget: settings.step_budget,
+            });
+        }
+        let needed = settings.scratch_needed(nx);
+        if scratch.len() < needed {
+            return Err(MpcError::Scratch {
+                needed,
+                available: scratch.len(),
+            });
+        }
+        let h = settings.horizon;
+        let (u, rest) = scratch.split_at_mut(h);
+        let (u_new, rest) = rest.split_at_mut(h);
+        let (x, rest) = rest.split_at_mut((h + 1) * nx);
+        let (x_new, rest) = rest.split_at_mut((h + 1) * nx);
+        let (a, rest) = rest.split_at_mut(h * nx * nx);
+        let (b, rest) = rest.split_at_mut(h * nx);
+        let (k, rest) = rest.split_at_mut(h);
+        let gain = &mut rest[..h * nx];
+        u.fill(0.0);
+        Ok(Planner {
+            settings,
+            nx,
+            u,
+            u_new,
+            x,
+            x_new,
+            a,
+            b,
+            k,
+            gain,
+            plan_time: None,
+            cost: Real::NAN,
+            alpha: 0.0,
+        })
+    }
+
+    /// The settings the planner was made with.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Forgets the plan: the next update starts from zero controls (after an error).
+    pub fn reset(&mut self) {
+        self.u.fill(0.0);
+        self.plan_time = None;
+    }
+
+    /// One control update: one iLQR iteration from `x0` with the planning model `m` (its `d`
+    /// is scratch for the rollouts) and the first control of the resulting plan in `ctrl`
+    /// (also on [`MpcError::NoDescent`], where the plan is the previous one).
+    pub fn update(
+        &mut self,
+        m: &Model,
+        d: &mut Data,
+        x0: &State,
+        cost: &Cost,
+        ctrl: &mut [Real],
+    ) -> Result<(), MpcError> {
+        let nv = m.nv;
+        let fits = m.nq == nv
+            && 2 * nv == self.nx
+            && m.nu == 1
+            && m.na == 0
+            && x0.qpos.len() == nv
+            && x0.qvel.len() == nv
+            && ctrl.len() == 1
+            && d.qpos.len() == nv
+            && d.qvel.len() == nv
+            && d.ctrl.len() == 1;
+        if !fits {
+            return Err(MpcError::Shape);
+        }
+        self.shift(m, x0.time);
+        let nx = self.nx;
+        self.x[..nv].copy_from_slice(x0.qpos);
+        self.x[nv..nx].copy_from_slice(x0.qvel);
+        let j0 = rollout(m, d, x0.time, cost, self.u, self.x, None)?;
+        if !j0.is_finite() {
+            self.cost = j0;
+            return Err(MpcError::NotFinite);
+        }
+        self.linearize(m, d, x0.time)?;
+        self.backward(cost)?;
+        let result = self.line_search(m, d, x0.time, cost, j0);
+        ctrl[0] = self.u[0];
+        result
+    }
+
+    /// Resamples the nominal controls at the knots of a plan starting at `time` (the warm
+    /// start): knots past the old plan's end hold its last control.
+    fn shift(&mut self, m: &Model, time: Real) {
+        let h = self.settings.horizon;
+        if let Some(t0) = self.plan_time {
+            let offset = (time - t0) / m.opt.timestep;
+            for i in 0..h {
+                let t = offset + i as Real;
+                let lo = if t > 0.0 { (t as usize).min(h - 1) } else { 0 };
+                let hi = (lo + 1).min(h - 1);
+                let w = if t > 0.0 && lo < h - 1 {
+                    t - lo as Real
+                } else {
+                    0.0
+                };
+                self.u_new[i] = self.u[lo] + w * (self.u[hi] - self.u[lo]);
+            }
+            self.u.copy_from_slice(self.u_new);
+        }
+        self.plan_time = Some(time);
+    }
+
+    /// `A` and `B` of every knot of the nominal trajectory (`mjd_transitionFD`, forward
+    /// differences).
+    fn linearize(&mut self, m: &Model, d: &mut Data, time: Real) -> Result<(), MpcError> {
+        let (nx, nv) = (self.nx, m.nv);
+        for t in 0..self.settings.horizon {
+            set_state(
+                d,
+                time + t as Real * m.opt.timestep,
+                &self.x[t * nx..(t + 1) * nx],
+                nv,
+            );
+            d.ctrl[0] = clamp_ctrl(m, self.u[t]);
+            let a = &mut self.a[t * nx * nx..(t + 1) * nx * nx];
+            let b = &mut self.b[t * nx..(t + 1) * nx];
+            crate::mj::transition_fd(
+                m,
+                d,
+                self.settings.fd_eps,
+                false,
+                Some(a),
+                Some(b),
+                None,
+                None,
+            )
+            .map_err(|e| match e {
+                crate::mj::FdError::Step(s) => MpcError::Step(s),
+                _ => MpcError::Shape,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The Riccati pass of the quadratic cost along the linearized trajectory: feedforward
+    /// steps `k` and feedback gains `K` of every knot.
+    fn backward(&mut self, cost: &Cost) -> Result<(), MpcError> {
+        let nx = self.nx;
+        let h = self.settings.horizon;
+        let mut vx = [0.0; NX_MAX];
+        let mut vxx = [[0.0; NX_MAX]; NX_MAX];
+        let xh = &self.x[h * nx..(h + 1) * nx];
+        for i in 0..nx {
+            vx[i] = 2.0 * cost.qf[i] * (xh[i] - cost.target[i]);
+            vxx[i][i] = 2.0 * cost.qf[i];
+        }
+        for t in (0..h).rev() {
+            let a = &self.a[t * nx * nx..(t + 1) * nx * nx];
+            let b = &self.b[t * nx..(t + 1) * nx];
+            let xt = &self.x[t * nx..(t + 1) * nx];
+            // V'' B and V'' A
+            let mut vb = [0.0; NX_MAX];
+            let mut va = [[0.0; NX_MAX]; NX_MAX];
+            for i in 0..nx {
+                for r in 0..nx {
+                    vb[i] += vxx[i][r] * b[r];
+                    for j in 0..nx {
+                        va[i][j] += vxx[i][r] * a[r * nx + j];
+                    }
+                }
+            }
+            let mut qx = [0.0; NX_MAX];
+            let mut qux = [0.0; NX_MAX];
+            let mut qxx = [[0.0; NX_MAX]; NX_MAX];
+            let mut qu = 2.0 * cost.r * self.u[t];
+            let mut quu = 2.0 * cost.r + self.settings.regularization;
+            for i in 0..nx {
+                qu += b[i] * vx[i];
+                quu += b[i] * vb[i];
+                qx[i] = 2.0 * cost.q[i] * (xt[i] - cost.target[i]);
+                qxx[i][i] = 2.0 * cost.q[i];
+                for r in 0..nx {
+                    qx[i] += a[r * nx + i] * vx[r];
+                    qux[i] += b[r] * va[r][i];
+                    for j in 0..nx {
+                        qxx[i][j] += a[r * nx + i] * va[r][j];
+                    }
+                }
+            }
+            if !(quu > 0.0 && quu.is_finite() && qu.is_finite()) {
+                return Err(MpcError::NotFinite);
+            }
+            self.k[t] = -qu / quu;
+            let gain = &mut self.gain[t * nx..(t + 1) * nx];
+            for i in 0..nx {
+                gain[i] = -qux[i] / quu;
+                // V' = Qx + K' Qu, V'' = Qxx - Qux' Qux / Quu (symmetric by construction)
+                vx[i] = qx[i] + gain[i] * qu;
+            }
+            for i in 0..nx {
+                for j in 0..nx {
+                    vxx[i][j] = 0.5 * (qxx[i][j] + qxx[j][i]) - qux[i] * qux[j] / quu;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Forward passes with step sizes 1, 1/2, ... until one lowers the cost below `j0`; the
+    /// first that does becomes the nominal plan.
+    fn line_search(
+        &mut self,
+        m: &Model,
+        d: &mut Data,
+        time: Real,
+        cost: &Cost,
+        j0: Real,
+    ) -> Result<(), MpcError> {
+        let mut alpha: Real = 1.0;
+        for _ in 0..self.settings.line_search {
+            let policy = Policy {
+                u: self.u,
+                x: self.x,
+                k: self.k,
+                gain: self.gain,
+                alpha,
+            };
+            self.x_new[..self.nx].copy_from_slice(&self.x[..self.nx]);
+            let j = rollout(m, d, time, cost, self.u_new, self.x_new, Some(&policy))?;
+            if j < j0 {
+                core::mem::swap(&mut self.u, &mut self.u_new);
+                core::mem::swap(&mut self.x, &mut self.x_new);
+                self.cost = j;
+                self.alpha = alpha;
+                return Ok(());
+            }
+            alpha *= 0.5;
+        }
+        self.cost = j0;
+        self.alpha = 0.0;
+        Err(MpcError::NoDescent)
+    }
+}
+
+/// The feedback policy of a forward pass: `u = u_t + alpha k_t + K_t (x - x_t)`.
+struct Policy<'p> {
+    u: &'p [Real],
+    x: &'p [Real],
+    k: &'p [Real],
+    gain: &'p [Real],
+    alpha: Real,
+}
+
+/// Rolls the planning model out from the state in `x[..nx]`, writing the trajectory to `x`
+/// and the controls to `u` (under `policy`, or `u` as given), clamped to the control range;
+/// returns the cost.
+fn rollout(
+    m: &Model,
+    d: &mut Data,
+    time: Real,
+    cost: &Cost,
+    u: &mut [Real],
+    x: &mut [Real],
+    policy: Option<&Policy>,
+) -> Result<Real, MpcError> {
+    let nv = m.nv;
+    let nx = 2 * nv;
+    set_state(d, time, &x[..nx], nv);
+    let mut total: Real = 0.0;
+    for t in 0..u.len() {
+        if let Some(p) = policy {
+            let mut ut = p.u[t] + p.alpha * p.k[t];
+            for i in 0..nx {
+                ut += p.gain[t * nx + i] * (x[t * nx + i] - p.x[t * nx + i]);
+            }
+            u[t] = ut;
+        }
+        u[t] = clamp_ctrl(m, u[t]);
+        total += cost.running(&x[t * nx..(t + 1) * nx], u[t]);
+        d.ctrl[0] = u[t];
+        crate::mj::step(m, d).map_err(MpcError::Step)?;
+        let next = &mut x[(t + 1) * nx..(t + 2) * nx];
+        next[..nv].copy_from_slice(&d.qpos[..nv]);
+        next[nv..].copy_from_slice(&d.qvel[..nv]);
+    }
+    let h = u.len();
+    Ok(total + cost.state(&x[h * nx..(h + 1) * nx], &cost.qf))
+}
+
+/// Puts `d` in the state `x` (`qpos`, `qvel`) at `time`, with no applied forces and a cold
+/// solver start, so that every rollout from the same state is the same.
+fn set_state(d: &mut Data, time: Real, x: &[Real], nv: usize) {
+    d.time = time;
+    d.qpos.copy_from_slice(&x[..nv]);
+    d.qvel.copy_from_slice(&x[nv..2 * nv]);
+    d.qacc_warmstart.fill(0.0);
+    d.qfrc_applied.fill(0.0);
+    d.xfrc_applied.fill(0.0);
+}
+
+/// `u` clamped to the first actuator's control range when it is limited.
+fn clamp_ctrl(m: &Model, u: Real) -> Real {
+    if m.actuator_ctrllimited[0] != 0 {
+        // max/min rather than clamp: a damaged range must not panic
+        u.max(m.actuator_ctrlrange[0]).min(m.actuator_ctrlrange[1])
+    } else {
+        u
+    }
+}
