@@ -14,7 +14,7 @@ use crate::math::spatial::{
     cross_force, cross_motion, dof_com, inert_com, mul_dof_vec, mul_inert_vec,
 };
 use crate::math::vec::{
-    add3, add_to3, add_to_scl3, cross, dot6, normalize3, normalize4, scl3, sub3,
+    add3, add_to3, add_to_scl, add_to_scl3, cross, dot6, normalize3, normalize4, scl3, sub3,
 };
 use crate::model::Model;
 use crate::real::{Real, MINVAL};
@@ -396,46 +396,46 @@ pub fn factor_i(
     diag_sqrt_inv: Option<&mut [Real]>,
 ) {
     let nv = m.nv;
+    let (madr, parent, simple) = (
+        &m.dof_Madr[..nv],
+        &m.dof_parentid[..nv],
+        &m.dof_simplenum[..nv],
+    );
     qld.copy_from_slice(&mat[..m.nM]);
     for k in (0..nv).rev() {
-        let kk = m.dof_Madr[k] as usize;
+        let kk = madr[k] as usize;
         if qld[kk] < MINVAL {
             let w = &mut warnings[WARN_INERTIA as usize];
             w.lastinfo = k as i32;
             w.number += 1;
             qld[kk] = MINVAL;
         }
-        if m.dof_simplenum[k] != 0 {
+        if simple[k] != 0 {
             continue;
         }
         // eliminate row k from its ancestors' rows
         let mut ki = kk + 1;
-        let mut i = m.dof_parentid[k];
+        let mut i = parent[k];
         while i >= 0 {
             let iu = i as usize;
-            let tmp = qld[ki] / qld[kk];
-            let start = m.dof_Madr[iu] as usize;
-            let cnt = ancestor_count(m, iu);
-            // row i (an ancestor, so earlier in qLD) -= tmp * the rest of row k
+            // row i (an ancestor, so earlier in qLD) -= tmp * the rest of row k; the helper's
+            // separate slices spare the loop the overlap test of two views of one array
             let (rows_before, row_k) = qld.split_at_mut(ki);
-            for (x, &y) in rows_before[start..start + cnt]
-                .iter_mut()
-                .zip(&row_k[..cnt])
-            {
-                *x += -tmp * y;
-            }
-            qld[ki] = tmp;
-            i = m.dof_parentid[iu];
+            let tmp = row_k[0] / rows_before[kk];
+            let start = madr[iu] as usize;
+            let cnt = ancestor_count(m, iu);
+            add_to_scl(&mut rows_before[start..start + cnt], &row_k[..cnt], -tmp);
+            row_k[0] = tmp;
+            i = parent[iu];
             ki += 1;
         }
     }
-    for i in 0..nv {
-        let dii = qld[m.dof_Madr[i] as usize];
-        diag_inv[i] = 1.0 / dii;
+    for (inv, &adr) in diag_inv[..nv].iter_mut().zip(madr) {
+        *inv = 1.0 / qld[adr as usize];
     }
     if let Some(s) = diag_sqrt_inv {
-        for i in 0..nv {
-            s[i] = 1.0 / crate::math::scalar::sqrt(qld[m.dof_Madr[i] as usize]);
+        for (inv, &adr) in s[..nv].iter_mut().zip(madr) {
+            *inv = 1.0 / crate::math::scalar::sqrt(qld[adr as usize]);
         }
     }
 }

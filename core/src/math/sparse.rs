@@ -226,47 +226,63 @@ pub fn combine_sparse(
     buf: &mut [Real],
     buf_ind: &mut [i32],
 ) -> usize {
-    let src_nnz = src_ind.len();
+    let src = &src[..src_ind.len()];
 
     // same pattern: combine in place
-    if dst_nnz == src_nnz && dst_ind[..dst_nnz] == *src_ind {
-        add_to_scl_scl(&mut dst[..dst_nnz], &src[..src_nnz], a, b);
+    if same_pattern(&dst_ind[..dst_nnz], src_ind) {
+        add_to_scl_scl(&mut dst[..dst_nnz], src, a, b);
         return dst_nnz;
     }
 
-    // merge a copy of dst with src back into dst
+    // merge a copy of dst with src back into dst; the slices of known length let the merge
+    // run without bounds checks on its reads, and the output is one cursor
     buf[..dst_nnz].copy_from_slice(&dst[..dst_nnz]);
     buf_ind[..dst_nnz].copy_from_slice(&dst_ind[..dst_nnz]);
-    let (mut bi, mut si, mut nnz) = (0, 0, 0);
-    while bi < dst_nnz && si < src_nnz {
-        let (badr, sadr) = (buf_ind[bi], src_ind[si]);
+    let (old, old_ind) = (&buf[..dst_nnz], &buf_ind[..dst_nnz]);
+    let mut out = dst.iter_mut().zip(dst_ind.iter_mut());
+    let mut nnz = 0;
+    let mut put = |v: Real, c: i32| {
+        let (dv, dc) = out
+            .next()
+            .expect("combine_sparse: dst has room for the merged pattern");
+        *dv = v;
+        *dc = c;
+        nnz += 1;
+    };
+    let (mut bi, mut si) = (0, 0);
+    while bi < old.len() && si < src.len() {
+        let (badr, sadr) = (old_ind[bi], src_ind[si]);
         if badr == sadr {
-            dst[nnz] = a * buf[bi] + b * src[si];
-            dst_ind[nnz] = badr;
+            put(a * old[bi] + b * src[si], badr);
             bi += 1;
             si += 1;
         } else if badr < sadr {
-            dst[nnz] = a * buf[bi];
-            dst_ind[nnz] = badr;
+            put(a * old[bi], badr);
             bi += 1;
         } else {
-            dst[nnz] = b * src[si];
-            dst_ind[nnz] = sadr;
+            put(b * src[si], sadr);
             si += 1;
         }
-        nnz += 1;
     }
-    for k in si..src_nnz {
-        dst[nnz] = b * src[k];
-        dst_ind[nnz] = src_ind[k];
-        nnz += 1;
+    for (&v, &c) in src[si..].iter().zip(&src_ind[si..]) {
+        put(b * v, c);
     }
-    for k in bi..dst_nnz {
-        dst[nnz] = a * buf[k];
-        dst_ind[nnz] = buf_ind[k];
-        nnz += 1;
+    for (&v, &c) in old[bi..].iter().zip(&old_ind[bi..]) {
+        put(a * v, c);
     }
     nnz
+}
+
+/// Whether two sparsity patterns are equal (`mju_compare`): four indices at a time, inline.
+/// Patterns are short and compared on every sparse combine, where a library `memcmp` call
+/// costs more than the comparison.
+#[inline]
+fn same_pattern(a: &[i32], b: &[i32]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let ((a4, a_tail), (b4, b_tail)) = (a.as_chunks::<4>(), b.as_chunks::<4>());
+    a4.iter().zip(b4).all(|(x, y)| x == y) && a_tail.iter().zip(b_tail).all(|(x, y)| x == y)
 }
 
 /// `dst = a * dst + b * src` only at the indices of `dst`'s pattern (`mju_combineSparseInc`);
@@ -281,7 +297,7 @@ pub fn combine_sparse_inc(
     src_ind: &[i32],
 ) {
     let (dst_nnz, src_nnz) = (dst_ind.len(), src_ind.len());
-    if dst_nnz == src_nnz && dst_ind == src_ind {
+    if same_pattern(dst_ind, src_ind) {
         add_to_scl_scl(&mut dst[..dst_nnz], &src[..src_nnz], a, b);
         return;
     }
@@ -402,17 +418,15 @@ pub fn transpose_sparse(
     for i in 1..nc {
         res_rowadr[i] = res_rowadr[i - 1] + res_rownnz[i - 1];
     }
-    let mut r = 0;
-    for i in 0..nnz {
-        // skip rows that end before entry i (empty rows included)
-        while r + 1 < nr && i as i32 - rowadr[r] >= rownnz[r] {
-            r += 1;
+    // the rows are stored one after the other: row by row visits the entries in storage order
+    for r in 0..nr {
+        let (adr, len) = (rowadr[r] as usize, rownnz[r] as usize);
+        for (&v, &c) in mat[adr..adr + len].iter().zip(&colind[adr..adr + len]) {
+            let dst = res_rowadr[c as usize] as usize;
+            res_rowadr[c as usize] += 1;
+            res[dst] = v;
+            res_colind[dst] = r as i32;
         }
-        let c = colind[i] as usize;
-        let dst = res_rowadr[c] as usize;
-        res_rowadr[c] += 1;
-        res[dst] = mat[i];
-        res_colind[dst] = r as i32;
     }
     // the row addresses moved to the ends of the rows: shift them back
     for i in (1..nc).rev() {
@@ -438,7 +452,7 @@ pub fn super_sparse(
         &colind[adr..adr + rownnz[r] as usize]
     };
     for r in 0..nr - 1 {
-        rowsuper[r] = i32::from(rownnz[r] == rownnz[r + 1] && pattern(r) == pattern(r + 1));
+        rowsuper[r] = i32::from(same_pattern(pattern(r), pattern(r + 1)));
     }
     rowsuper[nr - 1] = 0;
     for r in (0..nr - 1).rev() {
@@ -573,20 +587,26 @@ pub fn sqr_mat_td_sparse(
             res_colind.copy_within(prev..prev + res_rownnz[i] as usize, radr);
         }
 
-        for r in rowadr_t[i] as usize..(rowadr_t[i] + rownnz_t[i]) as usize {
-            let t = colind_t[r] as usize;
+        // the columns of a lower-triangle row are at most i: one bounds check here covers
+        // the lookups in the loops below
+        let (row_buf, row_mark) = (&mut buffer[..=i], &mut markers[..=i]);
+        let (adr_t, len_t) = (rowadr_t[i] as usize, rownnz_t[i] as usize);
+        let row_t = adr_t..adr_t + len_t;
+        for (&t, &vt) in colind_t[row_t.clone()].iter().zip(&mat_t[row_t]) {
+            let t = t as usize;
             let v = match diag {
-                Some(diag) => mat_t[r] * diag[t],
-                None => mat_t[r],
+                Some(diag) => vt * diag[t],
+                None => vt,
             };
-            for c in rowadr[t] as usize..(rowadr[t] + rownnz[t]) as usize {
-                let cc = colind[c] as usize;
+            let (adr, len) = (rowadr[t] as usize, rownnz[t] as usize);
+            for (&cc, &m) in colind[adr..adr + len].iter().zip(&mat[adr..adr + len]) {
+                let cc = cc as usize;
                 if cc > i {
                     break;
                 }
-                buffer[cc] += v * mat[c];
-                if markers[cc] == 0 {
-                    markers[cc] = 1;
+                row_buf[cc] += v * m;
+                if row_mark[cc] == 0 {
+                    row_mark[cc] = 1;
                     insert_sorted(
                         &mut res_colind[radr..],
                         &mut res_rownnz[i],
@@ -599,12 +619,15 @@ pub fn sqr_mat_td_sparse(
 
         let end = res_rownnz[i] as usize;
         let keep_pattern = rowsuper_t.is_some_and(|s| s[i] != 0);
-        for k in 0..end {
-            let cc = res_colind[radr + k] as usize;
-            res[radr + k] = buffer[cc];
-            buffer[cc] = 0.0;
+        for (r, &cc) in res[radr..radr + end]
+            .iter_mut()
+            .zip(&res_colind[radr..radr + end])
+        {
+            let cc = cc as usize;
+            *r = row_buf[cc];
+            row_buf[cc] = 0.0;
             if !keep_pattern {
-                markers[cc] = 0;
+                row_mark[cc] = 0;
             }
         }
     }
@@ -764,8 +787,9 @@ pub fn chol_solve_sparse(
         let (adr, nnz) = (rowadr[i] as usize, rownnz[i] as usize);
         res[i] /= mat[adr + nnz - 1];
         let x = res[i];
-        for j in 0..nnz - 1 {
-            res[colind[adr + j] as usize] -= mat[adr + j] * x;
+        let off = adr..adr + nnz - 1;
+        for (&l, &c) in mat[off.clone()].iter().zip(&colind[off]) {
+            res[c as usize] -= l * x;
         }
     }
 
