@@ -18,7 +18,7 @@ use crate::math::vec::{add_to_scl, dot, norm, sub as sub_vec};
 use crate::model::Model;
 use crate::real::{Real, MINVAL};
 use crate::smooth::{solve_ld, solve_m_island};
-use crate::support::{is_sparse, mul_m, mul_m_island};
+use crate::support::{is_pyramidal, is_sparse, mul_m, mul_m_island};
 use crate::types::*;
 
 /// A point of the line search: step, cost, first and second derivatives (`mjCGPnt`).
@@ -66,6 +66,7 @@ pub(super) fn sol_newton(
 
 /// The scratch of a solve (`CGallocate`).
 fn allocate<'s, 'i>(
+    m: &Model,
     nv: usize,
     nefc: usize,
     stack: &mut Stack<'s>,
@@ -111,6 +112,7 @@ fn allocate<'s, 'i>(
         nupdate: 0,
         ls_iter: 0,
         ls_slope: 1.0,
+        elliptic: !is_pyramidal(m),
     })
 }
 
@@ -127,7 +129,7 @@ fn sol_cg_newton(
 ) -> Result<(), StepError> {
     let (nv, nefc) = (sub.nv(m.nv), sub.nefc(efc.nefc));
     let mut frame = stack.frame();
-    let mut ctx = allocate(nv, nefc, &mut frame, newton, sub)?;
+    let mut ctx = allocate(m, nv, nefc, &mut frame, newton, sub)?;
     let (gradold, mgradold, mgraddif): (&mut [Real], &mut [Real], &mut [Real]) = if newton {
         (&mut [], &mut [], &mut [])
     } else {
@@ -186,8 +188,13 @@ fn sol_cg_newton(
             gradold.copy_from_slice(ctx.grad);
             mgradold.copy_from_slice(ctx.mgrad);
         }
-        for (c, old) in oldstate.iter_mut().enumerate() {
-            *old = efc.state[sub.efc(c)];
+        match sub.island {
+            None => oldstate.copy_from_slice(&efc.state[..nefc]),
+            Some(_) => {
+                for (old, &i) in oldstate.iter_mut().zip(sub.efcind) {
+                    *old = efc.state[i as usize];
+                }
+            }
         }
         let oldcost = ctx.cost;
 
@@ -268,16 +275,37 @@ fn update_constraint(m: &Model, d: &mut Data, efc: &mut Efc, ctx: &mut Context) 
     let cone_hessian = ctx.hessian.is_some();
     ctx.cost = constraint_update_subset(m, d.qfrc_constraint, efc, ctx.jaref, cone_hessian, &sub);
     let nefc = sub.nefc(efc.nefc);
-    let state = |c: usize| efc.state[sub.efc(c)];
-    ctx.nactive = (0..nefc)
-        .filter(|&c| state(c) != CNSTRSTATE_SATISFIED)
-        .count() as i32;
-    ctx.ncone = (0..nefc).filter(|&c| state(c) == CNSTRSTATE_CONE).count() as i32;
+    let (mut nactive, mut ncone) = (0, 0);
+    let mut count = |state: i32| {
+        nactive += i32::from(state != CNSTRSTATE_SATISFIED);
+        ncone += i32::from(state == CNSTRSTATE_CONE);
+    };
+    match sub.island {
+        None => efc.state[..nefc].iter().for_each(|&s| count(s)),
+        Some(_) => sub
+            .efcind
+            .iter()
+            .for_each(|&i| count(efc.state[i as usize])),
+    }
+    (ctx.nactive, ctx.ncone) = (nactive, ncone);
 
     let mut gauss = 0.0;
-    for c in 0..sub.nv(m.nv) {
-        let i = sub.dof(c);
-        gauss += 0.5 * (ctx.ma[c] - d.qfrc_smooth[i]) * (d.qacc[i] - d.qacc_smooth[i]);
+    match sub.island {
+        None => {
+            // the same sum with slices cut to nv, so that the loop carries no bounds checks
+            let nv = m.nv;
+            let (ma, smooth) = (&ctx.ma[..nv], &d.qfrc_smooth[..nv]);
+            let (qacc, qacc_smooth) = (&d.qacc[..nv], &d.qacc_smooth[..nv]);
+            for (((&ma, &f), &a), &a0) in ma.iter().zip(smooth).zip(qacc).zip(qacc_smooth) {
+                gauss += 0.5 * (ma - f) * (a - a0);
+            }
+        }
+        Some(_) => {
+            for (c, &i) in sub.dofind.iter().enumerate() {
+                let i = i as usize;
+                gauss += 0.5 * (ctx.ma[c] - d.qfrc_smooth[i]) * (d.qacc[i] - d.qacc_smooth[i]);
+            }
+        }
     }
     ctx.quad_gauss[0] = gauss;
     ctx.cost += gauss;
@@ -349,6 +377,10 @@ fn prepare(d: &Data, efc: &Efc, ctx: &mut Context) {
     ctx.quad_gauss[2] = 0.5 * dot(v, ctx.mv);
 
     let nefc = sub.nefc(efc.nefc);
+    if sub.island.is_none() && !ctx.elliptic {
+        prepare_rows(&efc.D[..nefc], ctx.jaref, ctx.jv, ctx.quad);
+        return;
+    }
     let mut c = 0;
     while c < nefc {
         let i = sub.efc(c);
@@ -404,6 +436,18 @@ fn prepare(d: &Data, efc: &Efc, ctx: &mut Context) {
     }
 }
 
+/// The line's quadratic of each row without elliptic cones, as [`prepare`] computes it: one row
+/// of `quad` per entry of `dd`.
+fn prepare_rows(dd: &[Real], jaref: &[Real], jv: &[Real], quad: &mut [Real]) {
+    let quad = quad[..3 * dd.len()].as_chunks_mut::<3>().0;
+    for (((q, &d), &jaref), &jv) in quad.iter_mut().zip(dd).zip(jaref).zip(jv) {
+        let dj0 = d * jaref;
+        q[0] = 0.5 * (jaref * dj0);
+        q[1] = jv * dj0;
+        q[2] = 0.5 * (jv * d * jv);
+    }
+}
+
 /// Adds the quadratic `q` to `total`.
 fn add_quad(total: &mut [Real; 3], q: &[Real]) {
     total[0] += q[0];
@@ -427,7 +471,9 @@ fn eval(efc: &Efc, ctx: &mut Context, p: &mut Point) {
     };
     // rows in order; without islands row `c` is constraint `c`, which the compiler can use
     let mut c = 0;
-    if sub.island.is_none() {
+    if sub.island.is_none() && !ctx.elliptic {
+        eval_pyramidal(efc, &rows, p.alpha, &mut acc);
+    } else if sub.island.is_none() {
         while c < nefc {
             c += eval_row(efc, &rows, p.alpha, c, c, &mut acc);
         }
@@ -452,6 +498,29 @@ fn eval(efc: &Efc, ctx: &mut Context, p: &mut Point) {
     p.cost = cost;
     p.deriv = deriv;
     ctx.ls_iter += 1;
+}
+
+/// [`eval_row`] over all rows when none is an elliptic cone: the equality rows, the
+/// friction-loss rows and the inequality rows each in one loop, in row order.
+fn eval_pyramidal(efc: &Efc, rows: &LineRows, alpha: Real, acc: &mut Accumulated) {
+    let (ne, nf, nefc) = (efc.ne, efc.nf, rows.jaref.len());
+    let quad = rows.quad[..3 * nefc].as_chunks::<3>().0;
+    for q in &quad[..ne] {
+        add_quad(&mut acc.total, q);
+    }
+    for c in ne..ne + nf {
+        eval_row(efc, rows, alpha, c, c, acc);
+    }
+    let rest = ne + nf;
+    let inequality = quad[rest..]
+        .iter()
+        .zip(&rows.jaref[rest..])
+        .zip(&rows.jv[rest..]);
+    for ((q, &jaref), &jv) in inequality {
+        if jaref + alpha * jv < 0.0 {
+            add_quad(&mut acc.total, q);
+        }
+    }
 }
 
 /// The per-row line-search terms [`eval`] reads.

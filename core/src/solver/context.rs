@@ -45,6 +45,9 @@ pub(super) struct Context<'s, 'i> {
     pub ls_iter: i32,
     /// Slope at the line search's result, scaled (1: not computed).
     pub ls_slope: Real,
+    /// Whether rows may be elliptic cones (cone type elliptic); with pyramidal cones every
+    /// contact row is a plain inequality.
+    pub elliptic: bool,
 }
 
 /// The Hessian's factor: dense `nv x nv`, or sparse in compressed rows `rownnz`, `rowadr`,

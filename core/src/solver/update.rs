@@ -6,6 +6,7 @@ use super::{Efc, Subset};
 use crate::math::vec::norm;
 use crate::model::Model;
 use crate::real::Real;
+use crate::support::is_pyramidal;
 use crate::types::*;
 
 /// Sets `efc_state`, `efc_force` and `qfrc_constraint = J' efc_force` for the residual
@@ -46,6 +47,15 @@ pub fn constraint_update_subset(
         let (force, d) = (&mut efc.force[..nefc], &efc.D[..nefc]);
         for ((f, &d), &x) in force.iter_mut().zip(d).zip(jar) {
             *f = -d * x;
+        }
+        if is_pyramidal(m) {
+            // no elliptic cones: after the equality and friction rows, plain inequalities
+            let rest = efc.ne + efc.nf;
+            while c < rest {
+                c += update_row(efc, &jar[c..], c, cone_hessian, &mut cost);
+            }
+            inequalities(efc, &jar[..nefc], rest, &mut cost);
+            c = nefc;
         }
         while c < nefc {
             c += update_row(efc, &jar[c..], c, cone_hessian, &mut cost);
@@ -115,6 +125,24 @@ fn inequality(efc: &mut Efc, jar: &[Real], i: usize, cost: &mut Real) {
         efc.state[i] = CNSTRSTATE_SATISFIED;
     } else {
         quadratic(efc, jar, i, cost);
+    }
+}
+
+/// [`inequality`] on the rows from `start` to the end of `jar`.
+fn inequalities(efc: &mut Efc, jar: &[Real], start: usize, cost: &mut Real) {
+    let end = jar.len();
+    let rows = (efc.force[start..end].iter_mut())
+        .zip(&mut efc.state[start..end])
+        .zip(&efc.D[start..end])
+        .zip(&jar[start..]);
+    for (((force, state), &d), &x) in rows {
+        if x >= 0.0 {
+            *force = 0.0;
+            *state = CNSTRSTATE_SATISFIED;
+        } else {
+            *state = CNSTRSTATE_QUADRATIC;
+            *cost += 0.5 * d * x * x;
+        }
     }
 }
 
