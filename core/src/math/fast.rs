@@ -36,21 +36,32 @@ pub fn mul_add(a: Real, b: Real, c: Real) -> Real {
     }
 }
 
-/// Dot product in [`LANES`] accumulators, the last `len % LANES` products in one more.
+/// Dot product in [`LANES`] accumulators: blocks of eight, then one of four, then up to three
+/// products. Indexed loops rather than iterators: the vectors of the solvers are short (a few
+/// dozen), where an iterator's bookkeeping costs more than the products.
 #[inline]
 pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
     debug_assert_eq!(vec1.len(), vec2.len());
-    let (blocks1, tail1) = vec1.as_chunks::<LANES>();
-    let (blocks2, tail2) = vec2.as_chunks::<LANES>();
+    let n = vec1.len();
+    let (a, b) = (vec1, &vec2[..n]);
     let mut lanes = [0.0; LANES];
-    for (a, b) in blocks1.iter().zip(blocks2) {
+    let mut i = 0;
+    while i + LANES <= n {
         for k in 0..LANES {
-            lanes[k] = mul_add(a[k], b[k], lanes[k]);
+            lanes[k] = mul_add(a[i + k], b[i + k], lanes[k]);
         }
+        i += LANES;
+    }
+    if i + 4 <= n {
+        for k in 0..4 {
+            lanes[k] = mul_add(a[i + k], b[i + k], lanes[k]);
+        }
+        i += 4;
     }
     let mut tail = 0.0;
-    for (a, b) in tail1.iter().zip(tail2) {
-        tail = mul_add(*a, *b, tail);
+    while i < n {
+        tail = mul_add(a[i], b[i], tail);
+        i += 1;
     }
     sum_lanes(&lanes) + tail
 }
