@@ -37,32 +37,32 @@ pub fn mul_add(a: Real, b: Real, c: Real) -> Real {
 }
 
 /// Dot product in [`LANES`] accumulators: blocks of eight, then one of four, then up to three
-/// products. Indexed loops rather than iterators: the vectors of the solvers are short (a few
-/// dozen), where an iterator's bookkeeping costs more than the products.
+/// products, as fixed-size arrays (no bounds checks, no per-element loop bookkeeping: the
+/// vectors of the solvers are short, a few dozen elements).
 #[inline]
 pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
     debug_assert_eq!(vec1.len(), vec2.len());
-    let n = vec1.len();
-    let (a, b) = (vec1, &vec2[..n]);
+    let (blocks1, rest1) = vec1.as_chunks::<LANES>();
+    let (blocks2, rest2) = vec2.as_chunks::<LANES>();
     let mut lanes = [0.0; LANES];
-    let mut i = 0;
-    while i + LANES <= n {
+    for (a, b) in blocks1.iter().zip(blocks2) {
         for k in 0..LANES {
-            lanes[k] = mul_add(a[i + k], b[i + k], lanes[k]);
+            lanes[k] = mul_add(a[k], b[k], lanes[k]);
         }
-        i += LANES;
     }
-    if i + 4 <= n {
+    let (quad1, tail1) = rest1.as_chunks::<4>();
+    let (quad2, tail2) = rest2.as_chunks::<4>();
+    if let (Some(a), Some(b)) = (quad1.first(), quad2.first()) {
         for k in 0..4 {
-            lanes[k] = mul_add(a[i + k], b[i + k], lanes[k]);
+            lanes[k] = mul_add(a[k], b[k], lanes[k]);
         }
-        i += 4;
     }
-    let mut tail = 0.0;
-    while i < n {
-        tail = mul_add(a[i], b[i], tail);
-        i += 1;
-    }
+    let tail = match (tail1, tail2) {
+        ([a0, a1, a2], [b0, b1, b2]) => mul_add(*a2, *b2, mul_add(*a1, *b1, *a0 * *b0)),
+        ([a0, a1], [b0, b1]) => mul_add(*a1, *b1, *a0 * *b0),
+        ([a0], [b0]) => *a0 * *b0,
+        _ => 0.0,
+    };
     sum_lanes(&lanes) + tail
 }
 
