@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The fast build's distance from MuJoCo 3.1.6 against MuJoCo's own chaos (issue 25 item 3b).
 
-    bench/fast_accuracy.py [--steps N] [--every K] [NAME...]
+    bench/fast_accuracy.py [--steps N] [--every K] [--fast-bin PATH --exact-bin PATH] [NAME...]
 
 For each model of bench/models.txt (or those named), on the same MuJoCo-compiled MJB under the
 control law, N steps (default 1000), the qpos of every K-th step (default 10) of:
@@ -31,9 +31,10 @@ try:
     import mujoco
     import numpy as np
 except ImportError:
-    python = speed.MJREF_HOME / "venv" / "bin" / "python"
-    if pathlib.Path(sys.executable).resolve() == python.resolve():
+    if os.environ.get("MJRS_FAST_ACCURACY_REEXEC"):
         raise
+    os.environ["MJRS_FAST_ACCURACY_REEXEC"] = "1"
+    python = speed.MJREF_HOME / "venv" / "bin" / "python"
     os.execv(str(python), [str(python), *sys.argv])
 
 
@@ -81,13 +82,16 @@ def main():
     ap.add_argument("names", nargs="*")
     ap.add_argument("--steps", type=int, default=1000)
     ap.add_argument("--every", type=int, default=10)
+    ap.add_argument("--fast-bin", help="an mjrs fast build to use instead of building one")
+    ap.add_argument("--exact-bin", help="an mjrs exact build to use instead of building one")
     a = ap.parse_args()
     if a.steps < 1 or a.every < 1 or a.every > a.steps:
         ap.error("--steps and --every must be positive, --every at most --steps")
-    exact_bin, fast_bin = speed.build_mjrs(), speed.build_mjrs(fast=True)
+    exact_bin = a.exact_bin or speed.build_mjrs()
+    fast_bin = a.fast_bin or speed.build_mjrs(fast=True)
     speed.run([str(speed.MJREF), "setup"])
     chosen = [m for m in speed.models() if not a.names or m[0] in a.names]
-    print(f"fast build: {speed.fast_flags()}; {a.steps} steps, qpos every {a.every}th; distance: max |qpos - MuJoCo's|\n")
+    print(f"fast build: {a.fast_bin or speed.fast_flags()}; {a.steps} steps, qpos every {a.every}th; distance: max |qpos - MuJoCo's|\n")
     head = ["model", "envelope (last)", "fast (last)", "exact (last)", "max fast÷envelope", "steps within"]
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join([" --- "] + [" ---: "] * (len(head) - 1)) + "|", flush=True)
