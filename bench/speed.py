@@ -8,7 +8,8 @@ law, measured back to back in one run.
                    [--rollout-batch N] [--rollout-steps H] [--rounds R] [--cg-steps N] [NAME...]
 
 --table prints one Markdown table with the machine and the date: per model the exact (f64)
-build, the f32 core, the opt-in fast build (a column of "—" until that build exists) and
+build, the f32 core, the opt-in fast build (feature `fast`, RUSTFLAGS from MJRS_FAST_RUSTFLAGS,
+default "-C target-cpu=x86-64-v3" on x86-64; built in the subdirectory `fast` of the target directory) and
 MuJoCo, in steps per second and instructions per step, the bytes of one Data, and batch
 rollouts (`mjrs rollout` against MuJoCo's `mujoco.rollout.rollout` on as many Python threads,
 bench/rollout_mujoco.py) on 1, 2, 4, ... threads (default: powers of two up to the cores).
@@ -87,12 +88,27 @@ def mjdata_bytes_bin(tmp, lib=None):
     return out
 
 
-def build_mjrs():
-    """The release `mjrs` binary, built first."""
-    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "mjrs"], cwd=ROOT, check=True)
+def fast_flags():
+    """The RUSTFLAGS of the fast build: MJRS_FAST_RUSTFLAGS, by default on x86-64 the level
+    x86-64-v3 (AVX2 and FMA, which the exact build's .cargo/config.toml leaves out: it asks for
+    AVX only, as MuJoCo's build), else this machine's CPU. Not AVX-512: valgrind cannot count it."""
+    default = "-C target-cpu=x86-64-v3" if platform.machine() in ("x86_64", "AMD64") else "-C target-cpu=native"
+    return os.environ.get("MJRS_FAST_RUSTFLAGS", default)
+
+
+def build_mjrs(fast=False):
+    """The release `mjrs` binary, built first; with `fast`, the opt-in fast build (feature
+    `fast`, `fast_flags()`), in the subdirectory `fast` of the target directory so that the
+    two builds do not replace each other."""
     target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
     if not target.is_absolute():
         target = ROOT / target
+    cmd, env = ["cargo", "build", "--release", "-q", "--bin", "mjrs"], dict(os.environ)
+    if fast:
+        target = target / "fast"
+        cmd += ["--features", "fast", "--target-dir", str(target)]
+        env["RUSTFLAGS"] = fast_flags()
+    subprocess.run(cmd, cwd=ROOT, check=True, env=env)
     return target / "release" / "mjrs"
 
 
@@ -145,7 +161,7 @@ def ratio(a, b):
 
 def table(a):
     """The one table of issue 25: every build against MuJoCo on every chosen model."""
-    mjrs = build_mjrs()
+    mjrs, mjrs_fast = build_mjrs(), build_mjrs(fast=True)
     run([str(MJREF), "setup"])
     speed_bin, python = MJREF_HOME / "speed", MJREF_HOME / "venv" / "bin" / "python"
     cg = shutil.which("valgrind") and not a.no_callgrind
@@ -157,13 +173,15 @@ def table(a):
                             capture_output=True, text=True).stdout.strip()
     print(f"mjrs {commit} against MuJoCo 3.1.6; {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
     print(f"machine: {machine()}")
+    print(f"fast build: RUSTFLAGS=\"{fast_flags()}\" --features fast")
     if a.note:
         print(f"conditions: {a.note}")
     print(f"steps/s: best of {a.rounds} rounds (steps per model: bench/models.txt x {a.steps_scale:g});"
           f" Ki/step: callgrind, {a.cg_steps} steps, the step function only;"
           f" rollouts: {a.rollout_batch} rollouts x {a.rollout_steps} steps, total steps/s mjrs / MuJoCo\n")
-    head = ["model", "exact/s", "f32/s", "fast/s", "MuJoCo/s", "exact÷MuJoCo", "f32÷exact",
+    head = ["model", "exact/s", "f32/s", "fast/s", "MuJoCo/s", "exact÷MuJoCo", "f32÷exact", "fast÷MuJoCo",
             "exact Ki/step", "f32 Ki/step", "fast Ki/step", "MuJoCo Ki/step", "MuJoCo÷exact Ki",
+            "MuJoCo÷fast Ki",
             "Data KiB", "vs mjData B"] + [f"rollout {t} thr" for t in threads]
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join([" --- "] + [" ---: "] * (len(head) - 1)) + "|", flush=True)
@@ -176,18 +194,22 @@ def table(a):
             ours = [str(mjrs), "speed", str(mjb), "--steps", str(n)]
             exact = Cell(lambda: best(a.rounds, ours))
             narrow = Cell(lambda: best(a.rounds, ours + ["--f32"]))
+            fast_cmd = [str(mjrs_fast)] + ours[1:]
+            quick = Cell(lambda: best(a.rounds, fast_cmd))
             ref = Cell(lambda: best(a.rounds, [str(speed_bin), str(mjb), str(n)]))
-            row = [name, exact.fmt(".0f"), narrow.fmt(".0f"), "—", ref.fmt(".0f"),
-                   ratio(exact, ref), ratio(narrow, exact)]
+            row = [name, exact.fmt(".0f"), narrow.fmt(".0f"), quick.fmt(".0f"), ref.fmt(".0f"),
+                   ratio(exact, ref), ratio(narrow, exact), ratio(quick, ref)]
             if cg:
                 k = min(a.cg_steps, n)
                 few = [str(mjrs), "speed", str(mjb), "--steps", str(k)]
                 ki = Cell(lambda: callgrind(few, STEP_EXACT, k, tmp) / 1000)
                 ki32 = Cell(lambda: callgrind(few + ["--f32"], STEP_F32, k, tmp) / 1000)
+                kfast = Cell(lambda: callgrind([str(mjrs_fast)] + few[1:], STEP_EXACT, k, tmp) / 1000)
                 kref = Cell(lambda: callgrind([str(speed_bin), str(mjb), str(k)], STEP_MUJOCO, k, tmp) / 1000)
-                row += [ki.fmt(".1f"), ki32.fmt(".1f"), "—", kref.fmt(".1f"), ratio(kref, ki)]
+                row += [ki.fmt(".1f"), ki32.fmt(".1f"), kfast.fmt(".1f"), kref.fmt(".1f"),
+                        ratio(kref, ki), ratio(kref, kfast)]
             else:
-                row += ["(no valgrind)"] * 4 + ["—"]
+                row += ["(no valgrind)"] * 4 + ["—"] * 2
             data = Cell(lambda: last_json(run(ours[:-1] + ["1"]))["data_bytes"])
             theirs = Cell(lambda: last_json(run([str(mjdata_bytes), str(mjb)]))["data_bytes"])
             row += [f"{data.value / 1024:.1f}" if data.value else data.fmt(""),
@@ -200,7 +222,9 @@ def table(a):
                            f"{rate(theirs.value) if theirs.value else theirs.fmt('')}")
             print("| " + " | ".join(row) + " |", flush=True)
     print("\nexact: the default build (bit for bit with MuJoCo); f32: mjrs-core-f32 (`mjrs speed --f32`);"
-          " fast: the opt-in fast build of issue 25, which does not exist yet (—).")
+          " fast: the opt-in fast build of issue 25 (feature `fast`: fused multiply-adds, reordered"
+          " reductions; its accuracy: bench/fast_accuracy.py). Callgrind counts the fast build's"
+          " instructions on this CPU's instruction set (wider vectors: fewer instructions).")
     for i, note in enumerate(Cell.notes):
         print(f"[{i + 1}] {note}")
 

@@ -44,3 +44,26 @@ pub mod stepping;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The line the tool prints once when it is the fast build (feature `fast`, issue 25) but cannot
+/// run at the fast build's full speed: compiled without a hardware fused multiply-add (the
+/// target feature `fma`, e.g. `RUSTFLAGS="-C target-cpu=x86-64-v3"`). It then runs the fast
+/// build's reordered sums with separate multiplies and adds: nothing is refused, results stay
+/// within the fast build's measured accuracy. `None` for the exact build and a full fast build.
+pub fn fast_notice() -> Option<&'static str> {
+    if cfg!(feature = "fast") && !FAST_FUSED {
+        Some(
+            "fast build without hardware fused multiply-add (build it with RUSTFLAGS=\"-C \
+             target-cpu=x86-64-v3\" or native): multiply-adds round twice, at about the exact \
+             build's speed",
+        )
+    } else {
+        None
+    }
+}
+
+/// Whether the fast build's multiply-adds are fused (`mjrs_core::math::fast::FUSED`).
+#[cfg(feature = "fast")]
+const FAST_FUSED: bool = mjrs_core::math::fast::FUSED;
+#[cfg(not(feature = "fast"))]
+const FAST_FUSED: bool = false;

@@ -766,7 +766,11 @@ fn parse() -> Cli {
 }
 
 fn main() -> ExitCode {
-    match run(parse()) {
+    let cli = parse();
+    if let Some(notice) = mjrs::fast_notice() {
+        eprintln!("mjrs: {notice}");
+    }
+    match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("mjrs: {e}");

@@ -77,7 +77,7 @@ impl Speed {
     /// JSON in the shape of `mjref speed`.
     pub fn to_json(&self, model: &str) -> String {
         format!(
-            "{{\"model\": \"{model}\", \"steps\": {}, \"seconds\": {:.6}, \"steps_per_second\": {:.1}, \"mean_ncon\": {:.2}, \"mean_solver_niter\": {:.2}, \"nq\": {}, \"nv\": {}, \"nu\": {}, \"data_bytes\": {}}}",
+            "{{\"model\": \"{model}\", \"steps\": {}, \"seconds\": {:.6}, \"steps_per_second\": {:.1}, \"mean_ncon\": {:.2}, \"mean_solver_niter\": {:.2}, \"nq\": {}, \"nv\": {}, \"nu\": {}, \"data_bytes\": {}, \"build\": \"{}\"}}",
             self.steps,
             self.seconds,
             self.steps as f64 / self.seconds,
@@ -86,7 +86,9 @@ impl Speed {
             self.nq,
             self.nv,
             self.nu,
-            self.data_bytes
+            self.data_bytes,
+            // the fast build (feature `fast`, issue 25) or the exact one
+            if cfg!(feature = "fast") { "fast" } else { "exact" }
         )
     }
 }

@@ -31,7 +31,9 @@
 //! same source with the feature on). The feature `std` uses the platform's C math functions, the
 //! ones MuJoCo calls, for bit-exact results (without it: `libm`, within an ulp); `defmt` formats
 //! errors for firmware logs; `lean-stats` keeps solver statistics of 8 iterations per island for
-//! a smaller `Data`; `micromath` approximates the transcendental functions of f32 without `std`.
+//! a smaller `Data`; `micromath` approximates the transcendental functions of f32 without `std`;
+//! `fast` is the opt-in fast build, not bit for bit with MuJoCo (`math::fast`: fused
+//! multiply-adds with `std` and the target feature `fma`, sums in several accumulators).
 #![cfg_attr(
     feature = "f32",
     doc = "\n**This build: `Real = f32`** (the package `mjrs-core-f32`, or `mjrs-core` with the \

@@ -4,7 +4,7 @@
 //! Matrices are `n × n`, row-major; the factor `L` is stored in the lower triangle (the upper
 //! triangle is left as it was).
 
-use super::scalar::sqrt;
+use super::scalar::{madd, sqrt};
 use super::vec::dot;
 use crate::real::MINVAL;
 use crate::Real;
@@ -54,7 +54,7 @@ pub fn chol_solve_in_place(res: &mut [Real], mat: &[Real], n: usize) {
         let mut r = res[i];
         let mut li = (i + 1) * n + i;
         for &x in &res[i + 1..n] {
-            r -= mat[li] * x;
+            r = madd(-mat[li], x, r);
             li += n;
         }
         res[i] = r / mat[i * (n + 1)];
@@ -91,12 +91,12 @@ pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -
             let lik = &mut mat[ik];
             ik += n;
             let l = if flg_plus {
-                (*lik + s * *xi) * cinv
+                madd(s, *xi, *lik) * cinv
             } else {
-                (*lik - s * *xi) * cinv
+                madd(-s, *xi, *lik) * cinv
             };
             *lik = l;
-            *xi = c * *xi - s * l;
+            *xi = madd(c, *xi, -(s * l));
         }
     }
     rank

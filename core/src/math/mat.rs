@@ -6,6 +6,7 @@
 //! row-times-vector products go through [`dot`] (AVX lane order), the others
 //! accumulate scaled rows with [`add_to_scl`], skipping zero scales.
 
+use super::scalar::madd;
 use super::vec::{add_to_scl, dot, zero};
 use crate::Real;
 
@@ -15,21 +16,19 @@ use crate::Real;
 /// `mat * vec` for a 3×3 matrix (`mju_rotVecMat`).
 #[inline]
 pub fn rot_vec_mat(vec: &[Real; 3], mat: &[Real; 9]) -> [Real; 3] {
-    [
-        mat[0] * vec[0] + mat[1] * vec[1] + mat[2] * vec[2],
-        mat[3] * vec[0] + mat[4] * vec[1] + mat[5] * vec[2],
-        mat[6] * vec[0] + mat[7] * vec[1] + mat[8] * vec[2],
-    ]
+    core::array::from_fn(|i| sum3(mat[3 * i], mat[3 * i + 1], mat[3 * i + 2], vec))
 }
 
 /// `matᵀ * vec` for a 3×3 matrix (`mju_rotVecMatT`).
 #[inline]
 pub fn rot_vec_mat_t(vec: &[Real; 3], mat: &[Real; 9]) -> [Real; 3] {
-    [
-        mat[0] * vec[0] + mat[3] * vec[1] + mat[6] * vec[2],
-        mat[1] * vec[0] + mat[4] * vec[1] + mat[7] * vec[2],
-        mat[2] * vec[0] + mat[5] * vec[1] + mat[8] * vec[2],
-    ]
+    core::array::from_fn(|i| sum3(mat[i], mat[3 + i], mat[6 + i], vec))
+}
+
+/// `a0 v0 + a1 v1 + a2 v2`, summed left to right ([`madd`]: fused in the fast build).
+#[inline(always)]
+fn sum3(a0: Real, a1: Real, a2: Real, vec: &[Real; 3]) -> Real {
+    madd(a2, vec[2], madd(a1, vec[1], a0 * vec[0]))
 }
 
 /// 3×3 product from a function giving element `(i, k)` of the left and `(k, j)` of the right
@@ -38,7 +37,7 @@ pub fn rot_vec_mat_t(vec: &[Real; 3], mat: &[Real; 9]) -> [Real; 3] {
 fn mul3(a: impl Fn(usize, usize) -> Real, b: impl Fn(usize, usize) -> Real) -> [Real; 9] {
     core::array::from_fn(|ij| {
         let (i, j) = (ij / 3, ij % 3);
-        a(i, 0) * b(0, j) + a(i, 1) * b(1, j) + a(i, 2) * b(2, j)
+        sum3(a(i, 0), a(i, 1), a(i, 2), &[b(0, j), b(1, j), b(2, j)])
     })
 }
 

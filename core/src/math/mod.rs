@@ -12,6 +12,8 @@ pub mod band;
 pub mod boxqp;
 pub mod chol;
 pub mod eig3;
+#[cfg(feature = "fast")]
+pub mod fast;
 pub mod mat;
 pub mod misc;
 pub mod pose;

@@ -68,6 +68,23 @@ unary! {
     ceil => ceil / ceilf / ceil;
 }
 
+/// `a * b + c`: a product and a sum, rounded twice as MuJoCo's C, in the exact build; with the
+/// feature `fast`, rounded once where the build has a hardware fused multiply-add
+/// (`math::fast::mul_add`). Kernels write their sums of products with it so
+/// that one source serves both builds: `a * b + c` and `c + a * b` round alike (IEEE addition
+/// commutes), so the exact build keeps MuJoCo's bits.
+#[inline(always)]
+pub fn madd(a: Real, b: Real, c: Real) -> Real {
+    #[cfg(feature = "fast")]
+    {
+        super::fast::mul_add(a, b, c)
+    }
+    #[cfg(not(feature = "fast"))]
+    {
+        a * b + c
+    }
+}
+
 /// Four-quadrant arc tangent of `y/x` (`mju_atan2`).
 #[inline]
 pub fn atan2(y: Real, x: Real) -> Real {

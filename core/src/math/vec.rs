@@ -8,7 +8,10 @@
 //! the AVX reduction does, so that sums round exactly as in MuJoCo. The element-wise functions
 //! round the same with or without AVX.
 
-use super::scalar::sqrt;
+use super::scalar::{madd, sqrt};
+// the fast build's versions (feature `fast`): fused multiply-adds, several accumulators
+#[cfg(feature = "fast")]
+pub use super::fast::{add_scl, add_to_scl, dot};
 use crate::real::MINVAL;
 use crate::Real;
 
@@ -65,7 +68,7 @@ pub fn sub_from3(res: &mut [Real; 3], vec: &[Real; 3]) {
 #[inline]
 pub fn add_to_scl3(res: &mut [Real; 3], vec: &[Real; 3], scl: Real) {
     for (r, v) in res.iter_mut().zip(vec) {
-        *r += *v * scl;
+        *r = madd(*v, scl, *r);
     }
 }
 
@@ -104,7 +107,7 @@ pub fn norm3(vec: &[Real; 3]) -> Real {
 /// Dot product (`mju_dot3`).
 #[inline]
 pub fn dot3(vec1: &[Real; 3], vec2: &[Real; 3]) -> Real {
-    vec1[0] * vec2[0] + vec1[1] * vec2[1] + vec1[2] * vec2[2]
+    madd(vec1[2], vec2[2], madd(vec1[1], vec2[1], vec1[0] * vec2[0]))
 }
 
 /// Distance between two points (`mju_dist3`).
@@ -247,6 +250,7 @@ pub fn sub_from(res: &mut [Real], vec: &[Real]) {
     }
 }
 
+#[cfg(not(feature = "fast"))]
 /// `res += vec * scl` (`mju_addToScl`).
 #[inline]
 pub fn add_to_scl(res: &mut [Real], vec: &[Real], scl: Real) {
@@ -256,6 +260,7 @@ pub fn add_to_scl(res: &mut [Real], vec: &[Real], scl: Real) {
     }
 }
 
+#[cfg(not(feature = "fast"))]
 /// `res = vec1 + vec2 * scl` (`mju_addScl`).
 #[inline]
 pub fn add_scl(res: &mut [Real], vec1: &[Real], vec2: &[Real], scl: Real) {
@@ -297,6 +302,7 @@ pub fn dot6(a: &[Real; 6], b: &[Real; 6]) -> Real {
 /// are summed into four lanes, the lanes are combined as `(l0 + l2) + (l1 + l3)`, and the last
 /// `len % 4` products are summed left to right and then added. Built with AVX (the workspace's
 /// `.cargo/config.toml`), the four lanes are one 256-bit register, as in MuJoCo's build.
+#[cfg(not(feature = "fast"))]
 #[inline]
 pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
     debug_assert_eq!(vec1.len(), vec2.len());
@@ -367,6 +373,8 @@ mod tests {
         (a - b).abs() <= 16.0 * EPSILON * b.abs().max(1.0)
     }
 
+    // the fast build's dot has its own order (feature `fast`)
+    #[cfg(not(feature = "fast"))]
     #[test]
     fn dot6_rounds_as_dot() {
         let a = [0.1, -2.3, 4.5e3, 7.0e-5, 1.0 / 3.0, -8.25];
@@ -468,7 +476,7 @@ mod tests {
 
     // Values from MuJoCo 3.1.6 (`mujoco.mju_dot`, `mju_sum`, `mju_L1`, `mju_norm`); for 7, 10
     // and 13 elements they differ from the left-to-right sum.
-    #[cfg(not(feature = "f32"))]
+    #[cfg(not(any(feature = "f32", feature = "fast")))]
     #[test]
     fn dot_matches_mujoco_bitwise() {
         let a: [f64; 13] = [
@@ -511,6 +519,7 @@ mod tests {
 
         /// On a support, `dot_on_support` is `dot` of the dense vectors (zeros elsewhere in
         /// the first, anything in the second) bit for bit, a zero up to its sign.
+        #[cfg(not(feature = "fast"))]
         #[test]
         fn dot_on_support_is_dot(
             v in proptest::collection::vec((-10.0f64..10.0, -10.0f64..10.0, 0..3u8), 0..40)

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""The fast build's distance from MuJoCo 3.1.6 against MuJoCo's own chaos (issue 25 item 3b).
+
+    bench/fast_accuracy.py [--steps N] [--every K] [--fast-bin PATH --exact-bin PATH] [NAME...]
+
+For each model of bench/models.txt (or those named), on the same MuJoCo-compiled MJB under the
+control law, N steps (default 1000), the qpos of every K-th step (default 10) of:
+  * MuJoCo from the model's initial state (the reference);
+  * MuJoCo from that state with qpos moved by one ulp (every element up, every element down,
+    and alternately): the chaos envelope is the largest distance of these three runs from the
+    reference so far (a running maximum over the recorded steps);
+  * mjrs's fast build (`--features fast`, RUSTFLAGS of bench/speed.py's `fast_flags`: FMA and
+    AVX2 on x86-64) and, as a check, its exact build.
+Distance: the largest |qpos difference| over the elements. The table gives, per model, the
+envelope and the fast build's distance at the last step, the largest ratio fast/envelope over
+the recorded steps (where the envelope is non-zero), and the share of recorded steps where the
+fast build is within the envelope. Needs ../shared/mjref/mjref and its Python (mujoco 3.1.6),
+under which this script re-runs itself."""
+import argparse
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import speed  # noqa: E402  (models(), run(), the paths, the builds)
+
+try:
+    import mujoco
+    import numpy as np
+except ImportError:
+    if os.environ.get("MJRS_FAST_ACCURACY_REEXEC"):
+        raise
+    os.environ["MJRS_FAST_ACCURACY_REEXEC"] = "1"
+    python = speed.MJREF_HOME / "venv" / "bin" / "python"
+    os.execv(str(python), [str(python), *sys.argv])
+
+
+def mujoco_qpos(mjb, steps, every, nudge=None):
+    """qpos of every `every`-th step of MuJoCo under the control law; `nudge` moves the initial
+    qpos by one ulp: "up", "down" or "alternate"."""
+    m = mujoco.MjModel.from_binary_path(str(mjb))
+    d = mujoco.MjData(m)
+    if nudge:
+        up, down = np.nextafter(d.qpos, np.inf), np.nextafter(d.qpos, -np.inf)
+        if nudge == "up":
+            d.qpos[:] = up
+        elif nudge == "down":
+            d.qpos[:] = down
+        else:
+            d.qpos[:] = np.where(np.arange(m.nq) % 2 == 0, up, down)
+    out = []
+    for k in range(1, steps + 1):
+        for i in range(m.nu):
+            s = np.sin(2.0 * d.time * (1 + 0.1 * i) + i)
+            if m.actuator_ctrllimited[i]:
+                lo, hi = m.actuator_ctrlrange[i]
+                d.ctrl[i] = lo + (hi - lo) * (0.5 + 0.5 * s)
+            else:
+                d.ctrl[i] = s
+        mujoco.mj_step(m, d)
+        if k % every == 0:
+            out.append(d.qpos.copy())
+    return np.array(out)
+
+
+def mjrs_qpos(binary, mjb, steps, every, tmp):
+    out = pathlib.Path(tmp) / "traj.json"
+    speed.run([str(binary), "traj", str(mjb), "--steps", str(steps), "--every", str(every), "-o", str(out)])
+    return np.array(json.loads(out.read_text())["qpos"])
+
+
+def distance(a, b):
+    """Per recorded step, the largest |difference| over the elements."""
+    return np.max(np.abs(a - b), axis=1) if a.shape[1] else np.zeros(len(a))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("names", nargs="*")
+    ap.add_argument("--steps", type=int, default=1000)
+    ap.add_argument("--every", type=int, default=10)
+    ap.add_argument("--fast-bin", help="an mjrs fast build to use instead of building one")
+    ap.add_argument("--exact-bin", help="an mjrs exact build to use instead of building one")
+    a = ap.parse_args()
+    if a.steps < 1 or a.every < 1 or a.every > a.steps:
+        ap.error("--steps and --every must be positive, --every at most --steps")
+    exact_bin = a.exact_bin or speed.build_mjrs()
+    fast_bin = a.fast_bin or speed.build_mjrs(fast=True)
+    speed.run([str(speed.MJREF), "setup"])
+    chosen = [m for m in speed.models() if not a.names or m[0] in a.names]
+    print(f"fast build: {a.fast_bin or speed.fast_flags()}; {a.steps} steps, qpos every {a.every}th; distance: max |qpos - MuJoCo's|\n")
+    head = ["model", "envelope (last)", "fast (last)", "exact (last)", "max fast÷envelope", "steps within"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join([" --- "] + [" ---: "] * (len(head) - 1)) + "|", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, xml, _ in chosen:
+            mjb = pathlib.Path(tmp) / f"{name}.mjb"
+            speed.run([str(speed.MJREF), "mjb", str(xml), "-o", str(mjb)])
+            ref = mujoco_qpos(mjb, a.steps, a.every)
+            chaos = np.max([distance(mujoco_qpos(mjb, a.steps, a.every, n), ref)
+                            for n in ("up", "down", "alternate")], axis=0)
+            envelope = np.maximum.accumulate(chaos)
+            fast = distance(mjrs_qpos(fast_bin, mjb, a.steps, a.every, tmp), ref)
+            exact = distance(mjrs_qpos(exact_bin, mjb, a.steps, a.every, tmp), ref)
+            positive = envelope > 0
+            worst = np.max(fast[positive] / envelope[positive]) if positive.any() else float("inf")
+            within = np.mean(fast <= envelope)
+            print(f"| {name} | {envelope[-1]:.1e} | {fast[-1]:.1e} | {exact[-1]:.1e} | {worst:.2g} | {within:.0%} |",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
