@@ -16,11 +16,12 @@ python=$venv/bin/python
 if [[ ! -x $python ]]; then
   python3 -m venv "$venv"
 fi
-# the newest of each from the package index; Gymnasium (with the modules its MuJoCo
-# environments import: glfw, imageio, packaging) but not mujoco: its tests run on mjrs
+# pinned to the versions the fixtures were recorded and the tests written with, so that a new
+# release cannot change a result; Gymnasium (with the modules its MuJoCo environments import:
+# glfw, imageio, packaging) but not mujoco: its tests run on mjrs
 "$python" -m pip install -q --disable-pip-version-check --upgrade pip
-"$python" -m pip install -q --disable-pip-version-check 'maturin>=1.5,<2' numpy pytest \
-  gymnasium glfw imageio packaging
+"$python" -m pip install -q --disable-pip-version-check maturin==1.16.0 numpy==2.4.6 \
+  pytest==9.2.0 gymnasium==1.4.0 glfw==2.11.0 imageio==2.38.1 packaging==26.4
 # maturin's build hook runs the `maturin` program it installed next to the interpreter
 export PATH="$venv/bin:$PATH"
 # without build isolation, maturin builds into the same cargo target directory each time
