@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use mjrs_core::layout::{ArrayVisitor, ArrayVisitorMut, Elem, FieldInfo, Kind};
 use numpy::npyffi::{self, npy_intp, NpyTypes, PY_ARRAY_API};
 use numpy::{Element, PyArrayDescrMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
 
 // the views' dtype for `mjtNum` is float64: the Python package is built on the f64 core
@@ -244,4 +244,16 @@ pub fn generic_getattr<'py>(
             pyo3::ffi::PyObject_GenericGetAttr(obj.as_ptr(), name.as_ptr()),
         )
     }
+}
+
+/// MuJoCo's message for assigning to a read-only property.
+pub fn read_only(class: &str) -> PyErr {
+    PyAttributeError::new_err(format!("property of '{class}' object has no setter"))
+}
+
+/// `view[:] = value`, as MuJoCo's bindings assign arrays (NumPy's broadcasting and errors).
+pub fn assign(view: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    let py = view.py();
+    let all = pyo3::types::PySlice::full(py);
+    view.set_item(all, value)
 }

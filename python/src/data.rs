@@ -10,8 +10,9 @@ use pyo3::types::PyString;
 
 use crate::arrays::generic_getattr;
 
+use crate::arrays::{assign, read_only};
 use crate::arrays::{numpy_view, raw_view, Collect, FieldView, LazyIndex, NameIndex};
-use crate::model::{assign, read_only, MjModel};
+use crate::model::MjModel;
 use crate::named::{self, GroupView};
 use crate::owner::DataCell;
 use crate::records::{RecordList, CONTACT, SOLVER, TIMER, WARNING};
@@ -244,7 +245,7 @@ impl MjData {
             return numpy_view(slf.as_any(), field, true);
         }
         if let Some(g) = named::find(named::DATA_GROUPS, name) {
-            let caller = named::GroupCaller::new(slf.clone().into_any().unbind(), g, false);
+            let caller = named::GroupCaller::new(slf.clone().into_any().unbind(), g, data_group);
             return Ok(Bound::new(py, caller)?.into_any());
         }
         match this.arena_field(name) {

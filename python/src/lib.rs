@@ -10,6 +10,7 @@ mod enums;
 mod errors;
 mod functions;
 mod layout_rows;
+mod mjmodel;
 mod model;
 mod named;
 mod option;

@@ -1,7 +1,6 @@
 //! `MjModel`: an owned model with MuJoCo's loaders and every `mjModel` field as an attribute.
 
 use mjrs_alloc::OwnedModel;
-use mjrs_core::Model;
 use mjrs_std::Vfs;
 use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
@@ -10,51 +9,15 @@ use pyo3::types::PyString;
 use crate::arrays::generic_getattr;
 use pyo3::types::{PyBytes, PyDict};
 
-use crate::arrays::{numpy_view, Collect, FieldView, LazyIndex, NameIndex};
+use crate::arrays::{assign, numpy_view, read_only, FieldView};
+pub use crate::mjmodel::MjModel;
+use crate::mjmodel::MODEL_INDEX;
 use crate::named::{self, GroupView};
 use crate::option::MjOption;
-use crate::owner::ModelCell;
 use crate::visual::MjVisual;
 
 /// The arrays MuJoCo shows as `bytes`, not as NumPy arrays.
 const BYTES_FIELDS: [&str; 3] = ["names", "paths", "text_data"];
-
-static MODEL_INDEX: LazyIndex = LazyIndex::new();
-
-/// MuJoCo's `mjModel` (`mujoco.MjModel`).
-#[pyclass(module = "mjrs", name = "MjModel")]
-pub struct MjModel {
-    pub(crate) cell: ModelCell,
-    /// Every array of the layout table, in table order.
-    fields: Vec<FieldView>,
-}
-
-impl MjModel {
-    /// Wraps an owned model.
-    pub fn new(model: OwnedModel) -> Self {
-        let mut cell = ModelCell::new(model);
-        let mut collect = Collect::default();
-        cell.visit_mut(&mut collect);
-        let fields = collect.0;
-        MODEL_INDEX.get_or_init(|| NameIndex::of(&fields));
-        Self { cell, fields }
-    }
-
-    /// The core model.
-    pub fn model(&self) -> &Model<'static> {
-        &self.cell
-    }
-
-    /// The array called `name`, if there is one.
-    pub fn field(&self, name: &str) -> Option<&FieldView> {
-        MODEL_INDEX.get()?.get(name).map(|i| &self.fields[i])
-    }
-
-    /// The size called `name` (`nq`, `nv`, ..., `narena`, `nbuffer`).
-    fn size(&self, name: &str) -> Option<i64> {
-        crate::layout_rows::model_size(self.cell.sizes(), name)
-    }
-}
 
 /// A virtual file system holding `assets` (`{name: bytes}`), as MuJoCo's loaders take them.
 fn assets_vfs(assets: Option<&Bound<'_, PyDict>>) -> PyResult<Option<Vfs>> {
@@ -180,7 +143,7 @@ impl MjModel {
             return Ok(size.into_pyobject(py)?.into_any());
         }
         if let Some(g) = named::find(named::MODEL_GROUPS, name) {
-            let caller = named::GroupCaller::new(slf.clone().into_any().unbind(), g, true);
+            let caller = named::GroupCaller::new(slf.clone().into_any().unbind(), g, model_group);
             return Ok(Bound::new(py, caller)?.into_any());
         }
         Err(PyAttributeError::new_err(format!(
@@ -230,18 +193,6 @@ fn bytes_of(field: &FieldView) -> &[u8] {
     // SAFETY: the field is a `char` array of `rows * cols` bytes inside the model's buffer,
     // which outlives the borrow of the model this is called under
     unsafe { core::slice::from_raw_parts(field.address as *const u8, field.rows * field.cols) }
-}
-
-/// MuJoCo's message for assigning to a read-only property.
-pub fn read_only(class: &str) -> PyErr {
-    PyAttributeError::new_err(format!("property of '{class}' object has no setter"))
-}
-
-/// `view[:] = value`, as MuJoCo's bindings assign arrays (NumPy's broadcasting and errors).
-pub fn assign(view: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
-    let py = view.py();
-    let all = pyo3::types::PySlice::full(py);
-    view.set_item(all, value)
 }
 
 /// Builds the named view of entity `key` of model group `g`.

@@ -15,8 +15,7 @@ use mjrs_core::Model;
 use pyo3::exceptions::{PyAttributeError, PyIndexError, PyKeyError, PyTypeError};
 use pyo3::prelude::*;
 
-use crate::arrays::{kind_bytes, FieldView};
-use crate::model::assign;
+use crate::arrays::{assign, kind_bytes, FieldView};
 
 /// How the rows of one entity are found in an array.
 #[derive(Clone, Copy)]
@@ -544,22 +543,23 @@ pub static MODEL_TABLE: Table = Table::new(crate::layout_rows::model_rows_size);
 /// The data table's group members.
 pub static DATA_TABLE: Table = Table::new(crate::layout_rows::data_rows_size);
 
+/// Builds the [`GroupView`] of entity `key` (a name or an index) of group `g` of `owner`: the
+/// model's or the data's builder, so that this module needs neither.
+pub type MakeView =
+    fn(Python<'_>, &Py<PyAny>, &'static Group, &Bound<'_, PyAny>) -> PyResult<GroupView>;
+
 /// `model.geom`, `data.joint`, ...: called with a name or an index, gives a [`GroupView`].
 #[pyclass(module = "mjrs")]
 pub struct GroupCaller {
     owner: Py<PyAny>,
     group: &'static Group,
-    of_model: bool,
+    make: MakeView,
 }
 
 impl GroupCaller {
-    /// The group `group` of `owner` (a model when `of_model`, else a data).
-    pub fn new(owner: Py<PyAny>, group: &'static Group, of_model: bool) -> Self {
-        Self {
-            owner,
-            group,
-            of_model,
-        }
+    /// The group `group` of `owner`, whose views `make` builds.
+    pub fn new(owner: Py<PyAny>, group: &'static Group, make: MakeView) -> Self {
+        Self { owner, group, make }
     }
 }
 
@@ -569,10 +569,6 @@ impl GroupCaller {
     fn __call__(&self, py: Python<'_>, name: Option<&Bound<'_, PyAny>>) -> PyResult<GroupView> {
         let empty = pyo3::types::PyString::new(py, "");
         let key = name.unwrap_or(empty.as_any());
-        if self.of_model {
-            crate::model::model_group(py, &self.owner, self.group, key)
-        } else {
-            crate::data::data_group(py, &self.owner, self.group, key)
-        }
+        (self.make)(py, &self.owner, self.group, key)
     }
 }

@@ -5,8 +5,8 @@ use mjrs_core::Options;
 use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::arrays::raw_view;
-use crate::model::{assign, MjModel};
+use crate::arrays::{assign, raw_view};
+use crate::mjmodel::MjModel;
 
 /// MuJoCo's `mjOption` of a model (`model.opt`).
 #[pyclass(module = "mjrs", name = "MjOption")]

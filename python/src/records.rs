@@ -202,7 +202,7 @@ impl RecordItem {
     fn __setattr__(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let f = self.record.field(name)?;
         let array = view(self.owner.bind(py), self.address, None, self.record.size, f)?;
-        crate::model::assign(&array, value)
+        crate::arrays::assign(&array, value)
     }
 
     fn __dir__(&self) -> Vec<&'static str> {

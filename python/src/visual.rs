@@ -10,7 +10,7 @@ use mjrs_core::Visual;
 use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::model::MjModel;
+use crate::mjmodel::MjModel;
 
 /// The groups of `mjVisual`, by their Python names (`global` is a keyword: `global_`).
 const GROUPS: [&str; 6] = ["global_", "quality", "headlight", "map", "scale", "rgba"];
