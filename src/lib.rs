@@ -37,6 +37,7 @@ pub mod render;
 pub mod rollout;
 pub mod scene;
 pub mod simulate;
+pub mod speed;
 pub mod stdout;
 pub mod stepping;
 

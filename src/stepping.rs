@@ -151,8 +151,8 @@ pub fn speed(
     d: &mut Data,
     steps: usize,
     data_bytes: usize,
-) -> Result<crate::simulate::Speed, String> {
-    crate::simulate::timed(steps, [m.nq, m.nv, m.nu], data_bytes, || {
+) -> Result<crate::speed::Speed, String> {
+    crate::speed::timed(steps, [m.nq, m.nv, m.nu], data_bytes, || {
         sine(m, d);
         step(m, d)?;
         let islands = d.solver_nisland.clamp(1, d.solver_niter.len());
