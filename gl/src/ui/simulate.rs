@@ -4,7 +4,7 @@
 
 use super::model::{Def, ItemType, Value};
 use super::{MAXUIEDIT, MAXUIITEM, MAXUIMULTI, MAXUITEXT};
-use crate::vis::{rnd, VisOption};
+use crate::vis::{flag, rnd, VisOption};
 use mjrs_core::print::FloatFormat;
 use mjrs_core::types::{JNT_HINGE, JNT_SLIDE, NGROUP};
 use mjrs_core::{Data, Model, Real};
@@ -75,58 +75,8 @@ pub struct Settings {
     pub enableactuator: [u8; 6],
 }
 
-/// Visualization flags (`mjVISSTRING`): name and shortcut key.
-const VISSTRING: [(&str, &str); 32] = [
-    ("Convex Hull", "H"),
-    ("Texture", "X"),
-    ("Joint", "J"),
-    ("Camera", "Q"),
-    ("Actuator", "U"),
-    ("Activation", ","),
-    ("Light", "Z"),
-    ("Tendon", "V"),
-    ("Range Finder", "Y"),
-    ("Equality", "E"),
-    ("Inertia", "I"),
-    ("Scale Inertia", "'"),
-    ("Perturb Force", "B"),
-    ("Perturb Object", "O"),
-    ("Contact Point", "C"),
-    ("Island", ""),
-    ("Contact Force", "F"),
-    ("Contact Split", "P"),
-    ("Transparent", "T"),
-    ("Auto Connect", "A"),
-    ("Center of Mass", "M"),
-    ("Select Point", ""),
-    ("Static Body", "D"),
-    ("Skin", ";"),
-    ("Flex Vert", ""),
-    ("Flex Edge", ""),
-    ("Flex Face", ""),
-    ("Flex Skin", ""),
-    ("Body Tree", "`"),
-    ("Flex Tree", ""),
-    ("Mesh Tree", "\\"),
-    ("SDF iters", ""),
-];
-
-/// Rendering flags (`mjRNDSTRING`): name and shortcut key.
-const RNDSTRING: [(&str, &str); rnd::N] = [
-    ("Shadow", "S"),
-    ("Wireframe", "W"),
-    ("Reflection", "R"),
-    ("Additive", "L"),
-    ("Skybox", "K"),
-    ("Fog", "G"),
-    ("Haze", "/"),
-    ("Segment", ","),
-    ("Id Color", ""),
-    ("Cull Face", ""),
-];
-
 /// Disable flags (`mjDISABLESTRING`).
-const DISABLESTRING: [&str; 15] = [
+pub(crate) const DISABLESTRING: [&str; 15] = [
     "Constraint",
     "Equality",
     "Frictionloss",
@@ -389,7 +339,7 @@ pub fn rendering_section(
         item(Button, "Copy camera", 2, None, ""),
         item(Separator, "Model Elements", 1, None, ""),
     ];
-    for (k, (name, key)) in VISSTRING.iter().enumerate() {
+    for (k, (name, key)) in flag::STRINGS.iter().enumerate() {
         v.push(flag_check(name, key, vopt.flags[k]));
     }
     v.push(item(
@@ -407,7 +357,7 @@ pub fn rendering_section(
         "0 10",
     ));
     v.push(item(Separator, "OpenGL Effects", 1, None, ""));
-    for (k, (name, key)) in RNDSTRING.iter().enumerate() {
+    for (k, (name, key)) in rnd::STRINGS.iter().enumerate() {
         v.push(flag_check(name, key, scnflags[k]));
     }
     v

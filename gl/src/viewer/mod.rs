@@ -16,6 +16,7 @@ mod ui;
 
 use crate::render::{self, Context, Framebuffer, Rect};
 use crate::sys::window::WindowGl;
+use crate::ui::simulate::DISABLESTRING;
 use crate::vis::{self, camera_type, interact, Camera, Perturb, Scene, VisOption};
 use mjrs_core::{Data, Model, Real};
 use std::collections::HashSet;
@@ -77,74 +78,21 @@ const SPEEDS: [f64; 31] = [
 /// Most simulated time advanced per frame, so that a slow model does not spiral.
 const MAX_FRAME_SIM: f64 = 0.1;
 
-/// Visualization flag names and shortcut keys (`mjVISSTRING`).
-const VIS: [(&str, &str); vis::flag::N] = [
-    ("Convex Hull", "H"),
-    ("Texture", "X"),
-    ("Joint", "J"),
-    ("Camera", "Q"),
-    ("Actuator", "U"),
-    ("Activation", ","),
-    ("Light", "Z"),
-    ("Tendon", "V"),
-    ("Range Finder", "Y"),
-    ("Equality", "E"),
-    ("Inertia", "I"),
-    ("Scale Inertia", "'"),
-    ("Perturb Force", "B"),
-    ("Perturb Object", "O"),
-    ("Contact Point", "C"),
-    ("Island", ""),
-    ("Contact Force", "F"),
-    ("Contact Split", "P"),
-    ("Transparent", "T"),
-    ("Auto Connect", "A"),
-    ("Center of Mass", "M"),
-    ("Select Point", ""),
-    ("Static Body", "D"),
-    ("Skin", ";"),
-    ("Flex Vert", ""),
-    ("Flex Edge", ""),
-    ("Flex Face", ""),
-    ("Flex Skin", ""),
-    ("Body Tree", "`"),
-    ("Flex Tree", ""),
-    ("Mesh Tree", "\\"),
-    ("SDF iters", ""),
-];
-
-/// Rendering flag names and shortcut keys (`mjRNDSTRING`), without segmentation's two.
-const RND: [(&str, &str, usize); 8] = [
-    ("Shadow", "S", vis::rnd::SHADOW),
-    ("Wireframe", "W", vis::rnd::WIREFRAME),
-    ("Reflection", "R", vis::rnd::REFLECTION),
-    ("Additive", "L", vis::rnd::ADDITIVE),
-    ("Skybox", "K", vis::rnd::SKYBOX),
-    ("Fog", "G", vis::rnd::FOG),
-    ("Haze", "/", vis::rnd::HAZE),
-    ("Cull Face", "", vis::rnd::CULL_FACE),
+/// The rendering flags offered (`mjRNDSTRING` without segmentation's two).
+const RND: [usize; 8] = [
+    vis::rnd::SHADOW,
+    vis::rnd::WIREFRAME,
+    vis::rnd::REFLECTION,
+    vis::rnd::ADDITIVE,
+    vis::rnd::SKYBOX,
+    vis::rnd::FOG,
+    vis::rnd::HAZE,
+    vis::rnd::CULL_FACE,
 ];
 
 /// Flags not offered: SDF iterations, which MuJoCo 3.1.6's scene update never reads.
 const UNSHOWN: [usize; 1] = [vis::flag::SDFITER];
 
-const DISABLE: [&str; 15] = [
-    "Constraint",
-    "Equality",
-    "Frictionloss",
-    "Limit",
-    "Contact",
-    "Passive",
-    "Gravity",
-    "Clampctrl",
-    "Warmstart",
-    "Filterparent",
-    "Actuation",
-    "Refsafe",
-    "Sensor",
-    "Midphase",
-    "Eulerdamp",
-];
 const ENABLE: [&str; 6] = [
     "Override",
     "Energy",
@@ -563,7 +511,7 @@ impl App<'_, '_, '_> {
                     max: 1000.0,
                 },
             ));
-            for (k, name) in DISABLE.iter().enumerate() {
+            for (k, name) in DISABLESTRING.iter().enumerate() {
                 v.push(check(
                     Id::Disable(k as u8),
                     &format!("Disable {name}"),
@@ -587,17 +535,18 @@ impl App<'_, '_, '_> {
                 "Frame",
                 crate::vis::frame_name(self.vopt.frame),
             ));
-            for (k, (name, key, flag)) in RND.iter().enumerate() {
+            for (k, &flag) in RND.iter().enumerate() {
+                let (name, key) = vis::rnd::STRINGS[flag];
                 let text = if key.is_empty() {
                     name.to_string()
                 } else {
                     format!("{name} ({key})")
                 };
-                v.push(check(Id::Rnd(k as u8), &text, self.rnd[*flag] != 0));
+                v.push(check(Id::Rnd(k as u8), &text, self.rnd[flag] != 0));
             }
         }
         if self.section(&mut v, 4) {
-            for (k, (name, key)) in VIS.iter().enumerate() {
+            for (k, (name, key)) in vis::flag::STRINGS.iter().enumerate() {
                 if UNSHOWN.contains(&k) {
                     continue;
                 }
@@ -772,7 +721,7 @@ impl App<'_, '_, '_> {
             Id::Label => self.vopt.label = cycle(self.vopt.label, crate::vis::label::COUNT),
             Id::Frame => self.vopt.frame = cycle(self.vopt.frame, crate::vis::frame::COUNT),
             Id::Rnd(k) => {
-                let flag = RND[k as usize].2;
+                let flag = RND[k as usize];
                 self.rnd[flag] ^= 1;
             }
             Id::Vis(k) => self.vopt.flags[k as usize] ^= 1,
@@ -863,9 +812,11 @@ impl App<'_, '_, '_> {
             _ => {
                 if let Some(g) = c.parse::<usize>().ok().filter(|&g| g < 6) {
                     self.vopt.geomgroup[g] ^= 1;
-                } else if let Some((_, _, flag)) = RND.iter().find(|r| r.1 == c) {
-                    self.rnd[*flag] ^= 1;
-                } else if let Some(k) = VIS.iter().position(|v| v.1 == c && !v.1.is_empty()) {
+                } else if let Some(&flag) = RND.iter().find(|&&r| vis::rnd::STRINGS[r].1 == c) {
+                    self.rnd[flag] ^= 1;
+                } else if let Some(k) =
+                    (vis::flag::STRINGS.iter()).position(|v| v.1 == c && !v.1.is_empty())
+                {
                     self.vopt.flags[k] ^= 1;
                 }
             }

@@ -136,6 +136,42 @@ pub mod flag {
         SKIN,
         FLEXSKIN,
     ];
+
+    /// Visualization flags (`mjVISSTRING`): name and shortcut key.
+    pub const STRINGS: [(&str, &str); N] = [
+        ("Convex Hull", "H"),
+        ("Texture", "X"),
+        ("Joint", "J"),
+        ("Camera", "Q"),
+        ("Actuator", "U"),
+        ("Activation", ","),
+        ("Light", "Z"),
+        ("Tendon", "V"),
+        ("Range Finder", "Y"),
+        ("Equality", "E"),
+        ("Inertia", "I"),
+        ("Scale Inertia", "'"),
+        ("Perturb Force", "B"),
+        ("Perturb Object", "O"),
+        ("Contact Point", "C"),
+        ("Island", ""),
+        ("Contact Force", "F"),
+        ("Contact Split", "P"),
+        ("Transparent", "T"),
+        ("Auto Connect", "A"),
+        ("Center of Mass", "M"),
+        ("Select Point", ""),
+        ("Static Body", "D"),
+        ("Skin", ";"),
+        ("Flex Vert", ""),
+        ("Flex Edge", ""),
+        ("Flex Face", ""),
+        ("Flex Skin", ""),
+        ("Body Tree", "`"),
+        ("Flex Tree", ""),
+        ("Mesh Tree", "\\"),
+        ("SDF iters", ""),
+    ];
 }
 
 /// What to show (`mjvOption`).
@@ -538,6 +574,20 @@ pub mod rnd {
     pub const N: usize = 10;
     /// MuJoCo's defaults (`mjv_defaultScene`).
     pub const DEFAULT: [u8; N] = [1, 0, 1, 0, 1, 0, 1, 0, 0, 1];
+
+    /// Rendering flags (`mjRNDSTRING`): name and shortcut key.
+    pub const STRINGS: [(&str, &str); N] = [
+        ("Shadow", "S"),
+        ("Wireframe", "W"),
+        ("Reflection", "R"),
+        ("Additive", "L"),
+        ("Skybox", "K"),
+        ("Fog", "G"),
+        ("Haze", "/"),
+        ("Segment", ","),
+        ("Id Color", ""),
+        ("Cull Face", ""),
+    ];
 }
 
 /// Stereo modes (`mjtStereo`).
