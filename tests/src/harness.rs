@@ -112,6 +112,50 @@ impl Suite {
         )
     }
 
+    /// Compiles every model of the manifest `fixtures/{prefix}.txt` (its second column, an XML
+    /// under tests/models) with mjrs, asserts the result equals MuJoCo's MJB field by field and
+    /// follows MuJoCo's recorded time, qpos and qvel bit for bit over 1000 steps of the control
+    /// law: (models, fields compared, contacts summed over the steps).
+    pub fn check_compiled_models(&self) -> (usize, usize, usize) {
+        let models = fixtures().join("../models");
+        let manifest = fixtures().join(format!("{}.txt", self.prefix));
+        let text = std::fs::read_to_string(manifest).unwrap();
+        let (mut n, mut fields, mut contacts) = (0, 0, 0);
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let c: Vec<&str> = line.split_whitespace().collect();
+            let (name, xml) = (c[0], c[1]);
+            let mut ours = mjrs_xml::load_xml(models.join(xml), None)
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+                .model;
+            let blob = std::fs::read(self.path(name, "mjb")).unwrap();
+            let mut reference = mjrs_alloc::OwnedModel::from_mjb(&blob).unwrap();
+            let (diffs, k) = crate::model_diff::differences(&reference.view(), &ours.view());
+            assert!(diffs.is_empty(), "{name}: {} fields differ", diffs.len());
+            fields += k;
+
+            let m = ours.view();
+            let mut data = mjrs_std::OwnedData::new(&m).unwrap();
+            let mut d = data.view();
+            let (every, time, [qpos, qvel, _, _]) = self.reference_traj(name);
+            for step in 1..=1000 {
+                mjrs::control::sine(&m, &mut d);
+                mjrs_core::step(&m, &mut d).unwrap();
+                contacts += d.ncon;
+                if step % every == 0 {
+                    let row = step / every - 1;
+                    assert_eq!(d.time, time[row], "{name} step {step}");
+                    assert_eq!(d.qpos.to_vec(), qpos[row], "{name} step {step}");
+                    assert_eq!(d.qvel.to_vec(), qvel[row], "{name} step {step}");
+                }
+            }
+            n += 1;
+        }
+        (n, fields, contacts)
+    }
+
     /// For every case, runs 1000 steps and compares time, qpos, qvel, act (to `tol`) and
     /// sensordata (to `sensor_tol`) at the reference's records; prints the largest differences.
     pub fn traj_failures(&self, tol: f64, sensor_tol: f64) -> Vec<String> {

@@ -337,42 +337,7 @@ fn trajectories_are_bit_for_bit_for_1000_steps() {
 /// bit for bit, with contacts against the field.
 #[test]
 fn compiled_models_are_mujocos_and_run_its_trajectories() {
-    let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
-    let manifest = mjrs_tests::fixtures().join("plugin-models-sdflib.txt");
-    let text = std::fs::read_to_string(manifest).unwrap();
-    let (mut fields, mut n, mut contacts) = (0, 0, 0);
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let c: Vec<&str> = line.split_whitespace().collect();
-        let (name, xml) = (c[0], c[1]);
-        let mut ours = mjrs_xml::load_xml(models.join(xml), None)
-            .unwrap_or_else(|e| panic!("{name}: {e}"))
-            .model;
-        let blob = std::fs::read(SDFLIB_MODELS.path(name, "mjb")).unwrap();
-        let mut reference = mjrs_alloc::OwnedModel::from_mjb(&blob).unwrap();
-        let (diffs, k) = mjrs_tests::model_diff::differences(&reference.view(), &ours.view());
-        assert!(diffs.is_empty(), "{name}: {} fields differ", diffs.len());
-        fields += k;
-
-        let m = ours.view();
-        let mut data = mjrs_std::OwnedData::new(&m).unwrap();
-        let mut d = data.view();
-        let (every, time, [qpos, qvel, _, _]) = SDFLIB_MODELS.reference_traj(name);
-        for step in 1..=1000 {
-            mjrs::control::sine(&m, &mut d);
-            mjrs_core::step(&m, &mut d).unwrap();
-            contacts += d.ncon;
-            if step % every == 0 {
-                let row = step / every - 1;
-                assert_eq!(d.time, time[row], "{name} step {step}");
-                assert_eq!(d.qpos.to_vec(), qpos[row], "{name} step {step}");
-                assert_eq!(d.qvel.to_vec(), qvel[row], "{name} step {step}");
-            }
-        }
-        n += 1;
-    }
+    let (n, fields, contacts) = SDFLIB_MODELS.check_compiled_models();
     println!("{n} models: {fields} fields identical, 1000 steps each, {contacts} contacts");
     assert!(n == 2 && contacts > 1000, "{n} models, {contacts} contacts");
 }
