@@ -110,38 +110,34 @@ for board in mps2-an386 netduinoplus2; do
   "$host" compare "$out/$board.log" | sed "s/^/firmware: $board: /" || identical=0
 done
 
-for board in mps2-an386 netduinoplus2; do
-  feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
-  echo "firmware: building and running the PID plugin task (pid build) on $board"
-  cargo build "${device[@]}" --quiet --no-default-features --features "$feature,pid"
-  arm-none-eabi-size "$elf" | tail -1 | awk -v b="$board" '{printf "firmware: pid build on %s: flash %d B (text+data), RAM %d B static (data+bss)\n", b, $1+$2, $2+$3}'
-  status=0; run "$board" "$out/pid-$board.log" || status=$?
-  grep -v '^x ' "$out/pid-$board.log" | sed "s/^/  pid $board | /"
-  if ((status != 0)); then
-    echo "firmware: FAILED: the pid build on $board: QEMU exited with $status"
-    exit 1
-  fi
-  "$host" pid compare "$out/pid-$board.log" | sed "s/^/firmware: pid $board: /" || identical=0
-done
+# one task's build (feature TASK: pid, mpc) on each board given: built, sized, run under QEMU,
+# its log compared with the host's run of the same task
+run_task() {
+  local task=$1 what=$2 board feature status
+  shift 2
+  for board in "$@"; do
+    feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
+    echo "firmware: building and running the $what ($task build) on $board"
+    cargo build "${device[@]}" --quiet --no-default-features --features "$feature,$task"
+    arm-none-eabi-size "$elf" | tail -1 | awk -v b="$board" -v t="$task" '{printf "firmware: %s build on %s: flash %d B (text+data), RAM %d B static (data+bss)\n", t, b, $1+$2, $2+$3}'
+    status=0; run "$board" "$out/$task-$board.log" || status=$?
+    grep -v '^x ' "$out/$task-$board.log" | sed "s/^/  $task $board | /"
+    if ((status != 0)); then
+      echo "firmware: FAILED: the $task build on $board: QEMU exited with $status"
+      exit 1
+    fi
+    "$host" "$task" compare "$out/$task-$board.log" | sed "s/^/firmware: $task $board: /" || identical=0
+  done
+}
+
+run_task pid "PID plugin task" mps2-an386 netduinoplus2
 
 # the MPC tasks: the M4F board with 128 KiB of RAM (netduinoplus2, an STM32F405 like TinyMPC's)
 # and the Cortex-M7 board (mps2-an500, the mps2 memory map); the device's instructions per
 # control update are measured under -icount
 echo "firmware: MPC bad inputs on the host (mpc-check)"
 "$host" mpc-check | sed 's/^/  /' || { echo "firmware: FAILED: mpc-check"; exit 1; }
-for board in netduinoplus2 mps2-an500; do
-  feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
-  echo "firmware: building and running the MPC tasks (mpc build) on $board"
-  cargo build "${device[@]}" --quiet --no-default-features --features "$feature,mpc"
-  arm-none-eabi-size "$elf" | tail -1 | awk -v b="$board" '{printf "firmware: mpc build on %s: flash %d B (text+data), RAM %d B static (data+bss)\n", b, $1+$2, $2+$3}'
-  status=0; run "$board" "$out/mpc-$board.log" || status=$?
-  grep -v '^x ' "$out/mpc-$board.log" | sed "s/^/  mpc $board | /"
-  if ((status != 0)); then
-    echo "firmware: FAILED: the mpc build on $board: QEMU exited with $status"
-    exit 1
-  fi
-  "$host" mpc compare "$out/mpc-$board.log" | sed "s/^/firmware: mpc $board: /" || identical=0
-done
+run_task mpc "MPC tasks" netduinoplus2 mps2-an500
 
 echo "firmware: corrupted blobs (bad-blob build, mps2-an386)"
 cargo build "${device[@]}" --quiet --features bad-blob
