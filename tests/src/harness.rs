@@ -113,9 +113,8 @@ impl Suite {
     }
 
     /// Compiles every model of the manifest `fixtures/{prefix}.txt` (its second column, an XML
-    /// under tests/models) with mjrs, asserts the result equals MuJoCo's MJB field by field and
-    /// follows MuJoCo's recorded time, qpos and qvel bit for bit over 1000 steps of the control
-    /// law: (models, fields compared, contacts summed over the steps).
+    /// under tests/models) and checks it with [`Suite::check_compiled_model`]: (models, fields
+    /// compared, contacts summed over the steps).
     pub fn check_compiled_models(&self) -> (usize, usize, usize) {
         let models = fixtures().join("../models");
         let manifest = fixtures().join(format!("{}.txt", self.prefix));
@@ -126,34 +125,50 @@ impl Suite {
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         {
             let c: Vec<&str> = line.split_whitespace().collect();
-            let (name, xml) = (c[0], c[1]);
-            let mut ours = mjrs_xml::load_xml(models.join(xml), None)
-                .unwrap_or_else(|e| panic!("{name}: {e}"))
-                .model;
-            let blob = std::fs::read(self.path(name, "mjb")).unwrap();
-            let mut reference = mjrs_alloc::OwnedModel::from_mjb(&blob).unwrap();
-            let (diffs, k) = crate::model_diff::differences(&reference.view(), &ours.view());
-            assert!(diffs.is_empty(), "{name}: {} fields differ", diffs.len());
-            fields += k;
-
-            let m = ours.view();
-            let mut data = mjrs_std::OwnedData::new(&m).unwrap();
-            let mut d = data.view();
-            let (every, time, [qpos, qvel, _, _]) = self.reference_traj(name);
-            for step in 1..=1000 {
-                mjrs::control::sine(&m, &mut d);
-                mjrs_core::step(&m, &mut d).unwrap();
-                contacts += d.ncon;
-                if step % every == 0 {
-                    let row = step / every - 1;
-                    assert_eq!(d.time, time[row], "{name} step {step}");
-                    assert_eq!(d.qpos.to_vec(), qpos[row], "{name} step {step}");
-                    assert_eq!(d.qvel.to_vec(), qvel[row], "{name} step {step}");
-                }
-            }
-            n += 1;
+            let (k, con) = self.check_compiled_model(c[0], &models.join(c[1]), None);
+            (n, fields, contacts) = (n + 1, fields + k, contacts + con);
         }
         (n, fields, contacts)
+    }
+
+    /// Compiles `xml` with mjrs, asserts the result equals MuJoCo's MJB of fixture `name` field
+    /// by field and, from keyframe `key` if given, follows MuJoCo's recorded time, qpos and qvel
+    /// bit for bit over 1000 steps of the control law: (fields compared, contacts summed over
+    /// the steps).
+    pub fn check_compiled_model(
+        &self,
+        name: &str,
+        xml: &std::path::Path,
+        key: Option<i32>,
+    ) -> (usize, usize) {
+        let mut ours = mjrs_xml::load_xml(xml, None)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .model;
+        let blob = std::fs::read(self.path(name, "mjb")).unwrap();
+        let mut reference = mjrs_alloc::OwnedModel::from_mjb(&blob).unwrap();
+        let (diffs, fields) = crate::model_diff::differences(&reference.view(), &ours.view());
+        assert!(diffs.is_empty(), "{name}: {} fields differ", diffs.len());
+
+        let m = ours.view();
+        let mut data = mjrs_std::OwnedData::new(&m).unwrap();
+        let mut d = data.view();
+        if let Some(key) = key {
+            mjrs_core::io::reset_data_keyframe(&m, &mut d, key);
+        }
+        let (every, time, [qpos, qvel, _, _]) = self.reference_traj(name);
+        let mut contacts = 0;
+        for step in 1..=1000 {
+            mjrs::control::sine(&m, &mut d);
+            mjrs_core::step(&m, &mut d).unwrap();
+            contacts += d.ncon;
+            if step % every == 0 {
+                let row = step / every - 1;
+                assert_eq!(d.time, time[row], "{name} step {step}");
+                assert_eq!(d.qpos.to_vec(), qpos[row], "{name} step {step}");
+                assert_eq!(d.qvel.to_vec(), qvel[row], "{name} step {step}");
+            }
+        }
+        (fields, contacts)
     }
 
     /// For every case, runs 1000 steps and compares time, qpos, qvel, act (to `tol`) and

@@ -58,32 +58,8 @@ fn focused_models_compiled_by_mjrs_are_mujocos_and_run_its_trajectories() {
         .filter(|c| !c.name.contains("composite") && !c.name.contains("flex"))
     {
         let name = case.name.as_str();
-        let mut ours = mjrs_xml::load_xml(models.join(format!("{name}.xml")), None)
-            .unwrap_or_else(|e| panic!("{name}: {e}"))
-            .model;
-        let blob = std::fs::read(ELASTIC.path(name, "mjb")).unwrap();
-        let mut reference = mjrs_alloc::OwnedModel::from_mjb(&blob).unwrap();
-        let (diffs, k) = mjrs_tests::model_diff::differences(&reference.view(), &ours.view());
-        assert!(diffs.is_empty(), "{name}: {} fields differ", diffs.len());
-        fields += k;
-
-        let m = ours.view();
-        let mut data = mjrs_std::OwnedData::new(&m).unwrap();
-        let mut d = data.view();
-        if let Some(key) = case.key {
-            mjrs_core::io::reset_data_keyframe(&m, &mut d, key);
-        }
-        let (every, time, [qpos, qvel, _, _]) = ELASTIC.reference_traj(name);
-        for step in 1..=1000 {
-            mjrs::control::sine(&m, &mut d);
-            mjrs_core::step(&m, &mut d).unwrap();
-            if step % every == 0 {
-                let row = step / every - 1;
-                assert_eq!(d.time, time[row], "{name} step {step}");
-                assert_eq!(d.qpos.to_vec(), qpos[row], "{name} step {step}");
-                assert_eq!(d.qvel.to_vec(), qvel[row], "{name} step {step}");
-            }
-        }
+        let xml = models.join(format!("{name}.xml"));
+        fields += ELASTIC.check_compiled_model(name, &xml, case.key).0;
         n += 1;
     }
     println!("{n} elasticity models compiled by mjrs: {fields} fields identical, 1000 steps each");
