@@ -22,6 +22,9 @@ fi
 "$python" -m pip install -q --disable-pip-version-check --upgrade pip
 "$python" -m pip install -q --disable-pip-version-check maturin==1.16.0 numpy==2.4.6 \
   pytest==9.2.0 gymnasium==1.4.0 glfw==2.11.0 imageio==2.38.1 packaging==26.4
+# the optional dependencies of mjrs.ray (Ray: a local cluster in tests/test_ray.py) and of the
+# progress bars (tqdm)
+"$python" -m pip install -q --disable-pip-version-check ray==2.60.0 tqdm==4.70.1
 # maturin's build hook runs the `maturin` program it installed next to the interpreter
 export PATH="$venv/bin:$PATH"
 # without build isolation, maturin builds into the same cargo target directory each time

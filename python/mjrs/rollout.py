@@ -8,11 +8,13 @@ Shapes (``nstate = mj_stateSize(model, mjSTATE_FULLPHYSICS)``,
 ``control`` ``([nroll or 1], [nstep or 1], ncontrol)``, ``initial_warmstart``
 ``([nroll or 1], nv)``; outputs ``state`` ``(nroll, nstep, nstate)`` and ``sensordata``
 ``(nroll, nstep, nsensordata)``. A size-1 leading dimension is repeated. ``nthread`` > 1 runs
-the rollouts on that many threads (one data each) with the same results.
+the rollouts on that many threads (one data each) with the same results. ``progress=True``
+shows a tqdm progress bar (tqdm is an optional dependency): the batch then runs in parts of
+``nthread`` rollouts or more, with the same results.
 """
 import numpy as np
 
-from mjrs import _mjrs
+from mjrs import _mjrs, _progress
 from mjrs._mjrs import mj_stateSize, mjtState
 
 __all__ = ["rollout"]
@@ -59,12 +61,35 @@ def _check_trailing(n, **arrays):
 
 def rollout(model, data, initial_state, control=None, *,
             control_spec=int(mjtState.mjSTATE_CTRL), skip_checks=False, nroll=None,
-            nstep=None, initial_warmstart=None, state=None, sensordata=None, nthread=1):
+            nstep=None, initial_warmstart=None, state=None, sensordata=None, nthread=1,
+            progress=False):
     """Rolls out open-loop trajectories; returns ``(state, sensordata)``."""
     if skip_checks:
         _mjrs._rollout(model, data, nroll, nstep, control_spec, initial_state,
                        initial_warmstart, control, state, sensordata, nthread)
         return state, sensordata
+    b = _prepare(model, initial_state, control, control_spec, nroll, nstep,
+                 initial_warmstart, state, sensordata, nthread=nthread)
+    _run(model, data, b.nstep, control_spec, b.arrays(), nthread, progress)
+    return b.state, b.sensordata
+
+
+class _Batch:
+    """A batch's arguments checked and broadcast: the shapes, the input arrays (repeated
+    along size-1 dimensions), and the outputs (given or new)."""
+
+    def arrays(self, start=0, stop=None):
+        """``(initial_state, initial_warmstart, control, state, sensordata)`` of rollouts
+        ``start..stop`` (views)."""
+        cut = slice(start, stop)
+        return tuple(None if a is None else a[cut] for a in
+                     (self.initial_state, self.initial_warmstart, self.control, self.state,
+                      self.sensordata))
+
+
+def _prepare(model, initial_state, control, control_spec, nroll, nstep, initial_warmstart,
+             state, sensordata, nthread=1):
+    """Checks a batch's arguments with MuJoCo's rules and messages; a ``_Batch``."""
     if control_spec & ~int(mjtState.mjSTATE_USER):
         raise ValueError("control_spec can only contain bits in mjSTATE_USER")
     for name, value in (("nroll", nroll), ("nstep", nstep), ("nthread", nthread)):
@@ -80,6 +105,8 @@ def rollout(model, data, initial_state, control=None, *,
     _check_trailing(mj_stateSize(model, control_spec), control=control)
     _check_trailing(model.nv, initial_warmstart=initial_warmstart)
     _check_trailing(model.nsensordata, sensordata=sensordata)
+    b = _Batch()
+    b.nstate = nstate
     nroll = _dimension(0, nroll, initial_state=initial_state, initial_warmstart=initial_warmstart,
                        control=control, state=state, sensordata=sensordata)
     nstep = _dimension(1, nstep, control=control, state=state, sensordata=sensordata)
@@ -90,6 +117,24 @@ def rollout(model, data, initial_state, control=None, *,
         state = np.empty((nroll, nstep, nstate))
     if sensordata is None:
         sensordata = np.empty((nroll, nstep, model.nsensordata))
-    _mjrs._rollout(model, data, nroll, nstep, control_spec, initial_state, initial_warmstart,
-                   control, state, sensordata, nthread)
-    return state, sensordata
+    b.nroll, b.nstep = nroll, nstep
+    b.initial_state, b.initial_warmstart, b.control = initial_state, initial_warmstart, control
+    b.state, b.sensordata = state, sensordata
+    return b
+
+
+def _run(model, data, nstep, control_spec, arrays, nthread, progress):
+    """Runs the batch in one call, or in parts of about 1% of it (at least ``nthread``
+    rollouts) under a progress bar; rollouts are independent, so the results are the same."""
+    nroll = arrays[0].shape[0]
+    if not progress:
+        _mjrs._rollout(model, data, nroll, nstep, control_spec, *arrays, nthread)
+        return
+    bar = _progress.bar(True, nroll, "rollout")
+    try:
+        for start, stop in _progress.chunks(nroll, max(nthread, nroll // 100)):
+            part = tuple(None if a is None else a[start:stop] for a in arrays)
+            _mjrs._rollout(model, data, stop - start, nstep, control_spec, *part, nthread)
+            bar.update(stop - start)
+    finally:
+        bar.close()

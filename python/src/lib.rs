@@ -9,14 +9,19 @@ mod data;
 mod enums;
 mod errors;
 mod functions;
+mod last_xml;
 mod layout_rows;
 mod mjmodel;
 mod model;
+mod model_functions;
 mod named;
 mod option;
 mod owner;
+mod pickling;
+mod raycast;
 mod records;
 mod rollout;
+mod statistic;
 mod support;
 mod visual;
 
@@ -29,6 +34,7 @@ fn _mjrs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<data::MjData>()?;
     m.add_class::<option::MjOption>()?;
     m.add_class::<visual::MjVisual>()?;
+    m.add_class::<statistic::MjStatistic>()?;
     m.add_class::<records::RecordList>()?;
     m.add_class::<records::RecordItem>()?;
     m.add("FatalError", py.get_type::<errors::FatalError>())?;
@@ -53,6 +59,14 @@ fn _mjrs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(support::mj_set_state, m)?)?;
     m.add_function(wrap_pyfunction!(support::mjd_transition_fd, m)?)?;
     m.add_function(wrap_pyfunction!(rollout::_rollout, m)?)?;
+    // ray casting, whole-model functions, the last XML, pickling (issue 27's remaining list)
+    m.add_function(wrap_pyfunction!(raycast::mj_ray, m)?)?;
+    m.add_function(wrap_pyfunction!(support::mjd_inverse_fd, m)?)?;
+    m.add_function(wrap_pyfunction!(model_functions::mj_set_const, m)?)?;
+    m.add_function(wrap_pyfunction!(model_functions::mj_print_model, m)?)?;
+    m.add_function(wrap_pyfunction!(model_functions::mj_print_data, m)?)?;
+    m.add_function(wrap_pyfunction!(last_xml::mj_save_last_xml, m)?)?;
+    m.add_function(wrap_pyfunction!(pickling::_model_from_mjb, m)?)?;
     m.add("MJTNUM_DTYPE", py.import("numpy")?.getattr("float64")?)?;
     enums::add(m)?;
     Ok(())

@@ -14,7 +14,9 @@ pub use crate::mjmodel::MjModel;
 use crate::mjmodel::MODEL_INDEX;
 use crate::named::{self, GroupView};
 use crate::option::MjOption;
+use crate::statistic::MjStatistic;
 use crate::visual::MjVisual;
+use crate::{last_xml, pickling};
 
 /// The arrays MuJoCo shows as `bytes`, not as NumPy arrays.
 const BYTES_FIELDS: [&str; 3] = ["names", "paths", "text_data"];
@@ -34,10 +36,6 @@ fn assets_vfs(assets: Option<&Bound<'_, PyDict>>) -> PyResult<Option<Vfs>> {
     Ok(Some(vfs))
 }
 
-fn xml_error(e: mjrs_xml::XmlError) -> PyErr {
-    PyValueError::new_err(e.to_string())
-}
-
 #[pymethods]
 impl MjModel {
     /// Loads an MjModel from an XML string and an optional assets dictionary.
@@ -49,10 +47,8 @@ impl MjModel {
         assets: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let vfs = assets_vfs(assets)?;
-        let compiled = py
-            .detach(|| mjrs_xml::compile_str(xml, "", "", vfs.as_ref()))
-            .map_err(xml_error)?;
-        Ok(Self::new(compiled.model))
+        let model = py.detach(|| last_xml::compile(xml.as_bytes(), "", "", vfs.as_ref()))?;
+        Ok(Self::new(model))
     }
 
     /// Loads an MjModel from an XML file and an optional assets dictionary.
@@ -64,10 +60,8 @@ impl MjModel {
         assets: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let vfs = assets_vfs(assets)?;
-        let compiled = py
-            .detach(|| mjrs_xml::load_xml(filename, vfs.as_ref()))
-            .map_err(xml_error)?;
-        Ok(Self::new(compiled.model))
+        let model = py.detach(|| last_xml::load(filename, vfs.as_ref()))?;
+        Ok(Self::new(model))
     }
 
     /// Loads an MjModel from an MJB file and an optional assets dictionary.
@@ -91,6 +85,12 @@ impl MjModel {
         MjOption::of_model(slf.clone().unbind())
     }
 
+    /// Model statistics (`mjModel.stat`), a live view: `mj_setConst` recomputes them.
+    #[getter]
+    fn stat(slf: &Bound<'_, Self>) -> MjStatistic {
+        MjStatistic::of_model(slf.clone().unbind())
+    }
+
     /// Visualization options (`mjModel.vis`), a live view.
     #[getter]
     fn vis(slf: &Bound<'_, Self>) -> MjVisual {
@@ -109,6 +109,15 @@ impl MjModel {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Self> {
         self.__copy__()
+    }
+
+    /// Pickles as the model's MJB bytes (as MuJoCo does).
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let load = py.import("mjrs._mjrs")?.getattr("_model_from_mjb")?;
+        Ok((load, (PyBytes::new(py, &pickling::mjb_of(self.model())?),)))
     }
 
     /// The arrays first: the common case costs one lookup and no exception.
@@ -157,6 +166,7 @@ impl MjModel {
             || this.size(name).is_some()
             || name == "opt"
             || name == "vis"
+            || name == "stat"
         {
             return Err(read_only("MjModel"));
         }
@@ -175,6 +185,7 @@ impl MjModel {
         self.cell.sizes().for_each(|n, _| names.push(n.to_owned()));
         names.push("opt".to_owned());
         names.push("vis".to_owned());
+        names.push("stat".to_owned());
         names.extend(named::MODEL_GROUPS.iter().map(|g| g.name.to_owned()));
         names
     }

@@ -3,7 +3,7 @@
 
 use mjrs_core::state::{get_state, set_state, state_size};
 use mjrs_core::support::{full_m, jac, jac_body, jac_body_com, jac_geom, jac_site, mul_m};
-use mjrs_core::transition_fd;
+use mjrs_core::{inverse_fd, transition_fd, InverseJacobians};
 use mjrs_core::{Data, Model, Real};
 use numpy::{PyReadonlyArrayDyn, PyReadwriteArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -311,5 +311,59 @@ pub fn mjd_transition_fd(
     let dd = fd_output(&mut D, ns, nu, "D should be of shape (nsensordata, nu)")?;
     let data = &mut *d.cell;
     py.detach(|| transition_fd(model, data, eps, flg_centered != 0, a, b, c, dd))
+        .map_err(|e| FatalError::new_err(e.to_string()))
+}
+
+/// Finite-difference Jacobians of inverse dynamics around the current state (`mjd_inverseFD`),
+/// without the GIL: of `qfrc_inverse` (`DfD*`, `nv x nv`), of the sensors (`DsD*`,
+/// `nv x nsensordata`) and of the sparse mass matrix (`DmDq`, `nv x nM`) with respect to
+/// `qpos`, `qvel` and `qacc`, in MuJoCo's transposed layout.
+#[pyfunction]
+#[pyo3(name = "mjd_inverseFD",
+       signature = (m, d, eps, flg_actuation, DfDq, DfDv, DfDa, DsDq, DsDv, DsDa, DmDq))]
+#[allow(non_snake_case, clippy::too_many_arguments)] // MuJoCo's signature and argument names
+pub fn mjd_inverse_fd(
+    py: Python<'_>,
+    m: PyRef<'_, MjModel>,
+    mut d: PyRefMut<'_, MjData>,
+    eps: Real,
+    flg_actuation: u8,
+    mut DfDq: Option<PyReadwriteArrayDyn<'_, Real>>,
+    mut DfDv: Option<PyReadwriteArrayDyn<'_, Real>>,
+    mut DfDa: Option<PyReadwriteArrayDyn<'_, Real>>,
+    mut DsDq: Option<PyReadwriteArrayDyn<'_, Real>>,
+    mut DsDv: Option<PyReadwriteArrayDyn<'_, Real>>,
+    mut DsDa: Option<PyReadwriteArrayDyn<'_, Real>>,
+    mut DmDq: Option<PyReadwriteArrayDyn<'_, Real>>,
+) -> PyResult<()> {
+    check_pair(&m, &d)?;
+    let model = m.model();
+    let (nv, ns, nm) = (model.nv, model.nsensordata, model.nM);
+    let out = InverseJacobians {
+        dfdq: fd_output(&mut DfDq, nv, nv, "DfDq should be of shape (nv, nv)")?,
+        dfdv: fd_output(&mut DfDv, nv, nv, "DfDv should be of shape (nv, nv)")?,
+        dfda: fd_output(&mut DfDa, nv, nv, "DfDa should be of shape (nv, nv)")?,
+        dsdq: fd_output(
+            &mut DsDq,
+            nv,
+            ns,
+            "DsDq should be of shape (nv, nsensordata)",
+        )?,
+        dsdv: fd_output(
+            &mut DsDv,
+            nv,
+            ns,
+            "DsDv should be of shape (nv, nsensordata)",
+        )?,
+        dsda: fd_output(
+            &mut DsDa,
+            nv,
+            ns,
+            "DsDa should be of shape (nv, nsensordata)",
+        )?,
+        dmdq: fd_output(&mut DmDq, nv, nm, "DmDq should be of shape (nv, nM)")?,
+    };
+    let data = &mut *d.cell;
+    py.detach(|| inverse_fd(model, data, eps, flg_actuation != 0, out))
         .map_err(|e| FatalError::new_err(e.to_string()))
 }

@@ -16,3 +16,11 @@ def test_stubs_parse_and_are_up_to_date():
     run = subprocess.run([sys.executable, str(TOOLS / "generate_stubs.py"), "--check"],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def test_every_function_has_a_stub():
+    import mjrs._mjrs as ext
+    tree = ast.parse(STUBS.read_text())
+    declared = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    functions = {n for n in dir(ext) if n.startswith(("mj_", "mjd_")) and callable(getattr(ext, n))}
+    assert functions <= declared, sorted(functions - declared)

@@ -1,0 +1,222 @@
+"""mj_ray, mjd_inverseFD, mj_setConst, mj_printModel/mj_printData (bit for bit and text for
+text with MuJoCo 3.1.6, fixtures/generate_functions.py), mj_saveLastXML, pickling, and their
+bad inputs."""
+import copy
+import hashlib
+import pickle
+
+import numpy as np
+import pytest
+
+import mjrs as mujoco
+from conftest import FIXTURES, model_path
+
+# the generator's lists (fixtures/generate_functions.py)
+RAY_MODELS = {"hfield": "tests/models/convex_hfield.xml",
+              "objects": "tests/models/multiple_objects.xml"}
+ARM = "tests/models/rollout_arm.xml"
+HUMANOID = "tests/models/humanoid.xml"
+SETCONST_FIELDS = ["body_subtreemass", "dof_M0", "body_invweight0", "dof_invweight0",
+                   "tendon_length0", "tendon_invweight0", "actuator_length0", "actuator_acc0",
+                   "cam_pos0", "cam_poscom0", "cam_mat0", "light_pos0", "light_poscom0",
+                   "light_dir0", "qpos_spring"]
+SETCONST_STAT = ["meaninertia", "meanmass", "meansize", "extent", "center"]
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    with np.load(FIXTURES / "functions.npz") as f:
+        return {k: f[k] for k in f.files}
+
+
+def ray_filters(m):
+    last = m.nbody - 1
+    return [(None, 1, -1), (None, 0, -1), (None, 1, last),
+            (np.array([1, 0, 1, 0, 0, 0], np.uint8), 1, -1),
+            (np.array([0, 1, 1, 1, 1, 1], np.uint8), 1, -1)]
+
+
+def arm_after_steps(m, d, n=50):
+    mujoco.mj_resetData(m, d)
+    for i in range(n):
+        d.ctrl[:] = 0.5 * np.sin(0.1 * i + np.arange(m.nu))
+        mujoco.mj_step(m, d)
+    mujoco.mj_forward(m, d)
+
+
+@pytest.fixture
+def arm():
+    m = mujoco.MjModel.from_xml_path(model_path(ARM))
+    return m, mujoco.MjData(m)
+
+
+@pytest.mark.parametrize("name", sorted(RAY_MODELS))
+def test_ray_matches_mujoco(recorded, name):
+    m = mujoco.MjModel.from_xml_path(model_path(RAY_MODELS[name]))
+    d = mujoco.MjData(m)
+    mujoco.mj_forward(m, d)
+    pnt, vec = recorded[f"ray/{name}/pnt"], recorded[f"ray/{name}/vec"]
+    dist = np.zeros(recorded[f"ray/{name}/dist"].shape)
+    geomid = np.zeros(dist.shape, np.int32)
+    gid = np.array([7], np.int32)
+    for i in range(len(pnt)):
+        for j, (group, static, exclude) in enumerate(ray_filters(m)):
+            dist[i, j] = mujoco.mj_ray(m, d, pnt[i], vec[i], group, static, exclude, gid)
+            geomid[i, j] = gid[0]
+    assert np.array_equal(geomid, recorded[f"ray/{name}/geomid"])
+    assert np.array_equal(dist, recorded[f"ray/{name}/dist"])
+    assert (geomid >= 0).sum() > 20      # the rays do hit things
+
+
+def test_ray_bad_input(arm):
+    m, d = arm
+    gid = np.zeros(1, np.int32)
+    with pytest.raises(mujoco.FatalError, match="mj_ray: vector length is too small"):
+        mujoco.mj_ray(m, d, [0, 0, 1], [0, 0, 0], None, 1, -1, gid)
+    with pytest.raises(TypeError, match="geomid should be of size 1"):
+        mujoco.mj_ray(m, d, [0, 0, 1], [0, 0, -1], None, 1, -1, np.zeros(2, np.int32))
+    with pytest.raises(TypeError):
+        mujoco.mj_ray(m, d, [0, 0, 1], [0, 0, -1], None, 1, -1, np.zeros(1))       # float64
+    with pytest.raises(TypeError, match="geomgroup should be of size 6"):
+        mujoco.mj_ray(m, d, [0, 0, 1], [0, 0, -1], np.ones(5, np.uint8), 1, -1, gid)
+    with pytest.raises((TypeError, ValueError)):
+        mujoco.mj_ray(m, d, [0, 0], [0, 0, -1], None, 1, -1, gid)
+    other = mujoco.MjModel.from_xml_path(model_path(HUMANOID))
+    with pytest.raises(ValueError, match="another model"):
+        mujoco.mj_ray(other, d, [0, 0, 1], [0, 0, -1], None, 1, -1, gid)
+    # NaN: no hit, as in MuJoCo
+    assert mujoco.mj_ray(m, d, [np.nan, 0, 1], [0, 0, -1], None, 1, -1, gid) == -1
+    assert gid[0] == -1
+
+
+@pytest.mark.parametrize("flg", [0, 1])
+def test_inverse_fd_matches_mujoco(recorded, arm, flg):
+    m, d = arm
+    arm_after_steps(m, d)
+    nv, ns = m.nv, m.nsensordata
+    shapes = {"DfDq": (nv, nv), "DfDv": (nv, nv), "DfDa": (nv, nv), "DsDq": (nv, ns),
+              "DsDv": (nv, ns), "DsDa": (nv, ns), "DmDq": (nv, m.nM)}
+    out = {k: np.zeros(s) for k, s in shapes.items()}
+    mujoco.mjd_inverseFD(m, d, 1e-6, flg, *out.values())
+    for k, a in out.items():
+        assert np.array_equal(a, recorded[f"inverse/{flg}/{k}"]), k
+    # any subset may be None
+    dfdq = np.zeros((nv, nv))
+    arm_after_steps(m, d)
+    mujoco.mjd_inverseFD(m, d, 1e-6, flg, dfdq, None, None, None, None, None, None)
+    assert np.array_equal(dfdq, recorded[f"inverse/{flg}/DfDq"])
+
+
+def test_inverse_fd_bad_shapes(arm):
+    m, d = arm
+    nv = m.nv
+    with pytest.raises(TypeError, match=r"DfDq should be of shape \(nv, nv\)"):
+        mujoco.mjd_inverseFD(m, d, 1e-6, 0, np.zeros((nv, nv + 1)), None, None, None, None,
+                             None, None)
+    with pytest.raises(TypeError, match=r"DsDv should be of shape \(nv, nsensordata\)"):
+        mujoco.mjd_inverseFD(m, d, 1e-6, 0, None, None, None, None, np.zeros((1, 1)), None,
+                             None)
+    with pytest.raises(TypeError, match=r"DmDq should be of shape \(nv, nM\)"):
+        mujoco.mjd_inverseFD(m, d, 1e-6, 0, None, None, None, None, None, None,
+                             np.zeros((nv, nv)))
+    with pytest.raises(TypeError):
+        mujoco.mjd_inverseFD(m, d, 1e-6, 0, np.zeros((nv, nv), np.float32), None, None, None,
+                             None, None, None)
+
+
+def test_set_const_matches_mujoco(recorded):
+    m = mujoco.MjModel.from_xml_path(model_path(HUMANOID))
+    d = mujoco.MjData(m)
+    m.body_mass[1:] *= 1.5
+    m.dof_armature[:] += 0.02
+    m.jnt_axis[3] = [0.0, 0.6, 0.8]
+    before = m.body_subtreemass.copy()
+    mujoco.mj_setConst(m, d)
+    assert not np.array_equal(before, m.body_subtreemass)
+    for f in SETCONST_FIELDS:
+        assert np.array_equal(getattr(m, f), recorded[f"setconst/{f}"]), f
+    for f in SETCONST_STAT:
+        assert np.array_equal(np.array(getattr(m.stat, f)), recorded[f"setconst/stat.{f}"]), f
+
+
+def test_set_const_rejects_another_models_data(arm):
+    m, _ = arm
+    other = mujoco.MjModel.from_xml_path(model_path(HUMANOID))
+    with pytest.raises(ValueError, match="another model"):
+        mujoco.mj_setConst(m, mujoco.MjData(other))
+
+
+@pytest.mark.parametrize("what", ["model", "data"])
+def test_print_matches_mujoco(recorded, arm, tmp_path, what):
+    m, d = arm
+    arm_after_steps(m, d)
+    path = tmp_path / f"{what}.txt"
+    if what == "model":
+        mujoco.mj_printModel(m, str(path))
+    else:
+        mujoco.mj_printData(m, d, str(path))
+    # the peak stack and arena use measure mjrs's own arena (as in tests/tests/print.rs)
+    text = b"".join(line for line in path.read_bytes().splitlines(keepends=True)
+                    if not line.startswith((b"  maxuse_stack ", b"  maxuse_arena ")))
+    sha, length = recorded[f"print/{what}"]
+    assert len(text) == int(length)
+    assert hashlib.sha256(text).hexdigest() == sha
+
+
+def test_print_to_unwritable_file_warns(arm, tmp_path):
+    m, d = arm
+    with pytest.warns(RuntimeWarning, match="Could not open file"):
+        mujoco.mj_printData(m, d, str(tmp_path / "missing" / "data.txt"))
+
+
+def test_save_last_xml_round_trips(tmp_path):
+    m = mujoco.MjModel.from_xml_path(model_path(HUMANOID))
+    path = tmp_path / "saved.xml"
+    mujoco.mj_saveLastXML(str(path), m)
+    again = mujoco.MjModel.from_xml_path(str(path))
+    for name in ["body_pos", "body_mass", "geom_size", "jnt_range", "actuator_gear", "qpos0",
+                 "dof_M0", "body_subtreemass"]:
+        assert np.array_equal(getattr(m, name), getattr(again, name)), name
+    # the saved model is now the last one: saving it again gives the same text
+    mujoco.mj_saveLastXML(str(tmp_path / "again.xml"), again)
+    assert (tmp_path / "again.xml").read_text() == path.read_text()
+
+
+def test_save_last_xml_refusals(tmp_path):
+    m = mujoco.MjModel.from_xml_string("<mujoco><worldbody><geom size='1'/></worldbody></mujoco>")
+    with pytest.raises(mujoco.FatalError, match="File not found"):
+        mujoco.mj_saveLastXML(str(tmp_path / "missing" / "x.xml"), m)
+    other = mujoco.MjModel.from_xml_path(model_path(ARM))
+    with pytest.raises(mujoco.FatalError, match="incompatible models in CopyBack"):
+        mujoco.mj_saveLastXML(str(tmp_path / "x.xml"), m)
+    other.geom_size[0, 0] += 1
+    with pytest.raises(mujoco.FatalError, match="cannot copy changed values back"):
+        mujoco.mj_saveLastXML(str(tmp_path / "x.xml"), other)
+
+
+def test_model_pickles_and_copies(arm, trajectories):
+    m, _ = arm
+    for clone in (pickle.loads(pickle.dumps(m)), copy.copy(m), copy.deepcopy(m)):
+        assert clone is not m
+        for name in ["body_pos", "geom_size", "qpos0", "actuator_ctrlrange", "names"]:
+            assert np.array_equal(getattr(clone, name), getattr(m, name)), name
+        state, _ = mujoco.rollout.rollout(clone, mujoco.MjData(clone),
+                                          trajectories["rollout/initial_state"],
+                                          trajectories["rollout/control"])
+        assert np.array_equal(state, trajectories["rollout/state"])
+    with pytest.raises(ValueError):
+        mujoco._mjrs._model_from_mjb(b"not an mjb file")
+
+
+def test_statistic_is_a_live_view():
+    m = mujoco.MjModel.from_xml_path(model_path(HUMANOID))
+    assert sorted(dir(m.stat)) == ["center", "extent", "meaninertia", "meanmass", "meansize"]
+    m.stat.extent = 7.5
+    m.stat.center[:] = [1, 2, 3]
+    assert m.stat.extent == 7.5 and list(m.stat.center) == [1, 2, 3]
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        m.stat.nothing
+    with pytest.raises(TypeError):
+        m.stat.meanmass = "heavy"
+    with pytest.raises(AttributeError, match="read-only|no setter"):
+        m.stat = None
