@@ -24,6 +24,8 @@ without the fault. Once the restarts are used up, ``rollout`` raises Ray's ``Ray
 Needs ``ray`` (not a dependency of mjrs); ``progress=True`` needs ``tqdm``.
 """
 import math
+import os
+import time
 
 import ray
 
@@ -52,8 +54,11 @@ class RolloutWorker:
 
     def pid(self):
         """The worker's process id (to watch restarts)."""
-        import os
         return os.getpid()
+
+    def cpu_time(self):
+        """The CPU seconds the worker's process has used (to measure what a batch costs)."""
+        return time.process_time()
 
 
 class RolloutPool:
@@ -94,6 +99,10 @@ class RolloutPool:
     def pids(self):
         """The process id of each worker."""
         return ray.get([w.pid.remote() for w in self.workers])
+
+    def cpu_time(self):
+        """The CPU seconds used by the worker processes together."""
+        return sum(ray.get([w.cpu_time.remote() for w in self.workers]))
 
     def rollout(self, initial_state, control=None, *,
                 control_spec=int(mjrs.mjtState.mjSTATE_CTRL), nroll=None, nstep=None,

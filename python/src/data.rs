@@ -270,6 +270,17 @@ impl MjData {
             slf.borrow_mut().cell.time = value.extract()?;
             return Ok(());
         }
+        // the peak-use statistics are writable, as in MuJoCo (to restart a measurement); the
+        // other counters stay read-only: the arena arrays' shapes follow them
+        if matches!(name, "maxuse_con" | "maxuse_efc") {
+            let value: usize = value.extract()?;
+            let mut this = slf.borrow_mut();
+            match name {
+                "maxuse_con" => this.cell.maxuse_con = value,
+                _ => this.cell.maxuse_efc = value,
+            }
+            return Ok(());
+        }
         let this = slf.borrow();
         if let Some(i) = DATA_INDEX.get().and_then(|ix| ix.get(name)) {
             drop(this);

@@ -220,3 +220,17 @@ def test_statistic_is_a_live_view():
         m.stat.meanmass = "heavy"
     with pytest.raises(AttributeError, match="read-only|no setter"):
         m.stat = None
+
+
+def test_peak_use_counters_are_writable(arm):
+    m, d = arm
+    mujoco.mj_step(m, d, nstep=20)
+    d.maxuse_con = 0
+    d.maxuse_efc = 0
+    assert d.maxuse_con == 0 and d.maxuse_efc == 0
+    mujoco.mj_step(m, d)
+    assert d.maxuse_con == d.ncon and d.maxuse_efc == d.nefc
+    with pytest.raises(OverflowError):
+        d.maxuse_con = -1
+    with pytest.raises(AttributeError, match="no setter"):
+        d.ncon = 0
