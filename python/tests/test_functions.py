@@ -182,6 +182,14 @@ def test_save_last_xml_round_trips(tmp_path):
     assert (tmp_path / "again.xml").read_text() == path.read_text()
 
 
+def test_save_last_xml_to_standard_output(capsys):
+    m = mujoco.MjModel.from_xml_string("<mujoco model='tiny'><worldbody><geom size='1'/>"
+                                       "</worldbody></mujoco>")
+    mujoco.mj_saveLastXML("", m)
+    out = capsys.readouterr().out
+    assert out.startswith('<mujoco model="tiny">') and "<geom" in out
+
+
 def test_save_last_xml_refusals(tmp_path):
     m = mujoco.MjModel.from_xml_string("<mujoco><worldbody><geom size='1'/></worldbody></mujoco>")
     with pytest.raises(mujoco.FatalError, match="File not found"):

@@ -125,6 +125,30 @@ def test_killed_worker_is_retried(cluster, pool, batch, kill):
     assert np.array_equal(got_sensordata, sensordata)
 
 
+def test_worker_death_without_restarts_raises(cluster, batch):
+    m, initial, control, _, _ = batch
+    stalled = cluster / "stalled"
+    stalled.unlink(missing_ok=True)
+    (cluster / "armed").write_text("")
+    with RolloutPool(m, 1, max_restarts=0, worker_class=StallingWorker) as lone:
+        result = {}
+
+        def run():
+            try:
+                lone.rollout(initial, control, chunk=4)
+            except Exception as e:          # noqa: BLE001 (the test looks at the class)
+                result["error"] = e
+        thread = threading.Thread(target=run)
+        thread.start()
+        for _ in range(600):
+            if stalled.exists() and stalled.read_text():
+                break
+            time.sleep(0.05)
+        os.kill(int(stalled.read_text()), signal.SIGKILL)
+        thread.join()
+    assert isinstance(result["error"], ray.exceptions.RayActorError)
+
+
 def test_pool_bad_input(pool, batch):
     m, initial, control, _, _ = batch
     with pytest.raises(TypeError, match="MjModel"):
