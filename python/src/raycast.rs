@@ -3,7 +3,7 @@
 use mjrs_core::ray::{ray, RayError};
 use mjrs_core::types::NGROUP;
 use mjrs_core::Real;
-use numpy::{PyReadwriteArrayDyn, PyUntypedArrayMethods};
+use numpy::{AllowTypeChange, PyArrayLike1, PyReadwriteArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
@@ -32,14 +32,18 @@ pub fn mj_ray(
     mut d: PyRefMut<'_, MjData>,
     pnt: [Real; 3],
     vec: [Real; 3],
-    geomgroup: Option<Vec<u8>>,
+    geomgroup: Option<PyArrayLike1<'_, u8, AllowTypeChange>>,
     flg_static: u8,
     bodyexclude: i32,
     mut geomid: PyReadwriteArrayDyn<'_, i32>,
 ) -> PyResult<Real> {
     check_pair(&m, &d)?;
+    // any array-like NumPy casts to uint8 (MuJoCo's bindings take bools, ints, lists)
     let group: Option<[u8; NGROUP]> = geomgroup
-        .map(|g| <[u8; NGROUP]>::try_from(g.as_slice()))
+        .map(|g| {
+            let values = g.as_array().to_vec();
+            <[u8; NGROUP]>::try_from(values.as_slice())
+        })
         .transpose()
         .map_err(|_| PyTypeError::new_err(format!("geomgroup should be of size {NGROUP}")))?;
     if geomid.len() != 1 {

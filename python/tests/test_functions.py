@@ -84,6 +84,13 @@ def test_ray_bad_input(arm):
     other = mujoco.MjModel.from_xml_path(model_path(HUMANOID))
     with pytest.raises(ValueError, match="another model"):
         mujoco.mj_ray(other, d, [0, 0, 1], [0, 0, -1], None, 1, -1, gid)
+    # geomgroup may be any array-like NumPy casts to uint8, as in MuJoCo's bindings
+    down = np.array([0, 0, 1.0]), np.array([0, 0, -1.0])
+    expected = mujoco.mj_ray(m, d, *down, np.ones(6, np.uint8), 1, -1, gid)
+    assert mujoco.mj_ray(m, d, *down, np.ones(6, bool), 1, -1, gid) == expected
+    assert mujoco.mj_ray(m, d, *down, [1] * 6, 1, -1, gid) == expected
+    with pytest.raises(OverflowError):
+        mujoco.mj_ray(m, d, *down, [300] * 6, 1, -1, gid)
     # NaN: no hit, as in MuJoCo
     assert mujoco.mj_ray(m, d, [np.nan, 0, 1], [0, 0, -1], None, 1, -1, gid) == -1
     assert gid[0] == -1
