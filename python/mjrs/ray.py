@@ -20,6 +20,8 @@ Faults: a worker whose process dies is restarted by Ray (up to ``max_restarts`` 
 loads the model again and runs the chunks that were running or waiting on it again; every
 chunk's result is written exactly once, so a batch's results are complete and the same as
 without the fault. Once the restarts are used up, ``rollout`` raises Ray's ``RayActorError``.
+(Ray logs, for each worker, that "constructor arguments in the object store" could be lost on a
+restart: the pool keeps its reference to the model for as long as it lives, so they are not.)
 
 Needs ``ray`` (not a dependency of mjrs); ``progress=True`` needs ``tqdm``.
 """
