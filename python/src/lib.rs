@@ -61,6 +61,7 @@ fn _mjrs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rollout::_rollout, m)?)?;
     // ray casting, whole-model functions, the last XML, pickling (issue 27's remaining list)
     m.add_function(wrap_pyfunction!(raycast::mj_ray, m)?)?;
+    m.add_function(wrap_pyfunction!(raycast::mj_multi_ray, m)?)?;
     m.add_function(wrap_pyfunction!(support::mjd_inverse_fd, m)?)?;
     m.add_function(wrap_pyfunction!(model_functions::mj_set_const, m)?)?;
     m.add_function(wrap_pyfunction!(model_functions::mj_print_model, m)?)?;

@@ -68,6 +68,34 @@ def test_ray_matches_mujoco(recorded, name):
     assert (geomid >= 0).sum() > 20      # the rays do hit things
 
 
+@pytest.mark.parametrize("name", sorted(RAY_MODELS))
+def test_multi_ray_matches_mujoco(recorded, name):
+    m = mujoco.MjModel.from_xml_path(model_path(RAY_MODELS[name]))
+    d = mujoco.MjData(m)
+    mujoco.mj_forward(m, d)
+    pnt, vec = recorded[f"multiray/{name}/pnt"], recorded[f"multiray/{name}/vec"]
+    dist = np.zeros(recorded[f"multiray/{name}/dist"].shape)
+    geomid = np.zeros(dist.shape, np.int32)
+    for j, (group, static, exclude) in enumerate(ray_filters(m)):
+        for k, cutoff in enumerate([1e10, 0.5]):
+            mujoco.mj_multiRay(m, d, pnt, vec.flatten(), group, static, exclude, geomid[j, k],
+                               dist[j, k], len(vec), cutoff)
+    assert np.array_equal(geomid, recorded[f"multiray/{name}/geomid"])
+    assert np.array_equal(dist, recorded[f"multiray/{name}/dist"])
+
+
+def test_multi_ray_bad_input(arm):
+    m, d = arm
+    geomid, dist = np.zeros(2, np.int32), np.zeros(2)
+    down = np.array([0, 0, -1.0, 0, 0, -1.0])
+    with pytest.raises(TypeError, match="dist and geomid should be of size nray"):
+        mujoco.mj_multiRay(m, d, [0, 0, 1], down, None, 1, -1, geomid, dist, 3, 10.0)
+    with pytest.raises(TypeError, match=r"vec should be of size 3\*nray"):
+        mujoco.mj_multiRay(m, d, [0, 0, 1], down[:5], None, 1, -1, geomid, dist, 2, 10.0)
+    with pytest.raises(mujoco.FatalError, match="mj_multiRay: vector length is too small"):
+        mujoco.mj_multiRay(m, d, [0, 0, 1], np.zeros(6), None, 1, -1, geomid, dist, 2, 10.0)
+
+
 def test_ray_bad_input(arm):
     m, d = arm
     gid = np.zeros(1, np.int32)
