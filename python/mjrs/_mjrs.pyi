@@ -361,13 +361,6 @@ class MjOption:
 class MjVisual:
     def __getattr__(self, name: str) -> Any: ...
 
-class MjStatistic:
-    center: npt.NDArray[np.float64]
-    extent: float
-    meaninertia: float
-    meanmass: float
-    meansize: float
-
 class MjModel:
     @staticmethod
     def from_xml_string(xml: str, assets: dict[str, bytes] | None = None) -> MjModel: ...

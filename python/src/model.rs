@@ -14,7 +14,6 @@ pub use crate::mjmodel::MjModel;
 use crate::mjmodel::MODEL_INDEX;
 use crate::named::{self, GroupView};
 use crate::option::MjOption;
-use crate::statistic::MjStatistic;
 use crate::visual::MjVisual;
 use crate::{last_xml, pickling};
 
@@ -85,16 +84,16 @@ impl MjModel {
         MjOption::of_model(slf.clone().unbind())
     }
 
-    /// Model statistics (`mjModel.stat`), a live view: `mj_setConst` recomputes them.
-    #[getter]
-    fn stat(slf: &Bound<'_, Self>) -> MjStatistic {
-        MjStatistic::of_model(slf.clone().unbind())
-    }
-
     /// Visualization options (`mjModel.vis`), a live view.
     #[getter]
     fn vis(slf: &Bound<'_, Self>) -> MjVisual {
         MjVisual::of_model(slf.clone().unbind())
+    }
+
+    /// Model statistics (`mjModel.stat`), a live view.
+    #[getter]
+    fn stat(slf: &Bound<'_, Self>) -> crate::statistic::MjStatistic {
+        crate::statistic::MjStatistic::of_model(slf.clone().unbind())
     }
 
     /// A copy of the model (`mj_copyModel`).

@@ -1,15 +1,11 @@
-//! `MjStatistic`: `model.stat`, a live view of the model's statistics (`mjStatistic`), which
-//! `mj_setConst` recomputes and the visualizer reads.
+//! `MjStatistic`: `model.stat`, a live view of the model's statistics (the extent and center
+//! the free camera and the renderer's clipping planes are made from).
 
-use mjrs_core::Statistic;
-use pyo3::exceptions::PyAttributeError;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::arrays::{assign, raw_view};
+use crate::arrays::raw_view;
 use crate::mjmodel::MjModel;
-
-/// The scalar fields of `mjStatistic`.
-const SCALARS: [&str; 4] = ["meaninertia", "meanmass", "meansize", "extent"];
 
 /// MuJoCo's `mjStatistic` of a model (`model.stat`).
 #[pyclass(module = "mjrs", name = "MjStatistic")]
@@ -24,50 +20,49 @@ impl MjStatistic {
     }
 }
 
-fn no_attribute(name: &str) -> PyErr {
-    PyAttributeError::new_err(format!("'MjStatistic' object has no attribute '{name}'"))
+/// Getters and setters of the scalar statistics.
+macro_rules! scalars {
+    ($($field:ident / $set:ident),* $(,)?; $($methods:tt)*) => {
+        #[pymethods]
+        impl MjStatistic {
+            $(
+                #[getter]
+                fn $field(&self, py: Python<'_>) -> f64 {
+                    self.model.bind(py).borrow().cell.stat.$field
+                }
+
+                #[setter]
+                fn $set(&self, py: Python<'_>, value: f64) -> PyResult<()> {
+                    self.model.bind(py).try_borrow_mut()?.cell.stat.$field = value;
+                    Ok(())
+                }
+            )*
+            $($methods)*
+        }
+    };
 }
 
-/// The scalar field `name` of statistics `stat`.
-fn scalar<'s>(stat: &'s mut Statistic, name: &str) -> Option<&'s mut f64> {
-    Some(match name {
-        "meaninertia" => &mut stat.meaninertia,
-        "meanmass" => &mut stat.meanmass,
-        "meansize" => &mut stat.meansize,
-        "extent" => &mut stat.extent,
-        _ => return None,
-    })
-}
-
-#[pymethods]
-impl MjStatistic {
-    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+scalars!(
+    meaninertia / set_meaninertia,
+    meanmass / set_meanmass,
+    meansize / set_meansize,
+    extent / set_extent;
+    /// Center of the model, a writable view of the model's memory.
+    #[getter]
+    fn center<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let model = self.model.bind(py);
-        if name == "center" {
-            let address = model.borrow().model().stat.center.as_ptr() as usize;
-            return raw_view::<f64>(model.as_any(), address, &[3], true);
-        }
-        let mut stat = model.borrow().model().stat;
-        match scalar(&mut stat, name) {
-            Some(value) => Ok((*value).into_pyobject(py)?.into_any()),
-            None => Err(no_attribute(name)),
-        }
+        let address = model.borrow().cell.stat.center.as_ptr() as usize;
+        raw_view::<f64>(model.as_any(), address, &[3], true)
     }
 
-    fn __setattr__(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        if name == "center" {
-            return assign(&self.__getattr__(py, name)?, value);
-        }
-        let value = value.extract::<f64>()?;
-        let mut m = self.model.bind(py).try_borrow_mut()?;
-        let field = scalar(&mut m.cell.stat, name).ok_or_else(|| no_attribute(name))?;
-        *field = value;
+    #[setter]
+    fn set_center(&self, py: Python<'_>, value: [f64; 3]) -> PyResult<()> {
+        let mut model = self
+            .model
+            .bind(py)
+            .try_borrow_mut()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        model.cell.stat.center = value;
         Ok(())
     }
-
-    fn __dir__(&self) -> Vec<&'static str> {
-        let mut names = SCALARS.to_vec();
-        names.push("center");
-        names
-    }
-}
+);

@@ -253,7 +253,7 @@ def test_model_pickles_and_copies(arm, trajectories):
 
 def test_statistic_is_a_live_view():
     m = mujoco.MjModel.from_xml_path(model_path(HUMANOID))
-    assert sorted(dir(m.stat)) == ["center", "extent", "meaninertia", "meanmass", "meansize"]
+    assert {"center", "extent", "meaninertia", "meanmass", "meansize"} <= set(dir(m.stat))
     m.stat.extent = 7.5
     m.stat.center[:] = [1, 2, 3]
     assert m.stat.extent == 7.5 and list(m.stat.center) == [1, 2, 3]
