@@ -34,7 +34,6 @@ fn _mjrs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<data::MjData>()?;
     m.add_class::<option::MjOption>()?;
     m.add_class::<visual::MjVisual>()?;
-    m.add_class::<statistic::MjStatistic>()?;
     m.add_class::<records::RecordList>()?;
     m.add_class::<records::RecordItem>()?;
     m.add("FatalError", py.get_type::<errors::FatalError>())?;
