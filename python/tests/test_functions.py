@@ -277,3 +277,11 @@ def test_peak_use_counters_are_writable(arm):
         d.maxuse_con = -1
     with pytest.raises(AttributeError, match="no setter"):
         d.ncon = 0
+
+
+def test_data_does_not_pickle_yet(arm):
+    # MuJoCo pickles MjData too; mjrs does not yet (a data's arena holds the plugins' objects):
+    # a clear TypeError, never a half-restored data
+    _, d = arm
+    with pytest.raises(TypeError, match="cannot pickle"):
+        pickle.dumps(d)
