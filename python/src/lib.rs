@@ -65,6 +65,14 @@ fn _mjrs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(model_functions::mj_set_const, m)?)?;
     m.add_function(wrap_pyfunction!(model_functions::mj_print_model, m)?)?;
     m.add_function(wrap_pyfunction!(model_functions::mj_print_data, m)?)?;
+    m.add_function(wrap_pyfunction!(
+        model_functions::mj_print_formatted_model,
+        m
+    )?)?;
+    m.add_function(wrap_pyfunction!(
+        model_functions::mj_print_formatted_data,
+        m
+    )?)?;
     m.add_function(wrap_pyfunction!(last_xml::mj_save_last_xml, m)?)?;
     m.add_function(wrap_pyfunction!(pickling::_model_from_mjb, m)?)?;
     m.add("MJTNUM_DTYPE", py.import("numpy")?.getattr("float64")?)?;

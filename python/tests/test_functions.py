@@ -181,15 +181,19 @@ def test_set_const_rejects_another_models_data(arm):
         mujoco.mj_setConst(m, mujoco.MjData(other))
 
 
-@pytest.mark.parametrize("what", ["model", "data"])
+@pytest.mark.parametrize("what", ["model", "data", "fmodel", "fdata"])
 def test_print_matches_mujoco(recorded, arm, tmp_path, what):
     m, d = arm
     arm_after_steps(m, d)
     path = tmp_path / f"{what}.txt"
     if what == "model":
         mujoco.mj_printModel(m, str(path))
-    else:
+    elif what == "data":
         mujoco.mj_printData(m, d, str(path))
+    elif what == "fmodel":
+        mujoco.mj_printFormattedModel(m, str(path), "%+.5e")
+    else:
+        mujoco.mj_printFormattedData(m, d, str(path), "%+.5e")
     # the peak stack and arena use measure mjrs's own arena (as in tests/tests/print.rs)
     text = b"".join(line for line in path.read_bytes().splitlines(keepends=True)
                     if not line.startswith((b"  maxuse_stack ", b"  maxuse_arena ")))
@@ -202,6 +206,11 @@ def test_print_to_unwritable_file_warns(arm, tmp_path):
     m, d = arm
     with pytest.warns(RuntimeWarning, match="Could not open file"):
         mujoco.mj_printData(m, d, str(tmp_path / "missing" / "data.txt"))
+    # MuJoCo warns about a float format it refuses and prints with its default
+    with pytest.warns(RuntimeWarning, match="Received invalid float_format"):
+        mujoco.mj_printFormattedModel(m, str(tmp_path / "formatted.txt"), "%d")
+    mujoco.mj_printModel(m, str(tmp_path / "default.txt"))
+    assert (tmp_path / "formatted.txt").read_text() == (tmp_path / "default.txt").read_text()
 
 
 def test_save_last_xml_round_trips(tmp_path):
