@@ -97,6 +97,12 @@ impl MjModel {
         MjVisual::of_model(slf.clone().unbind())
     }
 
+    /// Model statistics (`mjModel.stat`), a live view.
+    #[getter]
+    fn stat(slf: &Bound<'_, Self>) -> crate::statistic::MjStatistic {
+        crate::statistic::MjStatistic::of_model(slf.clone().unbind())
+    }
+
     /// A copy of the model (`mj_copyModel`).
     fn __copy__(&self) -> PyResult<Self> {
         let mut copy = OwnedModel::zeroed(*self.cell.sizes())
@@ -157,6 +163,7 @@ impl MjModel {
             || this.size(name).is_some()
             || name == "opt"
             || name == "vis"
+            || name == "stat"
         {
             return Err(read_only("MjModel"));
         }
@@ -175,6 +182,7 @@ impl MjModel {
         self.cell.sizes().for_each(|n, _| names.push(n.to_owned()));
         names.push("opt".to_owned());
         names.push("vis".to_owned());
+        names.push("stat".to_owned());
         names.extend(named::MODEL_GROUPS.iter().map(|g| g.name.to_owned()));
         names
     }
