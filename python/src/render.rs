@@ -41,9 +41,8 @@ impl GLContext {
     #[pyo3(signature = (max_width, max_height))]
     fn py_new(max_width: i64, max_height: i64) -> PyResult<Self> {
         let _ = (max_width, max_height);
-        let headless = Headless::new().map_err(|e| {
-            PyRuntimeError::new_err(format!("Cannot create an EGL context: {e}"))
-        })?;
+        let headless = Headless::new()
+            .map_err(|e| PyRuntimeError::new_err(format!("Cannot create an EGL context: {e}")))?;
         Ok(Self {
             headless: Some(headless),
         })
@@ -87,9 +86,10 @@ fn with_gl<R>(
         GLContext::make_current(context)?;
     }
     let this = context.borrow();
-    let headless = this.headless.as_ref().ok_or_else(|| {
-        FatalError::new_err("the OpenGL context of this MjrContext was freed")
-    })?;
+    let headless = this
+        .headless
+        .as_ref()
+        .ok_or_else(|| FatalError::new_err("the OpenGL context of this MjrContext was freed"))?;
     f(headless.gl())
 }
 
@@ -286,11 +286,19 @@ impl MjrContext {
 /// Directs rendering to the window or the offscreen buffer (`mjr_setBuffer`).
 #[pyfunction]
 #[pyo3(name = "mjr_setBuffer")]
-pub fn mjr_set_buffer(py: Python<'_>, framebuffer: i32, mut con: PyRefMut<'_, MjrContext>) -> PyResult<()> {
+pub fn mjr_set_buffer(
+    py: Python<'_>,
+    framebuffer: i32,
+    mut con: PyRefMut<'_, MjrContext>,
+) -> PyResult<()> {
     let target = match framebuffer {
         0 => Framebuffer::Window,
         1 => Framebuffer::Offscreen,
-        _ => return Err(PyValueError::new_err(format!("invalid mjtFramebuffer {framebuffer}"))),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "invalid mjtFramebuffer {framebuffer}"
+            )))
+        }
     };
     con.with(py, |gl, c| {
         c.set_buffer(gl, target);
@@ -473,7 +481,10 @@ pub const ENUMS: &[Enum] = &[
             ("mjCAMERA_USER", vis::camera_type::USER as i64),
         ],
     ),
-    ("mjtPertBit", &[("mjPERT_TRANSLATE", 1), ("mjPERT_ROTATE", 2)]),
+    (
+        "mjtPertBit",
+        &[("mjPERT_TRANSLATE", 1), ("mjPERT_ROTATE", 2)],
+    ),
     (
         "mjtVisFlag",
         indexed!("mjVIS_": CONVEXHULL, TEXTURE, JOINT, CAMERA, ACTUATOR, ACTIVATION, LIGHT,
@@ -545,8 +556,14 @@ pub const ENUMS: &[Enum] = &[
             ("mjGRID_RIGHT", GridPos::Right as i64),
         ],
     ),
-    ("mjtFramebuffer", &[("mjFB_WINDOW", 0), ("mjFB_OFFSCREEN", 1)]),
-    ("mjtDepthMap", &[("mjDEPTH_ZERONEAR", 0), ("mjDEPTH_ZEROFAR", 1)]),
+    (
+        "mjtFramebuffer",
+        &[("mjFB_WINDOW", 0), ("mjFB_OFFSCREEN", 1)],
+    ),
+    (
+        "mjtDepthMap",
+        &[("mjDEPTH_ZERONEAR", 0), ("mjDEPTH_ZEROFAR", 1)],
+    ),
     (
         "mjtFontScale",
         &[

@@ -132,7 +132,6 @@ vis_methods!(MjvOption, plain,
     }
 );
 
-
 // ------------------------------------------------------------------------------ MjvCamera
 
 /// The abstract camera (`mjvCamera`).
@@ -180,7 +179,6 @@ vis_methods!(MjvCamera, plain,
         }
     }
 );
-
 
 // ------------------------------------------------------------------------------ MjvPerturb
 
@@ -244,7 +242,6 @@ vis_methods!(MjvPerturb, plain,
         }
     }
 );
-
 
 // ------------------------------------------------------------------------------ MjvScene
 
@@ -517,10 +514,8 @@ pub fn mjv_update_scene(
     let model = m.model();
     let data = &mut *d.cell;
     let scene = scn.synced(py);
-    py.detach(|| {
-        vis::update_scene(model, data, &option, &perturb, &mut camera, catmask, scene)
-    })
-    .map_err(|e| FatalError::new_err(format!("mjv_updateScene: {e}")))?;
+    py.detach(|| vis::update_scene(model, data, &option, &perturb, &mut camera, catmask, scene))
+        .map_err(|e| FatalError::new_err(format!("mjv_updateScene: {e}")))?;
     cam.set(py, &camera);
     Ok(())
 }
