@@ -9,6 +9,7 @@ mod data;
 mod enums;
 mod errors;
 mod functions;
+mod geoms;
 mod layout_rows;
 mod mjmodel;
 mod model;
@@ -71,8 +72,8 @@ fn add_rendering(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scene::MjvCamera>()?;
     m.add_class::<scene::MjvPerturb>()?;
     m.add_class::<scene::MjvScene>()?;
-    m.add_class::<scene::MjvGeom>()?;
-    m.add_class::<scene::MjvGeomList>()?;
+    m.add_class::<geoms::MjvGeom>()?;
+    m.add_class::<geoms::MjvGeomList>()?;
     m.add_class::<render::GLContext>()?;
     m.add_class::<render::MjrRect>()?;
     m.add_class::<render::MjrContext>()?;

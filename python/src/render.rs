@@ -331,7 +331,7 @@ pub fn mjr_render(
     mut con: PyRefMut<'_, MjrContext>,
 ) -> PyResult<()> {
     let rect = viewport.rect();
-    let scene = scn.synced(py);
+    let scene = scn.synced(py)?;
     con.with(py, |gl, c| {
         render::render(gl, rect, scene, c).map_err(|e| fatal("mjr_render", e))
     })

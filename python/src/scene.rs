@@ -5,14 +5,16 @@
 //! in place (`cam.lookat[:] = ...`, `opt.flags[i] = 1`), as MuJoCo's do; the Rust values are
 //! assembled from them when a function runs (a few dozen bytes).
 
+use std::collections::BTreeMap;
+
 use mjrs_gl::vis::{self, Camera, Perturb, Scene, VisGeom, VisOption};
-use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use numpy::PyArray1;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PySlice, PySliceMethods};
 
 use crate::data::{check_pair, MjData};
 use crate::errors::FatalError;
+use crate::geoms::{default_geom, GeomArrays, MjvGeomList};
 use crate::model::MjModel;
 use crate::small_arrays::{assign, new_array, read, write};
 
@@ -250,13 +252,25 @@ vis_methods!(MjvPerturb, plain,
 pub struct MjvScene {
     pub(crate) scene: Scene,
     flags: Py<PyArray1<u8>>,
+    /// The geoms' array fields, which Python changes in place (`scene.geoms[i].rgba[:] = ...`).
+    pub(crate) arrays: GeomArrays,
+    /// Geoms past `ngeom` that Python wrote to (Gymnasium's markers write the geom at `ngeom`,
+    /// then count it), taken when `ngeom` grows over them.
+    pub(crate) spare: BTreeMap<usize, VisGeom>,
 }
 
 impl MjvScene {
-    /// The scene, with the rendering flags Python set.
-    pub fn synced(&mut self, py: Python<'_>) -> &mut Scene {
+    /// The scene, with the rendering flags and the geoms' arrays as Python set them.
+    pub fn synced(&mut self, py: Python<'_>) -> PyResult<&mut Scene> {
         self.scene.flags = read(py, &self.flags);
-        &mut self.scene
+        self.arrays.load(py, &mut self.scene.geoms)?;
+        Ok(&mut self.scene)
+    }
+
+    /// After `update_scene`: the new geoms' arrays for Python, no geom past `ngeom` kept.
+    fn updated(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.spare.clear();
+        self.arrays.store(py, &self.scene.geoms)
     }
 }
 
@@ -272,6 +286,8 @@ impl MjvScene {
         let scene = Scene::new(maxgeom);
         Ok(Self {
             flags: new_array(py, &scene.flags),
+            arrays: GeomArrays::new(py, maxgeom)?,
+            spare: BTreeMap::new(),
             scene,
         })
     }
@@ -288,8 +304,9 @@ impl MjvScene {
         self.scene.geoms.len()
     }
 
-    /// Sets the number of geoms in use: fewer drops the last ones, more adds MuJoCo's
-    /// default geoms (as `mjv_initGeom` leaves them), up to `maxgeom`.
+    /// Sets the number of geoms in use: fewer drops the last ones, more counts the geoms
+    /// written past `ngeom` (MuJoCo's default geoms where nothing was written), up to
+    /// `maxgeom`; their arrays keep what they hold, as MuJoCo's do.
     #[setter]
     fn set_ngeom(&mut self, n: i64) -> PyResult<()> {
         let n = usize::try_from(n)
@@ -301,9 +318,15 @@ impl MjvScene {
                     self.scene.maxgeom
                 ))
             })?;
-        self.scene.geoms.resize_with(n, || {
-            vis::init_geom(mjrs_core::types::GEOM_NONE, None, None, None, None)
-        });
+        let geoms = &mut self.scene.geoms;
+        if n < geoms.len() {
+            // what Python sees stays in the arrays; the rest of a dropped geom is forgotten
+            geoms.truncate(n);
+            return Ok(());
+        }
+        for i in geoms.len()..n {
+            geoms.push(self.spare.remove(&i).unwrap_or_else(default_geom));
+        }
         Ok(())
     }
 
@@ -346,7 +369,7 @@ impl MjvScene {
         self.scene.framewidth = v;
     }
 
-    /// The geoms, `maxgeom` of them (those past `ngeom` are MuJoCo's defaults).
+    /// The geoms, `maxgeom` of them.
     #[getter]
     fn geoms(slf: &Bound<'_, Self>) -> MjvGeomList {
         MjvGeomList {
@@ -354,109 +377,6 @@ impl MjvScene {
         }
     }
 }
-
-/// `scene.geoms`: the scene's geoms by index or slice.
-#[pyclass(module = "mjrs", name = "MjvGeomList")]
-pub struct MjvGeomList {
-    scene: Py<MjvScene>,
-}
-
-#[pymethods]
-impl MjvGeomList {
-    fn __len__(&self, py: Python<'_>) -> usize {
-        self.scene.bind(py).borrow().scene.maxgeom
-    }
-
-    fn __getitem__<'py>(
-        &self,
-        py: Python<'py>,
-        key: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let len = self.__len__(py);
-        if let Ok(slice) = key.cast::<PySlice>() {
-            let ix = slice.indices(len as isize)?;
-            let geoms = (0..ix.slicelength).map(|k| MjvGeom {
-                scene: self.scene.clone_ref(py),
-                index: (ix.start + k as isize * ix.step) as usize,
-            });
-            return Ok(PyList::new(py, geoms)?.into_any());
-        }
-        let i: isize = key.extract()?;
-        let index = if i < 0 { i + len as isize } else { i };
-        if index < 0 || index as usize >= len {
-            return Err(PyIndexError::new_err("geom index out of range"));
-        }
-        let geom = MjvGeom {
-            scene: self.scene.clone_ref(py),
-            index: index as usize,
-        };
-        Ok(Bound::new(py, geom)?.into_any())
-    }
-}
-
-/// One geom of a scene (`mjvGeom`), read live from the scene.
-#[pyclass(module = "mjrs", name = "MjvGeom")]
-pub struct MjvGeom {
-    scene: Py<MjvScene>,
-    index: usize,
-}
-
-impl MjvGeom {
-    /// `f` of the geom (a default geom past `ngeom`).
-    fn with<R>(&self, py: Python<'_>, f: impl FnOnce(&VisGeom) -> R) -> R {
-        let scene = self.scene.bind(py).borrow();
-        match scene.scene.geoms.get(self.index) {
-            Some(g) => f(g),
-            None => f(&VisGeom::default()),
-        }
-    }
-}
-
-/// Read-only getters of `MjvGeom`'s fields, then the methods written out.
-macro_rules! geom_fields {
-    ($($field:ident : $ty:ty = $rust:ident),* $(,)?; $($methods:tt)*) => {
-        #[pymethods]
-        impl MjvGeom {
-            $(
-                #[getter]
-                fn $field(&self, py: Python<'_>) -> $ty {
-                    self.with(py, |g| g.$rust.clone())
-                }
-            )*
-            $($methods)*
-        }
-    };
-}
-
-geom_fields!(
-    r#type: i32 = type_,
-    dataid: i32 = dataid,
-    objtype: i32 = objtype,
-    objid: i32 = objid,
-    category: i32 = category,
-    texid: i32 = texid,
-    texuniform: i32 = texuniform,
-    texcoord: i32 = texcoord,
-    segid: i32 = segid,
-    texrepeat: [f32; 2] = texrepeat,
-    size: [f32; 3] = size,
-    pos: [f32; 3] = pos,
-    rgba: [f32; 4] = rgba,
-    emission: f32 = emission,
-    specular: f32 = specular,
-    shininess: f32 = shininess,
-    reflectance: f32 = reflectance,
-    label: String = label,
-    camdist: f32 = camdist,
-    modelrbound: f32 = modelrbound,
-    transparent: u8 = transparent;
-    /// Orientation, a 3x3 matrix.
-    #[getter]
-    fn mat<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let m = self.with(py, |g| g.mat);
-        PyArray1::from_slice(py, &m).reshape([3, 3]).map(Bound::into_any)
-    }
-);
 
 // ------------------------------------------------------------------------------ functions
 
@@ -513,9 +433,10 @@ pub fn mjv_update_scene(
     let mut camera = cam.value(py);
     let model = m.model();
     let data = &mut *d.cell;
-    let scene = scn.synced(py);
+    let scene = scn.synced(py)?;
     py.detach(|| vis::update_scene(model, data, &option, &perturb, &mut camera, catmask, scene))
         .map_err(|e| FatalError::new_err(format!("mjv_updateScene: {e}")))?;
+    scn.updated(py)?;
     cam.set(py, &camera);
     Ok(())
 }

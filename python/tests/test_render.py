@@ -3,7 +3,8 @@ here on mjrs): `mjrs.Renderer` on four models (colour within a mean difference o
 channel, the bound of the Rust renderer's tests; segmentation equal on at least 99% of the
 pixels; depth within 1e-4 relative on at least 99%), each Gymnasium v5 environment in
 render_mode "rgb_array" (frames averaged over 2x2 blocks, as recorded) and one in
-"depth_array", with `mujoco` swapped for `mjrs`; and bad input. Headless through EGL (Mesa's
+"depth_array", with `mujoco` swapped for `mjrs`, a frame with one of Gymnasium's markers; and
+bad input. Headless through EGL (Mesa's
 software device on machines without a GPU)."""
 import sys
 import threading
@@ -77,6 +78,20 @@ def test_gymnasium_depth_array_matches_mujoco(recorded, mujoco_is_mjrs):
     ours = generator.frames(env_id, "depth_array")[:, ::2, ::2]
     assert ours.dtype == np.float32
     assert_depth_close(ours, recorded[f"gym/{env_id}/depth"], env_id)
+
+
+def test_gymnasium_markers_match_mujoco(recorded, mujoco_is_mjrs):
+    """Gymnasium's `add_marker` writes the fields of the scene's geom at `ngeom`, then counts
+    it: the sphere is drawn where MuJoCo draws it."""
+    ours = generator.blocks(generator.marker_frame(mjrs))
+    theirs = recorded["gym/marker/rgb"]
+    assert_colour_close(ours, theirs, "marker")
+    def red(img):
+        return img[..., 0].astype(np.int32) - img[..., 1] > 80
+
+    # the hopper has no red: the marker's blocks are
+    assert red(theirs).sum() >= 20, "the marker is in the recorded frame"
+    assert red(ours)[red(theirs)].mean() >= SHARE
 
 
 @pytest.fixture(scope="module")
