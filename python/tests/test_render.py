@@ -132,6 +132,20 @@ def test_renderer_bad_cameras_outputs_and_use_after_close(hopper):
     r.close()  # again: nothing
 
 
+def test_renderers_in_turn_draw_what_each_draws_alone(hopper):
+    """Each renderer has its own OpenGL context; rendering makes it current again (Gymnasium
+    keeps one viewer per render mode)."""
+    m, d = hopper
+    with mjrs.Renderer(m, 24, 32) as a, mjrs.Renderer(m, 24, 32) as b:
+        a.update_scene(d)
+        b.update_scene(d, camera=0)
+        alone_a, alone_b = a.render(), b.render()
+        assert not np.array_equal(alone_a, alone_b)
+        for _ in range(2):
+            assert np.array_equal(a.render(), alone_a)
+            assert np.array_equal(b.render(), alone_b)
+
+
 def test_low_level_bad_input(hopper):
     m, d = hopper
     other = mjrs.MjModel.from_xml_path(model_path("tests/models/ant.xml"))
