@@ -8,7 +8,7 @@
 
 use mjrs_gl::vis::{self, VisGeom};
 use numpy::{PyArray2, PyArrayMethods};
-use pyo3::exceptions::PyIndexError;
+use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice, PySliceMethods};
 
@@ -93,6 +93,18 @@ impl GeomArrays {
             let rows = ro.as_slice()?.chunks_exact(WIDTHS[k]);
             for (g, row) in geoms.iter_mut().zip(rows) {
                 fields_mut(g)[k].copy_from_slice(row);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the array fields of `g` into row `index`.
+    fn store_one(&self, py: Python<'_>, index: usize, g: &VisGeom) -> PyResult<()> {
+        for (k, array) in self.all().into_iter().enumerate() {
+            let mut rw = array.bind(py).try_readwrite()?;
+            let w = WIDTHS[k];
+            if let Some(row) = rw.as_slice_mut()?.get_mut(index * w..(index + 1) * w) {
+                row.copy_from_slice(fields(g)[k]);
             }
         }
         Ok(())
@@ -262,3 +274,62 @@ geom_fields!(
         texrepeat / set_texrepeat,
     ],
 );
+
+/// `values` as `n` numbers, or an error naming `what`.
+fn exactly<T: Copy>(values: Option<Vec<T>>, n: usize, what: &str) -> PyResult<Option<Vec<T>>> {
+    match values {
+        Some(v) if v.len() != n => Err(PyValueError::new_err(format!(
+            "mjv_initGeom: {what} takes {n} values, got {}",
+            v.len()
+        ))),
+        v => Ok(v),
+    }
+}
+
+/// Sets a geom's type, size, position, orientation, colour and the fields MuJoCo resets
+/// with them (`mjv_initGeom`); its object, category and segmentation id are kept, as in
+/// MuJoCo. Absent arrays take MuJoCo's defaults.
+#[pyfunction]
+#[pyo3(name = "mjv_initGeom", signature = (geom, r#type, size, pos, mat, rgba))]
+pub fn mjv_init_geom(
+    py: Python<'_>,
+    geom: PyRef<'_, MjvGeom>,
+    r#type: i32,
+    size: Option<Vec<f64>>,
+    pos: Option<Vec<f64>>,
+    mat: Option<Vec<f64>>,
+    rgba: Option<Vec<f32>>,
+) -> PyResult<()> {
+    let size = exactly(size, 3, "size")?;
+    let pos = exactly(pos, 3, "pos")?;
+    let mat = exactly(mat, 9, "mat")?;
+    let rgba = exactly(rgba, 4, "rgba")?.map(|v| [v[0], v[1], v[2], v[3]]);
+    let new = vis::init_geom(
+        r#type,
+        size.as_deref(),
+        pos.as_deref(),
+        mat.as_deref(),
+        rgba.as_ref(),
+    );
+    geom.with_mut(py, |g| {
+        let kept = (
+            g.objtype,
+            g.objid,
+            g.category,
+            g.segid,
+            g.transparent,
+            g.camdist,
+        );
+        *g = new.clone();
+        (
+            g.objtype,
+            g.objid,
+            g.category,
+            g.segid,
+            g.transparent,
+            g.camdist,
+        ) = kept;
+    })?;
+    let scene = geom.scene.bind(py).borrow();
+    scene.arrays.store_one(py, geom.index, &new)
+}

@@ -80,9 +80,13 @@ def test_gymnasium_depth_array_matches_mujoco(recorded, mujoco_is_mjrs):
     assert_depth_close(ours, recorded[f"gym/{env_id}/depth"], env_id)
 
 
-def test_gymnasium_markers_match_mujoco(recorded, mujoco_is_mjrs):
-    """Gymnasium's `add_marker` writes the fields of the scene's geom at `ngeom`, then counts
-    it: the sphere is drawn where MuJoCo draws it."""
+@pytest.mark.parametrize("legacy", [True, False])
+def test_gymnasium_markers_match_mujoco(recorded, mujoco_is_mjrs, monkeypatch, legacy):
+    """Gymnasium's `add_marker` sets the fields of the scene's geom at `ngeom` (its code for
+    MuJoCo before 3.2, which it runs here), or calls `mjv_initGeom` on it (its code for later
+    versions), then counts it: either way the sphere is drawn as MuJoCo 3.1.6 draws it."""
+    from gymnasium.envs.mujoco import mujoco_rendering
+    monkeypatch.setattr(mujoco_rendering, "_MUJOCO_MARKER_LEGACY_MODE", legacy)
     ours = generator.blocks(generator.marker_frame(mjrs))
     theirs = recorded["gym/marker/rgb"]
     assert_colour_close(ours, theirs, "marker")
@@ -158,6 +162,8 @@ def test_low_level_bad_input(hopper):
         cam.lookat = [1, 2]
     with pytest.raises(ValueError, match="ngeom must be in"):
         scene.ngeom = 101
+    with pytest.raises(ValueError, match="mjv_initGeom: mat takes 9 values, got 3"):
+        mjrs.mjv_initGeom(scene.geoms[0], mjrs.mjtGeom.mjGEOM_BOX, None, None, [1, 0, 0], None)
     gl = mjrs.GLContext(32, 24)
     gl.make_current()
     con = mjrs.MjrContext(m, mjrs.mjtFontScale.mjFONTSCALE_100)
