@@ -39,10 +39,16 @@ impl GLContext {
     /// the offscreen buffer of each `MjrContext`).
     #[new]
     #[pyo3(signature = (max_width, max_height))]
-    fn py_new(max_width: i64, max_height: i64) -> PyResult<Self> {
+    fn py_new(py: Python<'_>, max_width: i64, max_height: i64) -> PyResult<Self> {
         let _ = (max_width, max_height);
         let headless = Headless::new()
             .map_err(|e| PyRuntimeError::new_err(format!("Cannot create an EGL context: {e}")))?;
+        // EGL made the new context current; as in MuJoCo, making one changes nothing until
+        // `make_current`, so the current one is made current again
+        let previous = CURRENT.with(|c| c.borrow().as_ref().map(|p| p.clone_ref(py)));
+        if let Some(previous) = previous {
+            GLContext::make_current(previous.bind(py))?;
+        }
         Ok(Self {
             headless: Some(headless),
         })

@@ -148,6 +148,25 @@ def test_renderers_in_turn_draw_what_each_draws_alone(hopper):
         for _ in range(2):
             assert np.array_equal(a.render(), alone_a)
             assert np.array_equal(b.render(), alone_b)
+    # a new GLContext leaves the current one current, as MuJoCo's does
+    m_gl = mjrs.GLContext(32, 24)
+    m_gl.make_current()
+    con = mjrs.MjrContext(m, mjrs.mjtFontScale.mjFONTSCALE_100)
+    mjrs.mjr_setBuffer(mjrs.mjtFramebuffer.mjFB_OFFSCREEN, con)
+    scene, cam = mjrs.MjvScene(m, maxgeom=100), mjrs.MjvCamera()
+    mjrs.mjv_defaultFreeCamera(m, cam)
+    mjrs.mjv_updateScene(m, d, mjrs.MjvOption(), None, cam, mjrs.mjtCatBit.mjCAT_ALL, scene)
+    rect, rgb = mjrs.MjrRect(0, 0, 32, 24), np.zeros((24, 32, 3), np.uint8)
+    mjrs.mjr_render(rect, scene, con)
+    mjrs.mjr_readPixels(rgb, None, rect, con)
+    other = mjrs.GLContext(32, 24)
+    again = np.zeros_like(rgb)
+    mjrs.mjr_render(rect, scene, con)
+    mjrs.mjr_readPixels(again, None, rect, con)
+    assert np.array_equal(np.flipud(rgb), alone_a) and np.array_equal(again, rgb)
+    con.free()
+    other.free()
+    m_gl.free()
 
 
 def test_low_level_bad_input(hopper):
