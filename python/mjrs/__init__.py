@@ -9,6 +9,7 @@
 from mjrs._mjrs import *  # noqa: F401,F403
 from mjrs._mjrs import MJTNUM_DTYPE, FatalError, MjData, MjModel  # noqa: F401
 
-from mjrs import rollout  # noqa: E402,F401
+from mjrs import _enums, rollout  # noqa: E402,F401
+from mjrs.renderer import Renderer  # noqa: E402,F401
 
 __version__ = "3.1.6"

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 /// An enum: its name and its members `(name, value)`.
-type Enum = (&'static str, &'static [(&'static str, i64)]);
+pub type Enum = (&'static str, &'static [(&'static str, i64)]);
 
 macro_rules! enums {
     ($($enum:ident: [$($member:ident),* $(,)?]),* $(,)?) => {
@@ -77,9 +77,14 @@ enums! {
 
 /// Adds every enum to module `m` as an `enum.IntEnum`.
 pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    add_enums(m, ENUMS)
+}
+
+/// Adds `enums` to module `m` as `enum.IntEnum`s.
+pub fn add_enums(m: &Bound<'_, PyModule>, enums: &[Enum]) -> PyResult<()> {
     let py = m.py();
     let int_enum = py.import("enum")?.getattr("IntEnum")?;
-    for (name, members) in ENUMS {
+    for (name, members) in enums {
         let members = PyList::new(py, members.iter().copied())?;
         let e = int_enum.call1((*name, members))?;
         e.setattr("__module__", "mjrs")?;

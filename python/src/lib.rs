@@ -9,6 +9,7 @@ mod data;
 mod enums;
 mod errors;
 mod functions;
+mod geoms;
 mod last_xml;
 mod layout_rows;
 mod mjmodel;
@@ -20,7 +21,10 @@ mod owner;
 mod pickling;
 mod raycast;
 mod records;
+mod render;
 mod rollout;
+mod scene;
+mod small_arrays;
 mod statistic;
 mod support;
 mod visual;
@@ -77,5 +81,36 @@ fn _mjrs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pickling::_model_from_mjb, m)?)?;
     m.add("MJTNUM_DTYPE", py.import("numpy")?.getattr("float64")?)?;
     enums::add(m)?;
+    add_rendering(m)?;
     Ok(())
+}
+
+/// The visualization and the renderer: `MjvScene`, `MjrContext`, `GLContext`, the `mjv_*` and
+/// `mjr_*` functions and their enums (`render`, `scene`).
+fn add_rendering(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<statistic::MjStatistic>()?;
+    m.add_class::<scene::MjvOption>()?;
+    m.add_class::<scene::MjvCamera>()?;
+    m.add_class::<scene::MjvPerturb>()?;
+    m.add_class::<scene::MjvScene>()?;
+    m.add_class::<geoms::MjvGeom>()?;
+    m.add_class::<geoms::MjvGeomList>()?;
+    m.add_class::<render::GLContext>()?;
+    m.add_class::<render::MjrRect>()?;
+    m.add_class::<render::MjrContext>()?;
+    m.add_function(wrap_pyfunction!(scene::mjv_default_option, m)?)?;
+    m.add_function(wrap_pyfunction!(scene::mjv_default_camera, m)?)?;
+    m.add_function(wrap_pyfunction!(scene::mjv_default_free_camera, m)?)?;
+    m.add_function(wrap_pyfunction!(scene::mjv_default_perturb, m)?)?;
+    m.add_function(wrap_pyfunction!(scene::mjv_update_scene, m)?)?;
+    m.add_function(wrap_pyfunction!(geoms::mjv_init_geom, m)?)?;
+    m.add_function(wrap_pyfunction!(render::mjr_set_buffer, m)?)?;
+    m.add_function(wrap_pyfunction!(render::mjr_resize_offscreen, m)?)?;
+    m.add_function(wrap_pyfunction!(render::mjr_render, m)?)?;
+    m.add_function(wrap_pyfunction!(render::mjr_read_pixels, m)?)?;
+    m.add_function(wrap_pyfunction!(render::mjr_overlay, m)?)?;
+    m.add_function(wrap_pyfunction!(render::mjr_max_viewport, m)?)?;
+    m.add_function(wrap_pyfunction!(render::mjr_finish, m)?)?;
+    m.add_function(wrap_pyfunction!(render::mjr_get_error, m)?)?;
+    enums::add_enums(m, render::ENUMS)
 }

@@ -17,7 +17,7 @@ const MESA: &str =
 pub struct Headless {
     // field order: the token first, the context before its display
     gl: Gl,
-    _context: PossiblyCurrentContext,
+    context: PossiblyCurrentContext,
     _display: Display,
 }
 
@@ -80,9 +80,17 @@ impl Headless {
         })?;
         Ok(Headless {
             gl,
-            _context: context,
+            context,
             _display: display,
         })
+    }
+
+    /// Make this context current on this thread again, after another one was made current
+    /// (several headless contexts on one thread, as MuJoCo's `GLContext.make_current`).
+    pub fn make_current(&self) -> Result<(), String> {
+        self.context
+            .make_current_surfaceless()
+            .map_err(|e| e.to_string())
     }
 
     /// The OpenGL calls of this context.
