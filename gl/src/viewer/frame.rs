@@ -313,8 +313,8 @@ impl App<'_, '_, '_, '_> {
             sensor: self.settings.sensor != 0,
         };
         let extra = hud::InfoExtra {
-            running: self.running,
             fps: self.fps,
+            step_time: self.step_time,
         };
         let (m, d) = self.state.views();
         self.hud.draw(gl, con, rect, &m, &d, shown, &extra);

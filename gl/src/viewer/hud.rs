@@ -47,8 +47,9 @@ pub struct Shown {
 
 /// What the info overlay shows besides the data.
 pub struct InfoExtra {
-    pub running: bool,
     pub fps: f64,
+    /// Wall time of the last step.
+    pub step_time: Duration,
 }
 
 /// The last message and the profiler's history.
@@ -108,7 +109,7 @@ impl Hud {
             render::overlay(gl, con, Font::Normal, top, scene, HELP.1, HELP.0);
         }
         if shown.info {
-            let (title, content) = info_text(m, d, extra, self.step_time);
+            let (title, content) = info_text(m, d, extra);
             render::overlay(gl, con, Font::Normal, bottom, scene, &title, &content);
         }
         if shown.profiler {
@@ -178,7 +179,7 @@ impl Hud {
 /// simulate's info overlay (`UpdateInfoText`): time, constraints, CPU time of a step,
 /// solver error (log 10) and iterations, frames per second, arena use; energy, the
 /// forward-inverse comparison and islands when enabled.
-fn info_text(m: &Model, d: &Data, extra: &InfoExtra, step: Duration) -> (String, String) {
+fn info_text(m: &Model, d: &Data, extra: &InfoExtra) -> (String, String) {
     use mjrs_core::types::{ENBL_ENERGY, ENBL_FWDINV, ENBL_ISLAND, NISLAND};
     let nisland = d.solver_nisland.min(NISLAND);
     let mut solerr: f64 = 0.0;
@@ -208,7 +209,7 @@ fn info_text(m: &Model, d: &Data, extra: &InfoExtra, step: Duration) -> (String,
         d.time,
         d.nefc,
         d.ncon,
-        step.as_secs_f64() * 1000.0,
+        extra.step_time.as_secs_f64() * 1000.0,
         solerr,
         niter,
         super::panels::printf("%.2g", arena),
@@ -232,7 +233,6 @@ fn info_text(m: &Model, d: &Data, extra: &InfoExtra, step: Duration) -> (String,
         title.push_str("\nIslands");
         content.push_str(&format!("\n{}", d.nisland));
     }
-    let _ = extra.running;
     (title, content)
 }
 
