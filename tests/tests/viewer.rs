@@ -1,6 +1,9 @@
-//! The interactive viewer under a virtual X server (Xvfb): it opens a window, simulates and
-//! draws N frames, saves a screenshot of the last one and closes cleanly; without a display it
-//! says so. One test: a process can make only one windowing event loop.
+//! The interactive viewer under a virtual X server (Xvfb): it opens a window, simulates on its
+//! physics thread and draws N frames while a script of inputs (keys, the wheel, clicks at
+//! rectangles computed from the UI's layout) changes the model's options, a control and the
+//! run state through simulate's panels and shortcuts; it saves a screenshot of the last frame
+//! and closes cleanly; without a display it says so. One test: a process can make only one
+//! windowing event loop.
 
 use mjrs_core::types::DSBL_GRAVITY;
 use mjrs_core::{Data, Model};
@@ -92,8 +95,13 @@ fn panels(m: &Model, d: &Data) -> (Ui, Ui, Ui) {
     (left, right(0), right(1))
 }
 
+/// A left click at (x, y), after a middle one there: clicks of the script can come within a
+/// double click's 250 ms on a fast machine, and a double click on a title acts on all
+/// sections; a press of another button in between makes the next press a single click.
 fn click(script: &mut Vec<(u64, Input)>, frame: u64, (x, y): (f64, f64)) {
     script.push((frame, Input::Move(x, y)));
+    script.push((frame, Input::Press(Button::Middle)));
+    script.push((frame, Input::Release(Button::Middle)));
     script.push((frame, Input::Press(Button::Left)));
     script.push((frame, Input::Release(Button::Left)));
 }
