@@ -181,9 +181,20 @@ fn viewer_runs_frames_under_xvfb_and_saves_a_screenshot() {
     let time0 = d.time;
     let started = std::time::Instant::now();
     let summary = mjrs_gl::viewer::run(&mut m, &mut d, opts(7, script)).unwrap();
-    eprintln!("viewer session: {:.2} s", started.elapsed().as_secs_f64());
+    let wall = started.elapsed().as_secs_f64();
+    eprintln!(
+        "viewer session: {wall:.2} s, {:.3} s simulated",
+        d.time - time0
+    );
     assert_eq!(summary.frames, 7);
     assert!(summary.steps > 0 && d.time > time0, "{summary:?}");
+    // real time: the simulation never runs ahead of the wall clock (by more than the 0.1 s
+    // the physics tolerates before synchronizing again)
+    assert!(
+        d.time - time0 <= wall + 0.1,
+        "{} s in {wall} s",
+        d.time - time0
+    );
     assert!(!summary.running, "space paused the simulation");
     assert_ne!(
         m.opt.disableflags & DSBL_GRAVITY,

@@ -125,7 +125,10 @@ impl App<'_, '_, '_, '_> {
         if self.settings.profiler != 0 && (self.settings.pause_update != 0 || s.run) {
             self.hud.record_step(s.d, s.step_time);
         }
-        self.perturb(s)
+        if let Err(e) = self.perturb(s) {
+            self.hud.message = e;
+        }
+        Ok(())
     }
 
     /// The requests of the panels and keys (`pending_`).
