@@ -460,6 +460,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 frames: frames.map(|n| n as u64),
                 screenshot,
                 any_thread: false,
+                script: Vec::new(),
             };
             let summary = mjrs_gl::viewer::run(&mut m, &mut d, opts)?;
             match frames {

@@ -17,8 +17,9 @@
 //! - [`ui`] is MuJoCo's UI framework (`mjui_*`): sections of buttons, check boxes, sliders,
 //!   edits and more, laid out with MuJoCo's rectangles, driven by mouse and keyboard events
 //!   and drawn with the renderer.
-//! - [`viewer`] is the interactive viewer of `mjrs view`: [`viewer::run`] simulates a model in
-//!   real time in a window, with `simulate`'s mouse, keys, panels and overlays.
+//! - [`viewer`] is the interactive viewer of `mjrs view`, MuJoCo's `simulate` on [`ui`]:
+//!   [`viewer::run`] steps a model on a physics thread in real time and draws it from a scene
+//!   state in a window, with `simulate`'s panels, mouse, keys and overlays.
 //!
 //! An image of a model, headless:
 //!

@@ -109,6 +109,17 @@ impl WindowGl {
             .map_err(|e| e.to_string())
     }
 
+    /// Wait for the display's refresh when swapping (vertical sync), or not.
+    pub fn set_vsync(&self, on: bool) {
+        let interval = if on {
+            SwapInterval::Wait(NonZeroU32::MIN)
+        } else {
+            SwapInterval::DontWait
+        };
+        // a preference, as at creation
+        let _ = self.surface.set_swap_interval(&self.context, interval);
+    }
+
     /// Follow a window resize; a zero size is ignored (nothing is drawn then).
     pub fn resize(&self, width: u32, height: u32) {
         if let (Some(w), Some(h)) = (NonZeroU32::new(width), NonZeroU32::new(height)) {

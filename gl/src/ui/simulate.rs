@@ -95,7 +95,7 @@ pub(crate) const DISABLESTRING: [&str; 15] = [
 ];
 
 /// Enable flags (`mjENABLESTRING`).
-const ENABLESTRING: [&str; 6] = [
+pub(crate) const ENABLESTRING: [&str; 6] = [
     "Override",
     "Energy",
     "Fwdinv",

@@ -12,13 +12,16 @@ use std::time::Duration;
 /// Steps kept for the profiler's plots.
 const HISTORY: usize = 200;
 
+/// simulate's help: the keys, then what they do.
 const HELP: (&str, &str) = (
-    "Space\nRight arrow\nBackspace\n- =\n[ ]\nEscape\nCtrl A\nTab, Shift Tab\nF1 F2 F3 F4\n\
-     Left drag\nRight drag\nWheel, middle drag\nDouble-click left\nDouble-click right\n\
-     Ctrl double-click right\nCtrl left drag\nCtrl right drag\n0-5\nCtrl Q",
-    "Pause\nStep\nReset\nSlower, faster\nCameras\nFree camera\nAlign camera\nPanels\n\
-     Help, info, profiler, sensors\nRotate (shift: other axis)\nMove (shift: horizontal)\nZoom\n\
-     Select body\nLook at point\nTrack body\nRotate body\nPull body\nGeom groups\nQuit",
+    "Space\n+  -\nLeft / Right arrow\nTab / Shift-Tab\n[  ]\nEsc\nDouble-click\nPage Up\n\
+     Right double-click\nCtrl Right double-click\nScroll, middle drag\nLeft drag\n\
+     [Shift] right drag\nCtrl [Shift] drag\nCtrl [Shift] right drag\nF1\nF2\nF3\nF4\nF5\n\
+     UI right-button hold\nUI title double-click",
+    "Play / Pause\nSpeed Up / Down\nStep Back / Forward\nToggle Left / Right UI\n\
+     Cycle cameras\nFree camera\nSelect\nSelect parent\nCenter camera\nTracking camera\n\
+     Zoom\nView Orbit\nView Pan\nObject Rotate\nObject Translate\nHelp\nInfo\nProfiler\n\
+     Sensors\nFull screen\nShow UI shortcuts\nExpand/collapse all",
 );
 
 /// A named line of the profiler and how to read it from a sample.
@@ -33,13 +36,25 @@ struct Sample {
     millis: f32,
 }
 
-/// The overlays' switches and the profiler's history.
-#[derive(Default)]
-pub struct Hud {
+/// Which overlays are on (simulate's option section).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Shown {
     pub help: bool,
     pub info: bool,
     pub profiler: bool,
     pub sensor: bool,
+}
+
+/// What the info overlay shows besides the data.
+pub struct InfoExtra {
+    pub fps: f64,
+    /// Wall time of the last step.
+    pub step_time: Duration,
+}
+
+/// The last message and the profiler's history.
+#[derive(Default)]
+pub struct Hud {
     pub message: String,
     history: VecDeque<Sample>,
     step_time: Duration,
@@ -75,47 +90,32 @@ impl Hud {
     }
 
     /// Draw the enabled overlays over the scene's viewport.
-    pub fn draw(&self, gl: &Gl, con: &Context, scene: Rect, m: &Model, d: &Data, clock: &str) {
+    #[allow(clippy::too_many_arguments)] // the overlays need all of it
+    pub fn draw(
+        &self,
+        gl: &Gl,
+        con: &Context,
+        scene: Rect,
+        m: &Model,
+        d: &Data,
+        shown: Shown,
+        extra: &InfoExtra,
+    ) {
         if scene.width <= 0 || scene.height <= 0 {
             return;
         }
-        if self.help {
-            render::overlay(
-                gl,
-                con,
-                Font::Normal,
-                GridPos::TopLeft,
-                scene,
-                HELP.0,
-                HELP.1,
-            );
+        let (top, bottom) = (GridPos::TopLeft, GridPos::BottomLeft);
+        if shown.help {
+            render::overlay(gl, con, Font::Normal, top, scene, HELP.1, HELP.0);
         }
-        if self.info {
-            let names = "Time\nSize\nStep\nSolver\nState";
-            let iter = d.solver_niter.first().copied().unwrap_or(0);
-            let values = format!(
-                "{:.3} s\nnv {}  ncon {}  nefc {}\n{:.3} ms\n{} iterations\n{clock}",
-                d.time,
-                m.nv,
-                d.ncon,
-                d.nefc,
-                self.step_time.as_secs_f64() * 1000.0,
-                iter
-            );
-            render::overlay(
-                gl,
-                con,
-                Font::Normal,
-                GridPos::BottomLeft,
-                scene,
-                names,
-                &values,
-            );
+        if shown.info {
+            let (title, content) = info_text(m, d, extra);
+            render::overlay(gl, con, Font::Normal, bottom, scene, &title, &content);
         }
-        if self.profiler {
+        if shown.profiler {
             self.profiler(gl, con, scene);
         }
-        if self.sensor && m.nsensordata > 0 {
+        if shown.sensor && m.nsensordata > 0 {
             sensors(gl, con, scene, m, d);
         }
         if !self.message.is_empty() {
@@ -174,6 +174,86 @@ impl Hud {
             render::figure(gl, con, vp, &mut fig);
         }
     }
+}
+
+/// simulate's info overlay (`UpdateInfoText`): time, constraints, CPU time of a step,
+/// solver error (log 10) and iterations, frames per second, arena use; energy, the
+/// forward-inverse comparison and islands when enabled.
+fn info_text(m: &Model, d: &Data, extra: &InfoExtra) -> (String, String) {
+    use mjrs_core::types::{ENBL_ENERGY, ENBL_FWDINV, ENBL_ISLAND, NISLAND};
+    let nisland = d.solver_nisland.min(NISLAND);
+    let mut solerr: f64 = 0.0;
+    for i in 0..nisland {
+        let n = d.solver_niter[i] as usize;
+        if n == 0 {
+            continue;
+        }
+        let stat = &d.solver[i * mjrs_core::types::NSOLVER + n.min(mjrs_core::types::NSOLVER) - 1];
+        let mut e = stat.improvement.min(stat.gradient);
+        if e == 0.0 {
+            e = stat.improvement.max(stat.gradient);
+        }
+        solerr = solerr.max(e);
+    }
+    let solerr = solerr.max(mjrs_core::real::MINVAL).log10();
+    let niter: i32 = d.solver_niter[..nisland].iter().sum();
+    let fps = if extra.fps < 1.0 {
+        format!("{:.1} ", extra.fps)
+    } else {
+        format!("{:.0} ", extra.fps)
+    };
+    let arena = d.arena.state.maxuse_arena as f64 / (m.narena.max(1)) as f64;
+    let mut title = String::from("Time\nSize\nCPU\nSolver   \nFPS\nMemory");
+    let mut content = format!(
+        "{:<9.3}\n{}  ({} con)\n{:.3}\n{:.1}  ({} it)\n{fps}\n{} of {}",
+        d.time,
+        d.nefc,
+        d.ncon,
+        extra.step_time.as_secs_f64() * 1000.0,
+        solerr,
+        niter,
+        super::panels::printf("%.2g", arena),
+        num_bytes(m.narena)
+    );
+    let enabled = |f: i32| m.opt.enableflags & f != 0;
+    if enabled(ENBL_ENERGY) {
+        title.push_str("\nEnergy");
+        content.push_str(&format!("\n{:.3}", d.energy[0] + d.energy[1]));
+    }
+    if enabled(ENBL_FWDINV) {
+        let l = |x: f64| x.max(mjrs_core::real::MINVAL).log10();
+        title.push_str("\nFwdInv");
+        content.push_str(&format!(
+            "\n{:.1} {:.1}",
+            l(d.solver_fwdinv[0]),
+            l(d.solver_fwdinv[1])
+        ));
+    }
+    if enabled(ENBL_ISLAND) {
+        title.push_str("\nIslands");
+        content.push_str(&format!("\n{}", d.nisland));
+    }
+    (title, content)
+}
+
+/// A byte count with the largest binary unit that divides it (`mju_writeNumBytes`).
+fn num_bytes(n: usize) -> String {
+    const UNITS: [(u32, &str); 6] = [
+        (60, "E"),
+        (50, "P"),
+        (40, "T"),
+        (30, "G"),
+        (20, "M"),
+        (10, "K"),
+    ];
+    let n = n as u64;
+    for (shift, suffix) in UNITS {
+        let unit = 1u64 << shift;
+        if n >= unit && n.is_multiple_of(unit) {
+            return format!("{}{suffix}", n >> shift);
+        }
+    }
+    n.to_string()
 }
 
 /// Sensor readings as bars, each scaled by its cutoff (or the largest reading).

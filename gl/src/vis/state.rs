@@ -78,6 +78,11 @@ impl SceneState {
     pub fn data(&mut self) -> mjrs_std::DataGuard<'_> {
         self.data.view()
     }
+
+    /// The state's copies of the model and the data together.
+    pub fn views(&mut self) -> (mjrs_std::ModelGuard<'_>, mjrs_std::DataGuard<'_>) {
+        (self.model.view(), self.data.view())
+    }
 }
 
 /// The rows of the kept contacts, packed in contact order as MuJoCo's copy stores them: their
