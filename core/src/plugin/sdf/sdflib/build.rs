@@ -281,8 +281,9 @@ impl BuildSizes {
 }
 
 impl BuildMemory<'_> {
-    /// Whether every slice is at least as long as `sizes` asks, with `leaf_of` as long as
-    /// `nodes` (whose length bounds the tree).
+    /// Whether the slices for the mesh are at least as long as `sizes` asks, with `leaf_of` as
+    /// long as `nodes`. The octree's slices are not checked: their lengths bound the tree (a
+    /// tree that outgrows them is [`BuildError::TooLarge`]).
     fn fits(&self, sizes: &BuildSizes) -> bool {
         let m = &self.mesh;
         let at_least = [
