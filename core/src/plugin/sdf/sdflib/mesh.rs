@@ -1,5 +1,6 @@
 //! What SdfLib derives from a mesh before building an octree: each triangle in its own frame
-//! with the normals that sign distances (`TriangleUtils::calculateMeshTriangleData`), and the
+//! with the normals that sign distances (`TriangleUtils::calculateMeshTriangleData`, with its
+//! repair of meshes that are not watertight: nearby vertices of lone edges merged), and the
 //! bounding-sphere tree of the TriangleMeshDistance library that finds a point's nearest
 //! triangle (`tmd::TriangleMeshDistance`, double precision).
 
