@@ -3,7 +3,8 @@
 //! shows what a device computes from that blob.
 //!
 //! [`control`], [`dump`] and [`stepping`] are the same source files as the f64 modules of the
-//! crate root, compiled against `mjrs-core-f32`.
+//! crate root, compiled against `mjrs-core-f32`; [`sdflib`] is `mjrs_alloc::sdflib`'s (the heap
+//! builder of the mesh SDF's octrees) compiled against it.
 
 use mjrs_core_f32 as mj;
 
@@ -11,6 +12,8 @@ use mjrs_core_f32 as mj;
 pub mod control;
 #[path = "dump.rs"]
 pub mod dump;
+#[path = "../alloc-front/src/sdflib.rs"]
+pub mod sdflib;
 #[path = "stepping.rs"]
 pub mod stepping;
 
@@ -27,6 +30,7 @@ pub fn with_f32<R>(
     let header = mj::mjb::read_header(&blob[..n]).map_err(|e| e.to_string())?;
     let mut mbuf = vec![0u8; header.model_bytes().map_err(|e| e.to_string())?];
     mj::plugin::register_first_party();
+    sdflib::register_builder();
     let m = mj::mjb::load(&blob[..n], &mut mbuf).map_err(|e| format!("f32 model: {e}"))?;
     let mut dbuf = vec![0u8; mj::Data::bytes_needed(m.sizes()).map_err(|e| e.to_string())?];
     let data_bytes = dbuf.len() + size_of::<mj::Data>();

@@ -18,6 +18,9 @@
 // control.rs, dump.rs and stepping.rs are compiled once per precision (here and in `f32`), on
 // purpose: one source, two cores
 #![allow(clippy::duplicate_mod)]
+// the f32 octree builder of the mesh SDF is mjrs-alloc's source file, which names `alloc`
+extern crate alloc;
+
 pub use mjrs_alloc as alloc_front;
 pub use mjrs_core as core;
 pub use mjrs_std as std_front;

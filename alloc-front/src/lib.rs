@@ -26,6 +26,9 @@
 
 extern crate alloc;
 
+/// The core, under the name the files shared with the f32 command line use.
+use mjrs_core as mj;
+
 mod buffer;
 mod data;
 mod model;

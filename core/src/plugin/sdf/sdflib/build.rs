@@ -15,7 +15,7 @@
 //! later from its record.
 
 use super::glm::{self, Vec3};
-use super::mesh::{self, Bvh, BvhNode, HalfEdge, TriangleData};
+use super::mesh::{self, Bvh, BvhNode, MeshScratch, TriangleData};
 use super::tricubic::{self, CornerValues, VALUES_PER_VERTEX};
 use super::{BuildError, OctreeHeader, CHILDREN_INDEX, IS_LEAF, NUM_COEFFICIENTS};
 
@@ -211,14 +211,14 @@ pub struct Mesh<'a> {
     pub indices: &'a [u32],
 }
 
-/// Caller memory of [`build`]; the sizes each slice needs are in [`BuildMemory::sizes`].
+/// Caller memory of [`build`]; each slice at least as long as [`BuildSizes`] says.
 pub struct BuildMemory<'a> {
     /// One per triangle.
     pub triangles: &'a mut [TriangleData],
     /// One per vertex.
     pub vertex_normals: &'a mut [[f32; 3]],
-    /// Three per triangle.
-    pub half_edges: &'a mut [HalfEdge],
+    /// The edge pairing and vertex merge of the mesh's normals.
+    pub mesh: MeshScratch<'a>,
     /// Twice the triangles.
     pub bvh: &'a mut [BvhNode],
     /// One per triangle.
@@ -237,12 +237,71 @@ pub struct BuildMemory<'a> {
     pub to_subdivide: &'a mut [u32],
 }
 
-/// What [`build`] needs for a mesh: (triangles, vertices) sizes of the fixed slices.
+/// The lengths of the slices of a [`BuildMemory`] for a mesh and an octree of at most
+/// `capacity` words (the node records in proportion: a tree has about one record per 57 words,
+/// one refinement rarely more than a few hundred).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildSizes {
+    /// `triangles` and `order`.
+    pub faces: usize,
+    /// `vertex_normals`, `mesh.parent`, `mesh.loose` and each of `mesh.grids`.
+    pub vertices: usize,
+    /// `mesh.half_edges` and `mesh.merged_edges`.
+    pub half_edges: usize,
+    /// `bvh`.
+    pub bvh: usize,
+    /// Each of `caches`.
+    pub cache: usize,
+    /// `nodes` and `leaf_of`.
+    pub nodes: usize,
+    /// `infos`.
+    pub infos: usize,
+    /// `refine`.
+    pub refine: usize,
+    /// `to_subdivide`.
+    pub to_subdivide: usize,
+}
+
+impl BuildSizes {
+    /// The sizes for a mesh of `nvert` vertices and `nface` triangles and an octree of at most
+    /// `capacity` words.
+    pub fn new(nvert: usize, nface: usize, capacity: usize) -> Self {
+        Self {
+            faces: nface,
+            vertices: nvert,
+            half_edges: 3 * nface,
+            bvh: (2 * nface).max(1),
+            cache: CACHE_SIZE,
+            nodes: capacity,
+            infos: capacity / 32 + 1024,
+            refine: capacity / 64 + 1024,
+            to_subdivide: capacity / 4,
+        }
+    }
+}
+
 impl BuildMemory<'_> {
-    /// Lengths of `triangles`, `vertex_normals`, `half_edges`, `bvh` and `order` for a mesh of
-    /// `nvert` vertices and `nface` triangles.
-    pub fn sizes(nvert: usize, nface: usize) -> [usize; 5] {
-        [nface, nvert, 3 * nface, (2 * nface).max(1), nface]
+    /// Whether the slices for the mesh are at least as long as `sizes` asks, with `leaf_of` as
+    /// long as `nodes`. The octree's slices are not checked: their lengths bound the tree (a
+    /// tree that outgrows them is [`BuildError::TooLarge`]).
+    fn fits(&self, sizes: &BuildSizes) -> bool {
+        let m = &self.mesh;
+        let at_least = [
+            (self.triangles.len(), sizes.faces),
+            (self.order.len(), sizes.faces),
+            (self.vertex_normals.len(), sizes.vertices),
+            (m.parent.len(), sizes.vertices),
+            (m.loose.len(), sizes.vertices),
+            (m.grids[0].len(), sizes.vertices),
+            (m.grids[1].len(), sizes.vertices),
+            (m.half_edges.len(), sizes.half_edges),
+            (m.merged_edges.len(), sizes.half_edges),
+            (self.bvh.len(), sizes.bvh),
+            (self.caches[0].len(), sizes.cache),
+            (self.caches[1].len(), sizes.cache),
+            (self.leaf_of.len(), self.nodes.len()),
+        ];
+        at_least.iter().all(|&(have, need)| have >= need)
     }
 }
 
@@ -455,6 +514,9 @@ impl Builder<'_, '_> {
         let grid = self.header.start_grid_size as usize;
         self.grow(grid * grid * grid, 0)?;
         self.first_nodes()?;
+        // SdfLib's per-thread copy of the queries starts from the main cache as it is now
+        let [main, first_pass] = &mut self.caches;
+        first_pass[..CACHE_SIZE].copy_from_slice(&main[..CACHE_SIZE]);
         for depth in FIRST_DEPTH..=MAX_DEPTH {
             if depth < MAX_DEPTH {
                 self.fit_depth(depth)?;
@@ -545,35 +607,51 @@ impl Builder<'_, '_> {
         Ok(())
     }
 
-    /// Moves each neighbour entry of a node of the current depth one level down, to the node of
-    /// its depth across the face, or marks it as a leaf's slot.
+    /// Moves each neighbour entry of a node of the current depth down to the node of its
+    /// depth across the face, or marks it as a leaf's slot.
     fn descend_neighbours(&self, node: &mut NodeInfo, depth: u32) -> Result<(), BuildError> {
         for n in 1..=6u32 {
-            let k = (n - 1) as usize;
-            if (node.neighbour_indices[k] >> 30) & 1 != 0 {
-                continue;
-            }
-            let slot = node.neighbour_indices[k] & !LEAF_SLOT;
-            if self.is_leaf(slot)? {
-                node.neighbour_indices[k] |= LEAF_SLOT;
-                continue;
-            }
-            node.neighbour_indices[k] = self.children_index(slot)?;
-            node.neighbour_depth[k] += 1;
-            while u32::from(node.neighbour_depth[k]) < depth {
-                let diff = depth - u32::from(node.neighbour_depth[k]);
-                let child = ((node.child_indices >> (3 * diff)) & 0b111) as u32;
-                node.neighbour_indices[k] = node.neighbour_indices[k].wrapping_add(n ^ child);
-                let slot = node.neighbour_indices[k] & !LEAF_SLOT;
-                if self.is_leaf(slot)? {
-                    node.neighbour_indices[k] |= LEAF_SLOT;
-                    break;
-                }
-                node.neighbour_indices[k] = self.children_index(slot)?;
-                node.neighbour_depth[k] += 1;
+            if (node.neighbour_indices[(n - 1) as usize] >> 30) & 1 == 0 {
+                self.descend_neighbour(node, n, depth, true)?;
             }
         }
         Ok(())
+    }
+
+    /// Moves the neighbour entry across face direction `n` down towards depth `limit`: first
+    /// into the children of the slot it names when `moved` (the entry names a slot rather than
+    /// a children group), then one child per level along the node's path, until it reaches a
+    /// leaf (then marked as a leaf's slot; true) or the depth.
+    fn descend_neighbour(
+        &self,
+        node: &mut NodeInfo,
+        n: u32,
+        limit: u32,
+        moved: bool,
+    ) -> Result<bool, BuildError> {
+        let k = (n - 1) as usize;
+        if moved {
+            let slot = node.neighbour_indices[k] & !LEAF_SLOT;
+            if self.is_leaf(slot)? {
+                node.neighbour_indices[k] |= LEAF_SLOT;
+                return Ok(true);
+            }
+            node.neighbour_indices[k] = self.children_index(slot)?;
+            node.neighbour_depth[k] += 1;
+        }
+        while u32::from(node.neighbour_depth[k]) < limit {
+            let diff = node.depth - u32::from(node.neighbour_depth[k]);
+            let child = ((node.child_indices >> (3 * diff)) & 0b111) as u32;
+            node.neighbour_indices[k] = node.neighbour_indices[k].wrapping_add(n ^ child);
+            let slot = node.neighbour_indices[k] & !LEAF_SLOT;
+            if self.is_leaf(slot)? {
+                node.neighbour_indices[k] |= LEAF_SLOT;
+                return Ok(true);
+            }
+            node.neighbour_indices[k] = self.children_index(slot)?;
+            node.neighbour_depth[k] += 1;
+        }
+        Ok(false)
     }
 
     /// Second pass over a depth: nodes that are not leaves take the polynomial of neighbouring
@@ -949,30 +1027,9 @@ impl Builder<'_, '_> {
                 continue;
             }
             let moved = !first_iteration || node.neighbour_indices[k] >> 31 != 0;
-            if moved && self.is_leaf(node.neighbour_indices[k] & !LEAF_SLOT)? {
-                node.neighbour_indices[k] |= LEAF_SLOT;
+            if self.descend_neighbour(node, n, depth.min(current), moved)? {
                 *samples |= bits;
                 continue;
-            }
-            if moved {
-                node.neighbour_indices[k] =
-                    self.children_index(node.neighbour_indices[k] & !LEAF_SLOT)?;
-                node.neighbour_depth[k] += 1;
-            }
-            while u32::from(node.neighbour_depth[k]) < depth
-                && u32::from(node.neighbour_depth[k]) < current
-            {
-                let diff = depth - u32::from(node.neighbour_depth[k]);
-                let child = ((node.child_indices >> (3 * diff)) & 0b111) as u32;
-                node.neighbour_indices[k] = node.neighbour_indices[k].wrapping_add(n ^ child);
-                let s = node.neighbour_indices[k] & !LEAF_SLOT;
-                if self.is_leaf(s)? {
-                    node.neighbour_indices[k] |= LEAF_SLOT;
-                    *samples |= bits;
-                    break;
-                }
-                node.neighbour_indices[k] = self.children_index(s)?;
-                node.neighbour_depth[k] += 1;
             }
             if current >= depth && node.neighbour_indices[k] >> 31 == 0 {
                 let next = (node.neighbour_indices[k] & !LEAF_SLOT).wrapping_add(n ^ c);
@@ -1099,21 +1156,10 @@ pub fn build<'a>(
     if mesh.vertices.iter().flatten().any(|x| !x.is_finite()) {
         return Err(BuildError::Degenerate);
     }
-    let sizes = BuildMemory::sizes(nvert, nface);
-    let have = [
-        memory.triangles.len(),
-        memory.vertex_normals.len(),
-        memory.half_edges.len(),
-        memory.bvh.len(),
-        memory.order.len(),
-    ];
-    if have.iter().zip(sizes).any(|(&h, s)| h < s)
-        || memory.caches.iter().any(|c| c.len() < CACHE_SIZE)
-        || memory.leaf_of.len() < memory.nodes.len()
-    {
+    if !memory.fits(&BuildSizes::new(nvert, nface, 0)) {
         return Err(BuildError::OutOfMemory);
     }
-    let (mesh_min, mesh_max) = bounds(mesh.vertices);
+    let (mesh_min, mesh_max) = mesh::bounds(mesh.vertices);
     let header = OctreeHeader::new(mesh_min, mesh_max, START_DEPTH);
     if header.start_grid_cell_size.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater) {
         return Err(BuildError::Degenerate);
@@ -1124,12 +1170,12 @@ pub fn build<'a>(
         mesh.indices,
         triangles,
         &mut memory.vertex_normals[..nvert],
-        &mut memory.half_edges[..3 * nface],
+        memory.mesh,
     )?;
     let bvh = mesh::build_bvh(
         mesh.vertices,
         mesh.indices,
-        &mut memory.bvh[..sizes[3]],
+        &mut memory.bvh[..(2 * nface).max(1)],
         &mut memory.order[..nface],
     )?;
     let threshold = TERMINATION_THRESHOLD * glm::length(glm::sub(mesh_max, mesh_min));
@@ -1143,7 +1189,6 @@ pub fn build<'a>(
     };
     let [cache0, cache1] = memory.caches;
     cache0[..CACHE_SIZE].fill(([(1 << MAX_DEPTH) + 1; 3], 0));
-    cache1[..CACHE_SIZE].fill(([(1 << MAX_DEPTH) + 1; 3], 0));
     let mut b = Builder {
         queries,
         header,
@@ -1162,17 +1207,4 @@ pub fn build<'a>(
     let nodes: &'a [u32] = &b.nodes.buf[..len];
     header.min_border_value = min_border_value(&header.view(nodes));
     Ok((header, nodes))
-}
-
-/// `Mesh::computeBoundingBox`.
-fn bounds(vertices: &[[f32; 3]]) -> (Vec3, Vec3) {
-    let mut lo = [f32::INFINITY; 3];
-    let mut hi = [f32::NEG_INFINITY; 3];
-    for v in vertices {
-        for i in 0..3 {
-            lo[i] = glm::min(lo[i], v[i]);
-            hi[i] = glm::max(hi[i], v[i]);
-        }
-    }
-    (lo, hi)
 }

@@ -1,5 +1,6 @@
 //! What SdfLib derives from a mesh before building an octree: each triangle in its own frame
-//! with the normals that sign distances (`TriangleUtils::calculateMeshTriangleData`), and the
+//! with the normals that sign distances (`TriangleUtils::calculateMeshTriangleData`, with its
+//! repair of meshes that are not watertight: nearby vertices of lone edges merged), and the
 //! bounding-sphere tree of the TriangleMeshDistance library that finds a point's nearest
 //! triangle (`tmd::TriangleMeshDistance`, double precision).
 
@@ -126,21 +127,56 @@ impl TriangleData {
 /// Scratch of [`triangle_data`]: one entry per half edge.
 pub type HalfEdge = (u64, u32);
 
+/// A vertex in a cell of the vertex merge's grid: (cell key, vertex).
+pub type GridEntry = (u32, u32);
+
+/// Caller memory of [`triangle_data`]; each slice at least as long as noted.
+pub struct MeshScratch<'a> {
+    /// Three per triangle: the half edges sorted by edge.
+    pub half_edges: &'a mut [HalfEdge],
+    /// Three per triangle: the unmatched edges keyed by their merged vertices.
+    pub merged_edges: &'a mut [HalfEdge],
+    /// One per vertex: the vertex merge's parent of each vertex.
+    pub parent: &'a mut [u32],
+    /// One per vertex: the vertices of unmatched edges, ascending.
+    pub loose: &'a mut [u32],
+    /// One per vertex each: the vertex merge's two grids (the second offset by half a cell).
+    pub grids: [&'a mut [GridEntry]; 2],
+}
+
+/// How a mesh's edges paired up in [`triangle_data`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EdgeReport {
+    /// Edges left without a partner face (one face, or an odd one out of more than two).
+    pub unmatched: usize,
+    /// Of those, the ones still without a partner after merging nearby vertices (SdfLib logs
+    /// that they "cannot be merged" and keeps the triangles' own normals for them).
+    pub unmerged: usize,
+}
+
+/// No parent: the vertex is a root of the merge (or was never merged).
+const NO_PARENT: u32 = u32::MAX;
+
 /// `calculateMeshTriangleData`: the frame of every triangle, and the edge and vertex normals
-/// (angle-weighted) that decide the sign of distances. SdfLib repairs meshes with unmatched or
-/// over-shared edges by merging nearby vertices; that repair is not implemented, so such a mesh
-/// is an error.
-pub fn triangle_data(
+/// (angle-weighted) that decide the sign of distances. The two faces of an edge share the sum of
+/// their normals; an edge without a partner face keeps the triangle's own normal, unless merging
+/// vertices closer than SdfLib's tolerance finds it one ([`merge_loose_edges`]). A triangle
+/// without area has no frame (SdfLib's is NaN, and so are the distances near it; its handling
+/// of such triangles is switched off in the commit MuJoCo uses): an error here.
+pub(super) fn triangle_data(
     vertices: &[Vec3],
     indices: &[u32],
     out: &mut [TriangleData],
     vertex_normals: &mut [Vec3],
-    half_edges: &mut [HalfEdge],
-) -> Result<(), BuildError> {
+    scratch: MeshScratch<'_>,
+) -> Result<EdgeReport, BuildError> {
     let nface = indices.len() / 3;
     let vertex = |i: usize| vertices[indices[i] as usize];
     for t in 0..nface {
         out[t] = TriangleData::new(vertex(3 * t), vertex(3 * t + 1), vertex(3 * t + 2));
+        if out[t].transform.iter().flatten().any(|x| !x.is_finite()) {
+            return Err(BuildError::FlatTriangle);
+        }
     }
     // vertex normals: the triangles' normals weighted by their angles, in triangle order
     vertex_normals.fill([0.0; 3]);
@@ -156,33 +192,223 @@ pub fn triangle_data(
             vertex_normals[v1] = glm::add(vertex_normals[v1], n);
         }
     }
-    // edge normals: the half edges of each edge paired in order, as SdfLib's map pairs them
+    let half_edges = &mut scratch.half_edges[..3 * nface];
     for (h, e) in half_edges.iter_mut().enumerate() {
         let a = indices[h];
         let b = indices[if h % 3 == 2 { h - 2 } else { h + 1 }];
-        *e = ((u64::from(a.min(b)) << 32) | u64::from(a.max(b)), h as u32);
+        *e = (edge_key(a, b), h as u32);
     }
     half_edges.sort_unstable();
-    let mut i = 0;
-    while i < half_edges.len() {
-        let matched = half_edges
-            .get(i + 1)
-            .is_some_and(|next| next.0 == half_edges[i].0);
-        if !matched {
-            return Err(BuildError::NotWatertight);
-        }
-        let (h1, h2) = (half_edges[i].1 as usize, half_edges[i + 1].1 as usize);
-        let (t1, t2) = (h1 / 3, h2 / 3);
-        let n = glm::add(out[t2].normal(), out[t1].normal());
-        out[t2].edges_normal[h2 % 3] = glm::mul(&out[t2].transform, n);
-        out[t1].edges_normal[h1 % 3] = glm::mul(&out[t1].transform, n);
-        i += 2;
+    let unmatched = pair_edges(out, half_edges);
+    let mut report = EdgeReport {
+        unmatched,
+        unmerged: 0,
+    };
+    if unmatched > 0 {
+        report.unmerged = merge_loose_edges(
+            vertices,
+            out,
+            vertex_normals,
+            &half_edges[..unmatched],
+            scratch.merged_edges,
+            scratch.parent,
+            scratch.loose,
+            scratch.grids,
+        )?;
     }
     for (i, &v) in indices.iter().enumerate() {
         let t = &mut out[i / 3];
         t.vertices_normal[i % 3] = glm::mul(&t.transform, vertex_normals[v as usize]);
     }
-    Ok(())
+    Ok(report)
+}
+
+/// The key of the edge between vertices `a` and `b` (either way round).
+fn edge_key(a: u32, b: u32) -> u64 {
+    (u64::from(a.min(b)) << 32) | u64::from(a.max(b))
+}
+
+/// Gives the two faces of each pair of half edges with one key the sum of their normals, pairing
+/// them in order as SdfLib's edge map does (the 1st with the 2nd, the 3rd with the 4th, ...).
+/// `edges` is sorted by (key, half edge); the ones left over (the last of an odd group) are moved
+/// to its front, in key order, and their number returned.
+fn pair_edges(out: &mut [TriangleData], edges: &mut [HalfEdge]) -> usize {
+    let mut loose = 0;
+    let mut i = 0;
+    while i < edges.len() {
+        if edges.get(i + 1).is_some_and(|next| next.0 == edges[i].0) {
+            let (h1, h2) = (edges[i].1 as usize, edges[i + 1].1 as usize);
+            share_edge_normal(out, h1, h2);
+            i += 2;
+        } else {
+            edges[loose] = edges[i];
+            loose += 1;
+            i += 1;
+        }
+    }
+    loose
+}
+
+/// The normal of the edge of half edges `h1` and `h2`: the sum of their faces' normals, in each
+/// face's frame.
+fn share_edge_normal(out: &mut [TriangleData], h1: usize, h2: usize) {
+    let (t1, t2) = (h1 / 3, h2 / 3);
+    let n = glm::add(out[t2].normal(), out[t1].normal());
+    out[t2].edges_normal[h2 % 3] = glm::mul(&out[t2].transform, n);
+    out[t1].edges_normal[h1 % 3] = glm::mul(&out[t1].transform, n);
+}
+
+/// SdfLib's repair of unmatched edges: the vertices of `loose` edges closer to one another than
+/// `1e-5` over the mesh's largest extent (SdfLib's tolerance, found through two grids of 2048
+/// cells per axis, the second offset by half a cell) are merged; edges that then join the same
+/// merged vertices pair up as in [`pair_edges`], and merged vertices share the sum of their
+/// normals. Returns how many edges still have no partner.
+#[allow(clippy::too_many_arguments)]
+fn merge_loose_edges(
+    vertices: &[Vec3],
+    out: &mut [TriangleData],
+    vertex_normals: &mut [Vec3],
+    loose_edges: &[HalfEdge],
+    merged_edges: &mut [HalfEdge],
+    parent: &mut [u32],
+    loose: &mut [u32],
+    grids: [&mut [GridEntry]; 2],
+) -> Result<usize, BuildError> {
+    let nvert = vertices.len();
+    // the vertices of the loose edges, ascending and once each
+    let parent = &mut parent[..nvert];
+    parent.fill(NO_PARENT);
+    for &(key, _) in loose_edges {
+        parent[(key >> 32) as usize] = 0;
+        parent[(key & 0xffff_ffff) as usize] = 0;
+    }
+    let mut nloose = 0;
+    for v in 0..nvert {
+        if parent[v] == 0 {
+            loose[nloose] = v as u32;
+            nloose += 1;
+        }
+    }
+    parent.fill(NO_PARENT);
+    let loose = &loose[..nloose];
+    let grid = MergeGrid::new(vertices);
+    let [grid0, grid1] = grids;
+    let mut grids = [&mut grid0[..nloose], &mut grid1[..nloose]];
+    for (offset, cells) in [0.0, 0.5].into_iter().zip(grids.iter_mut()) {
+        for (cell, &v) in cells.iter_mut().zip(loose) {
+            *cell = (grid.key(vertices[v as usize], offset), v);
+        }
+        // a cell's vertices in the order SdfLib appended them (ascending)
+        cells.sort_unstable();
+    }
+    for &v in loose {
+        for (offset, cells) in [0.0, 0.5].into_iter().zip(grids.iter()) {
+            let key = grid.key(vertices[v as usize], offset);
+            let first = cells.partition_point(|c| c.0 < key);
+            let near = cells[first..]
+                .iter()
+                .take_while(|c| c.0 == key)
+                .map(|c| c.1)
+                .find(|&w| {
+                    let d = glm::sub(vertices[v as usize], vertices[w as usize]);
+                    glm::dot(d, d) < grid.sq_threshold
+                });
+            if let Some(w) = near {
+                let p1 = root(parent, v)?;
+                let p2 = root(parent, w)?;
+                if v == p1 {
+                    parent[p1 as usize] = p1;
+                }
+                parent[p2 as usize] = p1;
+            }
+        }
+    }
+    // the loose edges again, between merged vertices: paired in the order of their old keys
+    let merged = &mut merged_edges[..loose_edges.len()];
+    for (j, (&(key, _), m)) in loose_edges.iter().zip(merged.iter_mut()).enumerate() {
+        let a = root(parent, (key >> 32) as u32)?;
+        let b = root(parent, (key & 0xffff_ffff) as u32)?;
+        *m = (edge_key(a, b), j as u32);
+    }
+    merged.sort_unstable();
+    for m in merged.iter_mut() {
+        m.1 = loose_edges[m.1 as usize].1;
+    }
+    let unmerged = pair_edges(out, merged);
+    // a merged vertex's normal is the sum over the vertices merged into it, in vertex order
+    for &v in loose {
+        let p = root(parent, v)?;
+        if p != v {
+            vertex_normals[p as usize] =
+                glm::add(vertex_normals[p as usize], vertex_normals[v as usize]);
+        }
+    }
+    for &v in loose {
+        vertex_normals[v as usize] = vertex_normals[root(parent, v)? as usize];
+    }
+    Ok(unmerged)
+}
+
+/// The vertex `v` was merged into: the end of its chain of parents.
+fn root(parent: &[u32], mut v: u32) -> Result<u32, BuildError> {
+    for _ in 0..=parent.len() {
+        match parent
+            .get(v as usize)
+            .copied()
+            .ok_or(BuildError::Malformed)?
+        {
+            p if p == NO_PARENT || p == v => return Ok(v),
+            p => v = p,
+        }
+    }
+    Err(BuildError::Malformed)
+}
+
+/// SdfLib's grid of the vertex merge: 2048 cells per axis over the mesh's box.
+struct MergeGrid {
+    start: Vec3,
+    scale: f32,
+    sq_threshold: f32,
+}
+
+/// Cells per axis of the vertex merge's grid.
+const MERGE_CELLS: u32 = 2048;
+
+impl MergeGrid {
+    fn new(vertices: &[Vec3]) -> Self {
+        let (lo, hi) = bounds(vertices);
+        let size = glm::sub(hi, lo);
+        let largest = glm::max(size[0], glm::max(size[1], size[2]));
+        let threshold = (1e-5 / f64::from(largest)) as f32;
+        Self {
+            start: lo,
+            scale: MERGE_CELLS as f32 / largest,
+            sq_threshold: threshold * threshold,
+        }
+    }
+
+    /// The key of the cell of `v` in the grid offset by `offset` cells: SdfLib's
+    /// `x + 2048 y + 2048² z` in unsigned 32-bit arithmetic (it wraps: the key names a cell
+    /// only up to that, the distance test decides).
+    fn key(&self, v: Vec3, offset: f32) -> u32 {
+        let id = glm::sub(v, self.start).map(|x| (x * self.scale + offset) as i32 as u32);
+        id[0]
+            .wrapping_add(id[1].wrapping_mul(MERGE_CELLS))
+            .wrapping_add(id[2].wrapping_mul(MERGE_CELLS).wrapping_mul(MERGE_CELLS))
+    }
+}
+
+/// `Mesh::computeBoundingBox`: the smallest and largest coordinates.
+pub fn bounds(vertices: &[Vec3]) -> (Vec3, Vec3) {
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for v in vertices {
+        for i in 0..3 {
+            lo[i] = glm::min(lo[i], v[i]);
+            hi[i] = glm::max(hi[i], v[i]);
+        }
+    }
+    (lo, hi)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -525,5 +751,113 @@ mod tests {
         assert_eq!(bvh.nearest_triangle([0.2, 0.2, -1.0]), 0);
         assert_eq!(bvh.nearest_triangle([0.2, -1.0, 0.2]), 1);
         assert_eq!(bvh.nearest_triangle([1.0, 1.0, 1.0]), 3);
+    }
+}
+
+#[cfg(test)]
+mod edge_tests {
+    use super::*;
+
+    const TETRAHEDRON: [Vec3; 4] = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 0.0, 1.0],
+    ];
+    const FACES: [u32; 12] = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3];
+
+    /// [`triangle_data`] of a mesh of at most 12 vertices and 6 triangles.
+    fn report(vertices: &[Vec3], indices: &[u32]) -> Result<EdgeReport, BuildError> {
+        let nface = indices.len() / 3;
+        let mut out = [TriangleData::default(); 6];
+        let mut normals = [[0.0; 3]; 12];
+        let mut half_edges = [(0, 0); 18];
+        let mut merged = [(0, 0); 18];
+        let (mut parent, mut loose) = ([0; 12], [0; 12]);
+        let (mut g0, mut g1) = ([(0, 0); 12], [(0, 0); 12]);
+        triangle_data(
+            vertices,
+            indices,
+            &mut out[..nface],
+            &mut normals[..vertices.len()],
+            MeshScratch {
+                half_edges: &mut half_edges,
+                merged_edges: &mut merged,
+                parent: &mut parent,
+                loose: &mut loose,
+                grids: [&mut g0, &mut g1],
+            },
+        )
+    }
+
+    #[test]
+    fn a_closed_mesh_pairs_every_edge() {
+        let r = report(&TETRAHEDRON, &FACES).unwrap();
+        assert_eq!(r, EdgeReport::default());
+    }
+
+    #[test]
+    fn an_open_mesh_keeps_its_lone_edges() {
+        let r = report(&TETRAHEDRON, &FACES[3..]).unwrap();
+        assert_eq!(
+            r,
+            EdgeReport {
+                unmatched: 3,
+                unmerged: 3
+            }
+        );
+    }
+
+    #[test]
+    fn copies_of_vertices_are_merged_within_the_tolerance() {
+        // the last face on copies of its vertices: exact, within 1e-5 (the extent is 1), beyond
+        let mut vertices = [[0.0; 3]; 7];
+        vertices[..4].copy_from_slice(&TETRAHEDRON);
+        vertices[4] = TETRAHEDRON[1];
+        vertices[5] = [0.0, 1.0 + 4e-6, 0.0];
+        vertices[6] = TETRAHEDRON[3];
+        let mut faces = FACES;
+        faces[9..].copy_from_slice(&[4, 5, 6]);
+        let merged = report(&vertices, &faces).unwrap();
+        assert_eq!(
+            merged,
+            EdgeReport {
+                unmatched: 6,
+                unmerged: 0
+            }
+        );
+        vertices[5] = [0.0, 1.0 + 4e-5, 0.0];
+        let apart = report(&vertices, &faces).unwrap();
+        assert_eq!(
+            apart,
+            EdgeReport {
+                unmatched: 6,
+                unmerged: 4
+            }
+        );
+    }
+
+    #[test]
+    fn an_edge_of_three_faces_pairs_the_first_two() {
+        // a fin on edge 0-1: the first face and the fin pair, the second face's edge is left
+        let mut vertices = [[0.0; 3]; 5];
+        vertices[..4].copy_from_slice(&TETRAHEDRON);
+        vertices[4] = [0.5, -1.0, -1.0];
+        let faces = [0, 2, 1, 0, 1, 4, 0, 1, 3, 0, 3, 2, 1, 2, 3];
+        let r = report(&vertices, &faces).unwrap();
+        assert_eq!(
+            r,
+            EdgeReport {
+                unmatched: 3,
+                unmerged: 3
+            }
+        );
+    }
+
+    #[test]
+    fn a_triangle_without_area_is_an_error() {
+        let mut faces = FACES;
+        faces[2] = 0;
+        assert_eq!(report(&TETRAHEDRON, &faces), Err(BuildError::FlatTriangle));
     }
 }

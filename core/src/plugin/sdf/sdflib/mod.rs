@@ -32,10 +32,9 @@ pub enum BuildError {
     BadIndex,
     /// The mesh's vertices are not finite, or its box has no extent.
     Degenerate,
-    /// An edge belongs to one triangle or to more than two (SdfLib merges nearby vertices to
-    /// repair such meshes; that repair is not implemented).
-    NotWatertight,
-    /// The caller's memory for the mesh data is smaller than [`build::BuildMemory::sizes`].
+    /// A triangle has no area (SdfLib's frame of it, and its distances near it, are NaN).
+    FlatTriangle,
+    /// The caller's memory for the mesh data is smaller than [`build::BuildSizes`] asks.
     OutOfMemory,
     /// The octree or its node records outgrow the caller's memory.
     TooLarge,
@@ -52,8 +51,8 @@ impl BuildError {
             BuildError::NoFaces => "the mesh of the SDF has no faces",
             BuildError::BadIndex => "a face of the SDF's mesh names a vertex it does not have",
             BuildError::Degenerate => "the SDF's mesh is degenerate (no extent or not finite)",
-            BuildError::NotWatertight => {
-                "the SDF's mesh is not watertight (an edge without exactly two faces)"
+            BuildError::FlatTriangle => {
+                "a triangle of the SDF's mesh has no area (its distances would be NaN)"
             }
             BuildError::OutOfMemory => "not enough memory for the SDF's mesh data",
             BuildError::TooLarge => "the SDF's octree does not fit the memory given for it",
