@@ -484,9 +484,13 @@ pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[R
         for (xi, &di) in x.iter_mut().zip(diag_inv) {
             *xi *= di;
         }
-        // x <- inv(L) x (x[i] in a register: its ancestors j are other entries)
-        for i in 0..nv {
-            if m.dof_simplenum[i] != 0 {
+        // x <- inv(L) x (x[i] in a register: its ancestors j are other entries), runs of
+        // simple dofs skipped whole
+        let mut i = 0;
+        while i < nv {
+            let simple = m.dof_simplenum[i] as usize;
+            if simple > 0 {
+                i += simple;
                 continue;
             }
             let mut xi = x[i];
@@ -496,6 +500,7 @@ pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[R
                 j = parent[j] as usize;
             }
             x[i] = xi;
+            i += 1;
         }
     }
 }

@@ -665,8 +665,13 @@ pub(crate) fn mul_sym_sparse(m: &Model, mat: &[Real], res: &mut [Real], vec: &[R
     for ((r, &v), &adr) in res.iter_mut().zip(vec).zip(madr) {
         *r = mat[adr as usize] * v;
     }
-    for i in 0..nv {
-        if m.dof_simplenum[i] != 0 {
+    let mut i = 0;
+    while i < nv {
+        // a run of simple dofs has only diagonals: skipped whole (a cloth's vertices are all
+        // simple, and a test per dof cost a third of this product there)
+        let simple = m.dof_simplenum[i] as usize;
+        if simple > 0 {
+            i += simple;
             continue;
         }
         // row i below the diagonal: one entry per ancestor, nearest first (the validated tree
@@ -681,6 +686,7 @@ pub(crate) fn mul_sym_sparse(m: &Model, mat: &[Real], res: &mut [Real], vec: &[R
             j = parent[j] as usize;
         }
         res[i] = ri;
+        i += 1;
     }
 }
 
@@ -855,16 +861,28 @@ pub(crate) fn jac_sparse_simple(
     start: usize,
 ) {
     let offset = sub3(point, &v3(d.subtree_com)[m.body_rootid[body] as usize]);
-    let cdof = v6(d.cdof);
-    let dofs = m.body_dofadr[body].max(0) as usize
-        ..(m.body_dofadr[body] + m.body_dofnum[body]).max(0) as usize;
-    for (ci, da) in (start..).zip(dofs) {
-        let c = &cdof[da];
+    let (adr, num) = (
+        m.body_dofadr[body].max(0) as usize,
+        m.body_dofnum[body].max(0) as usize,
+    );
+    if num == 0 {
+        return;
+    }
+    let cdofs = &v6(d.cdof)[adr..adr + num];
+    // the three rows' columns of this body, sliced once: the loop then writes without checks
+    // (a cloth calls this twice per contact and per edge row, for three dofs each time)
+    let (row0, rest) = jacdif.split_at_mut(n);
+    let (row1, row2) = rest.split_at_mut(n);
+    let cols = start..start + num;
+    let rows = row0[cols.clone()]
+        .iter_mut()
+        .zip(&mut row1[cols.clone()])
+        .zip(&mut row2[cols]);
+    for (c, ((j0, j1), j2)) in cdofs.iter().zip(rows) {
         let t = cross(&[c[0], c[1], c[2]], &offset);
         let col = [c[3] + t[0], c[4] + t[1], c[5] + t[2]];
-        for (r, x) in col.into_iter().enumerate() {
-            jacdif[ci + r * n] = if second { x } else { -x };
-        }
+        let col = if second { col } else { col.map(|x| -x) };
+        (*j0, *j1, *j2) = (col[0], col[1], col[2]);
     }
 }
 
