@@ -1,8 +1,11 @@
 //! [`Model`]: MuJoCo's `mjModel` as a view over a caller-provided byte buffer.
 //!
 //! The sizes ([`ModelSizes`]), the option structs ([`Options`], [`Visual`], [`Statistic`]) and
-//! every array of the layout table. Arrays are `&mut [T]` so that a program may edit model
-//! parameters between steps as MuJoCo allows; the pipeline takes `&Model`.
+//! every array of the layout table. Arrays are [`Field`]s: slices that read as `&[T]` through
+//! `&Model` and write as `&mut [T]` through `&mut Model`, so that a program may edit model
+//! parameters between steps as MuJoCo allows, while a model used in place from a blob in flash
+//! (`mjb::load_in_place`, a [`ReadOnly`] model) is only read. The pipeline takes `&Model`
+//! either way. Pass a whole array as `&m.body_pos` (a field is not a reference itself).
 
 use crate::arena::{ArenaError, Carver, LayoutCounter};
 use crate::layout::{field_len, ArrayVisitor, ArrayVisitorMut, FieldInfo};
