@@ -76,7 +76,7 @@ mod tests {
         let (mut a, mut b) = (alloc::vec![0u8; n + 8], alloc::vec![0u8; n + 8]);
         for (sa, sb) in [(0, 3), (5, 1), (2, 2), (7, 0)] {
             let src = &mut a[sa..sa + n];
-            let m = Model::carve(sizes, src).unwrap();
+            let mut m = Model::carve(sizes, src).unwrap();
             m.qpos0.copy_from_slice(&[1.0, 2.0, 3.0]);
             m.body_mass[1] = 4.5;
             let header = m.header();

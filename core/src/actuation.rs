@@ -80,16 +80,16 @@ pub fn fwd_actuation(m: &Model, d: &mut Data) -> Result<(), StepError> {
     })?;
     clamp_vec(
         d.actuator_force,
-        m.actuator_forcerange,
-        m.actuator_forcelimited,
+        &m.actuator_forcerange,
+        &m.actuator_forcelimited,
         |i| i,
     );
     mul_mat_t_vec(d.qfrc_actuator, d.actuator_moment, d.actuator_force, nu, nv);
     actuator_gravcomp(m, d);
     clamp_vec(
         d.qfrc_actuator,
-        m.jnt_actfrcrange,
-        m.jnt_actfrclimited,
+        &m.jnt_actfrcrange,
+        &m.jnt_actfrclimited,
         |j| m.jnt_dofadr[j] as usize,
     );
     Ok(())
@@ -100,7 +100,7 @@ pub fn fwd_actuation(m: &Model, d: &mut Data) -> Result<(), StepError> {
 fn clamped_controls(m: &Model, d: &mut Data, ctrl: &mut [Real]) {
     ctrl.copy_from_slice(d.ctrl);
     if !disabled(m, DSBL_CLAMPCTRL) {
-        clamp_vec(ctrl, m.actuator_ctrlrange, m.actuator_ctrllimited, |i| i);
+        clamp_vec(ctrl, &m.actuator_ctrlrange, &m.actuator_ctrllimited, |i| i);
     }
     if let Some(i) = ctrl
         .iter()

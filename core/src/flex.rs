@@ -52,7 +52,7 @@ fn flex_with(m: &Model, d: &mut Data, all_edges: bool) -> Result<(), ArenaError>
 fn vertex_positions(m: &Model, d: &mut Data) {
     let xpos = v3(d.xpos);
     let xmat = v9(d.xmat);
-    let local = v3(m.flex_vert);
+    let local = v3(&m.flex_vert);
     let out = v3m(d.flexvert_xpos);
     for f in 0..m.nflex {
         let start = m.flex_vertadr[f] as usize;

@@ -77,7 +77,7 @@ fn inertia_box_fluid_model(
 /// Full side lengths of the uniform box with the mass and principal inertia of `body`:
 /// `box[i] = sqrt(6 (I_j + I_k - I_i) / mass)`, with the difference kept above `MINVAL`.
 pub(crate) fn inertia_box(m: &Model, body: usize) -> [Real; 3] {
-    let inertia = &v3(m.body_inertia)[body];
+    let inertia = &v3(&m.body_inertia)[body];
     let mass = m.body_mass[body];
     let side = |i: usize, j: usize, k: usize| {
         sqrt(max(MINVAL, inertia[j] + inertia[k] - inertia[i]) / mass * 6.0)
@@ -204,7 +204,7 @@ fn ellipsoid_fluid_model(
 /// times, a capsule's radius twice and its half-length plus radius, a cylinder's radius twice and
 /// its half-length, otherwise the geom's three sizes.
 pub(crate) fn geom_semi_axes(m: &Model, geom: usize) -> [Real; 3] {
-    let s = &v3(m.geom_size)[geom];
+    let s = &v3(&m.geom_size)[geom];
     match m.geom_type[geom] {
         GEOM_SPHERE => [s[0], s[0], s[0]],
         GEOM_CAPSULE => [s[0], s[0], s[1] + s[0]],

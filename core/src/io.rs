@@ -52,7 +52,7 @@ fn reset(m: &Model, d: &mut Data, debug_value: Option<u8>) {
     }
     crate::plugin::reset_all(m, d.plugin_state);
 
-    d.qpos.copy_from_slice(m.qpos0);
+    d.qpos.copy_from_slice(&m.qpos0);
 
     for (active, &active0) in d.eq_active.iter_mut().zip(m.eq_active0.iter()) {
         *active = active0;

@@ -99,6 +99,7 @@ pub use error::StepError;
 pub use forward::{forward, step, step1, step2, step_skip};
 pub use inverse::{compare_fwd_inv, inverse, inverse_skip};
 pub use model::{Model, ModelHeader, ModelSizes, Options, Statistic, Visual};
+pub use pod::{Field, ReadOnly};
 pub use real::Real;
 pub use setconst::{set_const, set_length_range, set_total_mass};
 pub use state::{get_state, set_state, state_size, StateError};

@@ -19,12 +19,17 @@
 //! the others one converting loop each, and validation reads the integer arrays once (ids,
 //! addresses, face indices), not the float data or the texture bytes. `mjrs speed M.mjb
 //! --load N` and `bench/mjb_load.sh` measure it.
+//!
+//! [`load_in_place`] copies nothing it can avoid: the model's arrays are the blob's own bytes
+//! where they have the build's width and are aligned, which MJB's unpadded packing leaves to
+//! chance after every odd-length byte array; the others are converted into a small RAM buffer.
 
-use crate::arena::ArenaError;
+use crate::arena::{ArenaError, Carver, LayoutCounter};
 use crate::layout::{ArrayVisitor, ArrayVisitorMut, Elem, FieldInfo, Kind, Scalar};
 use crate::model::{
     mujoco_nnames_map, Model, ModelHeader, ModelSizes, Options, Statistic, Visual, N_MODEL_ARRAYS,
 };
+use crate::pod::{Place, Places, Pod, ReadOnly};
 use crate::real::REAL_BYTES;
 use crate::validate::{validate, ValidationError};
 
@@ -76,6 +81,9 @@ pub enum MjbError {
     Invalid(ValidationError),
     /// The destination buffer is too small or sizes overflow.
     Memory(ArenaError),
+    /// [`load_in_place`] views little-endian MJB bytes, which a big-endian target cannot
+    /// (use [`load`]).
+    BigEndian,
     /// The output slice given to [`save`] is too small.
     OutputTooSmall {
         /// Bytes needed.
@@ -113,6 +121,9 @@ impl core::fmt::Display for MjbError {
             MjbError::TrailingBytes(n) => write!(f, "invalid MJB: {n} bytes after the last array"),
             MjbError::Invalid(e) => write!(f, "invalid MJB: {e}"),
             MjbError::Memory(e) => write!(f, "{e}"),
+            MjbError::BigEndian => f.write_str(
+                "a big-endian target cannot use an MJB blob in place; load a copy instead",
+            ),
             MjbError::OutputTooSmall { needed } => {
                 write!(f, "output buffer too small: {needed} bytes needed")
             }
@@ -460,6 +471,27 @@ fn convert<T: Elem, const N: usize>(
 /// Loads an MJB blob into a `Model` carved from `buf` (which needs
 /// [`read_header`]`(blob)?.model_bytes()?` bytes), then validates it.
 pub fn load<'a>(blob: &[u8], buf: &'a mut [u8]) -> Result<Model<'a>, MjbError> {
+    let (header, mut r) = open(blob)?;
+    // not `Model::carve`: zeroing the arrays first would double the cost of a load, and every
+    // array is overwritten below (the bytes between arrays are never read)
+    let mut m = Model::view(&header, buf)?;
+    let mut fill = FillArrays {
+        r: &mut r,
+        real_bytes: blob_real_bytes(blob),
+        err: None,
+    };
+    m.visit_mut(&mut fill);
+    if let Some(e) = fill.err {
+        return Err(e);
+    }
+    validate(&m)?;
+    Ok(m)
+}
+
+/// Reads and checks a blob's header, sizes and option structs, and checks that its arrays
+/// are exactly as long as the sizes say. Returns the model's header and a reader at the first
+/// array.
+fn open(blob: &[u8]) -> Result<(ModelHeader, Reader<'_>), MjbError> {
     let mut r = Reader {
         bytes: blob,
         pos: 0,
@@ -493,28 +525,156 @@ pub fn load<'a>(blob: &[u8], buf: &'a mut [u8]) -> Result<Model<'a>, MjbError> {
     if body - structs > array_bytes {
         return Err(MjbError::TrailingBytes(body - structs - array_bytes));
     }
-
-    // not `Model::carve`: zeroing the arrays first would double the cost of a load, and every
-    // array is overwritten below (the bytes between arrays are never read)
-    let defaults = ModelHeader {
+    let mut m = ModelHeader {
         sizes: s,
         opt: Options::default(),
         vis: Visual::default(),
         stat: Statistic::default(),
     };
-    let mut m = Model::view(&defaults, buf)?;
     read_structs(&mut r, &mut m, header.real_bytes)?;
-    let mut fill = FillArrays {
-        r: &mut r,
-        real_bytes: header.real_bytes,
-        err: None,
-    };
-    m.visit_mut(&mut fill);
-    if let Some(e) = fill.err {
-        return Err(e);
+    Ok((m, r))
+}
+
+/// `sizeof(mjtNum)` of a blob that [`open`] accepted.
+fn blob_real_bytes(blob: &[u8]) -> usize {
+    if blob.get(4) == Some(&4) {
+        4
+    } else {
+        8
     }
+}
+
+/// A model used in place from its blob: arrays view the blob's bytes (in flash on a
+/// microcontroller), nothing of them is copied. See [`load_in_place`].
+pub type InPlaceModel<'a> = ReadOnly<Model<'a>>;
+
+/// Whether an array of `n` elements of `T`, stored at `bytes` in a blob whose elements of this
+/// kind are `width` bytes wide, can be viewed in place: same width as in memory, aligned for
+/// `T`, and a little-endian target (MJB is little-endian).
+fn viewable<T>(bytes: *const u8, width: usize) -> bool {
+    cfg!(target_endian = "little")
+        && width == core::mem::size_of::<T>()
+        && (bytes as usize).is_multiple_of(core::mem::align_of::<T>())
+}
+
+/// Bytes of RAM [`load_in_place`] needs for `blob` where it is: the arrays it cannot view in
+/// place (stored with another `mjtNum` width than [`Real`](crate::Real)'s, or misaligned
+/// because MJB packs arrays without padding) are converted into RAM. Zero when the blob
+/// matches the build's `Real` and every array is aligned.
+pub fn in_place_ram_bytes(blob: &[u8]) -> Result<usize, MjbError> {
+    let (header, r) = open(blob)?;
+    let mut plan = RamPlan {
+        at: blob[r.pos..].as_ptr(),
+        real_bytes: blob_real_bytes(blob),
+        ram: LayoutCounter::new(),
+    };
+    visit_layout(&header.sizes, &mut plan).ok_or(MjbError::Memory(ArenaError::SizeOverflow))?;
+    plan.ram
+        .buffer_bytes()
+        .ok_or(MjbError::Memory(ArenaError::SizeOverflow))
+}
+
+/// Counts the RAM of the arrays that cannot be viewed in place, walking the blob's arrays.
+struct RamPlan {
+    at: *const u8,
+    real_bytes: usize,
+    ram: LayoutCounter,
+}
+
+impl ArrayVisitor for RamPlan {
+    fn array<T: Elem>(&mut self, info: &FieldInfo, _: &[T]) {
+        let w = elem_bytes(info.kind, self.real_bytes);
+        let n = crate::layout::field_len(info.rows, Some(info.cols));
+        if !viewable::<T>(self.at, w) {
+            self.ram.add::<T>(n);
+        }
+        // sizes were checked against the blob's length by `open`
+        self.at = self.at.wrapping_add(n.unwrap_or(0) * w);
+    }
+}
+
+/// Loads an MJB blob as a read-only `Model` whose arrays are the blob's own bytes, then
+/// validates it in place (the same checks as [`load`]). `ram` holds the few arrays that cannot
+/// be viewed ([`in_place_ram_bytes`] says how many bytes it needs; often zero for a blob of
+/// the build's `mjtNum` width).
+///
+/// This is how a microcontroller keeps the model in flash: RAM holds only `Data`, the
+/// controller and the stack. The model cannot be edited (it is an [`InPlaceModel`], which
+/// gives `&Model` only); `load` copies the blob into a writable `Model` instead.
+pub fn load_in_place<'a>(blob: &'a [u8], ram: &'a mut [u8]) -> Result<InPlaceModel<'a>, MjbError> {
+    if cfg!(target_endian = "big") {
+        return Err(MjbError::BigEndian);
+    }
+    let (header, r) = open(blob)?;
+    let needed = in_place_ram_bytes(blob)?;
+    if ram.len() < needed {
+        return Err(MjbError::Memory(ArenaError::BufferTooSmall {
+            needed,
+            available: ram.len(),
+        }));
+    }
+    let mut places = InPlace {
+        arrays: &blob[r.pos..],
+        real_bytes: blob_real_bytes(blob),
+        ram: Carver::new(ram, needed),
+    };
+    // every place was planned above: a miss is an internal inconsistency, reported as memory
+    let m =
+        Model::in_place(&header, &mut places).ok_or(MjbError::Memory(ArenaError::SizeOverflow))?;
     validate(&m)?;
     Ok(m)
+}
+
+/// The places of a blob's arrays for [`load_in_place`]: in the blob where [`viewable`], else
+/// converted into RAM carved in the order [`RamPlan`] counted.
+struct InPlace<'a> {
+    arrays: &'a [u8],
+    real_bytes: usize,
+    ram: Carver<'a>,
+}
+
+impl<'a> Places<'a, &FieldInfo> for InPlace<'a> {
+    fn place<T: Pod>(&mut self, info: &FieldInfo, n: usize) -> Place<'a, T> {
+        let w = elem_bytes(info.kind, self.real_bytes);
+        let (src, rest) = self
+            .arrays
+            .split_at(n.saturating_mul(w).min(self.arrays.len()));
+        self.arrays = rest;
+        if viewable::<T>(src.as_ptr(), w) {
+            return Place::Shared(src);
+        }
+        match self.ram.take::<T>(Some(n)) {
+            Ok(dst) => {
+                convert_bytes(info, src, w, crate::pod::as_bytes_mut(dst));
+                Place::Owned(dst)
+            }
+            Err(_) => Place::Owned(&mut []),
+        }
+    }
+}
+
+/// Converts the little-endian elements `src` (`width` bytes each) of array `info` into `out`,
+/// whose elements are as wide as in memory: as [`FillArrays`] does, on bytes.
+fn convert_bytes(info: &FieldInfo, src: &[u8], width: usize, out: &mut [u8]) {
+    let n = src.len().checked_div(width).unwrap_or(0);
+    let out_width = out.len().checked_div(n).unwrap_or(0);
+    if n == 0 || out_width == 0 {
+        return;
+    }
+    if out_width == width {
+        out.copy_from_slice(src);
+    } else if width == 8 && out_width == 4 && BOX_FIELDS.contains(&info.name) {
+        for (d, b) in out.chunks_exact_mut(24).zip(src.chunks_exact(48)) {
+            let wide = core::array::from_fn(|k| real_of(decode(info.kind, &b[8 * k..8 * k + 8])));
+            for (d, x) in d.chunks_exact_mut(4).zip(narrow_box(wide)) {
+                d.copy_from_slice(&x.to_le_bytes());
+            }
+        }
+    } else {
+        for (d, b) in out.chunks_exact_mut(out_width).zip(src.chunks_exact(width)) {
+            encode(info.kind, decode(info.kind, b), d);
+        }
+    }
 }
 
 fn first_truncated_array(s: &ModelSizes, real_bytes: usize, r: &mut Reader) -> MjbError {
@@ -569,7 +729,7 @@ fn mujoco_array_bytes(s: &ModelSizes, real_bytes: usize) -> Option<usize> {
     c.total
 }
 
-fn read_structs(r: &mut Reader, m: &mut Model, real_bytes: usize) -> Result<(), MjbError> {
+fn read_structs(r: &mut Reader, m: &mut ModelHeader, real_bytes: usize) -> Result<(), MjbError> {
     let start = r.pos;
     m.opt
         .try_fill(|_, kind, out| read_scalars(r, kind, real_bytes, out, "options"))?;

@@ -1,11 +1,15 @@
 //! [`Model`]: MuJoCo's `mjModel` as a view over a caller-provided byte buffer.
 //!
 //! The sizes ([`ModelSizes`]), the option structs ([`Options`], [`Visual`], [`Statistic`]) and
-//! every array of the layout table. Arrays are `&mut [T]` so that a program may edit model
-//! parameters between steps as MuJoCo allows; the pipeline takes `&Model`.
+//! every array of the layout table. Arrays are [`Field`]s: slices that read as `&[T]` through
+//! `&Model` and write as `&mut [T]` through `&mut Model`, so that a program may edit model
+//! parameters between steps as MuJoCo allows, while a model used in place from a blob in flash
+//! (`mjb::load_in_place`, a [`ReadOnly`] model) is only read. The pipeline takes `&Model`
+//! either way. Pass a whole array as `&m.body_pos` (a field is not a reference itself).
 
 use crate::arena::{ArenaError, Carver, LayoutCounter};
 use crate::layout::{field_len, ArrayVisitor, ArrayVisitorMut, FieldInfo};
+use crate::pod::{Field, Places, ReadOnly};
 use crate::real::Real;
 
 macro_rules! size_ty {
@@ -458,7 +462,7 @@ macro_rules! gen_model {
             $(
                 #[doc = concat!("`mjModel.", stringify!($name), "`: ", stringify!($ty),
                                 " [", stringify!($rows), " x ", stringify!($($cols)+), "].")]
-                pub $name: &'a mut [mj_type!($ty)],
+                pub $name: Field<'a, mj_type!($ty)>,
             )*
         }
 
@@ -504,7 +508,36 @@ macro_rules! gen_model {
                     opt: header.opt,
                     vis: header.vis,
                     stat: header.stat,
-                    $( $name: c.take(field_len(s.$rows, mj_cols!(s; $($cols)+)))?, )*
+                    $( $name: Field::from(c.take::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+)))?), )*
+                })
+            }
+
+            /// A read-only `Model` with the sizes and options of `header`, each array at the
+            /// place `places` chooses (viewed in read-only bytes such as a blob in flash, or in
+            /// writable memory). `None` when a place is misaligned or of the wrong length, or a
+            /// size overflows. The arrays are not checked: validate the model before use.
+            pub(crate) fn in_place<P>(header: &ModelHeader, places: &mut P) -> Option<ReadOnly<Model<'a>>>
+            where
+                P: for<'i> Places<'a, &'i FieldInfo>,
+            {
+                let s = &header.sizes;
+                ReadOnly::assemble(places, |f| {
+                    Some(Model {
+                        sizes: header.sizes,
+                        opt: header.opt,
+                        vis: header.vis,
+                        stat: header.stat,
+                        $( $name: f.field::<mj_type!($ty), _>(
+                            &FieldInfo {
+                                name: stringify!($name),
+                                kind: mj_kind!($ty),
+                                rows: s.$rows,
+                                cols: mj_cols!(s; $($cols)+).unwrap_or(0),
+                                matrix: mj_is_matrix!($($cols)+),
+                            },
+                            field_len(s.$rows, mj_cols!(s; $($cols)+))?,
+                        )?, )*
+                    })
                 })
             }
 
@@ -513,7 +546,7 @@ macro_rules! gen_model {
                 ModelHeader { sizes: self.sizes, opt: self.opt, vis: self.vis, stat: self.stat }
             }
 
-            fn zeroed(self) -> Self {
+            fn zeroed(mut self) -> Self {
                 $( self.$name.fill(Default::default()); )*
                 self
             }
@@ -560,7 +593,7 @@ macro_rules! gen_model {
                 self.opt = src.opt;
                 self.vis = src.vis;
                 self.stat = src.stat;
-                $( self.$name.copy_from_slice(src.$name); )*
+                $( self.$name.copy_from_slice(&src.$name); )*
                 Ok(())
             }
         }

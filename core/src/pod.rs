@@ -1,4 +1,5 @@
-//! One of the two places of `unsafe` code in mjrs (the other is the write-once cell of `plugin::once`): viewing a byte buffer as a slice of plain numbers.
+//! One of the two places of `unsafe` code in mjrs (the other is the write-once cell of `plugin::once`): viewing a byte buffer as a slice of plain numbers, and [`Field`], the
+//! slice type of `Model`'s arrays, which may point into read-only bytes (a blob in flash).
 //!
 //! Audit notes. [`cast_mut`] hands out `&mut [T]` over caller bytes. That is sound when
 //! 1. the start is aligned for `T` and the length is a whole number of `T` (checked at run time),
@@ -9,7 +10,9 @@
 //! 4. the result borrows the input, so the bytes cannot be reached any other way meanwhile.
 #![allow(unsafe_code)]
 
+use core::marker::PhantomData;
 use core::mem::{align_of, size_of};
+use core::ptr::NonNull;
 
 mod sealed {
     pub trait Sealed {}
@@ -86,6 +89,206 @@ pub fn as_bytes<T: Pod>(s: &[T]) -> &[u8] {
     // SAFETY: `T` is Pod, so every byte of `s` is initialized (no padding); u8 needs no
     // alignment; the view borrows `s` immutably.
     unsafe { core::slice::from_raw_parts(s.as_ptr().cast::<u8>(), len) }
+}
+
+/// One array of a `Model`: a slice of `T` that reads as `&[T]` (`m.body_pos[i]`, `.iter()`,
+/// `&m.body_pos[a..b]`) and writes as `&mut [T]` through `&mut Model`.
+///
+/// A `Model` is either writable (every field made by [`Field::from`] a `&mut [T]`: the
+/// compiler, `set_const`, desktop programs) or read-only (some fields made by [`Field::shared`]
+/// over bytes that must never be written, such as an MJB blob in flash; such a model exists only
+/// inside a [`ReadOnly`], which hands out `&Model` and never `&mut Model`).
+///
+/// Audit notes. A field is a pointer and a length with the lifetime of the borrow it was made
+/// from. It is neither `Copy` nor `Clone` and gives out no `&'a [T]`, only borrows of itself:
+/// whoever holds `&Model` reads the arrays for as long as that borrow lasts and cannot keep a
+/// slice beyond it, and writes need `&mut Field`, hence `&mut Model`, which a [`ReadOnly`]
+/// never gives. So a field made from `&'a mut [T]` behaves exactly like that `&'a mut [T]`, and
+/// a shared field is only ever read.
+pub struct Field<'a, T> {
+    ptr: NonNull<T>,
+    len: usize,
+    life: PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: a Field is a `&mut [T]` or a `&[T]` that is only read (see the audit notes): it may be
+// sent or shared across threads as those may.
+unsafe impl<T: Send> Send for Field<'_, T> {}
+// SAFETY: as above; `&Field` only reads.
+unsafe impl<T: Sync> Sync for Field<'_, T> {}
+
+impl<'a, T> From<&'a mut [T]> for Field<'a, T> {
+    fn from(s: &'a mut [T]) -> Self {
+        Self {
+            len: s.len(),
+            ptr: NonNull::from(s).cast::<T>(),
+            life: PhantomData,
+        }
+    }
+}
+
+impl<'a, T> Field<'a, T> {
+    /// A field over bytes that must not be written. Private to this module: only
+    /// [`ReadOnly::assemble`] makes them, inside a model it keeps read-only.
+    fn shared(s: &'a [T]) -> Self {
+        Self {
+            len: s.len(),
+            ptr: NonNull::from(s).cast::<T>(),
+            life: PhantomData,
+        }
+    }
+
+    /// The array as a slice, for as long as the field is borrowed.
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T> core::ops::Deref for Field<'_, T> {
+    type Target = [T];
+
+    #[inline]
+    fn deref(&self) -> &[T] {
+        // SAFETY: `ptr` and `len` come from a live slice borrowed for 'a, which outlives
+        // `&self`; reading is allowed for both kinds of field.
+        unsafe { core::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T> core::ops::DerefMut for Field<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: `&mut self` is exclusive. A field reached mutably was made from a
+        // `&'a mut [T]` (shared fields live only in a `ReadOnly` model, which gives out no
+        // `&mut`), so writing is allowed and nothing else reads the slice meanwhile.
+        unsafe { core::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+// Indexing directly (not through `Deref`) keeps `m.x[i(m)] = v` compiling as it does for a
+// `&mut [T]` field: the index is evaluated before the field is borrowed mutably.
+impl<T, I: core::slice::SliceIndex<[T]>> core::ops::Index<I> for Field<'_, T> {
+    type Output = I::Output;
+
+    #[inline]
+    fn index(&self, i: I) -> &I::Output {
+        &self.as_slice()[i]
+    }
+}
+
+impl<T, I: core::slice::SliceIndex<[T]>> core::ops::IndexMut<I> for Field<'_, T> {
+    #[inline]
+    fn index_mut(&mut self, i: I) -> &mut I::Output {
+        &mut (**self)[i]
+    }
+}
+
+impl<T: core::fmt::Debug> core::fmt::Debug for Field<'_, T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.as_slice().fmt(f)
+    }
+}
+
+impl<T: PartialEq> PartialEq for Field<'_, T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: PartialEq> PartialEq<[T]> for Field<'_, T> {
+    fn eq(&self, other: &[T]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl<T: PartialEq> PartialEq<&[T]> for Field<'_, T> {
+    fn eq(&self, other: &&[T]) -> bool {
+        self.as_slice() == *other
+    }
+}
+
+impl<T: PartialEq, const N: usize> PartialEq<&[T; N]> for Field<'_, T> {
+    fn eq(&self, other: &&[T; N]) -> bool {
+        self.as_slice() == *other
+    }
+}
+
+impl<T: PartialEq, const N: usize> PartialEq<[T; N]> for Field<'_, T> {
+    fn eq(&self, other: &[T; N]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+/// Where one array of a model being assembled lives: in read-only bytes, viewed in place
+/// (which must hold `len` elements of `T`, aligned), or in writable memory.
+pub enum Place<'a, T> {
+    /// Bytes viewed in place, never written.
+    Shared(&'a [u8]),
+    /// An array in writable memory (filled by the caller before or after).
+    Owned(&'a mut [T]),
+}
+
+/// A model whose arrays may view read-only bytes: it dereferences to `&M` and never gives
+/// `&mut M`, so its [`Field`]s are only read. Built only by [`ReadOnly::assemble`].
+pub struct ReadOnly<M>(M);
+
+impl<M> core::ops::Deref for ReadOnly<M> {
+    type Target = M;
+
+    #[inline]
+    fn deref(&self) -> &M {
+        &self.0
+    }
+}
+
+impl<M: core::fmt::Debug> core::fmt::Debug for ReadOnly<M> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Chooses the [`Place`] of each array of a model being assembled (`info` describes the
+/// array, `n` is its element count).
+pub trait Places<'a, I> {
+    /// Where the `n` elements of `T` of the array `info` live.
+    fn place<T: Pod>(&mut self, info: I, n: usize) -> Place<'a, T>;
+}
+
+/// Turns the [`Place`]s of a model's arrays into [`Field`]s: handed to the model's assembler
+/// by [`ReadOnly::assemble`], the only way shared fields are made.
+pub struct Fields<'s, P> {
+    places: &'s mut P,
+}
+
+impl<P> Fields<'_, P> {
+    /// The field of `n` elements of `T` at the place chosen for `info`, or `None` when shared
+    /// bytes are misaligned for `T` or the place does not hold `n` elements.
+    #[inline]
+    pub fn field<'a, T: Pod, I>(&mut self, info: I, n: usize) -> Option<Field<'a, T>>
+    where
+        P: Places<'a, I>,
+    {
+        match self.places.place::<T>(info, n) {
+            Place::Shared(bytes) => {
+                let s = cast::<T>(bytes)?;
+                (s.len() == n).then(|| Field::shared(s))
+            }
+            Place::Owned(s) => (s.len() == n).then(|| Field::from(s)),
+        }
+    }
+}
+
+impl<M> ReadOnly<M> {
+    /// Builds a read-only model: `assemble` makes every array with [`Fields::field`] at the
+    /// places `places` chooses, and the model it returns is kept read-only. (`assemble` must
+    /// put the fields it makes into that model, as the layout macro's assembler does.)
+    pub fn assemble<P>(
+        places: &mut P,
+        assemble: impl FnOnce(&mut Fields<'_, P>) -> Option<M>,
+    ) -> Option<Self> {
+        assemble(&mut Fields { places }).map(ReadOnly)
+    }
 }
 
 #[cfg(test)]

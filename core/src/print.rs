@@ -465,12 +465,12 @@ impl<W: Write + ?Sized> Printer<'_, W> {
             writeln!(
                 self.w,
                 "  name         {}",
-                name_of(m, m.name_numericadr, i)
+                name_of(m, &m.name_numericadr, i)
             )?;
             writeln!(self.w, "  size         {size}")?;
             self.w.write_str("  value       ")?;
             let adr = m.numeric_adr.get(i).copied().unwrap_or(0);
-            for &x in slice_at(m.numeric_data, adr, size) {
+            for &x in slice_at(&m.numeric_data, adr, size) {
                 self.float(x)?;
             }
             self.w.write_char('\n')?;
@@ -480,14 +480,14 @@ impl<W: Write + ?Sized> Printer<'_, W> {
         }
         for i in 0..m.ntext {
             write!(self.w, "\nTEXT {i}:\n")?;
-            writeln!(self.w, "  name         {}", name_of(m, m.name_textadr, i))?;
+            writeln!(self.w, "  name         {}", name_of(m, &m.name_textadr, i))?;
             writeln!(
                 self.w,
                 "  size         {}",
                 m.text_size.get(i).copied().unwrap_or(0)
             )?;
             let adr = m.text_adr.get(i).copied().unwrap_or(-1);
-            writeln!(self.w, "  value        {}", c_str(m.text_data, adr))?;
+            writeln!(self.w, "  value        {}", c_str(&m.text_data, adr))?;
         }
         if m.ntext > 0 {
             self.w.write_char('\n')?;
@@ -495,13 +495,13 @@ impl<W: Write + ?Sized> Printer<'_, W> {
         for i in 0..m.ntuple {
             write!(self.w, "\nTUPLE {i}:\n")?;
             let size = m.tuple_size.get(i).copied().unwrap_or(0);
-            writeln!(self.w, "  name         {}", name_of(m, m.name_tupleadr, i))?;
+            writeln!(self.w, "  name         {}", name_of(m, &m.name_tupleadr, i))?;
             writeln!(self.w, "  size         {size}")?;
             self.w.write_str("  elements\n")?;
             let adr = m.tuple_adr.get(i).copied().unwrap_or(0);
-            let objtype = slice_at(m.tuple_objtype, adr, size);
-            let objid = slice_at(m.tuple_objid, adr, size);
-            let prm = slice_at(m.tuple_objprm, adr, size);
+            let objtype = slice_at(&m.tuple_objtype, adr, size);
+            let objid = slice_at(&m.tuple_objid, adr, size);
+            let prm = slice_at(&m.tuple_objprm, adr, size);
             for ((&t, &id), &x) in objtype.iter().zip(objid).zip(prm) {
                 write!(self.w, "       {} {id}, prm = ", type_name(t))?;
                 self.float(x)?;
@@ -518,7 +518,7 @@ impl<W: Write + ?Sized> Printer<'_, W> {
     fn keyframes(&mut self, m: &Model) -> fmt::Result {
         let (nq, nv, na, nu, nmocap) = (m.nq, m.nv, m.na, m.nu, m.nmocap);
         for i in 0..m.nkey {
-            let name = name_of(m, m.name_keyadr, i);
+            let name = name_of(m, &m.name_keyadr, i);
             if !name.is_empty() {
                 writeln!(self.w, "key_name{i}    {name}")?;
             }
@@ -532,12 +532,12 @@ impl<W: Write + ?Sized> Printer<'_, W> {
                 .write(self.w, to_f64(time))?;
                 self.w.write_char('\n')?;
             }
-            let qpos = row(m.key_qpos, i, nq);
-            let qvel = row(m.key_qvel, i, nv);
-            let act = row(m.key_act, i, na);
-            let mpos = row(m.key_mpos, i, 3 * nmocap);
-            let mquat = row(m.key_mquat, i, 4 * nmocap);
-            let ctrl = row(m.key_ctrl, i, nu);
+            let qpos = row(&m.key_qpos, i, nq);
+            let qvel = row(&m.key_qvel, i, nv);
+            let act = row(&m.key_act, i, na);
+            let mpos = row(&m.key_mpos, i, 3 * nmocap);
+            let mquat = row(&m.key_mquat, i, 4 * nmocap);
+            let ctrl = row(&m.key_ctrl, i, nu);
             let mocap_differs = |k: usize, body: &[Real], key: &[Real]| {
                 (0..m.nbody).any(|j| {
                     let Some(id) = m
@@ -561,12 +561,12 @@ impl<W: Write + ?Sized> Printer<'_, W> {
                 (
                     "mpos",
                     mpos,
-                    nmocap > 0 && mocap_differs(3, m.body_pos, mpos),
+                    nmocap > 0 && mocap_differs(3, &m.body_pos, mpos),
                 ),
                 (
                     "mquat",
                     mquat,
-                    nmocap > 0 && mocap_differs(4, m.body_quat, mquat),
+                    nmocap > 0 && mocap_differs(4, &m.body_quat, mquat),
                 ),
                 ("ctrl", ctrl, ctrl.iter().any(|&x| x != 0.0)),
             ];
@@ -600,10 +600,10 @@ impl<W: Write + ?Sized> Printer<'_, W> {
             let at = |v: &[i32], k: usize| v.get(k).copied().unwrap_or(0);
             self.w.write_str("  ")?;
             self.int_left(i32::try_from(i).unwrap_or(i32::MAX), 8, false)?;
-            self.int_left(at(m.bvh_depth, i), 8, false)?;
-            self.int_left(at(m.bvh_nodeid, i), 8, true)?;
-            self.int_left(at(m.bvh_child, 2 * i), 10, true)?;
-            self.int_left(at(m.bvh_child, 2 * i + 1), 0, true)?;
+            self.int_left(at(&m.bvh_depth, i), 8, false)?;
+            self.int_left(at(&m.bvh_nodeid, i), 8, true)?;
+            self.int_left(at(&m.bvh_child, 2 * i), 10, true)?;
+            self.int_left(at(&m.bvh_child, 2 * i + 1), 0, true)?;
             self.w.write_char('\n')?;
         }
         self.w.write_char('\n')
@@ -749,7 +749,7 @@ impl<W: Write + ?Sized> Printer<'_, W> {
             if g1 > -1 && g2 > -1 {
                 self.w.write_str("     geoms         ")?;
                 for (g, end) in [(g1, " : "), (g2, "\n")] {
-                    let name = name_of(m, m.name_geomadr, g as usize);
+                    let name = name_of(m, &m.name_geomadr, g as usize);
                     if name.is_empty() {
                         write!(self.w, "{g}{end}")?;
                     } else {

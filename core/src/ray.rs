@@ -466,7 +466,7 @@ fn cast_geom(
         ty => ray_geom(
             &poses.geom_xpos[g],
             &poses.geom_xmat[g],
-            &v3(m.geom_size)[g],
+            &v3(&m.geom_size)[g],
             pnt,
             vec,
             ty,
@@ -487,7 +487,7 @@ fn sdf(
 ) -> Result<Real, RayError> {
     const MIN_DIST: Real = 1e-7;
     let (xpos, xmat) = (&poses.geom_xpos[g], &poses.geom_xmat[g]);
-    if cuboid(xpos, xmat, &v3(m.geom_size)[g], pnt, vec, None) < 0.0 {
+    if cuboid(xpos, xmat, &v3(&m.geom_size)[g], pnt, vec, None) < 0.0 {
         return Ok(-1.0);
     }
     let instance = usize::try_from(m.geom_plugin[g]).map_err(|_| RayError::Sdf)?;
@@ -563,7 +563,7 @@ fn prepare_culling(
                 culling.skip[g] = 1;
                 continue;
             }
-            let aabb = &v6(m.geom_aabb)[g];
+            let aabb = &v6(&m.geom_aabb)[g];
             if point_in_box(aabb, xpos, xmat, pnt) {
                 culling.bounds[g] = WHOLE_SPHERE;
                 continue;
@@ -627,7 +627,7 @@ fn single_ray(
     for b in 0..m.nbody {
         let has_tree = m.body_bvhadr[b] != -1;
         if has_tree {
-            let aabb = &v6(m.bvh_aabb)[m.body_bvhadr[b] as usize];
+            let aabb = &v6(&m.bvh_aabb)[m.body_bvhadr[b] as usize];
             let center = add3(&[aabb[0], aabb[1], aabb[2]], &poses.xipos[b]);
             let ssz = aabb[3] * aabb[3] + aabb[4] * aabb[4] + aabb[5] * aabb[5];
             if sphere(&center, ssz, pnt, vec) < 0.0 {
@@ -731,7 +731,7 @@ fn mesh(
     vec: &[Real; 3],
 ) -> Result<Real, RayError> {
     let (xpos, xmat) = (&poses.geom_xpos[g], &poses.geom_xmat[g]);
-    if cuboid(xpos, xmat, &v3(m.geom_size)[g], pnt, vec, None) < 0.0 {
+    if cuboid(xpos, xmat, &v3(&m.geom_size)[g], pnt, vec, None) < 0.0 {
         return Ok(-1.0);
     }
     tree(m, poses, active, g, pnt, vec)
@@ -793,7 +793,7 @@ fn tree(
         nstack -= 1;
         let node = stack[nstack];
         let n = bvhadr + node;
-        if !slab(&v6(m.bvh_aabb)[n], xpos, xmat, pnt, vec) {
+        if !slab(&v6(&m.bvh_aabb)[n], xpos, xmat, pnt, vec) {
             continue;
         }
         if m.bvh_nodeid[n] != -1 {

@@ -286,7 +286,7 @@ fn reset_unset_inputs(m: &Model, d: &mut Data, control_spec: i32) {
         }
     }
     if control_spec & STATE_EQ_ACTIVE == 0 {
-        d.eq_active.copy_from_slice(m.eq_active0);
+        d.eq_active.copy_from_slice(&m.eq_active0);
     }
 }
 

@@ -393,10 +393,10 @@ fn frame<'d>(
 fn frame_xquat(m: &Model, d: &Data, objtype: i32, id: usize) -> Result<[Real; 4], StepError> {
     let (body, local) = match objtype {
         OBJ_XBODY => return Ok(v4(d.xquat)[id]),
-        OBJ_BODY => (id, &v4(m.body_iquat)[id]),
-        OBJ_GEOM => (m.geom_bodyid[id] as usize, &v4(m.geom_quat)[id]),
-        OBJ_SITE => (m.site_bodyid[id] as usize, &v4(m.site_quat)[id]),
-        OBJ_CAMERA => (m.cam_bodyid[id] as usize, &v4(m.cam_quat)[id]),
+        OBJ_BODY => (id, &v4(&m.body_iquat)[id]),
+        OBJ_GEOM => (m.geom_bodyid[id] as usize, &v4(&m.geom_quat)[id]),
+        OBJ_SITE => (m.site_bodyid[id] as usize, &v4(&m.site_quat)[id]),
+        OBJ_CAMERA => (m.cam_bodyid[id] as usize, &v4(&m.cam_quat)[id]),
         _ => return Err(NO_FRAME),
     };
     Ok(mul_quat(&v4(d.xquat)[body], local))
@@ -613,7 +613,7 @@ fn rangefinder(m: &Model, d: &mut Data, site: usize) -> Result<Reading, StepErro
 fn touch(m: &Model, d: &Data, site: usize) -> Reading {
     let body = m.site_bodyid[site];
     let (pos, mat) = (&v3(d.site_xpos)[site], &v9(d.site_xmat)[site]);
-    let size = &v3(m.site_size)[site];
+    let size = &v3(&m.site_size)[site];
     let mut total = 0.0;
     let only = crate::arena::ArenaMask::of(&[crate::arena::ArenaField::contact]);
     let contacts = d.arena.arrays_only(only).contact;
@@ -715,7 +715,7 @@ fn add_joint_spring_energy(m: &Model, d: &Data, j: usize, e: &mut Real) {
         padr += 3;
     }
     if t == JNT_FREE || t == JNT_BALL {
-        let rot = sub_quat(&quat(d.qpos, padr), &quat(m.qpos_spring, padr));
+        let rot = sub_quat(&quat(d.qpos, padr), &quat(&m.qpos_spring, padr));
         *e += 0.5 * k * dot3(&rot, &rot);
     } else {
         let dif = d.qpos[padr] - m.qpos_spring[padr];

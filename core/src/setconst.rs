@@ -92,7 +92,7 @@ fn check_sizes(m: &Model, d: &Data) -> Result<(), StepError> {
 /// reset, as the compiler's is: mocap bodies are taken where `d` has them.
 pub fn set_const(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
     check_sizes(m, d)?;
-    m.body_subtreemass.copy_from_slice(m.body_mass);
+    m.body_subtreemass.copy_from_slice(&m.body_mass);
     for i in (1..m.nbody).rev() {
         let child = m.body_subtreemass[i];
         m.body_subtreemass[m.body_parentid[i] as usize] += child;
@@ -119,8 +119,8 @@ fn camlight_fixed(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
     d.with_stack(|d, stack| {
         let cammode = stack.alloc::<i32>(m.ncam)?;
         let lightmode = stack.alloc::<i32>(m.nlight)?;
-        cammode.copy_from_slice(m.cam_mode);
-        lightmode.copy_from_slice(m.light_mode);
+        cammode.copy_from_slice(&m.cam_mode);
+        lightmode.copy_from_slice(&m.light_mode);
         m.cam_mode.fill(CAMLIGHT_FIXED);
         m.light_mode.fill(CAMLIGHT_FIXED);
         smooth::camlight(m, d);
@@ -132,7 +132,7 @@ fn camlight_fixed(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
 
 /// The quantities that depend on `qpos0` (MuJoCo's `set0`).
 fn set0(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
-    d.qpos.copy_from_slice(m.qpos0);
+    d.qpos.copy_from_slice(&m.qpos0);
     smooth::kinematics(m, d);
     smooth::com_pos(m, d)?;
     camlight_fixed(m, d)?;
@@ -590,12 +590,12 @@ fn geom_box_radius(m: &Model, i: usize) -> Real {
     if m.geom_rbound[i] > 0.0 {
         return m.geom_rbound[i];
     }
-    let size = &v3(m.geom_size)[i];
+    let size = &v3(&m.geom_size)[i];
     match m.geom_type[i] {
         GEOM_PLANE if size[0] != 0.0 || size[1] != 0.0 => mj_max(size[0], size[1]) * 0.1,
         GEOM_PLANE => 1.0,
         GEOM_HFIELD => {
-            let s = v4(m.hfield_size)[m.geom_dataid[i] as usize];
+            let s = v4(&m.hfield_size)[m.geom_dataid[i] as usize];
             mj_max(s[0], mj_max(s[1], mj_max(s[2], s[3]))) * 0.1
         }
         _ => 0.0,
@@ -693,7 +693,7 @@ fn set_stat(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
 /// The quantities that depend on `qpos_spring` (MuJoCo's `setSpring`): tendons whose spring
 /// length is `[-1, -1]` (not given) get their length in `qpos_spring` at both ends.
 fn set_spring(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
-    d.qpos.copy_from_slice(m.qpos_spring);
+    d.qpos.copy_from_slice(&m.qpos_spring);
     smooth::kinematics(m, d);
     smooth::com_pos(m, d)?;
     tendon::tendon(m, d)?;

@@ -46,8 +46,8 @@ pub fn kinematics(m: &Model, d: &mut Data) {
     }
 
     for i in 1..m.nbody {
-        let ipos = &v3(m.body_ipos)[i];
-        let iquat = &v4(m.body_iquat)[i];
+        let ipos = &v3(&m.body_ipos)[i];
+        let iquat = &v4(&m.body_iquat)[i];
         let sf = m.body_sameframe[i];
         v3m(d.xipos)[i] = local2global_pos(d.xpos, d.xmat, d.xipos, ipos, i, sf);
         v9m(d.ximat)[i] = local2global_mat(d.xquat, d.xmat, d.ximat, iquat, i, sf);
@@ -55,19 +55,19 @@ pub fn kinematics(m: &Model, d: &mut Data) {
     let frames = BodyFrames::new(d.xpos, d.xmat, d.xquat, d.xipos, d.ximat);
     place(
         &frames,
-        m.geom_bodyid,
-        m.geom_sameframe,
-        m.geom_pos,
-        m.geom_quat,
+        &m.geom_bodyid,
+        &m.geom_sameframe,
+        &m.geom_pos,
+        &m.geom_quat,
         d.geom_xpos,
         d.geom_xmat,
     );
     place(
         &frames,
-        m.site_bodyid,
-        m.site_sameframe,
-        m.site_pos,
-        m.site_quat,
+        &m.site_bodyid,
+        &m.site_sameframe,
+        &m.site_pos,
+        &m.site_quat,
         d.site_xpos,
         d.site_xmat,
     );
@@ -98,7 +98,7 @@ fn place(
 fn body_pose(m: &Model, d: &mut Data, i: usize) -> ([Real; 3], [Real; 4]) {
     let offset = match usize::try_from(m.body_mocapid[i]) {
         Ok(id) => (v3(d.mocap_pos)[id], v4(d.mocap_quat)[id]),
-        Err(_) => (v3(m.body_pos)[i], v4(m.body_quat)[i]),
+        Err(_) => (v3(&m.body_pos)[i], v4(&m.body_quat)[i]),
     };
     let pid = m.body_parentid[i] as usize;
     let parent = (pid != 0).then(|| ParentFrame {
@@ -150,7 +150,7 @@ pub(crate) fn pose_from_parent(
     if jntnum == 1 && m.jnt_type[jntadr] == JNT_FREE {
         let q = m.jnt_qposadr[jntadr] as usize;
         let pos = [qpos[q], qpos[q + 1], qpos[q + 2]];
-        joint_frame(jntadr, pos, v3(m.jnt_axis)[jntadr]);
+        joint_frame(jntadr, pos, v3(&m.jnt_axis)[jntadr]);
         return (pos, quat_at(q + 3));
     }
 
@@ -166,8 +166,8 @@ pub(crate) fn pose_from_parent(
 
     for jid in jntadr..jntadr + jntnum {
         let qadr = m.jnt_qposadr[jid] as usize;
-        let jnt_axis = &v3(m.jnt_axis)[jid];
-        let jnt_pos = &v3(m.jnt_pos)[jid];
+        let jnt_axis = &v3(&m.jnt_axis)[jid];
+        let jnt_pos = &v3(&m.jnt_pos)[jid];
         let xaxis = rot_vec_quat(jnt_axis, &xquat);
         let mut xanchor = rot_vec_quat(jnt_pos, &xquat);
         add_to3(&mut xanchor, &xpos);
@@ -220,7 +220,7 @@ pub fn com_pos(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
         let root = m.body_rootid[i] as usize;
         let offset = sub3(&v3(d.xipos)[i], &v3(d.subtree_com)[root]);
         v10m(d.cinert)[i] = inert_com(
-            &v3(m.body_inertia)[i],
+            &v3(&m.body_inertia)[i],
             &v9(d.ximat)[i],
             &offset,
             m.body_mass[i],
@@ -265,16 +265,16 @@ fn ball_dofs(cdof: &mut [[Real; 6]], xmat: &[Real; 9], offset: &[Real; 3]) {
 pub fn camlight(m: &Model, d: &mut Data) {
     for i in 0..m.ncam {
         let id = m.cam_bodyid[i] as usize;
-        let pos = local2global_pos(d.xpos, d.xmat, d.xipos, &v3(m.cam_pos)[i], id, 0);
-        let mut xmat = local2global_mat(d.xquat, d.xmat, d.ximat, &v4(m.cam_quat)[i], id, 0);
+        let pos = local2global_pos(d.xpos, d.xmat, d.xipos, &v3(&m.cam_pos)[i], id, 0);
+        let mut xmat = local2global_mat(d.xquat, d.xmat, d.ximat, &v4(&m.cam_quat)[i], id, 0);
         let mut xpos = pos;
         match m.cam_mode[i] {
             CAMLIGHT_TRACK | CAMLIGHT_TRACKCOM => {
-                xmat = v9(m.cam_mat0)[i];
+                xmat = v9(&m.cam_mat0)[i];
                 xpos = if m.cam_mode[i] == CAMLIGHT_TRACK {
-                    add3(&v3(d.xpos)[id], &v3(m.cam_pos0)[i])
+                    add3(&v3(d.xpos)[id], &v3(&m.cam_pos0)[i])
                 } else {
-                    add3(&v3(d.subtree_com)[id], &v3(m.cam_poscom0)[i])
+                    add3(&v3(d.subtree_com)[id], &v3(&m.cam_poscom0)[i])
                 };
             }
             CAMLIGHT_TARGETBODY | CAMLIGHT_TARGETBODYCOM => {
@@ -291,15 +291,15 @@ pub fn camlight(m: &Model, d: &mut Data) {
 
     for i in 0..m.nlight {
         let id = m.light_bodyid[i] as usize;
-        let mut xpos = local2global_pos(d.xpos, d.xmat, d.xipos, &v3(m.light_pos)[i], id, 0);
-        let mut xdir = rot_vec_quat(&v3(m.light_dir)[i], &v4(d.xquat)[id]);
+        let mut xpos = local2global_pos(d.xpos, d.xmat, d.xipos, &v3(&m.light_pos)[i], id, 0);
+        let mut xdir = rot_vec_quat(&v3(&m.light_dir)[i], &v4(d.xquat)[id]);
         match m.light_mode[i] {
             CAMLIGHT_TRACK | CAMLIGHT_TRACKCOM => {
-                xdir = v3(m.light_dir0)[i];
+                xdir = v3(&m.light_dir0)[i];
                 xpos = if m.light_mode[i] == CAMLIGHT_TRACK {
-                    add3(&v3(d.xpos)[id], &v3(m.light_pos0)[i])
+                    add3(&v3(d.xpos)[id], &v3(&m.light_pos0)[i])
                 } else {
-                    add3(&v3(d.subtree_com)[id], &v3(m.light_poscom0)[i])
+                    add3(&v3(d.subtree_com)[id], &v3(&m.light_poscom0)[i])
                 };
             }
             CAMLIGHT_TARGETBODY | CAMLIGHT_TARGETBODYCOM => {

@@ -123,7 +123,7 @@ fn transmit_all(
 /// The gear of actuator `i`: `[translation; rotation]` (only `gear[0]` for scalar
 /// transmissions).
 fn gear(m: &Model, i: usize) -> [Real; 6] {
-    crate::support::v6(m.actuator_gear)[i]
+    crate::support::v6(&m.actuator_gear)[i]
 }
 
 /// Row `i` of `actuator_moment`.
@@ -300,7 +300,7 @@ fn site_ref(m: &Model, d: &mut Data, i: usize, refid: usize, s: &mut Scratch) {
         // site orientations from their bodies (as MuJoCo, avoiding mat2quat)
         let site_quat = |site: usize| {
             let body = m.site_bodyid[site] as usize;
-            mul_quat(&v4(m.site_quat)[site], &v4(d.xquat)[body])
+            mul_quat(&v4(&m.site_quat)[site], &v4(d.xquat)[body])
         };
         let vec = sub_quat(&site_quat(id), &site_quat(refid));
         d.actuator_length[i] += dot3(&vec, &rotation);

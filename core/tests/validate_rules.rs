@@ -70,7 +70,13 @@ fn meshes() {
 fn mesh_graphs() {
     let adr = |m: &Model| m.mesh_graphadr[0] as usize;
     // header: numvert, numface
-    fails_at(check(SINK, |m| m.mesh_graph[adr(m)] = 0), "mesh_graph");
+    fails_at(
+        check(SINK, |m| {
+            let i = adr(m);
+            m.mesh_graph[i] = 0
+        }),
+        "mesh_graph",
+    );
     let e = check(SINK, |m| {
         let last = m.mesh_graphadr[1] as usize;
         m.mesh_graph[last + 1] += 1;
@@ -78,10 +84,19 @@ fn mesh_graphs() {
     fails_at(e, "mesh_graphadr");
     fails_at(check(SINK, |m| m.mesh_graphadr[1] += 1), "mesh_graphadr");
     // vert_edgeadr, vert_globalid
-    fails_at(check(SINK, |m| m.mesh_graph[adr(m) + 2] = -1), "mesh_graph");
+    fails_at(
+        check(SINK, |m| {
+            let i = adr(m) + 2;
+            m.mesh_graph[i] = -1
+        }),
+        "mesh_graph",
+    );
     let e = check(SINK, |m| {
         let nv = m.mesh_graph[adr(m)] as usize;
-        m.mesh_graph[adr(m) + 2 + nv] = m.mesh_vertnum[0];
+        {
+            let i = adr(m) + 2 + nv;
+            m.mesh_graph[i] = m.mesh_vertnum[0]
+        };
     });
     fails_at(e, "mesh_graph");
     // the last neighbour list must end with -1
@@ -90,7 +105,10 @@ fn mesh_graphs() {
             m.mesh_graph[adr(m)] as usize,
             m.mesh_graph[adr(m) + 1] as usize,
         );
-        m.mesh_graph[adr(m) + 2 + 3 * nv + 3 * nf - 1] = 0;
+        {
+            let i = adr(m) + 2 + 3 * nv + 3 * nf - 1;
+            m.mesh_graph[i] = 0
+        };
     });
     fails_at(e, "mesh_graph");
 }
@@ -99,11 +117,32 @@ fn mesh_graphs() {
 fn bounding_volume_hierarchies() {
     // the hfield-and-plane world body has a hierarchy: swap the root's children
     let root = |m: &Model| m.body_bvhadr[0] as usize;
-    let e = check(SINK, |m| m.bvh_child.swap(2 * root(m), 2 * root(m) + 1));
+    let e = check(SINK, |m| {
+        let r = 2 * root(m);
+        m.bvh_child.swap(r, r + 1)
+    });
     fails_at(e, "bvh_child");
-    fails_at(check(SINK, |m| m.bvh_child[2 * root(m)] = 100), "bvh_child");
-    fails_at(check(SINK, |m| m.bvh_depth[root(m)] = 1), "bvh_depth");
-    fails_at(check(SINK, |m| m.bvh_nodeid[root(m)] = 0), "bvh_nodeid");
+    fails_at(
+        check(SINK, |m| {
+            let i = 2 * root(m);
+            m.bvh_child[i] = 100
+        }),
+        "bvh_child",
+    );
+    fails_at(
+        check(SINK, |m| {
+            let i = root(m);
+            m.bvh_depth[i] = 1
+        }),
+        "bvh_depth",
+    );
+    fails_at(
+        check(SINK, |m| {
+            let i = root(m);
+            m.bvh_nodeid[i] = 0
+        }),
+        "bvh_nodeid",
+    );
     // a leaf of the world's hierarchy that points at a geom of another body
     let e = check(SINK, |m| {
         let leaf = root(m) + 1;
@@ -180,56 +219,131 @@ fn spatial_tendon_paths() {
     assert_eq!(check(SINK, |m| assert_eq!(m.tendon_num[1], 8)), Ok(()));
     // a geom must sit between two sites
     fails_at(
-        check(SINK, |m| m.wrap_type[w(m) + 1] = WRAP_PULLEY),
+        check(SINK, |m| {
+            let i = w(m) + 1;
+            m.wrap_type[i] = WRAP_PULLEY
+        }),
         "wrap_type",
     );
-    fails_at(check(SINK, |m| m.wrap_objid[w(m) + 4] = 0), "wrap_objid");
+    fails_at(
+        check(SINK, |m| {
+            let i = w(m) + 4;
+            m.wrap_objid[i] = 0
+        }),
+        "wrap_objid",
+    );
     let e = check(SINK, |m| {
-        m.wrap_type[w(m) + 3] = WRAP_PULLEY;
-        m.wrap_objid[w(m) + 3] = -1;
+        {
+            let i = w(m) + 3;
+            m.wrap_type[i] = WRAP_PULLEY
+        };
+        {
+            let i = w(m) + 3;
+            m.wrap_objid[i] = -1
+        };
     });
     fails_at(e, "wrap_type");
     // the geom kind must match the wrap kind
     fails_at(
-        check(SINK, |m| m.wrap_type[w(m) + 2] = WRAP_SPHERE),
+        check(SINK, |m| {
+            let i = w(m) + 2;
+            m.wrap_type[i] = WRAP_SPHERE
+        }),
         "geom_type",
     );
-    fails_at(check(SINK, |m| m.wrap_objid[w(m) + 2] = 0), "geom_type");
-    // side sites: whole numbers naming a site, or -1
-    fails_at(check(SINK, |m| m.wrap_prm[w(m) + 2] = 0.5), "wrap_prm");
-    fails_at(check(SINK, |m| m.wrap_prm[w(m) + 2] = 1e9), "wrap_prm");
     fails_at(
-        check(SINK, |m| m.wrap_prm[w(m) + 2] = f64::NAN as _),
+        check(SINK, |m| {
+            let i = w(m) + 2;
+            m.wrap_objid[i] = 0
+        }),
+        "geom_type",
+    );
+    // side sites: whole numbers naming a site, or -1
+    fails_at(
+        check(SINK, |m| {
+            let i = w(m) + 2;
+            m.wrap_prm[i] = 0.5
+        }),
         "wrap_prm",
     );
-    assert_eq!(check(SINK, |m| m.wrap_prm[w(m) + 2] = -1.0), Ok(()));
+    fails_at(
+        check(SINK, |m| {
+            let i = w(m) + 2;
+            m.wrap_prm[i] = 1e9
+        }),
+        "wrap_prm",
+    );
+    fails_at(
+        check(SINK, |m| {
+            let i = w(m) + 2;
+            m.wrap_prm[i] = f64::NAN as _
+        }),
+        "wrap_prm",
+    );
+    assert_eq!(
+        check(SINK, |m| {
+            let i = w(m) + 2;
+            m.wrap_prm[i] = -1.0
+        }),
+        Ok(())
+    );
     // consecutive pulleys, a final pulley
     fails_at(
-        check(SINK, |m| m.wrap_type[w(m) + 5] = WRAP_PULLEY),
+        check(SINK, |m| {
+            let i = w(m) + 5;
+            m.wrap_type[i] = WRAP_PULLEY
+        }),
         "wrap_objid",
     );
     let e = check(SINK, |m| {
-        m.wrap_type[w(m) + 5] = WRAP_PULLEY;
-        m.wrap_objid[w(m) + 5] = -1;
+        {
+            let i = w(m) + 5;
+            m.wrap_type[i] = WRAP_PULLEY
+        };
+        {
+            let i = w(m) + 5;
+            m.wrap_objid[i] = -1
+        };
     });
     fails_at(e, "wrap_type");
     let e = check(SINK, |m| {
-        m.wrap_type[w(m) + 7] = WRAP_PULLEY;
-        m.wrap_objid[w(m) + 7] = -1;
+        {
+            let i = w(m) + 7;
+            m.wrap_type[i] = WRAP_PULLEY
+        };
+        {
+            let i = w(m) + 7;
+            m.wrap_objid[i] = -1
+        };
     });
     fails_at(e, "wrap_type");
     // a repeated site, joints in a spatial path, unknown wrap types
-    let e = check(SINK, |m| m.wrap_objid[w(m) + 1] = m.wrap_objid[w(m)]);
+    let e = check(SINK, |m| {
+        let i = w(m) + 1;
+        m.wrap_objid[i] = m.wrap_objid[w(m)]
+    });
     fails_at(e, "wrap_objid");
     fails_at(
-        check(SINK, |m| m.wrap_type[w(m) + 1] = WRAP_JOINT),
+        check(SINK, |m| {
+            let i = w(m) + 1;
+            m.wrap_type[i] = WRAP_JOINT
+        }),
         "wrap_type",
     );
     fails_at(
-        check(SINK, |m| m.wrap_type[w(m) + 1] = WRAP_NONE),
+        check(SINK, |m| {
+            let i = w(m) + 1;
+            m.wrap_type[i] = WRAP_NONE
+        }),
         "wrap_type",
     );
-    fails_at(check(SINK, |m| m.wrap_type[w(m) + 1] = 6), "wrap_type");
+    fails_at(
+        check(SINK, |m| {
+            let i = w(m) + 1;
+            m.wrap_type[i] = 6
+        }),
+        "wrap_type",
+    );
     fails_at(check(SINK, |m| m.tendon_num[1] = 1), "tendon_num");
 }
 
@@ -274,7 +388,7 @@ fn actuators() {
 
 #[test]
 fn sensors() {
-    let by_type = |m: &Model, t: i32| find(m.sensor_type, t);
+    let by_type = |m: &Model, t: i32| find(&m.sensor_type, t);
     let e = check(SINK, |m| {
         let s = by_type(m, SENS_CAMPROJECTION);
         let cam = m.sensor_refid[s] as usize;
@@ -346,12 +460,15 @@ fn equality_and_custom() {
 fn mocap_and_free_joints() {
     let target = |m: &Model| m.body_mocapid.iter().position(|&i| i == 0).unwrap();
     fails_at(
-        check(SINK, |m| m.body_mocapid[target(m)] = 1),
+        check(SINK, |m| {
+            let i = target(m);
+            m.body_mocapid[i] = 1
+        }),
         "body_mocapid",
     );
     fails_at(check(SINK, |m| m.body_mocapid[0] = 0), "body_mocapid");
     let e = check(SINK, |m| {
-        let free = find(m.jnt_type, JNT_FREE);
+        let free = find(&m.jnt_type, JNT_FREE);
         let b = m.jnt_bodyid[free] as usize;
         m.body_parentid[b] = 1;
     });

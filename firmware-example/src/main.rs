@@ -95,6 +95,10 @@ fn control_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
     let blob = &task::BLOB.0;
     let (m, mut d, fp) = task::load(blob, arena)?;
     defmt::println!(
+        "load: stack {=usize} bytes used at most",
+        clock::stack_used()
+    );
+    defmt::println!(
         "model: nq {=usize} nv {=usize} nu {=usize}; blob {=usize} B, Model {=usize} B, Data {=usize} B (arena {=usize} B)",
         m.nq, m.nv, m.nu, blob.len(), fp.model_bytes, fp.data_bytes, ARENA_BYTES
     );

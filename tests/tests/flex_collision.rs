@@ -84,23 +84,23 @@ fn apply(m: &mut Model, changes: &Value) {
             "opt_jacobian" => m.opt.jacobian = v.as_i64().unwrap() as i32,
             "opt_cone" => m.opt.cone = v.as_i64().unwrap() as i32,
             "opt_disableflags" => m.opt.disableflags = v.as_i64().unwrap() as i32,
-            "flex_selfcollide" => set(m.flex_selfcollide, v, int),
-            "flex_condim" => set(m.flex_condim, v, int),
-            "flex_priority" => set(m.flex_priority, v, int),
-            "flex_contype" => set(m.flex_contype, v, int),
-            "flex_conaffinity" => set(m.flex_conaffinity, v, int),
-            "flex_activelayers" => set(m.flex_activelayers, v, int),
-            "flex_internal" => set(m.flex_internal, v, byte),
-            "geom_conaffinity" => set(m.geom_conaffinity, v, int),
-            "body_conaffinity" => set(m.body_conaffinity, v, int),
-            "flex_friction" => set(m.flex_friction, v, num),
-            "flex_solref" => set(m.flex_solref, v, num),
-            "flex_solimp" => set(m.flex_solimp, v, num),
-            "flex_solmix" => set(m.flex_solmix, v, num),
-            "flex_margin" => set(m.flex_margin, v, num),
-            "flex_gap" => set(m.flex_gap, v, num),
-            "geom_margin" => set(m.geom_margin, v, num),
-            "flex_radius" => set(m.flex_radius, v, num),
+            "flex_selfcollide" => set(&mut m.flex_selfcollide, v, int),
+            "flex_condim" => set(&mut m.flex_condim, v, int),
+            "flex_priority" => set(&mut m.flex_priority, v, int),
+            "flex_contype" => set(&mut m.flex_contype, v, int),
+            "flex_conaffinity" => set(&mut m.flex_conaffinity, v, int),
+            "flex_activelayers" => set(&mut m.flex_activelayers, v, int),
+            "flex_internal" => set(&mut m.flex_internal, v, byte),
+            "geom_conaffinity" => set(&mut m.geom_conaffinity, v, int),
+            "body_conaffinity" => set(&mut m.body_conaffinity, v, int),
+            "flex_friction" => set(&mut m.flex_friction, v, num),
+            "flex_solref" => set(&mut m.flex_solref, v, num),
+            "flex_solimp" => set(&mut m.flex_solimp, v, num),
+            "flex_solmix" => set(&mut m.flex_solmix, v, num),
+            "flex_margin" => set(&mut m.flex_margin, v, num),
+            "flex_gap" => set(&mut m.flex_gap, v, num),
+            "geom_margin" => set(&mut m.geom_margin, v, num),
+            "flex_radius" => set(&mut m.flex_radius, v, num),
             // made to the state after the steps
             "data_qpos" => {}
             other => panic!("change of {other} not known to the test"),
@@ -386,7 +386,7 @@ fn small_arenas_give_errors_not_panics() {
             blob[at..at + 8].copy_from_slice(&(narena as u64).to_le_bytes());
             let header = mjb::read_header(&blob).unwrap();
             let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
-            let m = mjb::load(&blob, &mut mbuf).unwrap();
+            let mut m = mjb::load(&blob, &mut mbuf).unwrap();
             assert_eq!(m.narena, narena);
             m.flex_selfcollide.fill(mode);
             let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];

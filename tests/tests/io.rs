@@ -54,7 +54,7 @@ fn reset_restores_the_initial_data() {
     d.qfrc_applied[0] = 1.0;
     reset_data(&m, &mut d);
     compare(&json(&m, &fresh), &json(&m, &d)).assert_match(0.0, "reset");
-    assert_eq!(d.qpos, m.qpos0);
+    assert_eq!(&d.qpos[..], &m.qpos0[..]);
 }
 
 #[test]
@@ -70,7 +70,7 @@ fn reset_keyframe_takes_the_key_and_ignores_bad_keys() {
     assert_eq!(d.time, m.key_time[0]);
     for bad in [-1, 1, i32::MAX] {
         reset_data_keyframe(&m, &mut d, bad);
-        assert_eq!(d.qpos, m.qpos0, "key {bad} resets only");
+        assert_eq!(&d.qpos[..], &m.qpos0[..], "key {bad} resets only");
     }
 }
 

@@ -234,6 +234,90 @@ fn data_on_too_small_buffer_is_an_error() {
     assert!(mjrs_core::Data::new(&m, &mut dbuf).is_ok());
 }
 
+/// `blob` copied to an 8-byte-aligned start (as a blob in flash is placed), with the buffer
+/// that holds it.
+fn aligned(blob: &[u8]) -> (Vec<u8>, usize) {
+    let mut v = vec![0u8; blob.len() + 8];
+    let off = v.as_ptr().align_offset(8);
+    v[off..off + blob.len()].copy_from_slice(blob);
+    (v, off)
+}
+
+/// Every array's values as bits, for exact comparisons.
+fn bits(c: Collect) -> BTreeMap<&'static str, Vec<u64>> {
+    c.0.into_iter()
+        .map(|(k, v)| (k, v.iter().map(|x| x.to_bits()).collect()))
+        .collect()
+}
+
+/// A model used in place from its blob (`mjb::load_in_place`) equals the loaded copy in every
+/// array, size and option, in both precisions (MuJoCo's 8-byte blobs for the f64 build, the
+/// f32 build's own 4-byte blobs), and the RAM it needs for the arrays it cannot view (packed
+/// after odd-length byte arrays, or of another width) stays below what the loaded copy takes.
+#[test]
+fn in_place_model_equals_the_loaded_copy() {
+    let (mut viewed, mut total) = (0, 0);
+    for name in mjb_fixture_names() {
+        let blob64 = blob(&name);
+        let mut buf = model_buffer(&blob64);
+        let copy = mjb::load(&blob64, &mut buf).unwrap();
+        let (store, off) = aligned(&blob64);
+        let flash = &store[off..off + blob64.len()];
+        let ram_bytes = mjb::in_place_ram_bytes(flash).unwrap();
+        let mut ram = vec![0u8; ram_bytes];
+        let m = mjb::load_in_place(flash, &mut ram).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(m.header(), copy.header(), "{name}");
+        let (mut a, mut b) = (Collect::default(), Collect::default());
+        copy.visit(&mut a);
+        m.visit(&mut b);
+        assert!(bits(a) == bits(b), "{name}: arrays differ");
+        let ram64 = ram_bytes;
+        assert!(ram64 < buf.len(), "{name}: {ram64} B of RAM");
+
+        // the f32 build on its own 4-byte blob
+        let header32 = mjrs_core_f32::mjb::read_header(&blob64).unwrap();
+        let copy32_bytes = header32.model_bytes().unwrap();
+        let mut buf32 = vec![0u8; copy32_bytes];
+        let m32 = mjrs_core_f32::mjb::load(&blob64, &mut buf32).unwrap();
+        let mut blob32 = vec![0u8; mjrs_core_f32::mjb::save_size(&m32, 4)];
+        let n = mjrs_core_f32::mjb::save(&m32, &mut blob32, 4).unwrap();
+        let (store, off) = aligned(&blob32[..n]);
+        let flash = &store[off..off + n];
+        let ram_bytes = mjrs_core_f32::mjb::in_place_ram_bytes(flash).unwrap();
+        let mut ram = vec![0u8; ram_bytes];
+        let m = mjrs_core_f32::mjb::load_in_place(flash, &mut ram).unwrap();
+        assert!(
+            ram_bytes < copy32_bytes,
+            "{name} (f32): {ram_bytes} B of RAM"
+        );
+        let (mut a, mut b) = (Collect::default(), Collect::default());
+        m32.visit(&mut a);
+        m.visit(&mut b);
+        assert!(bits(a) == bits(b), "{name} (f32): arrays differ");
+        viewed += n - ram_bytes.min(n);
+        total += n;
+        eprintln!(
+            "{name}: f64 blob {} B needs {ram64} B of RAM in place, f32 blob {n} B needs {ram_bytes} B",
+            blob64.len()
+        );
+    }
+    // more than a third of the f32 blobs' bytes are used where they are
+    assert!(viewed > total / 3, "{viewed} of {total} B viewed");
+
+    // too little RAM for the arrays that need it is an error, not a panic
+    let blob64 = blob("humanoid");
+    let (store, off) = aligned(&blob64);
+    let flash = &store[off..off + blob64.len()];
+    let needed = mjb::in_place_ram_bytes(flash).unwrap();
+    if needed > 0 {
+        let mut ram = vec![0u8; needed - 1];
+        assert!(matches!(
+            mjb::load_in_place(flash, &mut ram),
+            Err(MjbError::Memory(_))
+        ));
+    }
+}
+
 /// Byte offset in the blob, element count and element width of every array, by name, for a
 /// blob of `m` (8-byte `mjtNum`): the arrays end the blob, in table order, without padding.
 fn array_offsets(
@@ -293,6 +377,15 @@ fn corrupted_blobs_are_refused_as_before() {
                 }
             };
             assert_eq!(got, verdict, "{name}: {case}");
+            // the in-place loader validates the blob's arrays where they are, with the same verdict
+            let (store, off) = aligned(&bad);
+            let flash = &store[off..off + bad.len()];
+            let mut ram = vec![0u8; mjb::in_place_ram_bytes(flash).unwrap()];
+            let in_place = match mjb::load_in_place(flash, &mut ram) {
+                Ok(_) => "ok".to_string(),
+                Err(e) => e.to_string(),
+            };
+            assert_eq!(in_place, verdict, "{name} in place: {case}");
             cases += 1;
         }
         // the files are not empty, and most corruptions are caught

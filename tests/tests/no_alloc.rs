@@ -99,7 +99,7 @@ fn flex_collision_step_does_not_allocate() {
             let blob = std::fs::read(&path).unwrap();
             let header = mjrs_core::mjb::read_header(&blob).unwrap();
             let mut mbuf = vec![0u8; header.model_bytes().unwrap()];
-            let m = mjrs_core::mjb::load(&blob, &mut mbuf).unwrap();
+            let mut m = mjrs_core::mjb::load(&blob, &mut mbuf).unwrap();
             stepped += 1;
             m.flex_selfcollide.fill(mode);
             let mut dbuf = vec![0u8; mjrs_core::Data::bytes_needed(m.sizes()).unwrap()];

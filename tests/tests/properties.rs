@@ -373,7 +373,7 @@ fn compile(xml: &str) -> OwnedModel {
 
 /// A data at a random configuration: qpos0 moved along `dq` (scaled), velocities `v`.
 fn state(m: &Model, d: &mut Data, dq: &[f64], v: &[f64]) {
-    d.qpos.copy_from_slice(m.qpos0);
+    d.qpos.copy_from_slice(&m.qpos0);
     let step: Vec<f64> = (0..m.nv).map(|k| dq[k % dq.len()]).collect();
     support::integrate_pos(m, d.qpos, &step, 1.0);
     for k in 0..m.nv {

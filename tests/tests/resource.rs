@@ -344,7 +344,7 @@ fn prefixed_names_are_absolute_in_a_model_from_anywhere() {
     assert_eq!(m.nbody, 3);
     assert_eq!(m.mesh_vert, d.mesh_vert);
     assert_eq!(m.tex_rgb, d.tex_rgb);
-    let paths = String::from_utf8_lossy(m.paths);
+    let paths = String::from_utf8_lossy(&m.paths);
     assert!(paths.contains("MJRSABS:meshes/wedge.stl"), "{paths}");
     drop((m, d));
     assert_eq!(fs.counts().0, fs.counts().1);

@@ -410,7 +410,7 @@ fn recurring_resets_are_an_error_not_a_hang() {
     );
     // a negative timestep never advances time either
     m.eq_data
-        .copy_from_slice(mjb::load(&blob, &mut model_buffer(&blob)).unwrap().eq_data);
+        .copy_from_slice(&mjb::load(&blob, &mut model_buffer(&blob)).unwrap().eq_data);
     m.opt.timestep = -0.005;
     let e = set_length_range(&mut m, &mut d, 0, &lr).unwrap_err();
     assert_eq!(e, LengthRangeError::Unstable { actuator: 0 });
@@ -565,6 +565,6 @@ fn f32_length_ranges_stay_close() {
     let mut d = Data32::new(&m, &mut dbuf).unwrap();
     m.actuator_lengthrange.fill(0.0);
     sc32::set_length_ranges(&mut m, &mut d, &sc32::LROpt::default()).unwrap();
-    let diff = max_diff(m.actuator_lengthrange, reference.actuator_lengthrange);
+    let diff = max_diff(&m.actuator_lengthrange, &reference.actuator_lengthrange);
     assert!(diff <= 1e-3, "f32 lengthrange differs by {diff:e}");
 }

@@ -32,7 +32,7 @@ impl Plugin for Counter {
     /// One state value per actuator and sensor using the instance.
     fn nstate(&self, m: &Model, instance: usize) -> usize {
         let uses = |ids: &[i32]| ids.iter().filter(|&&i| i == instance as i32).count();
-        uses(m.actuator_plugin) + uses(m.sensor_plugin)
+        uses(&m.actuator_plugin) + uses(&m.sensor_plugin)
     }
     fn nsensordata(&self, m: &Model, instance: usize, _sensor_id: usize) -> usize {
         number(m, instance, "dim").unwrap_or(2)

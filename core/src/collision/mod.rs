@@ -120,7 +120,7 @@ impl Shape {
         Self {
             pos: v3(d.geom_xpos)[g],
             mat: v9(d.geom_xmat)[g],
-            size: v3(m.geom_size)[g],
+            size: v3(&m.geom_size)[g],
         }
     }
 }

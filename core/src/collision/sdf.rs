@@ -79,7 +79,7 @@ impl<'d> Field<'d> {
         if m.geom_type[g] != GEOM_SDF {
             return Ok(Field::Primitive {
                 type_: m.geom_type[g],
-                size: v3(m.geom_size)[g],
+                size: v3(&m.geom_size)[g],
             });
         }
         let instance = usize::try_from(m.geom_plugin[g])
@@ -337,7 +337,7 @@ pub(crate) fn field_frame(
     let Some(mesh) = usize::try_from(m.geom_dataid[g]).ok() else {
         return (*xpos, xquat);
     };
-    let (negpos, negquat) = neg_pose(&v3(m.mesh_pos)[mesh], &v4(m.mesh_quat)[mesh]);
+    let (negpos, negquat) = neg_pose(&v3(&m.mesh_pos)[mesh], &v4(&m.mesh_quat)[mesh]);
     mul_pose(xpos, &xquat, &negpos, &negquat)
 }
 

@@ -144,11 +144,17 @@ fn sol_params(
     let pick_imp = |s: &[Real]| -> [Real; NIMP] { core::array::from_fn(|k| s[NIMP * id + k]) };
     let mut friction = [0.0; NREF];
     let (mut solref, mut solimp) = match a.efc_type[i] {
-        CNSTR_EQUALITY => (pick_ref(m.eq_solref), pick_imp(m.eq_solimp)),
-        CNSTR_LIMIT_JOINT => (pick_ref(m.jnt_solref), pick_imp(m.jnt_solimp)),
-        CNSTR_FRICTION_DOF => (pick_ref(m.dof_solref), pick_imp(m.dof_solimp)),
-        CNSTR_LIMIT_TENDON => (pick_ref(m.tendon_solref_lim), pick_imp(m.tendon_solimp_lim)),
-        CNSTR_FRICTION_TENDON => (pick_ref(m.tendon_solref_fri), pick_imp(m.tendon_solimp_fri)),
+        CNSTR_EQUALITY => (pick_ref(&m.eq_solref), pick_imp(&m.eq_solimp)),
+        CNSTR_LIMIT_JOINT => (pick_ref(&m.jnt_solref), pick_imp(&m.jnt_solimp)),
+        CNSTR_FRICTION_DOF => (pick_ref(&m.dof_solref), pick_imp(&m.dof_solimp)),
+        CNSTR_LIMIT_TENDON => (
+            pick_ref(&m.tendon_solref_lim),
+            pick_imp(&m.tendon_solimp_lim),
+        ),
+        CNSTR_FRICTION_TENDON => (
+            pick_ref(&m.tendon_solref_fri),
+            pick_imp(&m.tendon_solimp_fri),
+        ),
         _ => {
             let con = &a.contact[id];
             friction = con.solreffriction;

@@ -106,13 +106,13 @@ fn quat_at(qpos: &[Real], adr: usize) -> [Real; 4] {
 
 /// Orientation of body `i` against the previous body: `body_quat` times the joint's quaternion.
 fn relative_orientation(m: &Model, qpos: &[Real], i: usize, adr: usize) -> [Real; 4] {
-    mul_quat(&v4(m.body_quat)[i], &quat_at(qpos, adr))
+    mul_quat(&v4(&m.body_quat)[i], &quat_at(qpos, adr))
 }
 
 /// Torsion constant and second moments of area (`J`, `Iy`, `Iz`) of the cross-section of the
 /// body's first geom: a circle of the geom's radius, or the rectangle of a box's y and z sizes.
 fn section(m: &Model, geom: usize) -> [Real; 3] {
-    let size = &v3(m.geom_size)[geom];
+    let size = &v3(&m.geom_size)[geom];
     match m.geom_type[geom] {
         GEOM_CYLINDER | GEOM_CAPSULE => {
             let r4 = pow(size[0], 4.0);
@@ -255,7 +255,7 @@ impl<'a> ReferenceFrames<'a> {
             // zeroed mocap pose: the orientation normalizes to the identity
             ([0.0; 3], [1.0, 0.0, 0.0, 0.0])
         } else {
-            (v3(m.body_pos)[body], v4(m.body_quat)[body])
+            (v3(&m.body_pos)[body], v4(&m.body_quat)[body])
         };
         let parent = parent.map(|p| ParentFrame {
             pos: &p.pos,
@@ -263,7 +263,7 @@ impl<'a> ReferenceFrames<'a> {
             quat: &p.quat,
         });
         let (pos, mut quat) =
-            pose_from_parent(m, body, parent, offset, m.qpos0, true, |_, _, _| {});
+            pose_from_parent(m, body, parent, offset, &m.qpos0, true, |_, _, _| {});
         normalize4(&mut quat);
         Frame {
             body,
@@ -302,9 +302,9 @@ impl<'a> Segments<'a> {
         let prev = if b > 0 { orientation_adr(m, i) } else { None };
         let omega0 = match prev {
             Some(adr) if !self.config.flat => {
-                let mut q = quat_at(m.qpos0, adr);
+                let mut q = quat_at(&m.qpos0, adr);
                 normalize4(&mut q);
-                sub_quat(&v4(m.body_quat)[i], &q)
+                sub_quat(&v4(&m.body_quat)[i], &q)
             }
             _ => [0.0; 3],
         };

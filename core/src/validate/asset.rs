@@ -15,7 +15,7 @@ pub(super) fn validate(m: &Model) -> Check {
     mesh_graphs(m)?;
     hfields(m)?;
     textures(m)?;
-    ids("mat_texid", m.mat_texid, m.ntex, true)?;
+    ids("mat_texid", &m.mat_texid, m.ntex, true)?;
     skins(m)
 }
 
@@ -89,7 +89,7 @@ fn meshes(m: &Model) -> Check {
             usize::try_from(f).is_ok_and(|f| f < nface)
         })?;
     }
-    ids("mesh_pathadr", m.mesh_pathadr, m.npaths, true)
+    ids("mesh_pathadr", &m.mesh_pathadr, m.npaths, true)
 }
 
 /// Every vertex index of `faces` (which start at corner `first` of `field`) is below `n`.
@@ -295,7 +295,7 @@ fn hfields(m: &Model) -> Check {
             Adr::Always,
         )?;
     }
-    ids("hfield_pathadr", m.hfield_pathadr, m.npaths, true)
+    ids("hfield_pathadr", &m.hfield_pathadr, m.npaths, true)
 }
 
 /// Textures: type, and `3 * width * height` bytes of RGB data inside `tex_rgb`.
@@ -326,19 +326,19 @@ fn textures(m: &Model) -> Check {
             Adr::Always,
         )?;
     }
-    ids("tex_pathadr", m.tex_pathadr, m.npaths, true)
+    ids("tex_pathadr", &m.tex_pathadr, m.npaths, true)
 }
 
 /// Skins: vertex, texture-coordinate, face and bone ranges; faces and bone vertices index the
 /// skin's own vertices; bones are attached to bodies.
 fn skins(m: &Model) -> Check {
-    ids("skin_matid", m.skin_matid, m.nmat, true)?;
-    ids("skin_pathadr", m.skin_pathadr, m.npaths, true)?;
-    ids("skin_bonebodyid", m.skin_bonebodyid, m.nbody, false)?;
+    ids("skin_matid", &m.skin_matid, m.nmat, true)?;
+    ids("skin_pathadr", &m.skin_pathadr, m.npaths, true)?;
+    ids("skin_bonebodyid", &m.skin_bonebodyid, m.nbody, false)?;
     spans(
         ("skin_bonevertadr", "skin_bonevertnum"),
-        m.skin_bonevertadr,
-        m.skin_bonevertnum,
+        &m.skin_bonevertadr,
+        &m.skin_bonevertnum,
         m.nskinbonevert,
         Adr::Always,
     )?;

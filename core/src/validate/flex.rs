@@ -17,8 +17,8 @@ use crate::types::{FLEXSELF_AUTO, FLEXSELF_NONE};
 use crate::Model;
 
 pub(super) fn validate(m: &Model) -> Check {
-    ids("flex_vertbodyid", m.flex_vertbodyid, m.nbody, false)?;
-    ids("flex_matid", m.flex_matid, m.nmat, true)?;
+    ids("flex_vertbodyid", &m.flex_vertbodyid, m.nbody, false)?;
+    ids("flex_matid", &m.flex_matid, m.nmat, true)?;
     for (f, &condim) in m.flex_condim.iter().enumerate() {
         rule(
             matches!(condim, 1 | 3 | 4 | 6),
@@ -29,7 +29,7 @@ pub(super) fn validate(m: &Model) -> Check {
     }
     enums(
         "flex_selfcollide",
-        m.flex_selfcollide,
+        &m.flex_selfcollide,
         FLEXSELF_NONE,
         FLEXSELF_AUTO,
     )?;

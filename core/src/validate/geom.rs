@@ -17,8 +17,8 @@ pub(super) fn validate(m: &Model) -> Check {
 
 /// Geom types, their data (mesh or height field), materials and contact dimensions.
 fn geoms(m: &Model) -> Check {
-    ids("geom_bodyid", m.geom_bodyid, m.nbody, false)?;
-    ids("geom_matid", m.geom_matid, m.nmat, true)?;
+    ids("geom_bodyid", &m.geom_bodyid, m.nbody, false)?;
+    ids("geom_matid", &m.geom_matid, m.nmat, true)?;
     for g in 0..m.ngeom {
         let ty = m.geom_type[g];
         enum_in("geom_type", g, ty, GEOM_PLANE, GEOM_SDF)?;
@@ -79,8 +79,8 @@ fn body_geoms(m: &Model) -> Check {
 
 /// Sites: body, material, and a volume type (not mesh, height field or plane).
 fn sites(m: &Model) -> Check {
-    ids("site_bodyid", m.site_bodyid, m.nbody, false)?;
-    ids("site_matid", m.site_matid, m.nmat, true)?;
+    ids("site_bodyid", &m.site_bodyid, m.nbody, false)?;
+    ids("site_matid", &m.site_matid, m.nmat, true)?;
     for (s, &ty) in m.site_type.iter().enumerate() {
         rule(
             matches!(ty, GEOM_SPHERE..=GEOM_BOX | GEOM_SDF),
@@ -95,20 +95,20 @@ fn sites(m: &Model) -> Check {
 fn cameras_and_lights(m: &Model) -> Check {
     enums(
         "cam_mode",
-        m.cam_mode,
+        &m.cam_mode,
         CAMLIGHT_FIXED,
         CAMLIGHT_TARGETBODYCOM,
     )?;
-    ids("cam_bodyid", m.cam_bodyid, m.nbody, false)?;
-    ids("cam_targetbodyid", m.cam_targetbodyid, m.nbody, true)?;
+    ids("cam_bodyid", &m.cam_bodyid, m.nbody, false)?;
+    ids("cam_targetbodyid", &m.cam_targetbodyid, m.nbody, true)?;
     enums(
         "light_mode",
-        m.light_mode,
+        &m.light_mode,
         CAMLIGHT_FIXED,
         CAMLIGHT_TARGETBODYCOM,
     )?;
-    ids("light_bodyid", m.light_bodyid, m.nbody, false)?;
-    ids("light_targetbodyid", m.light_targetbodyid, m.nbody, true)
+    ids("light_bodyid", &m.light_bodyid, m.nbody, false)?;
+    ids("light_targetbodyid", &m.light_targetbodyid, m.nbody, true)
 }
 
 /// Every body's bounding-volume hierarchy is a tree whose leaves are geoms of that body.

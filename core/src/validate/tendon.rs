@@ -5,7 +5,7 @@ use crate::types::*;
 use crate::Model;
 
 pub(super) fn validate(m: &Model) -> Check {
-    ids("tendon_matid", m.tendon_matid, m.nmat, true)?;
+    ids("tendon_matid", &m.tendon_matid, m.nmat, true)?;
     let mut cursor = 0usize;
     for t in 0..m.ntendon {
         let path = span(

@@ -35,34 +35,34 @@ fn put<T: Copy>(dst: &mut [T], src: &[T]) {
 }
 
 fn fill_tiny(m: &mut Model) {
-    put(m.body_parentid, &[0, 0, 1]);
-    put(m.body_rootid, &[0, 1, 1]);
-    put(m.body_weldid, &[0, 1, 2]);
+    put(&mut m.body_parentid, &[0, 0, 1]);
+    put(&mut m.body_rootid, &[0, 1, 1]);
+    put(&mut m.body_weldid, &[0, 1, 2]);
     m.body_mocapid.fill(-1);
-    put(m.body_jntnum, &[0, 1, 1]);
-    put(m.body_jntadr, &[-1, 0, 1]);
-    put(m.body_dofnum, &[0, 1, 1]);
-    put(m.body_dofadr, &[-1, 0, 1]);
-    put(m.body_treeid, &[-1, 0, 0]);
-    put(m.body_geomnum, &[0, 1, 1]);
-    put(m.body_geomadr, &[-1, 0, 1]);
+    put(&mut m.body_jntnum, &[0, 1, 1]);
+    put(&mut m.body_jntadr, &[-1, 0, 1]);
+    put(&mut m.body_dofnum, &[0, 1, 1]);
+    put(&mut m.body_dofadr, &[-1, 0, 1]);
+    put(&mut m.body_treeid, &[-1, 0, 0]);
+    put(&mut m.body_geomnum, &[0, 1, 1]);
+    put(&mut m.body_geomadr, &[-1, 0, 1]);
     m.body_plugin.fill(-1);
     m.body_bvhadr.fill(-1);
     m.jnt_type.fill(JNT_HINGE);
-    put(m.jnt_qposadr, &[0, 1]);
-    put(m.jnt_dofadr, &[0, 1]);
-    put(m.jnt_bodyid, &[1, 2]);
-    put(m.dof_bodyid, &[1, 2]);
-    put(m.dof_jntid, &[0, 1]);
-    put(m.dof_parentid, &[-1, 0]);
-    put(m.dof_Madr, &[0, 1]);
+    put(&mut m.jnt_qposadr, &[0, 1]);
+    put(&mut m.jnt_dofadr, &[0, 1]);
+    put(&mut m.jnt_bodyid, &[1, 2]);
+    put(&mut m.dof_bodyid, &[1, 2]);
+    put(&mut m.dof_jntid, &[0, 1]);
+    put(&mut m.dof_parentid, &[-1, 0]);
+    put(&mut m.dof_Madr, &[0, 1]);
     m.geom_type.fill(GEOM_SPHERE);
     m.geom_condim.fill(3);
-    put(m.geom_bodyid, &[1, 2]);
+    put(&mut m.geom_bodyid, &[1, 2]);
     m.geom_dataid.fill(-1);
     m.geom_matid.fill(-1);
     m.geom_plugin.fill(-1);
-    put(m.names, b"world\0");
+    put(&mut m.names, b"world\0");
     m.names_map.fill(-1);
 }
 

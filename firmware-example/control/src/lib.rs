@@ -18,7 +18,7 @@ pub mod mpc;
 pub mod pid;
 
 use mj::math::scalar;
-use mj::mjb::MjbError;
+use mj::mjb::{InPlaceModel, MjbError};
 use mj::{ArenaError, Data, FdError, Model, Real};
 
 /// An f32 MJB blob, aligned like the arrays it stores.
@@ -96,22 +96,24 @@ impl From<mj::forward::StepError> for Error {
 /// Bytes of the arena each part took.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Footprint {
-    /// The loaded `Model`.
+    /// RAM of the `Model`: only the arrays it could not view in the blob in place
+    /// ([`mj::mjb::in_place_ram_bytes`]; the sizes and options live in the `Model` view).
     pub model_bytes: usize,
     /// The `Data`, its arena included.
     pub data_bytes: usize,
 }
 
-/// Loads `blob` into the front of `arena` and makes a fresh `Data` behind it. Never inlined:
-/// the `Model` and `Data` views are large structs (hundreds of slices), and inlined copies of
-/// them would stay in the caller's stack frame for the whole run.
+/// Uses `blob` in place as the `Model` (its arrays stay in flash; the few that cannot be
+/// viewed go to the front of `arena`) and makes a fresh `Data` behind it. Never inlined: the
+/// `Model` and `Data` views are large structs (hundreds of slices), and inlined copies of them
+/// would stay in the caller's stack frame for the whole run.
 #[inline(never)]
 pub fn load<'a>(
-    blob: &[u8],
+    blob: &'a [u8],
     arena: &'a mut [u8],
-) -> Result<(Model<'a>, Data<'a>, Footprint), Error> {
+) -> Result<(InPlaceModel<'a>, Data<'a>, Footprint), Error> {
     let header = mj::mjb::read_header(blob).map_err(Error::Blob)?;
-    let model_bytes = header.model_bytes().map_err(Error::Memory)?;
+    let model_bytes = mj::mjb::in_place_ram_bytes(blob).map_err(Error::Blob)?;
     let data_bytes = Data::bytes_needed(&header.sizes).map_err(Error::Memory)?;
     let needed = model_bytes.saturating_add(data_bytes);
     if arena.len() < needed {
@@ -121,7 +123,7 @@ pub fn load<'a>(
         }));
     }
     let (mbuf, dbuf) = arena.split_at_mut(model_bytes);
-    let m = mj::mjb::load(blob, mbuf).map_err(Error::Blob)?;
+    let m = mj::mjb::load_in_place(blob, mbuf).map_err(Error::Blob)?;
     let d = Data::new(&m, dbuf).map_err(Error::Memory)?;
     Ok((
         m,

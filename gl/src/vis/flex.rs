@@ -126,10 +126,10 @@ pub(super) fn make_flex_arrays(m: &Model, scn: &mut Scene) {
     let nflex = m.nflex;
     let ints = |v: &[i32]| v[..nflex].to_vec();
     scn.nflex = nflex;
-    scn.flexedgeadr = ints(m.flex_edgeadr);
-    scn.flexedgenum = ints(m.flex_edgenum);
-    scn.flexvertadr = ints(m.flex_vertadr);
-    scn.flexvertnum = ints(m.flex_vertnum);
+    scn.flexedgeadr = ints(&m.flex_edgeadr);
+    scn.flexedgenum = ints(&m.flex_edgenum);
+    scn.flexvertadr = ints(&m.flex_vertadr);
+    scn.flexvertnum = ints(&m.flex_vertnum);
     scn.flexedge = m.flex_edge[..2 * m.nflexedge].to_vec();
     scn.flexfacenum = (0..nflex).map(|f| max_faces(m, f)).collect();
     scn.flexfaceadr = scn

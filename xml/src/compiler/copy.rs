@@ -471,14 +471,14 @@ impl Compiler<'_> {
             m.body_dofadr[i] = if pb.dofnum > 0 { dofadr as i32 } else { -1 };
             m.body_geomnum[i] = pb.geoms.len() as i32;
             m.body_geomadr[i] = pb.geoms.first().map_or(-1, |&g| g as i32);
-            set3(m.body_pos, i, &pb.pos);
-            set3(m.body_quat, i, &pb.quat);
-            set3(m.body_ipos, i, &pb.ipos);
-            set3(m.body_iquat, i, &pb.iquat);
+            set3(&mut m.body_pos, i, &pb.pos);
+            set3(&mut m.body_quat, i, &pb.quat);
+            set3(&mut m.body_ipos, i, &pb.ipos);
+            set3(&mut m.body_iquat, i, &pb.iquat);
             m.body_mass[i] = pb.mass;
-            set3(m.body_inertia, i, &pb.inertia);
+            set3(&mut m.body_inertia, i, &pb.inertia);
             m.body_gravcomp[i] = pb.gravcomp;
-            set3(m.body_user, i, &pb.userdata);
+            set3(&mut m.body_user, i, &pb.userdata);
             m.body_contype[i] = pb.contype;
             m.body_conaffinity[i] = pb.conaffinity;
             m.body_margin[i] = pb.margin;
@@ -545,15 +545,15 @@ impl Compiler<'_> {
                 m.jnt_qposadr[jid] = qposadr as i32;
                 m.jnt_dofadr[jid] = dofadr as i32;
                 m.jnt_bodyid[jid] = i as i32;
-                set3(m.jnt_pos, jid, &pj.pos);
-                set3(m.jnt_axis, jid, &pj.axis);
+                set3(&mut m.jnt_pos, jid, &pj.pos);
+                set3(&mut m.jnt_axis, jid, &pj.axis);
                 m.jnt_stiffness[jid] = pj.stiffness;
-                set3(m.jnt_range, jid, &pj.range);
-                set3(m.jnt_actfrcrange, jid, &pj.actfrcrange);
-                set3(m.jnt_solref, jid, &pj.solref_limit);
-                set3(m.jnt_solimp, jid, &pj.solimp_limit);
+                set3(&mut m.jnt_range, jid, &pj.range);
+                set3(&mut m.jnt_actfrcrange, jid, &pj.actfrcrange);
+                set3(&mut m.jnt_solref, jid, &pj.solref_limit);
+                set3(&mut m.jnt_solimp, jid, &pj.solimp_limit);
                 m.jnt_margin[jid] = pj.margin;
-                set3(m.jnt_user, jid, &pj.userdata);
+                set3(&mut m.jnt_user, jid, &pj.userdata);
                 let misaligned = (pj.jtype == JNT_HINGE || pj.jtype == JNT_SLIDE)
                     && pj.axis.iter().filter(|a| a.abs() > EPS).count() > 1;
                 if rotfound || !null_pose(Some(&pj.pos), None) || misaligned {
@@ -591,8 +591,8 @@ impl Compiler<'_> {
                 for _ in 0..nv {
                     m.dof_bodyid[dofadr] = i as i32;
                     m.dof_jntid[dofadr] = jid as i32;
-                    set3(m.dof_solref, dofadr, &pj.solref_friction);
-                    set3(m.dof_solimp, dofadr, &pj.solimp_friction);
+                    set3(&mut m.dof_solref, dofadr, &pj.solref_friction);
+                    set3(&mut m.dof_solimp, dofadr, &pj.solimp_friction);
                     m.dof_frictionloss[dofadr] = pj.frictionloss;
                     m.dof_armature[dofadr] = pj.armature;
                     m.dof_damping[dofadr] = pj.damping;
@@ -624,11 +624,11 @@ impl Compiler<'_> {
                 m.site_bodyid[sid] = ps.body as i32;
                 m.site_matid[sid] = ps.matid;
                 m.site_group[sid] = ps.s.group;
-                set3(m.site_size, sid, &ps.s.size);
-                set3(m.site_pos, sid, &ps.s.pos);
-                set3(m.site_quat, sid, &ps.s.quat);
-                set3(m.site_user, sid, &ps.s.userdata);
-                set3(m.site_rgba, sid, &ps.s.rgba);
+                set3(&mut m.site_size, sid, &ps.s.size);
+                set3(&mut m.site_pos, sid, &ps.s.pos);
+                set3(&mut m.site_quat, sid, &ps.s.quat);
+                set3(&mut m.site_user, sid, &ps.s.userdata);
+                set3(&mut m.site_rgba, sid, &ps.s.rgba);
                 m.site_sameframe[sid] = sameframe(&ps.s.pos, &ps.s.quat, &pb.ipos, &pb.iquat);
             }
             for &cid in &pb.cameras {
@@ -636,14 +636,18 @@ impl Compiler<'_> {
                 m.cam_bodyid[cid] = pc.body as i32;
                 m.cam_mode[cid] = pc.s.mode;
                 m.cam_targetbodyid[cid] = pc.targetbodyid;
-                set3(m.cam_pos, cid, &pc.s.pos);
-                set3(m.cam_quat, cid, &pc.s.quat);
+                set3(&mut m.cam_pos, cid, &pc.s.pos);
+                set3(&mut m.cam_quat, cid, &pc.s.quat);
                 m.cam_fovy[cid] = pc.s.fovy;
                 m.cam_ipd[cid] = pc.s.ipd;
-                set3(m.cam_resolution, cid, &pc.s.resolution.map(|r| r as i32));
-                set3(m.cam_sensorsize, cid, &pc.s.sensor_size);
-                set3(m.cam_intrinsic, cid, &pc.s.intrinsic);
-                set3(m.cam_user, cid, &pc.s.userdata);
+                set3(
+                    &mut m.cam_resolution,
+                    cid,
+                    &pc.s.resolution.map(|r| r as i32),
+                );
+                set3(&mut m.cam_sensorsize, cid, &pc.s.sensor_size);
+                set3(&mut m.cam_intrinsic, cid, &pc.s.intrinsic);
+                set3(&mut m.cam_user, cid, &pc.s.userdata);
             }
             for &lid in &pb.lights {
                 let pl = &self.lights[lid];
@@ -653,15 +657,15 @@ impl Compiler<'_> {
                 m.light_directional[lid] = u8::from(pl.s.directional);
                 m.light_castshadow[lid] = u8::from(pl.s.castshadow);
                 m.light_active[lid] = u8::from(pl.s.active);
-                set3(m.light_pos, lid, &pl.s.pos);
-                set3(m.light_dir, lid, &pl.s.dir);
+                set3(&mut m.light_pos, lid, &pl.s.pos);
+                set3(&mut m.light_dir, lid, &pl.s.dir);
                 m.light_bulbradius[lid] = pl.s.bulbradius as f32;
-                set3(m.light_attenuation, lid, &pl.s.attenuation);
+                set3(&mut m.light_attenuation, lid, &pl.s.attenuation);
                 m.light_cutoff[lid] = pl.s.cutoff;
                 m.light_exponent[lid] = pl.s.exponent;
-                set3(m.light_ambient, lid, &pl.s.ambient);
-                set3(m.light_diffuse, lid, &pl.s.diffuse);
-                set3(m.light_specular, lid, &pl.s.specular);
+                set3(&mut m.light_ambient, lid, &pl.s.ambient);
+                set3(&mut m.light_diffuse, lid, &pl.s.diffuse);
+                set3(&mut m.light_specular, lid, &pl.s.specular);
             }
         }
         self.copy_dof_tree(m);
@@ -683,19 +687,19 @@ impl Compiler<'_> {
         m.geom_matid[gid] = pg.matid;
         m.geom_group[gid] = s.group;
         m.geom_priority[gid] = s.priority;
-        set3(m.geom_size, gid, &s.size);
-        set3(m.geom_aabb, gid, &pg.aabb);
-        set3(m.geom_pos, gid, &s.pos);
-        set3(m.geom_quat, gid, &s.quat);
-        set3(m.geom_friction, gid, &s.friction);
+        set3(&mut m.geom_size, gid, &s.size);
+        set3(&mut m.geom_aabb, gid, &pg.aabb);
+        set3(&mut m.geom_pos, gid, &s.pos);
+        set3(&mut m.geom_quat, gid, &s.quat);
+        set3(&mut m.geom_friction, gid, &s.friction);
         m.geom_solmix[gid] = s.solmix;
-        set3(m.geom_solref, gid, &s.solref);
-        set3(m.geom_solimp, gid, &s.solimp);
+        set3(&mut m.geom_solref, gid, &s.solref);
+        set3(&mut m.geom_solimp, gid, &s.solimp);
         m.geom_margin[gid] = s.margin;
         m.geom_gap[gid] = s.gap;
-        set3(m.geom_fluid, gid, &pg.fluid);
-        set3(m.geom_user, gid, &s.userdata);
-        set3(m.geom_rgba, gid, &s.rgba);
+        set3(&mut m.geom_fluid, gid, &pg.fluid);
+        set3(&mut m.geom_user, gid, &s.userdata);
+        set3(&mut m.geom_rgba, gid, &s.rgba);
         m.geom_sameframe[gid] = sameframe(&s.pos, &s.quat, &pb.ipos, &pb.iquat);
         m.geom_rbound[gid] = self.rbound(gid);
     }
@@ -776,7 +780,7 @@ impl Compiler<'_> {
         self.copy_skins(m);
         let mut adr = 0;
         for (i, h) in self.hfields.iter().enumerate() {
-            set3(m.hfield_size, i, &h.size);
+            set3(&mut m.hfield_size, i, &h.size);
             m.hfield_nrow[i] = h.nrow;
             m.hfield_ncol[i] = h.ncol;
             m.hfield_adr[i] = adr as i32;
@@ -795,14 +799,14 @@ impl Compiler<'_> {
         for (i, x) in self.spec.materials.iter().enumerate() {
             m.mat_texid[i] = self.objects.mat_texid[i];
             m.mat_texuniform[i] = u8::from(x.texuniform);
-            set3(m.mat_texrepeat, i, &x.texrepeat);
+            set3(&mut m.mat_texrepeat, i, &x.texrepeat);
             m.mat_emission[i] = x.emission;
             m.mat_specular[i] = x.specular;
             m.mat_shininess[i] = x.shininess;
             m.mat_reflectance[i] = x.reflectance;
             m.mat_metallic[i] = x.metallic;
             m.mat_roughness[i] = x.roughness;
-            set3(m.mat_rgba, i, &x.rgba);
+            set3(&mut m.mat_rgba, i, &x.rgba);
         }
         let o = &self.objects;
         for (i, p) in o.pairs.iter().enumerate() {
@@ -810,12 +814,12 @@ impl Compiler<'_> {
             m.pair_geom1[i] = p.geom1 as i32;
             m.pair_geom2[i] = p.geom2 as i32;
             m.pair_signature[i] = p.signature;
-            set3(m.pair_solref, i, &p.solref);
-            set3(m.pair_solreffriction, i, &p.solreffriction);
-            set3(m.pair_solimp, i, &p.solimp);
+            set3(&mut m.pair_solref, i, &p.solref);
+            set3(&mut m.pair_solreffriction, i, &p.solreffriction);
+            set3(&mut m.pair_solimp, i, &p.solimp);
             m.pair_margin[i] = p.margin;
             m.pair_gap[i] = p.gap;
-            set3(m.pair_friction, i, &p.friction);
+            set3(&mut m.pair_friction, i, &p.friction);
         }
         for (i, x) in o.excludes.iter().enumerate() {
             m.exclude_signature[i] = x.signature;
@@ -825,9 +829,9 @@ impl Compiler<'_> {
             m.eq_obj1id[i] = q.obj1id;
             m.eq_obj2id[i] = q.obj2id;
             m.eq_active0[i] = u8::from(q.active);
-            set3(m.eq_solref, i, &q.solref);
-            set3(m.eq_solimp, i, &q.solimp);
-            set3(m.eq_data, i, &q.data);
+            set3(&mut m.eq_solref, i, &q.solref);
+            set3(&mut m.eq_solimp, i, &q.solimp);
+            set3(&mut m.eq_data, i, &q.data);
         }
         self.copy_tendons(m);
         self.copy_actuators(m);
@@ -867,9 +871,9 @@ impl Compiler<'_> {
             let nbvh = me.bvh.len();
             m.mesh_bvhnum[i] = nbvh as i32;
             m.mesh_bvhadr[i] = if nbvh > 0 { bvhadr as i32 } else { -1 };
-            set3(m.mesh_scale, i, &me.scale);
-            set3(m.mesh_pos, i, &me.offset_pos);
-            set3(m.mesh_quat, i, &me.offset_quat);
+            set3(&mut m.mesh_scale, i, &me.scale);
+            set3(&mut m.mesh_pos, i, &me.offset_pos);
+            set3(&mut m.mesh_quat, i, &me.offset_quat);
             m.mesh_vert[3 * vert..3 * (vert + nv)].copy_from_slice(&me.vert);
             m.mesh_normal[3 * normal..3 * (normal + nn)].copy_from_slice(&me.normal);
             m.mesh_face[3 * face..3 * (face + nf)].copy_from_slice(&me.face);
@@ -899,7 +903,7 @@ impl Compiler<'_> {
             let s = &self.spec.skins[i];
             m.skin_matid[i] = self.objects.skin_matid[i];
             m.skin_group[i] = s.group;
-            set3(m.skin_rgba, i, &s.rgba);
+            set3(&mut m.skin_rgba, i, &s.rgba);
             m.skin_inflate[i] = s.inflate;
             let (nv, nt, nf, nb) = (
                 k.vert.len() / 3,
@@ -946,18 +950,18 @@ impl Compiler<'_> {
             m.tendon_group[i] = s.group;
             m.tendon_limited[i] = u8::from(s.limited.is_limited(&s.range));
             m.tendon_width[i] = s.width;
-            set3(m.tendon_solref_lim, i, &s.solref_limit);
-            set3(m.tendon_solimp_lim, i, &s.solimp_limit);
-            set3(m.tendon_solref_fri, i, &s.solref_friction);
-            set3(m.tendon_solimp_fri, i, &s.solimp_friction);
-            set3(m.tendon_range, i, &s.range);
+            set3(&mut m.tendon_solref_lim, i, &s.solref_limit);
+            set3(&mut m.tendon_solimp_lim, i, &s.solimp_limit);
+            set3(&mut m.tendon_solref_fri, i, &s.solref_friction);
+            set3(&mut m.tendon_solimp_fri, i, &s.solimp_friction);
+            set3(&mut m.tendon_range, i, &s.range);
             m.tendon_margin[i] = s.margin;
             m.tendon_stiffness[i] = s.stiffness;
             m.tendon_damping[i] = s.damping;
             m.tendon_frictionloss[i] = s.frictionloss;
-            set3(m.tendon_lengthspring, i, &s.springlength);
-            set3(m.tendon_user, i, &s.userdata);
-            set3(m.tendon_rgba, i, &s.rgba);
+            set3(&mut m.tendon_lengthspring, i, &s.springlength);
+            set3(&mut m.tendon_user, i, &s.userdata);
+            set3(&mut m.tendon_rgba, i, &s.rgba);
             for (k, w) in t.path.iter().enumerate() {
                 m.wrap_type[adr + k] = w.wtype;
                 m.wrap_objid[adr + k] = w.objid;
@@ -975,7 +979,7 @@ impl Compiler<'_> {
             m.actuator_dyntype[i] = s.dyntype;
             m.actuator_gaintype[i] = s.gaintype;
             m.actuator_biastype[i] = s.biastype;
-            set3(m.actuator_trnid, i, &a.trnid);
+            set3(&mut m.actuator_trnid, i, &a.trnid);
             let actnum = self.actnum(i) as i32;
             m.actuator_actnum[i] = actnum;
             m.actuator_actadr[i] = if actnum > 0 { adr } else { -1 };
@@ -986,15 +990,15 @@ impl Compiler<'_> {
             m.actuator_actlimited[i] = u8::from(s.actlimited.is_limited(&s.actrange));
             m.actuator_actearly[i] = u8::from(s.actearly);
             m.actuator_cranklength[i] = s.cranklength;
-            set3(m.actuator_gear, i, &s.gear);
-            set3(m.actuator_dynprm, i, &s.dynprm);
-            set3(m.actuator_gainprm, i, &s.gainprm);
-            set3(m.actuator_biasprm, i, &s.biasprm);
-            set3(m.actuator_ctrlrange, i, &s.ctrlrange);
-            set3(m.actuator_forcerange, i, &s.forcerange);
-            set3(m.actuator_actrange, i, &s.actrange);
-            set3(m.actuator_lengthrange, i, &s.lengthrange);
-            set3(m.actuator_user, i, &s.userdata);
+            set3(&mut m.actuator_gear, i, &s.gear);
+            set3(&mut m.actuator_dynprm, i, &s.dynprm);
+            set3(&mut m.actuator_gainprm, i, &s.gainprm);
+            set3(&mut m.actuator_biasprm, i, &s.biasprm);
+            set3(&mut m.actuator_ctrlrange, i, &s.ctrlrange);
+            set3(&mut m.actuator_forcerange, i, &s.forcerange);
+            set3(&mut m.actuator_actrange, i, &s.actrange);
+            set3(&mut m.actuator_lengthrange, i, &s.lengthrange);
+            set3(&mut m.actuator_user, i, &s.userdata);
         }
     }
 
@@ -1012,7 +1016,7 @@ impl Compiler<'_> {
             m.sensor_dim[i] = s.dim;
             m.sensor_cutoff[i] = s.cutoff;
             m.sensor_noise[i] = s.noise;
-            set3(m.sensor_user, i, &s.userdata);
+            set3(&mut m.sensor_user, i, &s.userdata);
             m.sensor_adr[i] = adr;
             adr += s.dim;
         }

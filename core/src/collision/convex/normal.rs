@@ -68,7 +68,7 @@ pub(crate) fn fix_normal(m: &Model, con: &mut Contact, geoms: [PosedGeom; 2]) {
 /// Outward surface normal (not normalized) of geom `g` near the local point `pos`, starting
 /// from the local normal guess `nrm`; `None` where the shape gives no better normal.
 fn local_normal(m: &Model, g: usize, pos: &[Real; 3], mut nrm: [Real; 3]) -> Option<[Real; 3]> {
-    let size = &v3(m.geom_size)[g];
+    let size = &v3(&m.geom_size)[g];
     match m.geom_type[g] {
         GEOM_SPHERE => Some(*pos),
         GEOM_CAPSULE => {

@@ -50,7 +50,7 @@ impl<'m> GeomShape<'m> {
     /// Support point in the geom's frame along the local unit direction `dir`, before the
     /// margin.
     fn local_support(&mut self, dir: &[Real; 3]) -> [Real; 3] {
-        let size = &v3(self.m.geom_size)[self.geom];
+        let size = &v3(&self.m.geom_size)[self.geom];
         match self.m.geom_type[self.geom] {
             GEOM_SPHERE => dir.map(|x| x * size[0]),
             GEOM_CAPSULE => {

@@ -214,7 +214,7 @@ impl Mesh {
         }
         let mut mesh = Mesh::Bodies { first, count };
         for f in 0..m.nflex {
-            let (adr, num) = span(m.flex_vertadr, m.flex_vertnum, f);
+            let (adr, num) = span(&m.flex_vertadr, &m.flex_vertnum, f);
             let bodies = m.flex_vertbodyid.get(adr..adr + num).unwrap_or(&[]);
             if bodies
                 .iter()
@@ -230,7 +230,7 @@ impl Mesh {
     pub(crate) fn vertex_count(&self, m: &Model) -> usize {
         match *self {
             Mesh::Bodies { count, .. } => count,
-            Mesh::Flex { flex } => span(m.flex_vertadr, m.flex_vertnum, flex).1,
+            Mesh::Flex { flex } => span(&m.flex_vertadr, &m.flex_vertnum, flex).1,
         }
     }
 
@@ -239,7 +239,7 @@ impl Mesh {
         match *self {
             Mesh::Bodies { first, .. } => Some(first + v).filter(|&b| b < m.nbody),
             Mesh::Flex { flex } => {
-                let adr = span(m.flex_vertadr, m.flex_vertnum, flex).0;
+                let adr = span(&m.flex_vertadr, &m.flex_vertnum, flex).0;
                 let b = *m.flex_vertbodyid.get(adr + v)?;
                 usize::try_from(b).ok().filter(|&b| b < m.nbody)
             }
@@ -249,9 +249,9 @@ impl Mesh {
     /// Reference position of vertex `v` (checked by [`check_mesh`]).
     fn reference(&self, m: &Model, v: usize) -> [Real; 3] {
         match *self {
-            Mesh::Bodies { first, .. } => v3(m.body_pos)[first + v],
+            Mesh::Bodies { first, .. } => v3(&m.body_pos)[first + v],
             Mesh::Flex { flex } => {
-                v3(m.flex_xvert0)[span(m.flex_vertadr, m.flex_vertnum, flex).0 + v]
+                v3(&m.flex_xvert0)[span(&m.flex_vertadr, &m.flex_vertnum, flex).0 + v]
             }
         }
     }
@@ -407,7 +407,7 @@ fn check_edges(
 /// For a flex: whether flex edge `idx` joins the vertices of `key`. Flex edges join distinct
 /// pairs, so a number below the next new one was given to this pair before.
 fn flex_edge_joins(m: &Model, flex: usize, idx: usize, key: (usize, usize)) -> bool {
-    let (adr, num) = span(m.flex_edgeadr, m.flex_edgenum, flex);
+    let (adr, num) = span(&m.flex_edgeadr, &m.flex_edgenum, flex);
     match m.flex_edge.get(2 * (adr + idx)..2 * (adr + idx) + 2) {
         Some(&[a, b]) if idx < num => {
             let (a, b) = (usize::try_from(a).ok(), usize::try_from(b).ok());
@@ -699,8 +699,8 @@ fn current<'d>(m: &Model, d: &'d Data, mesh: &Mesh) -> (&'d [[Real; 3]], &'d [Re
             (x.get(first..first + count).unwrap_or(&[]), &[])
         }
         Mesh::Flex { flex } => {
-            let (vadr, vnum) = span(m.flex_vertadr, m.flex_vertnum, flex);
-            let (eadr, enum_) = span(m.flex_edgeadr, m.flex_edgenum, flex);
+            let (vadr, vnum) = span(&m.flex_vertadr, &m.flex_vertnum, flex);
+            let (eadr, enum_) = span(&m.flex_edgeadr, &m.flex_edgenum, flex);
             let x = v3(d.flexvert_xpos).get(vadr..vadr + vnum).unwrap_or(&[]);
             (x, d.flexedge_length.get(eadr..eadr + enum_).unwrap_or(&[]))
         }
@@ -818,7 +818,7 @@ fn add_vertex_forces(
             }
         }
         Mesh::Flex { flex } => {
-            let adr = span(m.flex_vertadr, m.flex_vertnum, flex).0;
+            let adr = span(&m.flex_vertadr, &m.flex_vertnum, flex).0;
             let qfrc = core::mem::take(&mut d.qfrc_passive);
             let mut result = Ok(());
             for v in 0..mesh.vertex_count(m) {

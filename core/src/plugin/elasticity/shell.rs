@@ -197,7 +197,7 @@ fn build_object(
     }
     let material = Material::from_model(m, instance);
     let mu = material.young / (2.0 * (1.0 + material.poisson));
-    let reference = &v3(m.body_pos)[first..];
+    let reference = &v3(&m.body_pos)[first..];
     let mut nflap = 0;
     for_each_flap(m, instance, stack, |v| {
         if let Some(slot) = verts.get_mut(4 * nflap..4 * nflap + 4) {

@@ -109,8 +109,8 @@ pub fn instance_mesh(m: &Model, instance: usize) -> Result<usize, PluginError> {
 pub fn plugin_vertex(m: &Model, mesh: usize, i: usize) -> [f32; 3] {
     let adr = m.mesh_vertadr[mesh] as usize + i;
     let v: [Real; 3] = core::array::from_fn(|k| Real::from(m.mesh_vert[3 * adr + k]));
-    let mut r = rot_vec_quat(&v, &v4(m.mesh_quat)[mesh]);
-    let pos = v3(m.mesh_pos)[mesh];
+    let mut r = rot_vec_quat(&v, &v4(&m.mesh_quat)[mesh]);
+    let pos = v3(&m.mesh_pos)[mesh];
     for k in 0..3 {
         r[k] += pos[k];
     }
