@@ -51,13 +51,14 @@ fn save_key(m: &mut Model, d: &Data, k: usize) {
     let copy = |dst: &mut [Real], src: &[Real], n: usize| {
         dst[k * n..(k + 1) * n].copy_from_slice(&src[..n]);
     };
+    let (nq, nv, na, nmocap, nu) = (m.nq, m.nv, m.na, m.nmocap, m.nu);
     m.key_time[k] = d.time;
-    copy(m.key_qpos, d.qpos, m.nq);
-    copy(m.key_qvel, d.qvel, m.nv);
-    copy(m.key_act, d.act, m.na);
-    copy(m.key_mpos, d.mocap_pos, 3 * m.nmocap);
-    copy(m.key_mquat, d.mocap_quat, 4 * m.nmocap);
-    copy(m.key_ctrl, d.ctrl, m.nu);
+    copy(&mut m.key_qpos, d.qpos, nq);
+    copy(&mut m.key_qvel, d.qvel, nv);
+    copy(&mut m.key_act, d.act, na);
+    copy(&mut m.key_mpos, d.mocap_pos, 3 * nmocap);
+    copy(&mut m.key_mquat, d.mocap_quat, 4 * nmocap);
+    copy(&mut m.key_ctrl, d.ctrl, nu);
 }
 
 impl App<'_, '_, '_, '_> {
