@@ -3,7 +3,8 @@
 # netduinoplus2, compares its trajectory with the host's run of the same loop bit for bit (the
 # LQR task, the `pid` build: MuJoCo's PID actuator plugin registered on the device, and the
 # `mpc` build: an iLQR MPC swinging up and balancing a cart-pole whose masses are 10% off the
-# planner's model, on netduinoplus2 and on the Cortex-M7 board mps2-an500),
+# planner's model, on netduinoplus2 and on the Cortex-M7 board mps2-an500, and in the opt-in
+# fast build on netduinoplus2),
 # checks that corrupted blobs are refused cleanly, that mjrs-core (f32 and f64) builds for
 # the Cortex-M target with neither std nor alloc, and that the device's f32 libm path stays
 # within the documented distance (distance-bounds.txt) of the desktop's bit-exact f64 path.
@@ -110,34 +111,35 @@ for board in mps2-an386 netduinoplus2; do
   "$host" compare "$out/$board.log" | sed "s/^/firmware: $board: /" || identical=0
 done
 
-# one task's build (feature TASK: pid, mpc) on each board given: built, sized, run under QEMU,
-# its log compared with the host's run of the same task
+# one task's build (feature TASK: pid, mpc; EXTRA: more features, e.g. fast) on each board
+# given: built, sized, run under QEMU, its log compared with the host's run of the same task
 run_task() {
-  local task=$1 what=$2 board feature status
-  shift 2
+  local task=$1 what=$2 extra=$3 board feature status name
+  shift 3
+  name=$task${extra:+-${extra//,/-}}
   for board in "$@"; do
     feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
-    echo "firmware: building and running the $what ($task build) on $board"
-    cargo build "${device[@]}" --quiet --no-default-features --features "$feature,$task"
-    arm-none-eabi-size "$elf" | tail -1 | awk -v b="$board" -v t="$task" '{printf "firmware: %s build on %s: flash %d B (text+data), RAM %d B static (data+bss)\n", t, b, $1+$2, $2+$3}'
-    status=0; run "$board" "$out/$task-$board.log" || status=$?
-    grep -v '^x ' "$out/$task-$board.log" | sed "s/^/  $task $board | /"
+    echo "firmware: building and running the $what ($name build) on $board"
+    cargo build "${device[@]}" --quiet --no-default-features --features "$feature,$task${extra:+,$extra}"
+    arm-none-eabi-size "$elf" | tail -1 | awk -v b="$board" -v t="$name" '{printf "firmware: %s build on %s: flash %d B (text+data), RAM %d B static (data+bss)\n", t, b, $1+$2, $2+$3}'
+    status=0; run "$board" "$out/$name-$board.log" || status=$?
+    grep -v '^x ' "$out/$name-$board.log" | sed "s/^/  $name $board | /"
     if ((status != 0)); then
-      echo "firmware: FAILED: the $task build on $board: QEMU exited with $status"
+      echo "firmware: FAILED: the $name build on $board: QEMU exited with $status"
       exit 1
     fi
-    "$host" "$task" compare "$out/$task-$board.log" | sed "s/^/firmware: $task $board: /" || identical=0
+    "$host" "$task" compare "$out/$name-$board.log" | sed "s/^/firmware: $name $board: /" || identical=0
   done
 }
 
-run_task pid "PID plugin task" mps2-an386 netduinoplus2
+run_task pid "PID plugin task" "" mps2-an386 netduinoplus2
 
 # the MPC tasks: the M4F board with 128 KiB of RAM (netduinoplus2, an STM32F405 like TinyMPC's)
 # and the Cortex-M7 board (mps2-an500, the mps2 memory map); the device's instructions per
 # control update are measured under -icount
 echo "firmware: MPC bad inputs on the host (mpc-check)"
 "$host" mpc-check | sed 's/^/  /' || { echo "firmware: FAILED: mpc-check"; exit 1; }
-run_task mpc "MPC tasks" netduinoplus2 mps2-an500
+run_task mpc "MPC tasks" "" netduinoplus2 mps2-an500
 
 echo "firmware: corrupted blobs (bad-blob build, mps2-an386)"
 cargo build "${device[@]}" --quiet --features bad-blob
@@ -166,8 +168,15 @@ if ! "$host" distance ../tests/fixtures/mjb distance-bounds.txt | sed 's/^/  /';
   echo "firmware: FAILED: a distance exceeds its bound in distance-bounds.txt"; exit 1
 fi
 
+# the opt-in fast build of issue 25 (fused multiply-adds: VFMA on the M4F, the C library's
+# correctly rounded fmaf on the host) for the MPC tasks, checked against a host built the same way
+# (last: it replaces the exact host program)
+echo "firmware: building the host program with the fast build"
+cargo build --release --quiet -p mjrs-firmware-host --features fast
+run_task mpc "MPC tasks" fast netduinoplus2
+
 if ((identical)); then
-  echo "firmware: trajectories bit-identical: device (mps2-an386, netduinoplus2, mps2-an500) and host agree on every state, LQR, PID and MPC tasks"
+  echo "firmware: trajectories bit-identical: device (mps2-an386, netduinoplus2, mps2-an500) and host agree on every state, LQR, PID and MPC tasks, the MPC's fast build too"
 else
   echo "firmware: trajectories NOT bit-identical"
   exit 1
