@@ -14,6 +14,8 @@
 #                                      largest bench models that fit 128 KiB and 4 MiB of RAM
 #   firmware-example/run.sh cpi        only the worst-case cycles per instruction of the MPC's
 #                                      code on the Cortex-M4 (cpi-bound.py; about a minute)
+#   firmware-example/run.sh fast       only the MPC's opt-in fast build (feature fast: VFMA) on
+#                                      netduinoplus2, compared with a fast host build
 #
 # Installs what is missing (Debian: rustc-web, rust-web-src, binutils-arm-none-eabi,
 # qemu-system-arm; defmt-print with cargo). Where QEMU cannot be installed it says so and exits 0.
@@ -91,11 +93,44 @@ if [[ ${1:-} == cpi ]]; then
   exit 0
 fi
 
+# one task's build (feature TASK: pid, mpc; EXTRA: more features, e.g. fast) on each board
+# given: built, sized, run under QEMU, its log compared with the host's run of the same task
+run_task() {
+  local task=$1 what=$2 extra=$3 board feature status name
+  shift 3
+  name=$task${extra:+-${extra//,/-}}
+  for board in "$@"; do
+    feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
+    echo "firmware: building and running the $what ($name build) on $board"
+    cargo build "${device[@]}" --quiet --no-default-features --features "$feature,$task${extra:+,$extra}"
+    arm-none-eabi-size "$elf" | tail -1 | awk -v b="$board" -v t="$name" '{printf "firmware: %s build on %s: flash %d B (text+data), RAM %d B static (data+bss)\n", t, b, $1+$2, $2+$3}'
+    status=0; run "$board" "$out/$name-$board.log" || status=$?
+    grep -v '^x ' "$out/$name-$board.log" | sed "s/^/  $name $board | /"
+    if ((status != 0)); then
+      echo "firmware: FAILED: the $name build on $board: QEMU exited with $status"
+      exit 1
+    fi
+    "$host" "$task" compare "$out/$name-$board.log" | sed "s/^/firmware: $name $board: /" || identical=0
+  done
+}
+
+identical=1
+# fast: the opt-in fast build of issue 25 (fused multiply-adds: VFMA on the M4F, the C library's
+# correctly rounded fmaf on the host) for the MPC tasks on netduinoplus2, against a host program
+# built the same way; not part of the default run (CI time): it is not faster on the M4F
+if [[ ${1:-} == fast ]]; then
+  cargo build --release --quiet -p mjrs-firmware-host --features fast
+  host=target/release/mjrs-firmware-host
+  run_task mpc "MPC tasks" fast netduinoplus2
+  ((identical)) || { echo "firmware: fast build NOT bit-identical"; exit 1; }
+  echo "firmware: fast build: device and host bit-identical"
+  exit 0
+fi
+
 echo "firmware: building the host program"
 cargo build --release --quiet -p mjrs-firmware-host
 host=target/release/mjrs-firmware-host
 
-identical=1
 for board in mps2-an386 netduinoplus2; do
   feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
   echo "firmware: building and running on $board"
@@ -110,34 +145,14 @@ for board in mps2-an386 netduinoplus2; do
   "$host" compare "$out/$board.log" | sed "s/^/firmware: $board: /" || identical=0
 done
 
-# one task's build (feature TASK: pid, mpc) on each board given: built, sized, run under QEMU,
-# its log compared with the host's run of the same task
-run_task() {
-  local task=$1 what=$2 board feature status
-  shift 2
-  for board in "$@"; do
-    feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
-    echo "firmware: building and running the $what ($task build) on $board"
-    cargo build "${device[@]}" --quiet --no-default-features --features "$feature,$task"
-    arm-none-eabi-size "$elf" | tail -1 | awk -v b="$board" -v t="$task" '{printf "firmware: %s build on %s: flash %d B (text+data), RAM %d B static (data+bss)\n", t, b, $1+$2, $2+$3}'
-    status=0; run "$board" "$out/$task-$board.log" || status=$?
-    grep -v '^x ' "$out/$task-$board.log" | sed "s/^/  $task $board | /"
-    if ((status != 0)); then
-      echo "firmware: FAILED: the $task build on $board: QEMU exited with $status"
-      exit 1
-    fi
-    "$host" "$task" compare "$out/$task-$board.log" | sed "s/^/firmware: $task $board: /" || identical=0
-  done
-}
-
-run_task pid "PID plugin task" mps2-an386 netduinoplus2
+run_task pid "PID plugin task" "" mps2-an386 netduinoplus2
 
 # the MPC tasks: the M4F board with 128 KiB of RAM (netduinoplus2, an STM32F405 like TinyMPC's)
 # and the Cortex-M7 board (mps2-an500, the mps2 memory map); the device's instructions per
 # control update are measured under -icount
 echo "firmware: MPC bad inputs on the host (mpc-check)"
 "$host" mpc-check | sed 's/^/  /' || { echo "firmware: FAILED: mpc-check"; exit 1; }
-run_task mpc "MPC tasks" netduinoplus2 mps2-an500
+run_task mpc "MPC tasks" "" netduinoplus2 mps2-an500
 
 echo "firmware: corrupted blobs (bad-blob build, mps2-an386)"
 cargo build "${device[@]}" --quiet --features bad-blob

@@ -618,6 +618,26 @@ impl<'a> Arena<'a> {
         self.state = detached.state;
     }
 
+    /// Moves the bytes, counters and arena-array positions into a new arena, leaving this one
+    /// empty until [`Arena::restore`]; the plugin objects stay here (SDF plugins read theirs
+    /// while the lent arena collects contacts). Copies the positions once, where building an
+    /// empty arena and swapping would write them three times.
+    pub fn lend(&mut self) -> Arena<'a> {
+        Arena {
+            buf: core::mem::take(&mut self.buf),
+            objects: &mut [],
+            state: self.state,
+            fields: self.fields,
+        }
+    }
+
+    /// Takes back what [`Arena::lend`] lent, with the arrays it gained.
+    pub fn restore(&mut self, lent: Arena<'a>) {
+        self.buf = lent.buf;
+        self.state = lent.state;
+        self.fields = lent.fields;
+    }
+
     /// Size in bytes (`narena`), the plugin objects excluded.
     pub fn len(&self) -> usize {
         self.buf.len()

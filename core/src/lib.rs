@@ -41,6 +41,7 @@
            writes them, and is what the firmware example runs."
 )]
 #![cfg_attr(not(test), no_std)]
+#![cfg_attr(feature = "core-float-math", feature(core_float_math))]
 #![warn(clippy::std_instead_of_core)]
 #![allow(non_snake_case)] // MuJoCo's field names (qM, efc_J, D_rownnz) are kept as they are.
 

@@ -35,28 +35,13 @@ pub fn collision(m: &Model, d: &mut Data) -> Result<(), StepError> {
         return Ok(());
     }
     // the colliders read the whole `Data` while contacts are written to the arena, so the
-    // arena is moved out for the duration
-    let mut arena = take_arena(d);
+    // arena is lent out for the duration (the plugin objects stay in `d` for SDF plugins)
+    let mut arena = d.arena.lend();
     let result = collide_all(m, d, &mut arena);
-    put_arena(d, arena);
+    d.arena.restore(arena);
     result?;
     toc(d, TIMER_POS_COLLISION, t);
     Ok(())
-}
-
-/// Moves the arena out of `d`, leaving an empty one that keeps the plugin objects (SDF
-/// plugins read theirs during collision).
-fn take_arena<'a>(d: &mut Data<'a>) -> Arena<'a> {
-    let empty: &'a mut [u64] = &mut [];
-    let mut arena = core::mem::replace(&mut d.arena, Arena::new(crate::pod::as_bytes_mut(empty)));
-    d.arena.put_objects(arena.take_objects());
-    arena
-}
-
-/// Puts back what [`take_arena`] took, with the plugin objects.
-fn put_arena<'a>(d: &mut Data<'a>, mut arena: Arena<'a>) {
-    arena.put_objects(d.arena.take_objects());
-    d.arena = arena;
 }
 
 /// Broad phase, then mid- and narrow phase for every body pair merged with the explicit pairs,
@@ -96,7 +81,7 @@ fn narrowphase(
     let mut last_signature = u32::MAX;
     let mut pairadr = 0;
     // the list lives in the arena, which colliding writes to: read it a block at a time
-    let mut block = [0u32; 64];
+    let mut block = [0u32; super::PAIR_BLOCK];
     for start in (0..npair).step_by(block.len()) {
         let len = (npair - start).min(block.len());
         block[..len].copy_from_slice(&reserved_u32(arena, pairs, npair)?[start..start + len]);

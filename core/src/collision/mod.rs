@@ -142,6 +142,11 @@ fn mark_stack(arena: &mut Arena) -> Result<Reservation, ArenaError> {
     arena.reserve::<u64>(2)
 }
 
+/// Entries of the stack buffers through which the pair lists are copied and read (they live in
+/// the arena, which colliding writes to): small, because zeroing the buffer is paid per step
+/// and most models have a few dozen pairs.
+const PAIR_BLOCK: usize = 16;
+
 /// The `n` values of `u32` reserved by `r`.
 fn reserved_u32<'x>(
     arena: &'x mut Arena,

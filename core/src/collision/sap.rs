@@ -30,11 +30,17 @@ pub(super) fn broadphase_into(
 ) -> Result<usize, StepError> {
     let mem = BroadphaseMem::layout(m.nbody + m.nflex, maxpairs)?;
     let scratch = arena.reserve::<u64>(mem.words())?;
+    if !any_pair_passes_filter(m) {
+        // the pair list would stay empty; the scratch was reserved all the same, so the
+        // arena's peak counters are MuJoCo's
+        arena.release(scratch);
+        return Ok(0);
+    }
     let block = arena.reserved::<u64>(&scratch, mem.words());
     let result = mem.carve(block).and_then(|arrays| broadphase(m, d, arrays));
     let copied = result.and_then(|n| {
         // the scratch block starts with the broad phase's pair list
-        let mut buf = [0u32; 64];
+        let mut buf = [0u32; super::PAIR_BLOCK];
         for start in (0..n).step_by(buf.len()) {
             let len = (n - start).min(buf.len());
             buf[..len].copy_from_slice(&reserved_u32(arena, &scratch, n)?[start..start + len]);
@@ -44,6 +50,16 @@ pub(super) fn broadphase_into(
     });
     arena.release(scratch);
     copied
+}
+
+/// Whether some contype of a geom or flex shares a bit with some conaffinity: otherwise every
+/// body and flex pair fails the bitmask filter, and the broad phase (bounding boxes, principal
+/// axes, sweep) cannot find a pair. A model without contacts (geoms with `contype="0"`) skips it.
+fn any_pair_passes_filter(m: &Model) -> bool {
+    let or = |a: &[i32], b: &[i32]| a.iter().chain(b).fold(0, |acc, &x| acc | x);
+    let contype = or(m.geom_contype, m.flex_contype);
+    let conaffinity = or(m.geom_conaffinity, m.flex_conaffinity);
+    contype & conaffinity != 0
 }
 
 /// The broad phase's memory, reserved as one block at the top of the arena while it runs: its

@@ -3,7 +3,8 @@
 //!
 //! * Fused multiply-adds ([`mul_add`]) where the platform has a hardware instruction for them in
 //!   this build: the feature `std` (Rust's `mul_add`, which `core` lacks) and the target feature
-//!   `fma` (`RUSTFLAGS="-C target-cpu=native"` or `-C target-feature=+fma,+avx2` on x86-64).
+//!   `fma` (`RUSTFLAGS="-C target-cpu=native"` or `-C target-feature=+fma,+avx2` on x86-64), or
+//!   without `std` the feature `core-float-math` (`VFMA.F32` on a Cortex-M4F).
 //!   Elsewhere a multiply and an add, never the software `fma` of `libm`, which costs a function
 //!   call per product; [`FUSED`] says which.
 //! * Reductions in [`LANES`] independent accumulators ([`dot`]): the additions no longer wait
@@ -16,8 +17,14 @@
 
 use crate::Real;
 
-/// Whether [`mul_add`] rounds once (a hardware fused multiply-add) in this build.
-pub const FUSED: bool = cfg!(all(feature = "std", target_feature = "fma"));
+/// Whether [`mul_add`] rounds once in this build: a hardware fused multiply-add, or `core`'s
+/// (feature `core-float-math`: the compiler's intrinsic, one `VFMA.F32` on a Cortex-M4F in f32,
+/// the C library's correctly rounded `fma` where the target has no instruction, so that a host
+/// reproduces a device's fused bits).
+pub const FUSED: bool = cfg!(any(
+    all(feature = "std", target_feature = "fma"),
+    all(not(feature = "std"), feature = "core-float-math")
+));
 
 /// Accumulators of a [`dot`]: two 256-bit registers of f64 (one of AVX-512), enough to hide the
 /// latency of the additions on current x86-64 cores.
@@ -30,7 +37,22 @@ pub fn mul_add(a: Real, b: Real, c: Real) -> Real {
     {
         a.mul_add(b, c)
     }
-    #[cfg(not(all(feature = "std", target_feature = "fma")))]
+    #[cfg(all(not(feature = "std"), feature = "core-float-math", feature = "f32"))]
+    {
+        core::f32::math::mul_add(a, b, c)
+    }
+    #[cfg(all(
+        not(feature = "std"),
+        feature = "core-float-math",
+        not(feature = "f32")
+    ))]
+    {
+        core::f64::math::mul_add(a, b, c)
+    }
+    #[cfg(not(any(
+        all(feature = "std", target_feature = "fma"),
+        all(not(feature = "std"), feature = "core-float-math")
+    )))]
     {
         a * b + c
     }

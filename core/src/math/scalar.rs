@@ -39,9 +39,46 @@ macro_rules! unary {
     )*};
 }
 
+/// Square root (`mju_sqrt`), correctly rounded in every build. With the feature
+/// `core-float-math` (no `std`) it is `core`'s own (a compiler intrinsic: one `VSQRT.F32` on a
+/// Cortex-M4F, `sqrtss` on x86-64) instead of libm's software loop; same bits.
+#[inline]
+pub fn sqrt(x: Real) -> Real {
+    #[cfg(feature = "std")]
+    {
+        x.sqrt()
+    }
+    #[cfg(all(
+        not(feature = "std"),
+        feature = "core-float-math",
+        not(feature = "f32")
+    ))]
+    {
+        core::f64::math::sqrt(x)
+    }
+    #[cfg(all(not(feature = "std"), feature = "core-float-math", feature = "f32"))]
+    {
+        core::f32::math::sqrt(x)
+    }
+    #[cfg(all(
+        not(feature = "std"),
+        not(feature = "core-float-math"),
+        not(feature = "f32")
+    ))]
+    {
+        libm::sqrt(x)
+    }
+    #[cfg(all(
+        not(feature = "std"),
+        not(feature = "core-float-math"),
+        feature = "f32"
+    ))]
+    {
+        libm::sqrtf(x)
+    }
+}
+
 unary! {
-    /// Square root (`mju_sqrt`).
-    sqrt => sqrt / sqrtf / sqrt;
     /// Exponential (`mju_exp`).
     exp => exp / expf / exp;
     /// Sine (`mju_sin`).
@@ -128,15 +165,12 @@ pub fn pow(x: Real, y: Real) -> Real {
 }
 
 /// The f32 functions with feature `micromath` (no `std`): micromath's approximations where it
-/// has them, libm's exact `sqrt`, `fabs`, `floor`, `ceil` (the factorizations need a correctly
-/// rounded square root) and `tanh` (micromath has none).
+/// has them, libm's exact `fabs`, `floor`, `ceil` and `tanh` (micromath has none); [`sqrt`]
+/// stays the correctly rounded one (the factorizations need it).
 #[cfg(all(not(feature = "std"), feature = "f32", feature = "micromath"))]
 mod fast {
     use micromath::F32Ext;
 
-    pub fn sqrt(x: f32) -> f32 {
-        libm::sqrtf(x)
-    }
     pub fn exp(x: f32) -> f32 {
         F32Ext::exp(x)
     }
