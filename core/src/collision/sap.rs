@@ -57,8 +57,8 @@ pub(super) fn broadphase_into(
 /// axes, sweep) cannot find a pair. A model without contacts (geoms with `contype="0"`) skips it.
 fn any_pair_passes_filter(m: &Model) -> bool {
     let or = |a: &[i32], b: &[i32]| a.iter().chain(b).fold(0, |acc, &x| acc | x);
-    let contype = or(m.geom_contype, m.flex_contype);
-    let conaffinity = or(m.geom_conaffinity, m.flex_conaffinity);
+    let contype = or(&m.geom_contype, &m.flex_contype);
+    let conaffinity = or(&m.geom_conaffinity, &m.flex_conaffinity);
     contype & conaffinity != 0
 }
 
