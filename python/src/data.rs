@@ -229,10 +229,7 @@ impl MjData {
 
     /// Pickles as its model and its state (as MuJoCo does); unpickling makes a fresh data for
     /// the model, plugin objects included, and sets its state.
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Reduced<'py>> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let load = py.import("mjrs._mjrs")?.getattr("_data_from_state")?;
         let state = PyBytes::new(py, &pickling::data_state(&self.cell));
         Ok((load, (self.model.clone_ref(py), state)))
