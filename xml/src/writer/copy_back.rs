@@ -320,3 +320,63 @@ fn sensors(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{compiler, reader::read_mjcf, FileResources};
+    use mjrs_alloc::OwnedModel;
+
+    const MODEL: &str = r#"<mujoco>
+  <worldbody>
+    <body><joint name="j" range="-1 1"/><geom size="0.1"/></body>
+  </worldbody>
+  <tendon><fixed name="t"><joint joint="j" coef="1"/></fixed></tendon>
+  <actuator><motor joint="j" gear="2"/><position tendon="t" kp="3"/></actuator>
+  <sensor><jointpos joint="j"/></sensor>
+</mujoco>"#;
+
+    fn load(text: &str) -> (Spec, OwnedModel) {
+        let res = FileResources::new(None);
+        let (spec, _) = read_mjcf(text.as_bytes(), "t.xml", "", &res).unwrap();
+        let compiled = compiler::compile(spec.clone(), &res).unwrap();
+        (spec, compiled.model)
+    }
+
+    #[test]
+    fn changed_values_compile_back() {
+        let (mut spec, mut compiled) = load(MODEL);
+        let mut changed = compiled.clone();
+        {
+            let mut m = changed.view();
+            m.opt.timestep = 0.003;
+            m.actuator_gear[0] = 5.0;
+            m.actuator_gainprm[10] = 4.0;
+            m.tendon_stiffness[0] = 7.0;
+            m.sensor_noise[0] = 0.5;
+            // not copied back (by MuJoCo either): saved as loaded
+            m.body_gravcomp[1] = 1.0;
+        }
+        copy_back(&mut spec, &compiled.view(), &changed.view()).unwrap();
+        let (_, mut again) = load(&crate::writer::write_xml(&spec).unwrap());
+        let again = again.view();
+        assert_eq!(again.opt.timestep, 0.003);
+        assert_eq!(again.actuator_gear[0], 5.0);
+        assert_eq!(again.actuator_gainprm[10], 4.0);
+        assert_eq!(again.tendon_stiffness[0], 7.0);
+        assert_eq!(again.sensor_noise[0], 0.5);
+        assert_eq!(again.body_gravcomp[1], 0.0);
+    }
+
+    #[test]
+    fn fields_not_copied_yet_and_other_models_are_errors() {
+        let (mut spec, mut compiled) = load(MODEL);
+        let mut changed = compiled.clone();
+        changed.view().geom_size[0] = 0.2;
+        let e = copy_back(&mut spec, &compiled.view(), &changed.view()).unwrap_err();
+        assert!(e.to_string().contains("geom_size was changed"), "{e}");
+        let (_, mut other) = load("<mujoco><worldbody><geom size='1'/></worldbody></mujoco>");
+        let e = copy_back(&mut spec, &compiled.view(), &other.view()).unwrap_err();
+        assert!(e.to_string().contains("incompatible models"), "{e}");
+    }
+}
