@@ -690,6 +690,29 @@ impl<'a> Arena<'a> {
         self.fields = src.fields;
     }
 
+    /// The bytes of the arena arrays (the used part at the bottom), for saving a data with
+    /// its [`Arena::state`] and [`Arena::fields`].
+    pub fn used(&self) -> &[u8] {
+        &self.buf[..self.state.parena.min(self.len())]
+    }
+
+    /// Sets the arena arrays and counters to saved ones (what [`Arena::used`] gave, with the
+    /// state and positions of that arena): `Err` when they do not fit this arena.
+    pub fn restore(
+        &mut self,
+        state: ArenaState,
+        fields: ArenaFields,
+        used: &[u8],
+    ) -> Result<(), ArenaError> {
+        if used.len() != state.parena || !self.fits(&state, &fields) {
+            return Err(ArenaError::BadHeader);
+        }
+        self.buf[..used.len()].copy_from_slice(used);
+        self.state = state;
+        self.fields = fields;
+        Ok(())
+    }
+
     /// A stack frame over the free part of the arena; it can also push arena arrays.
     pub fn stack(&mut self) -> Stack<'_> {
         let (lo, hi) = (self.state.parena, self.top());

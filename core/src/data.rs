@@ -2,7 +2,7 @@
 //! intermediate result of the pipeline, the diagnostics, and the arena with its scratch stack.
 
 use crate::arena::{Arena, ArenaError, ArenaFields, ArenaState, Carver, LayoutCounter};
-use crate::layout::{field_len, ArrayVisitor, FieldInfo};
+use crate::layout::{field_len, ArrayVisitor, ArrayVisitorMut, FieldInfo};
 use crate::model::{Model, ModelSizes, SizeMismatch};
 use crate::real::Real;
 use crate::types::{MAXTHREAD, NISLAND, NSOLVER_STATS, NTIMER, NWARNING};
@@ -277,6 +277,20 @@ macro_rules! gen_data {
                                 cols: mj_cols!(s; $($cols)+).unwrap_or(0),
                                 matrix: mj_is_matrix!($($cols)+),
                             }, &*self.$name);
+                        )*
+                    }
+
+                    /// Calls the visitor with every fixed-size array, writable, in table order.
+                    pub fn visit_mut<V: ArrayVisitorMut>(&mut self, v: &mut V) {
+                        let s = &self.sizes;
+                        $(
+                            v.array(&FieldInfo {
+                                name: stringify!($name),
+                                kind: mj_kind!($ty),
+                                rows: s.$rows,
+                                cols: mj_cols!(s; $($cols)+).unwrap_or(0),
+                                matrix: mj_is_matrix!($($cols)+),
+                            }, &mut *self.$name);
                         )*
                     }
 

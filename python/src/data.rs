@@ -6,7 +6,9 @@ use mjrs_core::layout::Kind;
 use mjrs_core::Data;
 use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::pickling;
 
 use crate::arrays::generic_getattr;
 
@@ -34,6 +36,9 @@ const COUNTERS: [&str; 11] = [
     "maxuse_efc",
     "solver_nisland",
 ];
+
+/// What `MjData.__reduce__` gives: the function that unpickles and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (Py<MjModel>, Bound<'py, PyBytes>));
 
 /// MuJoCo's `mjData` (`mujoco.MjData`).
 #[pyclass(module = "mjrs", name = "MjData")]
@@ -222,6 +227,14 @@ impl MjData {
         self.__copy__(py)
     }
 
+    /// Pickles as its model and its state (as MuJoCo does); unpickling makes a fresh data for
+    /// the model, plugin objects included, and sets its state.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let load = py.import("mjrs._mjrs")?.getattr("_data_from_state")?;
+        let state = PyBytes::new(py, &pickling::data_state(&self.cell));
+        Ok((load, (self.model.clone_ref(py), state)))
+    }
+
     /// The arrays first: the common case costs one lookup and no exception.
     fn __getattribute__<'py>(
         slf: &Bound<'py, Self>,
@@ -372,4 +385,13 @@ fn table_view<'py>(slf: &Bound<'py, MjData>, i: usize) -> PyResult<Option<Bound<
     let field = slf.borrow().fields[i];
 
     numpy_view(slf.as_any(), &field, true).map(Some)
+}
+
+/// The data `model` had when its state was pickled: what unpickling an `MjData` calls.
+#[pyfunction]
+pub fn _data_from_state(model: Bound<'_, MjModel>, state: &[u8]) -> PyResult<MjData> {
+    let mut data = MjData::new(model)?;
+    pickling::restore_data(&mut data.cell, state)
+        .map_err(|e| PyValueError::new_err(format!("cannot unpickle MjData: {e}")))?;
+    Ok(data)
 }

@@ -1,9 +1,8 @@
 //! The last MJCF model loaded (MuJoCo's global model of `mj_loadXML`) and `mj_saveLastXML`.
 //!
 //! `MjModel.from_xml_path` and `from_xml_string` keep the spec they compiled, with the MJB bytes
-//! of the model it gave. MuJoCo copies the passed model's values back into the spec before
-//! writing (`mjs_copyBack`); mjrs does not have that step, so it saves only a model whose
-//! values are still the compiled ones and says so for a changed one.
+//! of the model it gave. As MuJoCo, the passed model's values are copied back into (a copy of)
+//! the spec before writing (`mjs_copyBack`, `mjrs_xml::writer::copy_back`).
 
 use std::io::Write;
 use std::sync::Mutex;
@@ -14,6 +13,7 @@ use mjrs_std::Vfs;
 use mjrs_xml::reader::dom::Resources;
 use mjrs_xml::reader::{read_mjcf, tinyxml};
 use mjrs_xml::spec::Spec;
+use mjrs_xml::writer::copy_back::copy_back;
 use mjrs_xml::{compiler, FileResources, XmlError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -26,7 +26,7 @@ use crate::pickling::mjb_of;
 struct LastXml {
     spec: Spec,
     sizes: ModelSizes,
-    /// The compiled model, to tell whether the saved one was changed since.
+    /// The compiled model, to tell which values the saved one changed since.
     mjb: Vec<u8>,
 }
 
@@ -66,7 +66,7 @@ pub fn load(path: &str, vfs: Option<&Vfs>) -> PyResult<OwnedModel> {
     compile(&file.bytes, path, &file.dir, vfs)
 }
 
-/// The last XML model as MJCF text, when `m` is that model unchanged.
+/// The last XML model as MJCF text, with `m`'s values copied back.
 fn last_xml_text(m: &MjModel) -> PyResult<Vec<u8>> {
     let last = LAST.lock().unwrap_or_else(|e| e.into_inner());
     let Some(last) = last.as_ref() else {
@@ -75,14 +75,13 @@ fn last_xml_text(m: &MjModel) -> PyResult<Vec<u8>> {
     if *m.model().sizes() != last.sizes {
         return Err(FatalError::new_err("incompatible models in CopyBack"));
     }
-    if mjb_of(m.model())? != last.mjb {
-        return Err(FatalError::new_err(
-            "mj_saveLastXML: the model's values differ from the ones compiled from the XML; \
-             mjrs cannot copy changed values back into the XML (mjs_copyBack)",
-        ));
-    }
+    let mut compiled =
+        OwnedModel::from_mjb(&last.mjb).map_err(|e| FatalError::new_err(e.to_string()))?;
+    let mut spec = last.spec.clone();
+    copy_back(&mut spec, &compiled.view(), m.model())
+        .map_err(|e| FatalError::new_err(e.to_string()))?;
     let text =
-        mjrs_xml::writer::write_xml(&last.spec).map_err(|e| FatalError::new_err(e.to_string()))?;
+        mjrs_xml::writer::write_xml(&spec).map_err(|e| FatalError::new_err(e.to_string()))?;
     // names read from a file that is not UTF-8 go back as the bytes they were
     Ok(tinyxml::raw_bytes(&text).into_owned())
 }

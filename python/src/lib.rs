@@ -79,6 +79,7 @@ fn _mjrs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?)?;
     m.add_function(wrap_pyfunction!(last_xml::mj_save_last_xml, m)?)?;
     m.add_function(wrap_pyfunction!(pickling::_model_from_mjb, m)?)?;
+    m.add_function(wrap_pyfunction!(data::_data_from_state, m)?)?;
     m.add("MJTNUM_DTYPE", py.import("numpy")?.getattr("float64")?)?;
     enums::add(m)?;
     add_rendering(m)?;

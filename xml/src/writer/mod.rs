@@ -30,6 +30,7 @@
 //! * attribute values escape newlines and tabs, which an XML parser would turn into spaces.
 
 mod body;
+pub mod copy_back;
 mod elements;
 mod node;
 pub mod number;
