@@ -619,7 +619,7 @@ impl<'a> Arena<'a> {
     }
 
     /// Moves the bytes, counters and arena-array positions into a new arena, leaving this one
-    /// empty until [`Arena::restore`]; the plugin objects stay here (SDF plugins read theirs
+    /// empty until [`Arena::take_back`]; the plugin objects stay here (SDF plugins read theirs
     /// while the lent arena collects contacts). Copies the positions once, where building an
     /// empty arena and swapping would write them three times.
     pub fn lend(&mut self) -> Arena<'a> {
@@ -632,7 +632,7 @@ impl<'a> Arena<'a> {
     }
 
     /// Takes back what [`Arena::lend`] lent, with the arrays it gained.
-    pub fn restore(&mut self, lent: Arena<'a>) {
+    pub fn take_back(&mut self, lent: Arena<'a>) {
         self.buf = lent.buf;
         self.state = lent.state;
         self.fields = lent.fields;

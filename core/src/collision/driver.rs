@@ -38,7 +38,7 @@ pub fn collision(m: &Model, d: &mut Data) -> Result<(), StepError> {
     // arena is lent out for the duration (the plugin objects stay in `d` for SDF plugins)
     let mut arena = d.arena.lend();
     let result = collide_all(m, d, &mut arena);
-    d.arena.restore(arena);
+    d.arena.take_back(arena);
     result?;
     toc(d, TIMER_POS_COLLISION, t);
     Ok(())

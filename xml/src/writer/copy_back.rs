@@ -230,42 +230,47 @@ fn tendons(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlError> {
     check_count("tendons", spec.tendons.len(), a.sizes().ntendon)?;
     let nuser = a.sizes().nuser_tendon;
     for (i, t) in spec.tendons.iter_mut().enumerate() {
-        copy_row(&mut t.range, a.tendon_range, b.tendon_range, i);
+        copy_row(&mut t.range, &a.tendon_range, &b.tendon_range, i);
         copy_row(
             &mut t.solref_limit,
-            a.tendon_solref_lim,
-            b.tendon_solref_lim,
+            &a.tendon_solref_lim,
+            &b.tendon_solref_lim,
             i,
         );
         copy_row(
             &mut t.solimp_limit,
-            a.tendon_solimp_lim,
-            b.tendon_solimp_lim,
+            &a.tendon_solimp_lim,
+            &b.tendon_solimp_lim,
             i,
         );
         copy_row(
             &mut t.solref_friction,
-            a.tendon_solref_fri,
-            b.tendon_solref_fri,
+            &a.tendon_solref_fri,
+            &b.tendon_solref_fri,
             i,
         );
         copy_row(
             &mut t.solimp_friction,
-            a.tendon_solimp_fri,
-            b.tendon_solimp_fri,
+            &a.tendon_solimp_fri,
+            &b.tendon_solimp_fri,
             i,
         );
-        copy_one(&mut t.width, a.tendon_width, b.tendon_width, i);
-        copy_one(&mut t.margin, a.tendon_margin, b.tendon_margin, i);
-        copy_one(&mut t.stiffness, a.tendon_stiffness, b.tendon_stiffness, i);
-        copy_one(&mut t.damping, a.tendon_damping, b.tendon_damping, i);
+        copy_one(&mut t.width, &a.tendon_width, &b.tendon_width, i);
+        copy_one(&mut t.margin, &a.tendon_margin, &b.tendon_margin, i);
+        copy_one(
+            &mut t.stiffness,
+            &a.tendon_stiffness,
+            &b.tendon_stiffness,
+            i,
+        );
+        copy_one(&mut t.damping, &a.tendon_damping, &b.tendon_damping, i);
         copy_one(
             &mut t.frictionloss,
-            a.tendon_frictionloss,
-            b.tendon_frictionloss,
+            &a.tendon_frictionloss,
+            &b.tendon_frictionloss,
             i,
         );
-        copy_user(&mut t.userdata, a.tendon_user, b.tendon_user, nuser, i);
+        copy_user(&mut t.userdata, &a.tendon_user, &b.tendon_user, nuser, i);
     }
     Ok(())
 }
@@ -274,13 +279,13 @@ fn actuators(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlError> {
     check_count("actuators", spec.actuators.len(), a.sizes().nu)?;
     let nuser = a.sizes().nuser_actuator;
     for (i, u) in spec.actuators.iter_mut().enumerate() {
-        copy_row(&mut u.dynprm, a.actuator_dynprm, b.actuator_dynprm, i);
-        copy_row(&mut u.gainprm, a.actuator_gainprm, b.actuator_gainprm, i);
-        copy_row(&mut u.biasprm, a.actuator_biasprm, b.actuator_biasprm, i);
+        copy_row(&mut u.dynprm, &a.actuator_dynprm, &b.actuator_dynprm, i);
+        copy_row(&mut u.gainprm, &a.actuator_gainprm, &b.actuator_gainprm, i);
+        copy_row(&mut u.biasprm, &a.actuator_biasprm, &b.actuator_biasprm, i);
         if copy_row(
             &mut u.ctrlrange,
-            a.actuator_ctrlrange,
-            b.actuator_ctrlrange,
+            &a.actuator_ctrlrange,
+            &b.actuator_ctrlrange,
             i,
         ) {
             // the range is now given, no longer inherited from the joint
@@ -288,24 +293,35 @@ fn actuators(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlError> {
         }
         copy_row(
             &mut u.forcerange,
-            a.actuator_forcerange,
-            b.actuator_forcerange,
+            &a.actuator_forcerange,
+            &b.actuator_forcerange,
             i,
         );
-        copy_row(&mut u.actrange, a.actuator_actrange, b.actuator_actrange, i);
+        copy_row(
+            &mut u.actrange,
+            &a.actuator_actrange,
+            &b.actuator_actrange,
+            i,
+        );
         // always, as MuJoCo: a length range the compiler computed is saved, so that compiling
         // the text again does not compute it again (with the changed values)
         let lr = a.actuator_lengthrange.len() / a.sizes().nu.max(1);
         u.lengthrange
             .copy_from_slice(&b.actuator_lengthrange[i * lr..(i + 1) * lr]);
-        copy_row(&mut u.gear, a.actuator_gear, b.actuator_gear, i);
+        copy_row(&mut u.gear, &a.actuator_gear, &b.actuator_gear, i);
         copy_one(
             &mut u.cranklength,
-            a.actuator_cranklength,
-            b.actuator_cranklength,
+            &a.actuator_cranklength,
+            &b.actuator_cranklength,
             i,
         );
-        copy_user(&mut u.userdata, a.actuator_user, b.actuator_user, nuser, i);
+        copy_user(
+            &mut u.userdata,
+            &a.actuator_user,
+            &b.actuator_user,
+            nuser,
+            i,
+        );
     }
     Ok(())
 }
@@ -314,9 +330,9 @@ fn sensors(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlError> {
     check_count("sensors", spec.sensors.len(), a.sizes().nsensor)?;
     let nuser = a.sizes().nuser_sensor;
     for (i, s) in spec.sensors.iter_mut().enumerate() {
-        copy_one(&mut s.cutoff, a.sensor_cutoff, b.sensor_cutoff, i);
-        copy_one(&mut s.noise, a.sensor_noise, b.sensor_noise, i);
-        copy_user(&mut s.userdata, a.sensor_user, b.sensor_user, nuser, i);
+        copy_one(&mut s.cutoff, &a.sensor_cutoff, &b.sensor_cutoff, i);
+        copy_one(&mut s.noise, &a.sensor_noise, &b.sensor_noise, i);
+        copy_user(&mut s.userdata, &a.sensor_user, &b.sensor_user, nuser, i);
     }
     Ok(())
 }
