@@ -375,6 +375,32 @@ fn load(path: &Path) -> Result<OwnedModel, String> {
     }
 }
 
+/// The MJCF text `mj_saveLastXML` writes for the model in `input`: with the values of
+/// `changed` copied back first (MuJoCo's `mjs_copyBack`) when it is given.
+fn saved_xml(input: &Path, changed: Option<&Model>) -> Result<Vec<u8>, String> {
+    let file = input.to_string_lossy().into_owned();
+    let bytes = mjrs_std::read_file(input).map_err(|e| format!("cannot read {file}: {e}"))?;
+    let dir = mjrs_xml::reader::dom::resource_dir(&file).to_string();
+    // bytes, as `compile` reads them: a model in any encoding saves if it compiles
+    let res = mjrs_xml::FileResources::new(None);
+    let (mut spec, warnings) =
+        mjrs_xml::reader::read_mjcf(&bytes, &file, &dir, &res).map_err(|e| e.to_string())?;
+    for w in &warnings {
+        eprintln!("mjrs: warning: {w}");
+    }
+    // MuJoCo saves only models that compile
+    let mut compiled =
+        mjrs_xml::compiler::compile(spec.clone(), &res).map_err(|e| e.to_string())?;
+    if let Some(changed) = changed {
+        mjrs_xml::writer::copy_back::copy_back(&mut spec, &compiled.model.view(), changed)
+            .map_err(|e| e.to_string())?;
+    }
+    let xml = mjrs_xml::writer::write_xml(&spec).map_err(|e| e.to_string())?;
+    // names read from a file that is not UTF-8 go back as the bytes they were, as MuJoCo
+    // writes them
+    Ok(mjrs_xml::reader::tinyxml::raw_bytes(&xml).into_owned())
+}
+
 /// The bundled humanoid, compiled.
 fn bundled_humanoid() -> Result<OwnedModel, String> {
     mjrs_xml::compile_str(BUNDLED_HUMANOID, "humanoid.xml", "", None)
@@ -461,6 +487,11 @@ fn run(cli: Cli) -> Result<(), String> {
                 screenshot,
                 any_thread: false,
                 script: Vec::new(),
+                save_xml: model.clone().filter(|p| is_xml(p)).map(|path| {
+                    mjrs_gl::viewer::SaveXml(std::sync::Arc::new(move |m: &Model| {
+                        saved_xml(&path, Some(m))
+                    }))
+                }),
             };
             let summary = mjrs_gl::viewer::run(&mut m, &mut d, opts)?;
             match frames {
@@ -730,23 +761,7 @@ fn run(cli: Cli) -> Result<(), String> {
             write_output(output.as_deref(), &mjrs::dump::model_json(&m))
         }
         Command::Save { input, output } => {
-            let file = input.to_string_lossy().into_owned();
-            let bytes =
-                mjrs_std::read_file(&input).map_err(|e| format!("cannot read {file}: {e}"))?;
-            let dir = mjrs_xml::reader::dom::resource_dir(&file).to_string();
-            // bytes, as `compile` reads them: a model in any encoding saves if it compiles
-            let res = mjrs_xml::FileResources::new(None);
-            let (spec, warnings) = mjrs_xml::reader::read_mjcf(&bytes, &file, &dir, &res)
-                .map_err(|e| e.to_string())?;
-            for w in &warnings {
-                eprintln!("mjrs: warning: {w}");
-            }
-            // MuJoCo saves only models that compile
-            mjrs_xml::compiler::compile(spec.clone(), &res).map_err(|e| e.to_string())?;
-            let xml = mjrs_xml::writer::write_xml(&spec).map_err(|e| e.to_string())?;
-            // names read from a file that is not UTF-8 go back as the bytes they were, as
-            // MuJoCo writes them
-            let bytes = mjrs_xml::reader::tinyxml::raw_bytes(&xml);
+            let bytes = saved_xml(&input, None)?;
             mjrs_std::write_file(&output, bytes)
                 .map_err(|e| format!("cannot write {}: {e}", output.display()))
         }

@@ -177,6 +177,18 @@ impl App<'_, '_, '_, '_> {
     /// The file section's requests, written to the current directory as simulate does
     /// without a file dialog.
     fn files(&mut self, p: &super::Pending, m: &Model, d: &Data) {
+        if p.save_xml {
+            self.hud.message = match &self.opts.save_xml {
+                Some(save) => match save.0(m) {
+                    Ok(text) => match mjrs_std::write_file("mjmodel.xml", &text) {
+                        Ok(()) => "saved mjmodel.xml".into(),
+                        Err(e) => format!("cannot save mjmodel.xml: {e}"),
+                    },
+                    Err(e) => format!("cannot save mjmodel.xml: {e}"),
+                },
+                None => "Save xml: the model was not loaded from MJCF".into(),
+            };
+        }
         if p.save_mjb {
             let real = core::mem::size_of::<Real>();
             self.hud.message = match mjrs_std::mjb_file::save_mjb(m, "mjmodel.mjb", real) {

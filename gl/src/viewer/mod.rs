@@ -65,6 +65,22 @@ pub struct Options {
     /// Inputs to handle before drawing frame N (0 the first), as if they came from the
     /// window (tests and demonstrations).
     pub script: Vec<(u64, Input)>,
+    /// Writes the model as MJCF for the file section's "Save xml" (MuJoCo's `mj_saveLastXML`):
+    /// the viewer has only the compiled model, so the program that loaded the MJCF provides it.
+    pub save_xml: Option<SaveXml>,
+}
+
+/// The MJCF text of a model with its current values (see [`Options::save_xml`]).
+#[derive(Clone)]
+pub struct SaveXml(pub Arc<SaveXmlFn>);
+
+/// What a [`SaveXml`] calls: the text, or why there is none.
+pub type SaveXmlFn = dyn Fn(&Model) -> Result<Vec<u8>, String> + Send + Sync;
+
+impl core::fmt::Debug for SaveXml {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("SaveXml(..)")
+    }
 }
 
 impl Default for Options {
@@ -77,6 +93,7 @@ impl Default for Options {
             screenshot: None,
             any_thread: false,
             script: Vec::new(),
+            save_xml: None,
         }
     }
 }
@@ -103,6 +120,7 @@ struct Pending {
     save_key: bool,
     zero_ctrl: bool,
     load_history: bool,
+    save_xml: bool,
     save_mjb: bool,
     print_model: bool,
     print_data: bool,

@@ -489,10 +489,7 @@ impl App<'_, '_, '_, '_> {
 
     fn file_pressed(&mut self, s: &mut Sim, i: usize) {
         match i {
-            0 => {
-                self.hud.message =
-                    "Save xml: the viewer has no MJCF; use `mjrs savexml MODEL OUT.xml`".into();
-            }
+            0 => self.pending.save_xml = true,
             1 => self.pending.save_mjb = true,
             2 => self.pending.print_model = true,
             3 => self.pending.print_data = true,
