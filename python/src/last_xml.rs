@@ -19,7 +19,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::FatalError;
-use crate::model::MjModel;
+use crate::mjmodel::MjModel;
 use crate::pickling::mjb_of;
 
 /// What `mj_saveLastXML` writes from.

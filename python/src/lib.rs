@@ -9,7 +9,6 @@ mod data;
 mod enums;
 mod errors;
 mod functions;
-mod geoms;
 mod last_xml;
 mod layout_rows;
 mod mjmodel;
@@ -94,8 +93,8 @@ fn add_rendering(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scene::MjvCamera>()?;
     m.add_class::<scene::MjvPerturb>()?;
     m.add_class::<scene::MjvScene>()?;
-    m.add_class::<geoms::MjvGeom>()?;
-    m.add_class::<geoms::MjvGeomList>()?;
+    m.add_class::<scene::MjvGeom>()?;
+    m.add_class::<scene::MjvGeomList>()?;
     m.add_class::<render::GLContext>()?;
     m.add_class::<render::MjrRect>()?;
     m.add_class::<render::MjrContext>()?;
@@ -104,7 +103,7 @@ fn add_rendering(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scene::mjv_default_free_camera, m)?)?;
     m.add_function(wrap_pyfunction!(scene::mjv_default_perturb, m)?)?;
     m.add_function(wrap_pyfunction!(scene::mjv_update_scene, m)?)?;
-    m.add_function(wrap_pyfunction!(geoms::mjv_init_geom, m)?)?;
+    m.add_function(wrap_pyfunction!(scene::mjv_init_geom, m)?)?;
     m.add_function(wrap_pyfunction!(render::mjr_set_buffer, m)?)?;
     m.add_function(wrap_pyfunction!(render::mjr_resize_offscreen, m)?)?;
     m.add_function(wrap_pyfunction!(render::mjr_render, m)?)?;

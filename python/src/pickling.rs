@@ -10,7 +10,7 @@ use mjrs_core::{Data, Model};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::model::MjModel;
+use crate::mjmodel::MjModel;
 
 /// MuJoCo's `mjtNum` size in an MJB file.
 const REAL_BYTES: usize = 8;
