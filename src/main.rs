@@ -487,6 +487,15 @@ fn run(cli: Cli) -> Result<(), String> {
                 screenshot,
                 any_thread: false,
                 script: Vec::new(),
+                reload: model.clone().map(|path| {
+                    mjrs_gl::viewer::Reload(std::sync::Arc::new(move |m: &mut Model| {
+                        let mut fresh = load(&path)?;
+                        let copied = m.copy_from(&fresh.view());
+                        copied.map_err(|_| {
+                            "the model's sizes changed: open it again with mjrs view".to_string()
+                        })
+                    }))
+                }),
                 save_xml: model.clone().filter(|p| is_xml(p)).map(|path| {
                     mjrs_gl::viewer::SaveXml(std::sync::Arc::new(move |m: &Model| {
                         saved_xml(&path, Some(m))

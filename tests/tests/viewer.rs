@@ -15,6 +15,8 @@ use mjrs_gl::vis::{rnd, VisOption};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// A virtual X server on a free display, killed when dropped.
 struct Xvfb(Child);
@@ -114,12 +116,26 @@ fn viewer_runs_frames_under_xvfb_and_saves_a_screenshot() {
     let mut data = mjrs::simulate::new_data(&m, None).unwrap();
     let mut d = data.view();
     let shot = std::env::temp_dir().join(format!("mjrs-viewer-{}.png", std::process::id()));
+    // Reload compiles the file again into the model, as `mjrs view` does; the test counts the
+    // calls and starts from a changed timestep that the reload must restore
+    let reloads = Arc::new(AtomicUsize::new(0));
+    let reload = {
+        let (reloads, path) = (reloads.clone(), path.clone());
+        mjrs_gl::viewer::Reload(Arc::new(move |m: &mut Model| {
+            reloads.fetch_add(1, Ordering::SeqCst);
+            let mut fresh = mjrs_xml::load_xml(&path, None).map_err(|e| e.to_string())?;
+            let copied = m.copy_from(&fresh.model.view());
+            copied.map_err(|_| "sizes changed".to_string())
+        }))
+    };
+    let timestep = m.opt.timestep;
     let opts = |frames, script| mjrs_gl::viewer::Options {
         size: (W as u32, H as u32),
         frames: Some(frames),
         screenshot: Some(shot.clone()),
         any_thread: true,
         script,
+        reload: Some(reload.clone()),
         ..Default::default()
     };
 
@@ -148,7 +164,16 @@ fn viewer_runs_frames_under_xvfb_and_saves_a_screenshot() {
         shift: false,
         alt: on,
     };
+    let ctrl = |on| Input::Modifiers {
+        control: on,
+        shift: false,
+        alt: false,
+    };
+    // ctrl+L is the Reload button's shortcut; then alt-P
     script.extend([
+        (1, ctrl(true)),
+        (1, Input::Key(i32::from(b'L'))),
+        (1, ctrl(false)),
         (1, alt(true)),
         (1, Input::Key(i32::from(b'P'))),
         (1, alt(false)),
@@ -178,6 +203,7 @@ fn viewer_runs_frames_under_xvfb_and_saves_a_screenshot() {
 
     let (_server, display) = xvfb();
     std::env::set_var("DISPLAY", &display);
+    m.opt.timestep = 2.0 * timestep;
     let time0 = d.time;
     let started = std::time::Instant::now();
     let summary = mjrs_gl::viewer::run(&mut m, &mut d, opts(7, script)).unwrap();
@@ -196,6 +222,8 @@ fn viewer_runs_frames_under_xvfb_and_saves_a_screenshot() {
         d.time - time0
     );
     assert!(!summary.running, "space paused the simulation");
+    assert_eq!(reloads.load(Ordering::SeqCst), 1, "ctrl+L reloads once");
+    assert_eq!(m.opt.timestep, timestep, "the reloaded model's timestep");
     assert_ne!(
         m.opt.disableflags & DSBL_GRAVITY,
         0,

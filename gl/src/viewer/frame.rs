@@ -136,6 +136,11 @@ impl App<'_, '_, '_, '_> {
     fn do_pending(&mut self, s: &mut Sim) {
         let p = core::mem::take(&mut self.pending);
         let (m, d) = (&mut *s.m, &mut *s.d);
+        if p.reload {
+            self.reload(m, d);
+            s.forward();
+        }
+        let (m, d) = (&mut *s.m, &mut *s.d);
         if p.reset {
             mjrs_core::io::reset_data(m, d);
             s.forward();
@@ -172,6 +177,32 @@ impl App<'_, '_, '_, '_> {
         self.pending.select = p.select;
         self.files(&p, m, d);
         self.pending.screenshot = p.screenshot;
+    }
+
+    /// Simulate's Reload: the model compiled again from its file, a fresh state, the model's
+    /// meshes, textures and height fields uploaded again.
+    fn reload(&mut self, m: &mut Model, d: &mut Data) {
+        let Some(reload) = self.opts.reload.clone() else {
+            self.hud.message = "Reload: the viewer was given a model, not a file".into();
+            return;
+        };
+        if let Err(e) = reload.0(m) {
+            self.hud.message = format!("Reload: {e}");
+            return;
+        }
+        mjrs_core::io::reset_data(m, d);
+        self.settings.scrub_index = 0;
+        self.hud.clear();
+        self.hud.message = "reloaded".into();
+        if let (Some(w), Some(con)) = (&self.win, &mut self.con) {
+            let uploads = (0..m.ntex)
+                .try_for_each(|k| con.upload_texture(w.gl(), m, k))
+                .and_then(|()| (0..m.nmesh).try_for_each(|k| con.upload_mesh(w.gl(), m, k)))
+                .and_then(|()| (0..m.nhfield).try_for_each(|k| con.upload_hfield(w.gl(), m, k)));
+            if let Err(e) = uploads {
+                self.hud.message = format!("Reload: {e}");
+            }
+        }
     }
 
     /// The file section's requests, written to the current directory as simulate does

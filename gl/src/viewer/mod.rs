@@ -68,6 +68,22 @@ pub struct Options {
     /// Writes the model as MJCF for the file section's "Save xml" (MuJoCo's `mj_saveLastXML`):
     /// the viewer has only the compiled model, so the program that loaded the MJCF provides it.
     pub save_xml: Option<SaveXml>,
+    /// Loads the model's file again into the model for the simulation section's "Reload"
+    /// (ctrl+L); the viewer keeps its window and buffers, so the model must keep its sizes.
+    pub reload: Option<Reload>,
+}
+
+/// Compiles the model's file again into the given model (see [`Options::reload`]).
+#[derive(Clone)]
+pub struct Reload(pub Arc<ReloadFn>);
+
+/// What a [`Reload`] calls: `Err` says why the model was left as it was.
+pub type ReloadFn = dyn Fn(&mut Model) -> Result<(), String> + Send + Sync;
+
+impl core::fmt::Debug for Reload {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Reload(..)")
+    }
 }
 
 /// The MJCF text of a model with its current values (see [`Options::save_xml`]).
@@ -94,6 +110,7 @@ impl Default for Options {
             any_thread: false,
             script: Vec::new(),
             save_xml: None,
+            reload: None,
         }
     }
 }
@@ -121,6 +138,7 @@ struct Pending {
     zero_ctrl: bool,
     load_history: bool,
     save_xml: bool,
+    reload: bool,
     save_mjb: bool,
     print_model: bool,
     print_data: bool,

@@ -546,9 +546,7 @@ impl App<'_, '_, '_, '_> {
                 }
             }
             1 => self.pending.reset = true,
-            2 => {
-                self.hud.message = "Reload: the viewer was given a model, not a file".into();
-            }
+            2 => self.pending.reload = true,
             3 => self.pending.align = true,
             4 => self.pending.copy_pose = true,
             5 | 6 => {
