@@ -6,6 +6,8 @@ import pathlib
 import numpy as np
 import pytest
 
+from control_law import controls  # noqa: F401 (the tests import it from here)
+
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 FIXTURES = HERE / "fixtures"
@@ -24,12 +26,3 @@ def trajectories():
 
 def model_path(relative):
     return str(ROOT / relative)
-
-
-def controls(m, i):
-    """The generator's control of step i (fixtures/generate.py)."""
-    j = np.arange(m.nu)
-    u = 0.8 * np.sin(0.05 * i + 0.7 * j)
-    lo, hi = m.actuator_ctrlrange[:, 0], m.actuator_ctrlrange[:, 1]
-    limited = m.actuator_ctrllimited.astype(bool)
-    return np.where(limited, lo + (u + 1) / 2 * (hi - lo), u)
