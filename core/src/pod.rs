@@ -95,7 +95,7 @@ pub fn as_bytes<T: Pod>(s: &[T]) -> &[u8] {
 /// `&m.body_pos[a..b]`) and writes as `&mut [T]` through `&mut Model`.
 ///
 /// A `Model` is either writable (every field made by [`Field::from`] a `&mut [T]`: the
-/// compiler, `set_const`, desktop programs) or read-only (some fields made by [`Field::shared`]
+/// compiler, `set_const`, desktop programs) or read-only (some fields made by `Field::shared`
 /// over bytes that must never be written, such as an MJB blob in flash; such a model exists only
 /// inside a [`ReadOnly`], which hands out `&Model` and never `&mut Model`).
 ///
@@ -280,7 +280,7 @@ impl<P> Fields<'_, P> {
 }
 
 impl<M> ReadOnly<M> {
-    /// Builds a read-only model: `assemble` makes every array with [`Fields::field`] at the
+    /// Builds a read-only model: `assemble` makes every array with `Fields::field` at the
     /// places `places` chooses, and the model it returns is kept read-only. (`assemble` must
     /// put the fields it makes into that model, as the layout macro's assembler does.)
     pub fn assemble<P>(

@@ -124,13 +124,13 @@ impl TriangleData {
     }
 }
 
-/// Scratch of [`triangle_data`]: one entry per half edge.
+/// Scratch of `triangle_data`: one entry per half edge.
 pub type HalfEdge = (u64, u32);
 
 /// A vertex in a cell of the vertex merge's grid: (cell key, vertex).
 pub type GridEntry = (u32, u32);
 
-/// Caller memory of [`triangle_data`]; each slice at least as long as noted.
+/// Caller memory of `triangle_data`; each slice at least as long as noted.
 pub struct MeshScratch<'a> {
     /// Three per triangle: the half edges sorted by edge.
     pub half_edges: &'a mut [HalfEdge],
@@ -144,7 +144,7 @@ pub struct MeshScratch<'a> {
     pub grids: [&'a mut [GridEntry]; 2],
 }
 
-/// How a mesh's edges paired up in [`triangle_data`].
+/// How a mesh's edges paired up in `triangle_data`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EdgeReport {
     /// Edges left without a partner face (one face, or an odd one out of more than two).
