@@ -10,39 +10,15 @@ import pytest
 
 import mjrs as mujoco
 from conftest import FIXTURES, model_path
+from function_cases import (ARM, HUMANOID, RAY_MODELS, SETCONST_FIELDS, SETCONST_STAT,
+                            arm_after_steps, ray_filters, setconst_edit)
 from last_xml_edit import LAST_XML_MODEL, last_xml_arrays, last_xml_edit
-
-# the generator's lists (fixtures/generate_functions.py)
-RAY_MODELS = {"hfield": "tests/models/convex_hfield.xml",
-              "objects": "tests/models/multiple_objects.xml"}
-ARM = "tests/models/rollout_arm.xml"
-HUMANOID = "tests/models/humanoid.xml"
-SETCONST_FIELDS = ["body_subtreemass", "dof_M0", "body_invweight0", "dof_invweight0",
-                   "tendon_length0", "tendon_invweight0", "actuator_length0", "actuator_acc0",
-                   "cam_pos0", "cam_poscom0", "cam_mat0", "light_pos0", "light_poscom0",
-                   "light_dir0", "qpos_spring"]
-SETCONST_STAT = ["meaninertia", "meanmass", "meansize", "extent", "center"]
 
 
 @pytest.fixture(scope="module")
 def recorded():
     with np.load(FIXTURES / "functions.npz") as f:
         return {k: f[k] for k in f.files}
-
-
-def ray_filters(m):
-    last = m.nbody - 1
-    return [(None, 1, -1), (None, 0, -1), (None, 1, last),
-            (np.array([1, 0, 1, 0, 0, 0], np.uint8), 1, -1),
-            (np.array([0, 1, 1, 1, 1, 1], np.uint8), 1, -1)]
-
-
-def arm_after_steps(m, d, n=50):
-    mujoco.mj_resetData(m, d)
-    for i in range(n):
-        d.ctrl[:] = 0.5 * np.sin(0.1 * i + np.arange(m.nu))
-        mujoco.mj_step(m, d)
-    mujoco.mj_forward(m, d)
 
 
 @pytest.fixture
@@ -128,7 +104,7 @@ def test_ray_bad_input(arm):
 @pytest.mark.parametrize("flg", [0, 1])
 def test_inverse_fd_matches_mujoco(recorded, arm, flg):
     m, d = arm
-    arm_after_steps(m, d)
+    arm_after_steps(mujoco, m, d)
     nv, ns = m.nv, m.nsensordata
     shapes = {"DfDq": (nv, nv), "DfDv": (nv, nv), "DfDa": (nv, nv), "DsDq": (nv, ns),
               "DsDv": (nv, ns), "DsDa": (nv, ns), "DmDq": (nv, m.nM)}
@@ -138,7 +114,7 @@ def test_inverse_fd_matches_mujoco(recorded, arm, flg):
         assert np.array_equal(a, recorded[f"inverse/{flg}/{k}"]), k
     # any subset may be None
     dfdq = np.zeros((nv, nv))
-    arm_after_steps(m, d)
+    arm_after_steps(mujoco, m, d)
     mujoco.mjd_inverseFD(m, d, 1e-6, flg, dfdq, None, None, None, None, None, None)
     assert np.array_equal(dfdq, recorded[f"inverse/{flg}/DfDq"])
 
@@ -163,9 +139,7 @@ def test_inverse_fd_bad_shapes(arm):
 def test_set_const_matches_mujoco(recorded):
     m = mujoco.MjModel.from_xml_path(model_path(HUMANOID))
     d = mujoco.MjData(m)
-    m.body_mass[1:] *= 1.5
-    m.dof_armature[:] += 0.02
-    m.jnt_axis[3] = [0.0, 0.6, 0.8]
+    setconst_edit(m)
     before = m.body_subtreemass.copy()
     mujoco.mj_setConst(m, d)
     assert not np.array_equal(before, m.body_subtreemass)
@@ -185,7 +159,7 @@ def test_set_const_rejects_another_models_data(arm):
 @pytest.mark.parametrize("what", ["model", "data", "fmodel", "fdata"])
 def test_print_matches_mujoco(recorded, arm, tmp_path, what):
     m, d = arm
-    arm_after_steps(m, d)
+    arm_after_steps(mujoco, m, d)
     path = tmp_path / f"{what}.txt"
     if what == "model":
         mujoco.mj_printModel(m, str(path))
