@@ -2,122 +2,52 @@
 //! compiling, written back into the spec it was compiled from, so that the spec written as MJCF
 //! compiles to the changed model (what `mj_saveLastXML` does first).
 //!
-//! MuJoCo copies a fixed set of fields (options, visual, statistics, and parameters of bodies,
-//! joints, geoms, sites, cameras, lights, materials, pairs, equalities, tendons, actuators,
-//! sensors, custom data and keyframes); a change to any other array is not saved. mjrs writes
-//! the spec as given rather than as compiled (see the writer), so a value is copied back only
-//! where it differs from the compiled one, and only for the fields whose spec value compiles
-//! to the model's value as is: options, visual, tendons, actuators and sensors. A change to
-//! another field that MuJoCo copies back is an error naming it, never a silently lost value.
+//! MuJoCo copies a fixed set of fields: options, visual, the statistics it did not compute, and
+//! parameters of bodies, joints, geoms, sites, cameras, lights, height fields, materials, pairs,
+//! equalities, tendons, actuators, sensors, custom data and keyframes. A change to any other
+//! array is not saved, nor is one MuJoCo copies into the spec but does not write (mesh frames,
+//! camera intrinsics, the inertia of bodies whose inertia the geoms give).
+//!
+//! mjrs writes the spec as given rather than as compiled (see the writer), so a value is copied
+//! back only where it differs from the compiled one, and in the spec's terms: angles in the
+//! file's unit, poses of objects declared in frames, or given by `fromto` or a mesh fit, as the
+//! compiled pose outside the frame (as MuJoCo writes them). Unchanged values, class-inherited
+//! ones included, stay as read.
 
-use mjrs_core::layout::{ArrayVisitor, Elem, FieldInfo, Scalar};
+mod objects;
+mod tree;
+
 use mjrs_core::Model;
 
 use crate::error::XmlError;
 use crate::spec::Spec;
-
-/// The arrays MuJoCo copies back that mjrs does not copy back yet (objects nested in bodies
-/// or values the compiler transforms: frames, orientations, angle units, inertias).
-const NOT_COPIED_YET: &[&str] = &[
-    "qpos0",
-    "qpos_spring",
-    "body_pos",
-    "body_quat",
-    "body_ipos",
-    "body_iquat",
-    "body_mass",
-    "body_inertia",
-    "body_user",
-    "jnt_pos",
-    "jnt_axis",
-    "jnt_stiffness",
-    "jnt_range",
-    "jnt_solref",
-    "jnt_solimp",
-    "jnt_margin",
-    "jnt_user",
-    "dof_solref",
-    "dof_solimp",
-    "dof_armature",
-    "dof_damping",
-    "dof_frictionloss",
-    "geom_size",
-    "geom_pos",
-    "geom_quat",
-    "geom_friction",
-    "geom_solref",
-    "geom_solimp",
-    "geom_rgba",
-    "geom_solmix",
-    "geom_margin",
-    "geom_gap",
-    "geom_user",
-    "mesh_pos",
-    "mesh_quat",
-    "hfield_data",
-    "site_size",
-    "site_pos",
-    "site_quat",
-    "site_rgba",
-    "site_user",
-    "cam_pos",
-    "cam_quat",
-    "cam_fovy",
-    "cam_ipd",
-    "cam_resolution",
-    "cam_intrinsic",
-    "cam_user",
-    "light_pos",
-    "light_dir",
-    "light_attenuation",
-    "light_cutoff",
-    "light_exponent",
-    "light_ambient",
-    "light_diffuse",
-    "light_specular",
-    "mat_texrepeat",
-    "mat_emission",
-    "mat_specular",
-    "mat_shininess",
-    "mat_reflectance",
-    "mat_rgba",
-    "pair_solref",
-    "pair_solreffriction",
-    "pair_solimp",
-    "pair_margin",
-    "pair_gap",
-    "pair_friction",
-    "eq_data",
-    "eq_solref",
-    "eq_solimp",
-    "numeric_data",
-    "tuple_objprm",
-    "key_time",
-    "key_qpos",
-    "key_qvel",
-    "key_act",
-    "key_mpos",
-    "key_mquat",
-    "key_ctrl",
-];
+use crate::util::PI;
 
 /// Copies the values of `changed` that MuJoCo copies back into `spec`, the spec `compiled` was
 /// compiled from (`mjs_copyBack`). Both models must have the sizes of `compiled`.
 ///
 /// As in MuJoCo 3.1.6, a range copied back leaves its `limited` as given: under
-/// `compiler/autolimits` a range given to an unlimited tendon or actuator limits it, and a
-/// tendon's color stays the loaded one (MuJoCo copies `tendon_rgba` into its tendon, but its
-/// saved text keeps the loaded color).
+/// `compiler/autolimits` a range given to an unlimited joint, tendon or actuator limits it,
+/// and a tendon's color stays the loaded one (MuJoCo copies `tendon_rgba` into its tendon, but
+/// its saved text keeps the loaded color).
 pub fn copy_back(spec: &mut Spec, compiled: &Model, changed: &Model) -> Result<(), XmlError> {
     if compiled.sizes() != changed.sizes() {
         return Err(error("incompatible models in CopyBack"));
     }
-    refuse_uncopied(compiled, changed)?;
     spec.option = changed.opt;
     spec.visual = changed.vis;
+    statistics(spec, compiled, changed);
+    tree::copy_tree(spec, compiled, changed)?;
+    objects::hfields(spec, compiled, changed)?;
+    objects::materials(spec, compiled, changed)?;
+    objects::pairs(spec, compiled, changed)?;
+    objects::equalities(spec, compiled, changed)?;
     tendons(spec, compiled, changed)?;
     actuators(spec, compiled, changed)?;
-    sensors(spec, compiled, changed)
+    sensors(spec, compiled, changed)?;
+    objects::custom(spec, compiled, changed)?;
+    objects::keys(spec, compiled, changed);
+    Ok(())
 }
 
 fn error(message: &str) -> XmlError {
@@ -127,57 +57,56 @@ fn error(message: &str) -> XmlError {
     }
 }
 
-/// An error naming the first changed array of [`NOT_COPIED_YET`] or statistic.
-fn refuse_uncopied(compiled: &Model, changed: &Model) -> Result<(), XmlError> {
-    let (mut before, mut after) = (Arrays::default(), Arrays::default());
-    compiled.visit(&mut before);
-    changed.visit(&mut after);
-    let changed_array = before
-        .0
-        .iter()
-        .zip(&after.0)
-        .find(|(b, a)| NOT_COPIED_YET.contains(&b.0) && b.1 != a.1);
-    let name = match changed_array {
-        Some((b, _)) => b.0,
-        None if !same_stat(compiled, changed) => "stat",
-        None => return Ok(()),
-    };
-    Err(error(&format!(
-        "mj_saveLastXML: {name} was changed after compiling, and mjrs does not copy {name} \
-         back into the XML yet (mjs_copyBack copies options, visual, tendons, actuators and \
-         sensors)"
-    )))
-}
-
-fn same_stat(a: &Model, b: &Model) -> bool {
-    let (s, t) = (&a.stat, &b.stat);
-    let pairs = [
-        (s.meaninertia, t.meaninertia),
-        (s.meanmass, t.meanmass),
-        (s.meansize, t.meansize),
-        (s.extent, t.extent),
-        (s.center[0], t.center[0]),
-        (s.center[1], t.center[1]),
-        (s.center[2], t.center[2]),
-    ];
-    pairs.iter().all(|(x, y)| x.to_bits() == y.to_bits())
-}
-
-/// Every array of a model by name, as bit patterns (a NaN equals itself).
-#[derive(Default)]
-struct Arrays(Vec<(&'static str, Vec<u64>)>);
-
-impl ArrayVisitor for Arrays {
-    fn array<T: Elem>(&mut self, info: &FieldInfo, data: &[T]) {
-        let bits = data
-            .iter()
-            .map(|x| match x.to_scalar() {
-                Scalar::Int(n) => n as u64,
-                Scalar::Real(r) => r.to_bits(),
-            })
-            .collect();
-        self.0.push((info.name, bits));
+/// The statistics changed since compiling (MuJoCo: those differing from the computed ones).
+fn statistics(spec: &mut Spec, a: &Model, b: &Model) {
+    let (s, t, d) = (&a.stat, &b.stat, &mut spec.stat);
+    for (old, new, dst) in [
+        (s.meaninertia, t.meaninertia, &mut d.meaninertia),
+        (s.meanmass, t.meanmass, &mut d.meanmass),
+        (s.meansize, t.meansize, &mut d.meansize),
+        (s.extent, t.extent, &mut d.extent),
+    ] {
+        if old.to_bits() != new.to_bits() {
+            *dst = new;
+        }
     }
+    if s.center != t.center {
+        d.center = t.center;
+    }
+}
+
+/// Did row `i` (of `n` values) change from `old` to `new`?
+fn changed<T: PartialEq>(old: &[T], new: &[T], i: usize, n: usize) -> bool {
+    old[i * n..(i + 1) * n] != new[i * n..(i + 1) * n]
+}
+
+/// Row `i` of `N` values of `x`.
+fn row<T: Copy + Default, const N: usize>(x: &[T], i: usize) -> [T; N] {
+    let mut out = [T::default(); N];
+    out.copy_from_slice(&x[i * N..(i + 1) * N]);
+    out
+}
+
+/// The spec value of a compiled angle `rad`: itself in radians; in degrees, of the numbers
+/// nearest `rad` in degrees, one the compiler (`x * (PI / 180)`) turns into `rad` exactly
+/// (such a number exists for most angles; otherwise the nearest, one rounding off).
+fn spec_angle(rad: f64, degree: bool) -> f64 {
+    let scale = PI / 180.0;
+    if !degree || rad == 0.0 || !rad.is_finite() {
+        return rad;
+    }
+    let guess = rad / scale;
+    let (mut up, mut down) = (guess, guess);
+    for _ in 0..4 {
+        for x in [up, down] {
+            if x * scale == rad {
+                return x;
+            }
+        }
+        up = up.next_up();
+        down = down.next_down();
+    }
+    guess
 }
 
 /// Copies row `i` of `new` into `dst` when it differs from row `i` of `old`; true if it did.
@@ -385,14 +314,25 @@ mod tests {
     }
 
     #[test]
-    fn fields_not_copied_yet_and_other_models_are_errors() {
+    fn other_models_are_errors() {
         let (mut spec, mut compiled) = load(MODEL);
-        let mut changed = compiled.clone();
-        changed.view().geom_size[0] = 0.2;
-        let e = copy_back(&mut spec, &compiled.view(), &changed.view()).unwrap_err();
-        assert!(e.to_string().contains("geom_size was changed"), "{e}");
         let (_, mut other) = load("<mujoco><worldbody><geom size='1'/></worldbody></mujoco>");
         let e = copy_back(&mut spec, &compiled.view(), &other.view()).unwrap_err();
         assert!(e.to_string().contains("incompatible models"), "{e}");
+    }
+
+    #[test]
+    fn angles_in_degrees_compile_back_exactly() {
+        let scale = PI / 180.0;
+        let mut exact = 0;
+        for k in 1..2000 {
+            let rad = f64::from(k) * 0.001_7 - 1.7;
+            let deg = spec_angle(rad, true);
+            assert!((deg * scale - rad).abs() <= rad.abs() * f64::EPSILON, "{rad}");
+            exact += usize::from(deg * scale == rad);
+        }
+        // about one angle in ten has no degree value that the compiler's product rounds to it
+        assert!(exact > 1750, "{exact} of 1999 exact");
+        assert_eq!(spec_angle(0.3, false), 0.3);
     }
 }
