@@ -1,6 +1,12 @@
 """The change test_functions.py's mj_saveLastXML test makes to a model, shared with the fixture
-generator (fixtures/generate_last_xml.py, which runs it on MuJoCo 3.1.6)."""
+generator (fixtures/generate_last_xml.py, which runs it on MuJoCo 3.1.6), and the changes to a
+model with objects of every kind MuJoCo copies back (TREE_MODEL, as TREE_EDITS lists them; also
+read by tests/tests/copy_back.rs and tests/fixtures/generate-copy-back.py)."""
+import pathlib
+
 import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 LAST_XML_MODEL = "tests/models/sensor_tendon.xml"
 
@@ -53,4 +59,45 @@ def last_xml_arrays(m):
         out["opt/" + name] = np.array(getattr(m.opt, name))
     out["vis/global_/fovy"] = np.array(m.vis.global_.fovy)
     out["vis/map/znear"] = np.array(m.vis.map.znear)
+    return out
+
+
+TREE_MODEL = "tests/models/copy_back.xml"
+TREE_EDITS = "tests/fixtures/copy_back/edits.txt"
+
+
+def read_edits(path=ROOT / TREE_EDITS):
+    """The (field, row, values) of an edits file: `field row values...` per line, `stat.NAME`
+    for a statistic."""
+    edits = []
+    for line in pathlib.Path(path).read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            field, row, *values = line.split()
+            edits.append((field, int(row), [float(v) for v in values]))
+    return edits
+
+
+def apply_edits(m, edits):
+    """Sets the first values of each edit's row in `m` (a mujoco or mjrs MjModel)."""
+    for field, row, values in edits:
+        if field.startswith("stat."):
+            setattr(m.stat, field[5:], values[0])
+            continue
+        a = getattr(m, field)
+        if a.ndim == 1:
+            a[row] = values[0]
+        else:
+            a[row, :len(values)] = values
+
+
+def edited_rows(m, edits):
+    """Each edit's row of `m` (its first values), keyed "field/row"."""
+    out = {}
+    for field, row, values in edits:
+        if field.startswith("stat."):
+            out[f"{field}/{row}"] = np.array([getattr(m.stat, field[5:])])
+        else:
+            a = getattr(m, field)
+            out[f"{field}/{row}"] = np.array(a[row] if a.ndim == 1 else a[row, :len(values)],
+                                             ndmin=1)
     return out

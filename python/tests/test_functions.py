@@ -12,7 +12,8 @@ import mjrs as mujoco
 from conftest import FIXTURES, model_path
 from function_cases import (ARM, HUMANOID, RAY_MODELS, SETCONST_FIELDS, SETCONST_STAT,
                             arm_after_steps, ray_filters, setconst_edit)
-from last_xml_edit import LAST_XML_MODEL, last_xml_arrays, last_xml_edit
+from last_xml_edit import (LAST_XML_MODEL, TREE_MODEL, apply_edits, edited_rows,
+                           last_xml_arrays, last_xml_edit, read_edits)
 
 
 @pytest.fixture(scope="module")
@@ -216,11 +217,15 @@ def test_save_last_xml_refusals(tmp_path):
     other = mujoco.MjModel.from_xml_path(model_path(ARM))
     with pytest.raises(mujoco.FatalError, match="incompatible models in CopyBack"):
         mujoco.mj_saveLastXML(str(tmp_path / "x.xml"), m)
-    # a field MuJoCo copies back that mjrs does not copy back yet: an error naming it
-    other.geom_size[0, 0] += 1
-    with pytest.raises(mujoco.FatalError, match="geom_size was changed after compiling"):
-        mujoco.mj_saveLastXML(str(tmp_path / "x.xml"), other)
     assert not (tmp_path / "x.xml").exists()
+    # a changed pose the text cannot give: the geom's class orients it by Euler angles, which
+    # would override a saved quaternion
+    m = mujoco.MjModel.from_xml_string(
+        "<mujoco><default><geom euler='0 0 30'/></default>"
+        "<worldbody><geom size='1'/></worldbody></mujoco>")
+    m.geom_quat[0] = [0, 1, 0, 0]
+    with pytest.raises(mujoco.FatalError, match="class 'main' gives an alternative orientation"):
+        mujoco.mj_saveLastXML(str(tmp_path / "x.xml"), m)
 
 
 def test_save_last_xml_copies_changed_values_back(tmp_path):
@@ -231,14 +236,40 @@ def test_save_last_xml_copies_changed_values_back(tmp_path):
     mujoco.mj_saveLastXML(str(tmp_path / "saved.xml"), m)
     again = last_xml_arrays(mujoco.MjModel.from_xml_path(str(tmp_path / "saved.xml")))
     with np.load(FIXTURES / "last_xml.npz") as expected:
-        assert set(expected.files) == set(again)
-        for name in expected.files:
+        # (tree/...: the next test's)
+        names = [k for k in expected.files if not k.startswith("tree/")]
+        assert set(names) == set(again)
+        for name in names:
             if name == "actuator_lengthrange":
                 # the computed range is saved; MuJoCo writes it with 6 significant digits, mjrs
                 # with 17 (the writer's documented difference)
                 assert np.allclose(again[name], expected[name], rtol=1e-5, atol=0), name
             else:
                 assert np.array_equal(again[name], expected[name]), name
+
+
+def test_save_last_xml_copies_tree_values_back(tmp_path):
+    # bodies, joints, dofs, geoms, sites, cameras, lights, materials, height fields, pairs,
+    # equalities, custom data, keyframes and statistics, changed in frames, classes, fromto, mesh
+    # fits and degrees: saved as MuJoCo 3.1.6 saves them (MuJoCo prints six digits, mjrs 17, so
+    # the saved values agree to six digits; the changed ones are saved exactly)
+    edits = read_edits()
+    m = mujoco.MjModel.from_xml_path(model_path(TREE_MODEL))
+    apply_edits(m, edits)
+    changed = edited_rows(m, edits)
+    mujoco.mj_saveLastXML(str(tmp_path / "saved.xml"), m)
+    again = edited_rows(mujoco.MjModel.from_xml_path(str(tmp_path / "saved.xml")), edits)
+    with np.load(FIXTURES / "last_xml.npz") as f:
+        expected = {k[len("tree/"):]: f[k] for k in f.files if k.startswith("tree/")}
+    assert set(expected) == set(again)
+    for key in expected:
+        assert np.allclose(again[key], expected[key], rtol=2e-5, atol=1e-8), key
+    # a body's mass inferred from its geoms is inferred again; the mesh frame is undone and
+    # applied again, a hinge range in degrees converted (as MuJoCo's writer does)
+    assert again["body_mass/3"] != changed["body_mass/3"]
+    for key in changed:
+        if key not in ("body_mass/3", "geom_pos/4", "jnt_range/1"):
+            assert np.array_equal(again[key], changed[key]), key
 
 
 def test_model_pickles_and_copies(arm, trajectories):

@@ -271,6 +271,7 @@ mod tests {
     use super::*;
     use crate::{compiler, reader::read_mjcf, FileResources};
     use mjrs_alloc::OwnedModel;
+    use mjrs_core::Model;
 
     const MODEL: &str = r#"<mujoco>
   <worldbody>
@@ -328,11 +329,63 @@ mod tests {
         for k in 1..2000 {
             let rad = f64::from(k) * 0.001_7 - 1.7;
             let deg = spec_angle(rad, true);
-            assert!((deg * scale - rad).abs() <= rad.abs() * f64::EPSILON, "{rad}");
+            assert!(
+                (deg * scale - rad).abs() <= rad.abs() * f64::EPSILON,
+                "{rad}"
+            );
             exact += usize::from(deg * scale == rad);
         }
         // about one angle in ten has no degree value that the compiler's product rounds to it
         assert!(exact > 1750, "{exact} of 1999 exact");
         assert_eq!(spec_angle(0.3, false), 0.3);
+    }
+
+    /// `text` changed by `edit`, saved and compiled again.
+    fn save_changed(text: &str, edit: impl FnOnce(&mut Model)) -> Result<OwnedModel, XmlError> {
+        let (mut spec, mut compiled) = load(text);
+        let mut changed = compiled.clone();
+        edit(&mut changed.view());
+        copy_back(&mut spec, &compiled.view(), &changed.view())?;
+        Ok(load(&crate::writer::write_xml(&spec).unwrap()).1)
+    }
+
+    #[test]
+    fn radians_inferred_inertia_and_springdampers() {
+        let text = r#"<mujoco><compiler angle="radian" inertiafromgeom="true"/>
+  <worldbody><body><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
+    <joint range="-1 1" springdamper="1 0.5"/><geom size="0.1"/></body></worldbody></mujoco>"#;
+        let mut again = save_changed(text, |m| {
+            m.jnt_range[..2].copy_from_slice(&[-0.123_456_789, 0.987_654_321]);
+            m.body_mass[1] = 5.0;
+            m.jnt_stiffness[0] = 2.5;
+        })
+        .unwrap();
+        let m = again.view();
+        assert_eq!(&m.jnt_range[..2], &[-0.123_456_789, 0.987_654_321]);
+        // inertiafromgeom="true": the geoms give the mass again, as in MuJoCo
+        assert_ne!(m.body_mass[1], 5.0);
+        assert_eq!(m.jnt_stiffness[0], 2.5);
+    }
+
+    #[test]
+    fn unwritable_changes_are_errors() {
+        // a class's Euler angles would override the saved quaternion
+        let text = r#"<mujoco><default><site euler="0 0 30"/></default>
+  <worldbody><site name="s"/></worldbody></mujoco>"#;
+        let e = save_changed(text, |m| {
+            m.site_quat[..4].copy_from_slice(&[0.0, 1.0, 0.0, 0.0])
+        });
+        let e = e.err().unwrap().to_string();
+        assert!(
+            e.contains("site 's'") && e.contains("alternative orientation"),
+            "{e}"
+        );
+        // fusestatic merged a body: the model's bodies are not the spec's
+        let text = r#"<mujoco><compiler fusestatic="true"/>
+  <worldbody><body><geom size="0.1"/></body></worldbody></mujoco>"#;
+        let e = save_changed(text, |m| m.geom_size[0] = 0.2).err().unwrap();
+        assert!(e.to_string().contains("fusestatic"), "{e}");
+        // unchanged, the same model saves
+        assert!(save_changed(text, |_| ()).is_ok());
     }
 }

@@ -44,7 +44,12 @@ pub(super) fn materials(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), Xml
         copy_one(&mut m.emission, &a.mat_emission, &b.mat_emission, i);
         copy_one(&mut m.specular, &a.mat_specular, &b.mat_specular, i);
         copy_one(&mut m.shininess, &a.mat_shininess, &b.mat_shininess, i);
-        copy_one(&mut m.reflectance, &a.mat_reflectance, &b.mat_reflectance, i);
+        copy_one(
+            &mut m.reflectance,
+            &a.mat_reflectance,
+            &b.mat_reflectance,
+            i,
+        );
         copy_row(&mut m.rgba, &a.mat_rgba, &b.mat_rgba, i);
     }
     Ok(())

@@ -90,14 +90,58 @@ fn tree_changed(a: &Model, b: &Model) -> bool {
         ($($f:ident),*) => { false $(|| a.$f != b.$f)* };
     }
     any!(
-        qpos0, qpos_spring, body_pos, body_quat, body_ipos, body_iquat, body_mass, body_inertia,
-        body_user, jnt_pos, jnt_axis, jnt_stiffness, jnt_range, jnt_solref, jnt_solimp,
-        jnt_margin, jnt_user, dof_solref, dof_solimp, dof_armature, dof_damping,
-        dof_frictionloss, geom_size, geom_pos, geom_quat, geom_friction, geom_solref,
-        geom_solimp, geom_rgba, geom_solmix, geom_margin, geom_gap, geom_user, site_size,
-        site_pos, site_quat, site_rgba, site_user, cam_pos, cam_quat, cam_fovy, cam_ipd,
-        cam_resolution, cam_user, light_pos, light_dir, light_attenuation, light_cutoff,
-        light_exponent, light_ambient, light_diffuse, light_specular
+        qpos0,
+        qpos_spring,
+        body_pos,
+        body_quat,
+        body_ipos,
+        body_iquat,
+        body_mass,
+        body_inertia,
+        body_user,
+        jnt_pos,
+        jnt_axis,
+        jnt_stiffness,
+        jnt_range,
+        jnt_solref,
+        jnt_solimp,
+        jnt_margin,
+        jnt_user,
+        dof_solref,
+        dof_solimp,
+        dof_armature,
+        dof_damping,
+        dof_frictionloss,
+        geom_size,
+        geom_pos,
+        geom_quat,
+        geom_friction,
+        geom_solref,
+        geom_solimp,
+        geom_rgba,
+        geom_solmix,
+        geom_margin,
+        geom_gap,
+        geom_user,
+        site_size,
+        site_pos,
+        site_quat,
+        site_rgba,
+        site_user,
+        cam_pos,
+        cam_quat,
+        cam_fovy,
+        cam_ipd,
+        cam_resolution,
+        cam_user,
+        light_pos,
+        light_dir,
+        light_attenuation,
+        light_cutoff,
+        light_exponent,
+        light_ambient,
+        light_diffuse,
+        light_specular
     )
 }
 
@@ -177,7 +221,12 @@ fn joints(spec: &mut Spec, order: &Order, a: &Model, b: &Model) {
         copy_row(&mut j.solref_friction, &a.dof_solref, &b.dof_solref, d);
         copy_row(&mut j.solimp_friction, &a.dof_solimp, &b.dof_solimp, d);
         copy_one(&mut j.armature, &a.dof_armature, &b.dof_armature, d);
-        copy_one(&mut j.frictionloss, &a.dof_frictionloss, &b.dof_frictionloss, d);
+        copy_one(
+            &mut j.frictionloss,
+            &a.dof_frictionloss,
+            &b.dof_frictionloss,
+            d,
+        );
         let stiffness = changed(&a.jnt_stiffness, &b.jnt_stiffness, i, 1);
         let damping = changed(&a.dof_damping, &b.dof_damping, d, 1);
         if stiffness || damping {
@@ -224,8 +273,8 @@ fn geoms(spec: &mut Spec, order: &Order, a: &Model, b: &Model) -> Result<(), Xml
         // a primitive fitted to a mesh: MuJoCo writes the fitted primitive, without the mesh
         let fitted = !g.meshname.is_empty() && !mesh_type;
         let derived = fitted || !g.fromto[0].is_nan();
-        let pose = changed(&a.geom_pos, &b.geom_pos, i, 3)
-            || changed(&a.geom_quat, &b.geom_quat, i, 4);
+        let pose =
+            changed(&a.geom_pos, &b.geom_pos, i, 3) || changed(&a.geom_quat, &b.geom_quat, i, 4);
         let size = changed(&a.geom_size, &b.geom_size, i, 3);
         if pose || (size && derived) {
             check_class_pose("geom", &g.name, class, &class_alt, Some(&class_fromto))?;
@@ -269,8 +318,8 @@ fn sites(spec: &mut Spec, order: &Order, a: &Model, b: &Model) -> Result<(), Xml
         let (class_alt, class_fromto) = (class.site.alt, class.site.fromto);
         let x = &mut spec.bodies[s].sites[k];
         let derived = !x.fromto[0].is_nan();
-        let pose = changed(&a.site_pos, &b.site_pos, i, 3)
-            || changed(&a.site_quat, &b.site_quat, i, 4);
+        let pose =
+            changed(&a.site_pos, &b.site_pos, i, 3) || changed(&a.site_quat, &b.site_quat, i, 4);
         let size = changed(&a.site_size, &b.site_size, i, 3);
         if pose || (size && derived) {
             check_class_pose("site", &x.name, class, &class_alt, Some(&class_fromto))?;
@@ -308,7 +357,10 @@ fn cameras(spec: &mut Spec, order: &Order, a: &Model, b: &Model) -> Result<(), X
         copy_one(&mut c.fovy, &a.cam_fovy, &b.cam_fovy, i);
         copy_one(&mut c.ipd, &a.cam_ipd, &b.cam_ipd, i);
         if changed(&a.cam_resolution, &b.cam_resolution, i, 2) {
-            c.resolution = [b.cam_resolution[2 * i] as f32, b.cam_resolution[2 * i + 1] as f32];
+            c.resolution = [
+                b.cam_resolution[2 * i] as f32,
+                b.cam_resolution[2 * i + 1] as f32,
+            ];
         }
         copy_user(&mut c.userdata, &a.cam_user, &b.cam_user, nuser, i);
     }
@@ -324,7 +376,12 @@ fn lights(spec: &mut Spec, order: &Order, a: &Model, b: &Model) {
             l.frame = None;
         }
         copy_row(&mut l.dir, &a.light_dir, &b.light_dir, i);
-        copy_row(&mut l.attenuation, &a.light_attenuation, &b.light_attenuation, i);
+        copy_row(
+            &mut l.attenuation,
+            &a.light_attenuation,
+            &b.light_attenuation,
+            i,
+        );
         copy_one(&mut l.cutoff, &a.light_cutoff, &b.light_cutoff, i);
         copy_one(&mut l.exponent, &a.light_exponent, &b.light_exponent, i);
         copy_row(&mut l.ambient, &a.light_ambient, &b.light_ambient, i);
