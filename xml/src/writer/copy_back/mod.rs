@@ -17,6 +17,7 @@
 mod objects;
 mod tree;
 
+use mjrs_core::layout::{Elem, Scalar};
 use mjrs_core::Model;
 
 use crate::error::XmlError;
@@ -70,14 +71,23 @@ fn statistics(spec: &mut Spec, a: &Model, b: &Model) {
             *dst = new;
         }
     }
-    if s.center != t.center {
+    if !same(&s.center, &t.center) {
         d.center = t.center;
     }
 }
 
+/// Are two arrays the same, bit for bit (a NaN equals itself: a model's NaN is no change)?
+fn same<T: Elem>(a: &[T], b: &[T]) -> bool {
+    let bits = |x: T| match x.to_scalar() {
+        Scalar::Int(n) => n as u64,
+        Scalar::Real(r) => r.to_bits(),
+    };
+    a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| bits(x) == bits(y))
+}
+
 /// Did row `i` (of `n` values) change from `old` to `new`?
-fn changed<T: PartialEq>(old: &[T], new: &[T], i: usize, n: usize) -> bool {
-    old[i * n..(i + 1) * n] != new[i * n..(i + 1) * n]
+fn changed<T: Elem>(old: &[T], new: &[T], i: usize, n: usize) -> bool {
+    !same(&old[i * n..(i + 1) * n], &new[i * n..(i + 1) * n])
 }
 
 /// Row `i` of `N` values of `x`.
@@ -110,38 +120,28 @@ fn spec_angle(rad: f64, degree: bool) -> f64 {
 }
 
 /// Copies row `i` of `new` into `dst` when it differs from row `i` of `old`; true if it did.
-fn copy_row<T: Copy + PartialEq, D: From<T>>(
-    dst: &mut [D],
-    old: &[T],
-    new: &[T],
-    i: usize,
-) -> bool {
+fn copy_row<T: Elem, D: From<T>>(dst: &mut [D], old: &[T], new: &[T], i: usize) -> bool {
     let n = dst.len();
-    let (o, w) = (&old[i * n..(i + 1) * n], &new[i * n..(i + 1) * n]);
-    if o == w {
+    if !changed(old, new, i, n) {
         return false;
     }
-    for (d, &v) in dst.iter_mut().zip(w) {
+    for (d, &v) in dst.iter_mut().zip(&new[i * n..(i + 1) * n]) {
         *d = v.into();
     }
     true
 }
 
 /// Copies scalar `i` of `new` into `dst` when it differs from `old`'s.
-fn copy_one<T: Copy + PartialEq>(dst: &mut T, old: &[T], new: &[T], i: usize) {
-    if old[i] != new[i] {
+fn copy_one<T: Elem>(dst: &mut T, old: &[T], new: &[T], i: usize) {
+    if changed(old, new, i, 1) {
         *dst = new[i];
     }
 }
 
 /// Copies row `i` of the user arrays (`*_user`, `nuser` values per object) when changed.
 fn copy_user(dst: &mut Vec<f64>, old: &[f64], new: &[f64], nuser: usize, i: usize) {
-    let (o, w) = (
-        &old[i * nuser..(i + 1) * nuser],
-        &new[i * nuser..(i + 1) * nuser],
-    );
-    if o != w {
-        *dst = w.to_vec();
+    if changed(old, new, i, nuser) {
+        *dst = new[i * nuser..(i + 1) * nuser].to_vec();
     }
 }
 

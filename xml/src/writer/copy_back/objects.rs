@@ -5,14 +5,14 @@ use mjrs_core::name::name2id;
 use mjrs_core::types::{EQ_WELD, OBJ_GEOM};
 use mjrs_core::Model;
 
-use super::{changed, check_count, copy_one, copy_row, error};
+use super::{changed, check_count, copy_one, copy_row, error, same};
 use crate::error::XmlError;
 use crate::spec::*;
 
 /// Height fields given by their elevation (not by a file): the model's data, normalized, in
 /// the spec's order (the bottom row first).
 pub(super) fn hfields(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlError> {
-    if a.hfield_data == b.hfield_data {
+    if same(&a.hfield_data, &b.hfield_data) {
         return Ok(());
     }
     check_count("height fields", spec.hfields.len(), a.sizes().nhfield)?;
@@ -20,7 +20,7 @@ pub(super) fn hfields(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlEr
         let adr = a.hfield_adr[i] as usize;
         let n = (a.hfield_nrow[i] * a.hfield_ncol[i]) as usize;
         let (old, new) = (&a.hfield_data[adr..adr + n], &b.hfield_data[adr..adr + n]);
-        if !h.userdata.is_empty() && old != new {
+        if !h.userdata.is_empty() && !same(old, new) {
             h.userdata = new.to_vec();
         }
     }
@@ -28,12 +28,12 @@ pub(super) fn hfields(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlEr
 }
 
 pub(super) fn materials(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlError> {
-    let any = a.mat_texrepeat != b.mat_texrepeat
-        || a.mat_emission != b.mat_emission
-        || a.mat_specular != b.mat_specular
-        || a.mat_shininess != b.mat_shininess
-        || a.mat_reflectance != b.mat_reflectance
-        || a.mat_rgba != b.mat_rgba;
+    let any = !same(&a.mat_texrepeat, &b.mat_texrepeat)
+        || !same(&a.mat_emission, &b.mat_emission)
+        || !same(&a.mat_specular, &b.mat_specular)
+        || !same(&a.mat_shininess, &b.mat_shininess)
+        || !same(&a.mat_reflectance, &b.mat_reflectance)
+        || !same(&a.mat_rgba, &b.mat_rgba);
     if !any {
         return Ok(());
     }
@@ -58,12 +58,12 @@ pub(super) fn materials(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), Xml
 /// Contact pairs. The compiler sorts them by body signature (stably); each spec pair is the
 /// first model pair of its two geoms not taken by an earlier one.
 pub(super) fn pairs(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlError> {
-    let any = a.pair_solref != b.pair_solref
-        || a.pair_solreffriction != b.pair_solreffriction
-        || a.pair_solimp != b.pair_solimp
-        || a.pair_margin != b.pair_margin
-        || a.pair_gap != b.pair_gap
-        || a.pair_friction != b.pair_friction;
+    let any = !same(&a.pair_solref, &b.pair_solref)
+        || !same(&a.pair_solreffriction, &b.pair_solreffriction)
+        || !same(&a.pair_solimp, &b.pair_solimp)
+        || !same(&a.pair_margin, &b.pair_margin)
+        || !same(&a.pair_gap, &b.pair_gap)
+        || !same(&a.pair_friction, &b.pair_friction);
     if !any {
         return Ok(());
     }
@@ -72,11 +72,11 @@ pub(super) fn pairs(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlErro
     for p in spec.pairs.iter_mut() {
         let g1 = name2id(a, OBJ_GEOM, &p.geomname1).map(|g| g as i32);
         let g2 = name2id(a, OBJ_GEOM, &p.geomname2).map(|g| g as i32);
-        let same = |i: usize| {
+        let geoms_of = |i: usize| {
             let (m1, m2) = (Some(a.pair_geom1[i]), Some(a.pair_geom2[i]));
             (m1, m2) == (g1, g2) || (m1, m2) == (g2, g1)
         };
-        let Some(i) = (0..taken.len()).find(|&i| !taken[i] && same(i)) else {
+        let Some(i) = (0..taken.len()).find(|&i| !taken[i] && geoms_of(i)) else {
             return Err(error(&format!(
                 "mj_saveLastXML: no model pair of geoms '{}' and '{}'",
                 p.geomname1, p.geomname2
@@ -101,8 +101,16 @@ pub(super) fn pairs(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlErro
 /// Equality constraints. A weld's relative pose left out is computed from the initial pose
 /// (`mj_setConst`): MuJoCo saves the computed one, so it is saved once that pose changed.
 pub(super) fn equalities(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlError> {
+    let pose = !same(&a.qpos0, &b.qpos0)
+        || !same(&a.body_pos, &b.body_pos)
+        || !same(&a.body_quat, &b.body_quat);
+    let any = !same(&a.eq_data, &b.eq_data)
+        || !same(&a.eq_solref, &b.eq_solref)
+        || !same(&a.eq_solimp, &b.eq_solimp);
+    if !any && !pose {
+        return Ok(());
+    }
     check_count("equality constraints", spec.equalities.len(), a.sizes().neq)?;
-    let pose = a.qpos0 != b.qpos0 || a.body_pos != b.body_pos || a.body_quat != b.body_quat;
     for (i, q) in spec.equalities.iter_mut().enumerate() {
         if pose && q.etype == EQ_WELD {
             q.data = super::row(&b.eq_data, i);
@@ -116,11 +124,14 @@ pub(super) fn equalities(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), Xm
 
 /// Numeric data (all `size` values once one changed) and the tuples' parameters.
 pub(super) fn custom(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlError> {
+    if same(&a.numeric_data, &b.numeric_data) && same(&a.tuple_objprm, &b.tuple_objprm) {
+        return Ok(());
+    }
     check_count("numeric fields", spec.numerics.len(), a.sizes().nnumeric)?;
     for (i, x) in spec.numerics.iter_mut().enumerate() {
         let adr = a.numeric_adr[i] as usize;
         let n = a.numeric_size[i] as usize;
-        if a.numeric_data[adr..adr + n] != b.numeric_data[adr..adr + n] {
+        if !same(&a.numeric_data[adr..adr + n], &b.numeric_data[adr..adr + n]) {
             x.data = b.numeric_data[adr..adr + n].to_vec();
         }
     }
@@ -142,8 +153,8 @@ pub(super) fn custom(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), XmlErr
 pub(super) fn keys(spec: &mut Spec, a: &Model, b: &Model) {
     let z = *a.sizes();
     let (nq, nv, na, nu, nmocap) = (z.nq, z.nv, z.na, z.nu, z.nmocap);
-    let qpos0 = a.qpos0 != b.qpos0;
-    let mocap = a.body_pos != b.body_pos || a.body_quat != b.body_quat;
+    let qpos0 = !same(&a.qpos0, &b.qpos0);
+    let mocap = !same(&a.body_pos, &b.body_pos) || !same(&a.body_quat, &b.body_quat);
     for i in 0..z.nkey {
         if spec.keys.len() <= i {
             if !key_changed(a, b, i) && !qpos0 && !mocap {

@@ -9,7 +9,7 @@
 use mjrs_core::types::*;
 use mjrs_core::Model;
 
-use super::{changed, copy_one, copy_row, copy_user, error, row, spec_angle};
+use super::{changed, copy_one, copy_row, copy_user, error, row, same, spec_angle};
 use crate::error::XmlError;
 use crate::spec::*;
 use crate::util::frameaccuminv;
@@ -87,7 +87,7 @@ pub(super) fn copy_tree(spec: &mut Spec, a: &Model, b: &Model) -> Result<(), Xml
 /// Did any tree value MuJoCo copies back change?
 fn tree_changed(a: &Model, b: &Model) -> bool {
     macro_rules! any {
-        ($($f:ident),*) => { false $(|| a.$f != b.$f)* };
+        ($($f:ident),*) => { false $(|| !same(&a.$f, &b.$f))* };
     }
     any!(
         qpos0,
