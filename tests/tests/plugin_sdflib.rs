@@ -314,24 +314,44 @@ fn trees_built() {
     });
 }
 
-/// The tree of a mesh whose faces have their own vertices is MuJoCo's word for word: SdfLib
-/// finds no edge with two faces, merges the copies of vertices within its tolerance (1e-5 over
-/// the largest extent; two copies here are 1e-6 and 2e-6 apart), pairs the edges between merged
-/// vertices (in the order of their old keys) and gives merged vertices the sum of their normals.
-/// (The open and finned wedges' trees are not compared: see the suite's manifest.)
-#[test]
-fn octree_of_a_mesh_with_copied_vertices_is_mujocos() {
+/// The tree the plugin built for the suite's model `case` (MuJoCo's MJB) is the one MuJoCo built,
+/// word for word (`fixture`: its size, hash and header), from the mesh the fixture names.
+fn assert_model_tree_is_mujocos(case: &str, fixture: &str, nvert: usize) {
     use mjrs_core::plugin::sdf::sdflib::plugin::{find_tree, instance_mesh, mesh_key, tree};
     trees_built();
-    let f = read_tree("split_wedge.tree.txt");
-    let blob = mjrs_tests::plugin_traj::reference_mjb("sdflib_split_wedge");
+    let f = read_tree(fixture);
+    let blob = mjrs_tests::plugin_traj::reference_mjb(case);
     let mut model = mjrs_alloc::OwnedModel::from_mjb(&blob).unwrap();
     let m = model.view();
     let t = tree(find_tree(mesh_key(&m, instance_mesh(&m, 0).unwrap())).unwrap()).unwrap();
     assert_eq!(header_words(&t.header), f.header);
     assert_eq!(t.nodes.len(), f.len);
     assert_eq!(fnv1a(t.nodes), f.hash);
-    assert_eq!(f.vertices.len(), 24);
+    assert_eq!(f.vertices.len(), nvert);
+}
+
+/// The tree of a mesh whose faces have their own vertices is MuJoCo's word for word: SdfLib
+/// finds no edge with two faces, merges the copies of vertices within its tolerance (1e-5 over
+/// the largest extent; two copies here are 1e-6 and 2e-6 apart), pairs the edges between merged
+/// vertices (in the order of their old keys) and gives merged vertices the sum of their normals.
+#[test]
+fn octree_of_a_mesh_with_copied_vertices_is_mujocos() {
+    assert_model_tree_is_mujocos("sdflib_split_wedge", "split_wedge.tree.txt", 24);
+}
+
+/// The tree of a wedge with a small hole (three edges with one face, which SdfLib cannot merge)
+/// is MuJoCo's word for word. Some of its nodes walk to a neighbour from two or more levels
+/// above (a coarse leaf refined since), where SdfLib follows the node's path cut to 8 bits (its
+/// node constructor's `uint8_t`).
+#[test]
+fn octree_of_an_open_mesh_is_mujocos() {
+    assert_model_tree_is_mujocos("sdflib_open_wedge", "open_wedge.tree.txt", 9);
+}
+
+/// The tree of a wedge with a fin (an edge with three faces) is MuJoCo's word for word.
+#[test]
+fn octree_of_a_finned_mesh_is_mujocos() {
+    assert_model_tree_is_mujocos("sdflib_fin_wedge", "fin_wedge.tree.txt", 10);
 }
 
 /// After 20 steps and a forward pass, the state, forces and poses are MuJoCo's bit for bit.

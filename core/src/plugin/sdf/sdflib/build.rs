@@ -127,7 +127,10 @@ enum Corner {
 /// A node during construction (`BreadthFirstNoDelayNodeInfo`).
 #[derive(Clone, Copy, Debug)]
 pub struct NodeInfo {
-    /// The path from the depth-1 ancestor: 3 bits per level, the last level lowest.
+    /// The path from the depth-1 ancestor, 3 bits per level with the last level lowest, cut to
+    /// its low 8 bits: SdfLib's node constructor takes the path as `uint8_t`, so a neighbour
+    /// walk from two or more levels above reads the grandparent's top bit and every level above
+    /// it as 0. MuJoCo's trees are built along that path, so these are too.
     child_indices: u64,
     /// Index of the first of the node's siblings in the octree (`u32::MAX` above the start
     /// grid).
@@ -178,7 +181,7 @@ impl Default for NodeInfo {
 impl NodeInfo {
     fn new(
         parent_children_index: u32,
-        child_indices: u64,
+        child_indices: u8,
         center: Vec3,
         size: f32,
         depth: u32,
@@ -186,7 +189,7 @@ impl NodeInfo {
         Self {
             depth,
             parent_children_index,
-            child_indices,
+            child_indices: u64::from(child_indices),
             center,
             size,
             ..Self::default()
@@ -735,7 +738,8 @@ impl Builder<'_, '_> {
         let offset: Vec3 = core::array::from_fn(|i| if CORNERS[c][i] < 0.0 { -half } else { half });
         let mut child = NodeInfo::new(
             first,
-            (node.child_indices << 3) | c as u64,
+            // SdfLib's constructor cuts the path to its low 8 bits
+            ((node.child_indices << 3) | c as u64) as u8,
             glm::add(node.center, offset),
             half,
             node.depth + 1,
