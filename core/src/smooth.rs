@@ -26,32 +26,56 @@ use crate::types::*;
 /// (`xpos`, `xquat`, `xmat`), their inertial frames (`xipos`, `ximat`), joint anchors and axes
 /// (`xanchor`, `xaxis`), geoms and sites. Normalizes the quaternions in `qpos` and `mocap_quat`.
 pub fn kinematics(m: &Model, d: &mut Data) {
-    v3m(d.xpos)[0] = [0.0; 3];
-    v4m(d.xquat)[0] = [1.0, 0.0, 0.0, 0.0];
-    v3m(d.xipos)[0] = [0.0; 3];
-    v9m(d.xmat)[0] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
-    v9m(d.ximat)[0] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
-
     normalize_quat(m, d.qpos);
     for q in v4m(d.mocap_quat) {
         normalize4(q);
     }
 
-    for i in 1..m.nbody {
-        let (pos, mut quat) = body_pose(m, d, i);
-        normalize4(&mut quat);
-        v4m(d.xquat)[i] = quat;
-        v3m(d.xpos)[i] = pos;
-        v9m(d.xmat)[i] = quat2mat(&quat);
-    }
+    // the views are made once: the loop reads the parents' frames and writes the body's
+    let (xpos, xquat, xmat) = (v3m(d.xpos), v4m(d.xquat), v9m(d.xmat));
+    let (xipos, ximat) = (v3m(d.xipos), v9m(d.ximat));
+    let (xanchor, xaxis) = (v3m(d.xanchor), v3m(d.xaxis));
+    let (mocap_pos, mocap_quat) = (v3(d.mocap_pos), v4(d.mocap_quat));
+    let (body_pos, body_quat) = (v3(&m.body_pos), v4(&m.body_quat));
+    let (body_ipos, body_iquat) = (v3(&m.body_ipos), v4(&m.body_iquat));
+    const EYE: [Real; 9] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+    xpos[0] = [0.0; 3];
+    xquat[0] = [1.0, 0.0, 0.0, 0.0];
+    xipos[0] = [0.0; 3];
+    xmat[0] = EYE;
+    ximat[0] = EYE;
 
     for i in 1..m.nbody {
-        let ipos = &v3(&m.body_ipos)[i];
-        let iquat = &v4(&m.body_iquat)[i];
-        let sf = m.body_sameframe[i];
-        v3m(d.xipos)[i] = local2global_pos(d.xpos, d.xmat, d.xipos, ipos, i, sf);
-        v9m(d.ximat)[i] = local2global_mat(d.xquat, d.xmat, d.ximat, iquat, i, sf);
+        let offset = match usize::try_from(m.body_mocapid[i]) {
+            Ok(id) => (mocap_pos[id], mocap_quat[id]),
+            Err(_) => (body_pos[i], body_quat[i]),
+        };
+        let pid = m.body_parentid[i] as usize;
+        let parent = (pid != 0).then(|| ParentFrame {
+            pos: &xpos[pid],
+            mat: &xmat[pid],
+            quat: &xquat[pid],
+        });
+        let (pos, mut quat) =
+            pose_from_parent(m, i, parent, offset, d.qpos, false, |jid, anchor, axis| {
+                xanchor[jid] = anchor;
+                xaxis[jid] = axis;
+            });
+        normalize4(&mut quat);
+        let mat = quat2mat(&quat);
+        // the inertial frame (`mj_local2Global` on body_ipos, body_iquat)
+        (xipos[i], ximat[i]) = match m.body_sameframe[i] {
+            0 => {
+                let mut ipos = rot_vec_mat(&body_ipos[i], &mat);
+                add_to3(&mut ipos, &pos);
+                (ipos, quat2mat(&mul_quat(&quat, &body_iquat[i])))
+            }
+            1 => (pos, mat),
+            _ => (xipos[i], ximat[i]),
+        };
+        (xpos[i], xquat[i], xmat[i]) = (pos, quat, mat);
     }
+
     let frames = BodyFrames::new(d.xpos, d.xmat, d.xquat, d.xipos, d.ximat);
     place(
         &frames,
@@ -91,26 +115,6 @@ fn place(
         *xpos = frames.pos(pos, b as usize, sf);
         *xmat = frames.mat(quat, b as usize, sf);
     }
-}
-
-/// Pose of body `i` (not normalized), from its parent's pose, its fixed offset (or mocap pose)
-/// and its joints; writes the joints' `xanchor` and `xaxis`.
-fn body_pose(m: &Model, d: &mut Data, i: usize) -> ([Real; 3], [Real; 4]) {
-    let offset = match usize::try_from(m.body_mocapid[i]) {
-        Ok(id) => (v3(d.mocap_pos)[id], v4(d.mocap_quat)[id]),
-        Err(_) => (v3(&m.body_pos)[i], v4(&m.body_quat)[i]),
-    };
-    let pid = m.body_parentid[i] as usize;
-    let parent = (pid != 0).then(|| ParentFrame {
-        pos: &v3(d.xpos)[pid],
-        mat: &v9(d.xmat)[pid],
-        quat: &v4(d.xquat)[pid],
-    });
-    let (xanchor, xaxis) = (v3m(d.xanchor), v3m(d.xaxis));
-    pose_from_parent(m, i, parent, offset, d.qpos, false, |jid, anchor, axis| {
-        xanchor[jid] = anchor;
-        xaxis[jid] = axis;
-    })
 }
 
 /// The global frame of a body's parent, as [`pose_from_parent`] reads it.
