@@ -267,64 +267,71 @@ fn ball_dofs(cdof: &mut [[Real; 6]], xmat: &[Real; 9], offset: &[Real; 3]) {
 
 /// Camera and light poses (`mj_camlight`), following their tracking modes.
 pub fn camlight(m: &Model, d: &mut Data) {
+    let frames = BodyFrames::new(d.xpos, d.xmat, d.xquat, d.xipos, d.ximat);
+    let (xpos, xquat, subtree_com) = (v3(d.xpos), v4(d.xquat), v3(d.subtree_com));
+    let (cam_xpos, cam_xmat) = (v3m(d.cam_xpos), v9m(d.cam_xmat));
     for i in 0..m.ncam {
         let id = m.cam_bodyid[i] as usize;
-        let pos = local2global_pos(d.xpos, d.xmat, d.xipos, &v3(&m.cam_pos)[i], id, 0);
-        let mut xmat = local2global_mat(d.xquat, d.xmat, d.ximat, &v4(&m.cam_quat)[i], id, 0);
-        let mut xpos = pos;
-        match m.cam_mode[i] {
-            CAMLIGHT_TRACK | CAMLIGHT_TRACKCOM => {
-                xmat = v9(&m.cam_mat0)[i];
-                xpos = if m.cam_mode[i] == CAMLIGHT_TRACK {
-                    add3(&v3(d.xpos)[id], &v3(&m.cam_pos0)[i])
-                } else {
-                    add3(&v3(d.subtree_com)[id], &v3(&m.cam_poscom0)[i])
-                };
-            }
-            CAMLIGHT_TARGETBODY | CAMLIGHT_TARGETBODYCOM => {
-                if let Ok(target) = usize::try_from(m.cam_targetbodyid[i]) {
-                    let look = target_point(m.cam_mode[i], d, target);
-                    xmat = look_at(&xpos, &look);
+        let mode = m.cam_mode[i];
+        // a tracking camera's pose replaces the one from its body frame, which is not computed
+        (cam_xpos[i], cam_xmat[i]) = match mode {
+            CAMLIGHT_TRACK => (add3(&xpos[id], &v3(&m.cam_pos0)[i]), v9(&m.cam_mat0)[i]),
+            CAMLIGHT_TRACKCOM => (
+                add3(&subtree_com[id], &v3(&m.cam_poscom0)[i]),
+                v9(&m.cam_mat0)[i],
+            ),
+            _ => {
+                let pos = frames.pos(&v3(&m.cam_pos)[i], id, 0);
+                let mut xmat = frames.mat(&v4(&m.cam_quat)[i], id, 0);
+                if let (CAMLIGHT_TARGETBODY | CAMLIGHT_TARGETBODYCOM, Ok(target)) =
+                    (mode, usize::try_from(m.cam_targetbodyid[i]))
+                {
+                    let look = target_point(mode, xpos, subtree_com, target);
+                    xmat = look_at(&pos, &look);
                 }
+                (pos, xmat)
             }
-            _ => {}
-        }
-        v3m(d.cam_xpos)[i] = xpos;
-        v9m(d.cam_xmat)[i] = xmat;
+        };
     }
 
+    let (light_xpos, light_xdir) = (v3m(d.light_xpos), v3m(d.light_xdir));
     for i in 0..m.nlight {
         let id = m.light_bodyid[i] as usize;
-        let mut xpos = local2global_pos(d.xpos, d.xmat, d.xipos, &v3(&m.light_pos)[i], id, 0);
-        let mut xdir = rot_vec_quat(&v3(&m.light_dir)[i], &v4(d.xquat)[id]);
-        match m.light_mode[i] {
-            CAMLIGHT_TRACK | CAMLIGHT_TRACKCOM => {
-                xdir = v3(&m.light_dir0)[i];
-                xpos = if m.light_mode[i] == CAMLIGHT_TRACK {
-                    add3(&v3(d.xpos)[id], &v3(&m.light_pos0)[i])
-                } else {
-                    add3(&v3(d.subtree_com)[id], &v3(&m.light_poscom0)[i])
-                };
-            }
-            CAMLIGHT_TARGETBODY | CAMLIGHT_TARGETBODYCOM => {
-                if let Ok(target) = usize::try_from(m.light_targetbodyid[i]) {
-                    xdir = sub3(&target_point(m.light_mode[i], d, target), &xpos);
+        let mode = m.light_mode[i];
+        let (pos, mut xdir) = match mode {
+            CAMLIGHT_TRACK => (add3(&xpos[id], &v3(&m.light_pos0)[i]), v3(&m.light_dir0)[i]),
+            CAMLIGHT_TRACKCOM => (
+                add3(&subtree_com[id], &v3(&m.light_poscom0)[i]),
+                v3(&m.light_dir0)[i],
+            ),
+            _ => {
+                let pos = frames.pos(&v3(&m.light_pos)[i], id, 0);
+                let mut xdir = rot_vec_quat(&v3(&m.light_dir)[i], &xquat[id]);
+                if let (CAMLIGHT_TARGETBODY | CAMLIGHT_TARGETBODYCOM, Ok(target)) =
+                    (mode, usize::try_from(m.light_targetbodyid[i]))
+                {
+                    xdir = sub3(&target_point(mode, xpos, subtree_com, target), &pos);
                 }
+                (pos, xdir)
             }
-            _ => {}
-        }
+        };
         normalize3(&mut xdir);
-        v3m(d.light_xpos)[i] = xpos;
-        v3m(d.light_xdir)[i] = xdir;
+        light_xpos[i] = pos;
+        light_xdir[i] = xdir;
     }
 }
 
 /// The point a targeting camera or light looks at: the target body's origin or its subtree com.
-fn target_point(mode: i32, d: &Data, target: usize) -> [Real; 3] {
+fn target_point(
+    mode: i32,
+    xpos: &[[Real; 3]],
+    subtree_com: &[[Real; 3]],
+    target: usize,
+) -> [Real; 3] {
     if mode == CAMLIGHT_TARGETBODY {
-        v3(d.xpos)[target]
+        xpos[target]
     } else {
-        v3(d.subtree_com)[target]
+        subtree_com[target]
     }
 }
 
