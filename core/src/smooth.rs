@@ -476,13 +476,19 @@ pub fn factor_m(m: &Model, d: &mut Data) {
 /// Solves `L'DL x = x` in place for `n` vectors stored one after another (`mj_solveLD`).
 pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[Real]) {
     let nv = m.nv;
-    let (parent, diag_inv) = (&m.dof_parentid[..nv], &diag_inv[..nv]);
+    let (parent, simple, diag_inv) = (
+        &m.dof_parentid[..nv],
+        &m.dof_simplenum[..nv],
+        &diag_inv[..nv],
+    );
     // row i of L below the diagonal, one entry per ancestor, nearest first
     let row = |i: usize| &qld[m.dof_Madr[i] as usize + 1..row_end(m, i)];
     for x in x[..n * nv].chunks_exact_mut(nv.max(1)) {
+        // as long as `parent`: an ancestor index checked against one is in bounds for the other
+        let x = &mut x[..nv];
         // x <- inv(L') x, skipping zeros of x
         for i in (0..nv).rev() {
-            if m.dof_simplenum[i] != 0 || x[i] == 0.0 {
+            if simple[i] != 0 || x[i] == 0.0 {
                 continue;
             }
             let xi = x[i];
@@ -499,9 +505,9 @@ pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[R
         // simple dofs skipped whole
         let mut i = 0;
         while i < nv {
-            let simple = m.dof_simplenum[i] as usize;
-            if simple > 0 {
-                i += simple;
+            let run = simple[i] as usize;
+            if run > 0 {
+                i += run;
                 continue;
             }
             let mut xi = x[i];
