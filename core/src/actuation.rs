@@ -26,10 +26,10 @@ fn clip(x: Real, lo: Real, hi: Real) -> Real {
 
 /// Clamps `vec[index(i)]` to `range[2i..2i+2]` where `limited[i]`.
 fn clamp_vec(vec: &mut [Real], range: &[Real], limited: &[u8], index: impl Fn(usize) -> usize) {
-    for (i, &lim) in limited.iter().enumerate() {
+    for ((i, &lim), &[lo, hi]) in limited.iter().enumerate().zip(range.as_chunks::<2>().0) {
         if lim != 0 {
             let j = index(i);
-            vec[j] = clip(vec[j], range[2 * i], range[2 * i + 1]);
+            vec[j] = clip(vec[j], lo, hi);
         }
     }
 }
@@ -144,20 +144,27 @@ fn activation_dynamics(m: &Model, d: &mut Data, ctrl: &[Real]) {
 /// `actuator_force = gain * (ctrl or act) + bias` for every enabled actuator that is not a
 /// plugin's.
 fn actuator_forces(m: &Model, d: &mut Data, ctrl: &[Real]) {
+    // per-actuator parameter blocks as arrays: a parameter is read without a bounds check
+    let gainprm = m.actuator_gainprm.as_chunks::<NGAIN>().0;
+    let biasprm = m.actuator_biasprm.as_chunks::<NBIAS>().0;
+    let lengthranges = m.actuator_lengthrange.as_chunks::<2>().0;
     for i in 0..m.nu {
         if actuator_disabled(m, i) || m.actuator_plugin[i] >= 0 {
             continue;
         }
         let (length, velocity) = (d.actuator_length[i], d.actuator_velocity[i]);
-        let lengthrange = [
-            m.actuator_lengthrange[2 * i],
-            m.actuator_lengthrange[2 * i + 1],
-        ];
-        let prm: [Real; 9] = core::array::from_fn(|k| m.actuator_gainprm[i * NGAIN + k]);
+        let lengthrange = &lengthranges[i];
+        let prm = &gainprm[i];
         let gain = match m.actuator_gaintype[i] {
             GAIN_FIXED => prm[0],
             GAIN_AFFINE => prm[0] + prm[1] * length + prm[2] * velocity,
-            GAIN_MUSCLE => muscle_gain(length, velocity, &lengthrange, m.actuator_acc0[i], &prm),
+            GAIN_MUSCLE => muscle_gain(
+                length,
+                velocity,
+                lengthrange,
+                m.actuator_acc0[i],
+                &first9(prm),
+            ),
             _ => d.callbacks.act_gain.map_or(1.0, |f| f(m, d, i)),
         };
         let input = match usize::try_from(m.actuator_actadr[i]) {
@@ -172,16 +179,22 @@ fn actuator_forces(m: &Model, d: &mut Data, ctrl: &[Real]) {
                 }
             }
         };
-        let prm: [Real; 9] = core::array::from_fn(|k| m.actuator_biasprm[i * NBIAS + k]);
+        let prm = &biasprm[i];
         let bias = match m.actuator_biastype[i] {
             BIAS_NONE => 0.0,
             BIAS_AFFINE => prm[0] + prm[1] * length + prm[2] * velocity,
-            BIAS_MUSCLE => muscle_bias(length, &lengthrange, m.actuator_acc0[i], &prm),
+            BIAS_MUSCLE => muscle_bias(length, lengthrange, m.actuator_acc0[i], &first9(prm)),
             _ => d.callbacks.act_bias.map_or(0.0, |f| f(m, d, i)),
         };
         d.actuator_force[i] = gain * input;
         d.actuator_force[i] += bias;
     }
+}
+
+/// The first 9 of an actuator's 10 gain or bias parameters (those MuJoCo's muscles read).
+fn first9(prm: &[Real; NGAIN]) -> [Real; 9] {
+    let [p0, p1, p2, p3, p4, p5, p6, p7, p8, _] = *prm;
+    [p0, p1, p2, p3, p4, p5, p6, p7, p8]
 }
 
 /// Gravity compensation routed through actuators (`jnt_actgravcomp`): adds `qfrc_gravcomp` of

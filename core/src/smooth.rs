@@ -26,32 +26,56 @@ use crate::types::*;
 /// (`xpos`, `xquat`, `xmat`), their inertial frames (`xipos`, `ximat`), joint anchors and axes
 /// (`xanchor`, `xaxis`), geoms and sites. Normalizes the quaternions in `qpos` and `mocap_quat`.
 pub fn kinematics(m: &Model, d: &mut Data) {
-    v3m(d.xpos)[0] = [0.0; 3];
-    v4m(d.xquat)[0] = [1.0, 0.0, 0.0, 0.0];
-    v3m(d.xipos)[0] = [0.0; 3];
-    v9m(d.xmat)[0] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
-    v9m(d.ximat)[0] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
-
     normalize_quat(m, d.qpos);
     for q in v4m(d.mocap_quat) {
         normalize4(q);
     }
 
-    for i in 1..m.nbody {
-        let (pos, mut quat) = body_pose(m, d, i);
-        normalize4(&mut quat);
-        v4m(d.xquat)[i] = quat;
-        v3m(d.xpos)[i] = pos;
-        v9m(d.xmat)[i] = quat2mat(&quat);
-    }
+    // the views are made once: the loop reads the parents' frames and writes the body's
+    let (xpos, xquat, xmat) = (v3m(d.xpos), v4m(d.xquat), v9m(d.xmat));
+    let (xipos, ximat) = (v3m(d.xipos), v9m(d.ximat));
+    let (xanchor, xaxis) = (v3m(d.xanchor), v3m(d.xaxis));
+    let (mocap_pos, mocap_quat) = (v3(d.mocap_pos), v4(d.mocap_quat));
+    let (body_pos, body_quat) = (v3(&m.body_pos), v4(&m.body_quat));
+    let (body_ipos, body_iquat) = (v3(&m.body_ipos), v4(&m.body_iquat));
+    const EYE: [Real; 9] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+    xpos[0] = [0.0; 3];
+    xquat[0] = [1.0, 0.0, 0.0, 0.0];
+    xipos[0] = [0.0; 3];
+    xmat[0] = EYE;
+    ximat[0] = EYE;
 
     for i in 1..m.nbody {
-        let ipos = &v3(&m.body_ipos)[i];
-        let iquat = &v4(&m.body_iquat)[i];
-        let sf = m.body_sameframe[i];
-        v3m(d.xipos)[i] = local2global_pos(d.xpos, d.xmat, d.xipos, ipos, i, sf);
-        v9m(d.ximat)[i] = local2global_mat(d.xquat, d.xmat, d.ximat, iquat, i, sf);
+        let offset = match usize::try_from(m.body_mocapid[i]) {
+            Ok(id) => (mocap_pos[id], mocap_quat[id]),
+            Err(_) => (body_pos[i], body_quat[i]),
+        };
+        let pid = m.body_parentid[i] as usize;
+        let parent = (pid != 0).then(|| ParentFrame {
+            pos: &xpos[pid],
+            mat: &xmat[pid],
+            quat: &xquat[pid],
+        });
+        let (pos, mut quat) =
+            pose_from_parent(m, i, parent, offset, d.qpos, false, |jid, anchor, axis| {
+                xanchor[jid] = anchor;
+                xaxis[jid] = axis;
+            });
+        normalize4(&mut quat);
+        let mat = quat2mat(&quat);
+        // the inertial frame (`mj_local2Global` on body_ipos, body_iquat)
+        (xipos[i], ximat[i]) = match m.body_sameframe[i] {
+            0 => {
+                let mut ipos = rot_vec_mat(&body_ipos[i], &mat);
+                add_to3(&mut ipos, &pos);
+                (ipos, quat2mat(&mul_quat(&quat, &body_iquat[i])))
+            }
+            1 => (pos, mat),
+            _ => (xipos[i], ximat[i]),
+        };
+        (xpos[i], xquat[i], xmat[i]) = (pos, quat, mat);
     }
+
     let frames = BodyFrames::new(d.xpos, d.xmat, d.xquat, d.xipos, d.ximat);
     place(
         &frames,
@@ -91,26 +115,6 @@ fn place(
         *xpos = frames.pos(pos, b as usize, sf);
         *xmat = frames.mat(quat, b as usize, sf);
     }
-}
-
-/// Pose of body `i` (not normalized), from its parent's pose, its fixed offset (or mocap pose)
-/// and its joints; writes the joints' `xanchor` and `xaxis`.
-fn body_pose(m: &Model, d: &mut Data, i: usize) -> ([Real; 3], [Real; 4]) {
-    let offset = match usize::try_from(m.body_mocapid[i]) {
-        Ok(id) => (v3(d.mocap_pos)[id], v4(d.mocap_quat)[id]),
-        Err(_) => (v3(&m.body_pos)[i], v4(&m.body_quat)[i]),
-    };
-    let pid = m.body_parentid[i] as usize;
-    let parent = (pid != 0).then(|| ParentFrame {
-        pos: &v3(d.xpos)[pid],
-        mat: &v9(d.xmat)[pid],
-        quat: &v4(d.xquat)[pid],
-    });
-    let (xanchor, xaxis) = (v3m(d.xanchor), v3m(d.xaxis));
-    pose_from_parent(m, i, parent, offset, d.qpos, false, |jid, anchor, axis| {
-        xanchor[jid] = anchor;
-        xaxis[jid] = axis;
-    })
 }
 
 /// The global frame of a body's parent, as [`pose_from_parent`] reads it.
@@ -263,64 +267,71 @@ fn ball_dofs(cdof: &mut [[Real; 6]], xmat: &[Real; 9], offset: &[Real; 3]) {
 
 /// Camera and light poses (`mj_camlight`), following their tracking modes.
 pub fn camlight(m: &Model, d: &mut Data) {
+    let frames = BodyFrames::new(d.xpos, d.xmat, d.xquat, d.xipos, d.ximat);
+    let (xpos, xquat, subtree_com) = (v3(d.xpos), v4(d.xquat), v3(d.subtree_com));
+    let (cam_xpos, cam_xmat) = (v3m(d.cam_xpos), v9m(d.cam_xmat));
     for i in 0..m.ncam {
         let id = m.cam_bodyid[i] as usize;
-        let pos = local2global_pos(d.xpos, d.xmat, d.xipos, &v3(&m.cam_pos)[i], id, 0);
-        let mut xmat = local2global_mat(d.xquat, d.xmat, d.ximat, &v4(&m.cam_quat)[i], id, 0);
-        let mut xpos = pos;
-        match m.cam_mode[i] {
-            CAMLIGHT_TRACK | CAMLIGHT_TRACKCOM => {
-                xmat = v9(&m.cam_mat0)[i];
-                xpos = if m.cam_mode[i] == CAMLIGHT_TRACK {
-                    add3(&v3(d.xpos)[id], &v3(&m.cam_pos0)[i])
-                } else {
-                    add3(&v3(d.subtree_com)[id], &v3(&m.cam_poscom0)[i])
-                };
-            }
-            CAMLIGHT_TARGETBODY | CAMLIGHT_TARGETBODYCOM => {
-                if let Ok(target) = usize::try_from(m.cam_targetbodyid[i]) {
-                    let look = target_point(m.cam_mode[i], d, target);
-                    xmat = look_at(&xpos, &look);
+        let mode = m.cam_mode[i];
+        // a tracking camera's pose replaces the one from its body frame, which is not computed
+        (cam_xpos[i], cam_xmat[i]) = match mode {
+            CAMLIGHT_TRACK => (add3(&xpos[id], &v3(&m.cam_pos0)[i]), v9(&m.cam_mat0)[i]),
+            CAMLIGHT_TRACKCOM => (
+                add3(&subtree_com[id], &v3(&m.cam_poscom0)[i]),
+                v9(&m.cam_mat0)[i],
+            ),
+            _ => {
+                let pos = frames.pos(&v3(&m.cam_pos)[i], id, 0);
+                let mut xmat = frames.mat(&v4(&m.cam_quat)[i], id, 0);
+                if let (CAMLIGHT_TARGETBODY | CAMLIGHT_TARGETBODYCOM, Ok(target)) =
+                    (mode, usize::try_from(m.cam_targetbodyid[i]))
+                {
+                    let look = target_point(mode, xpos, subtree_com, target);
+                    xmat = look_at(&pos, &look);
                 }
+                (pos, xmat)
             }
-            _ => {}
-        }
-        v3m(d.cam_xpos)[i] = xpos;
-        v9m(d.cam_xmat)[i] = xmat;
+        };
     }
 
+    let (light_xpos, light_xdir) = (v3m(d.light_xpos), v3m(d.light_xdir));
     for i in 0..m.nlight {
         let id = m.light_bodyid[i] as usize;
-        let mut xpos = local2global_pos(d.xpos, d.xmat, d.xipos, &v3(&m.light_pos)[i], id, 0);
-        let mut xdir = rot_vec_quat(&v3(&m.light_dir)[i], &v4(d.xquat)[id]);
-        match m.light_mode[i] {
-            CAMLIGHT_TRACK | CAMLIGHT_TRACKCOM => {
-                xdir = v3(&m.light_dir0)[i];
-                xpos = if m.light_mode[i] == CAMLIGHT_TRACK {
-                    add3(&v3(d.xpos)[id], &v3(&m.light_pos0)[i])
-                } else {
-                    add3(&v3(d.subtree_com)[id], &v3(&m.light_poscom0)[i])
-                };
-            }
-            CAMLIGHT_TARGETBODY | CAMLIGHT_TARGETBODYCOM => {
-                if let Ok(target) = usize::try_from(m.light_targetbodyid[i]) {
-                    xdir = sub3(&target_point(m.light_mode[i], d, target), &xpos);
+        let mode = m.light_mode[i];
+        let (pos, mut xdir) = match mode {
+            CAMLIGHT_TRACK => (add3(&xpos[id], &v3(&m.light_pos0)[i]), v3(&m.light_dir0)[i]),
+            CAMLIGHT_TRACKCOM => (
+                add3(&subtree_com[id], &v3(&m.light_poscom0)[i]),
+                v3(&m.light_dir0)[i],
+            ),
+            _ => {
+                let pos = frames.pos(&v3(&m.light_pos)[i], id, 0);
+                let mut xdir = rot_vec_quat(&v3(&m.light_dir)[i], &xquat[id]);
+                if let (CAMLIGHT_TARGETBODY | CAMLIGHT_TARGETBODYCOM, Ok(target)) =
+                    (mode, usize::try_from(m.light_targetbodyid[i]))
+                {
+                    xdir = sub3(&target_point(mode, xpos, subtree_com, target), &pos);
                 }
+                (pos, xdir)
             }
-            _ => {}
-        }
+        };
         normalize3(&mut xdir);
-        v3m(d.light_xpos)[i] = xpos;
-        v3m(d.light_xdir)[i] = xdir;
+        light_xpos[i] = pos;
+        light_xdir[i] = xdir;
     }
 }
 
 /// The point a targeting camera or light looks at: the target body's origin or its subtree com.
-fn target_point(mode: i32, d: &Data, target: usize) -> [Real; 3] {
+fn target_point(
+    mode: i32,
+    xpos: &[[Real; 3]],
+    subtree_com: &[[Real; 3]],
+    target: usize,
+) -> [Real; 3] {
     if mode == CAMLIGHT_TARGETBODY {
-        v3(d.xpos)[target]
+        xpos[target]
     } else {
-        v3(d.subtree_com)[target]
+        subtree_com[target]
     }
 }
 
@@ -465,13 +476,19 @@ pub fn factor_m(m: &Model, d: &mut Data) {
 /// Solves `L'DL x = x` in place for `n` vectors stored one after another (`mj_solveLD`).
 pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[Real]) {
     let nv = m.nv;
-    let (parent, diag_inv) = (&m.dof_parentid[..nv], &diag_inv[..nv]);
+    let (parent, simple, diag_inv) = (
+        &m.dof_parentid[..nv],
+        &m.dof_simplenum[..nv],
+        &diag_inv[..nv],
+    );
     // row i of L below the diagonal, one entry per ancestor, nearest first
     let row = |i: usize| &qld[m.dof_Madr[i] as usize + 1..row_end(m, i)];
     for x in x[..n * nv].chunks_exact_mut(nv.max(1)) {
+        // as long as `parent`: an ancestor index checked against one is in bounds for the other
+        let x = &mut x[..nv];
         // x <- inv(L') x, skipping zeros of x
         for i in (0..nv).rev() {
-            if m.dof_simplenum[i] != 0 || x[i] == 0.0 {
+            if simple[i] != 0 || x[i] == 0.0 {
                 continue;
             }
             let xi = x[i];
@@ -488,9 +505,9 @@ pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[R
         // simple dofs skipped whole
         let mut i = 0;
         while i < nv {
-            let simple = m.dof_simplenum[i] as usize;
-            if simple > 0 {
-                i += simple;
+            let run = simple[i] as usize;
+            if run > 0 {
+                i += run;
                 continue;
             }
             let mut xi = x[i];

@@ -183,6 +183,8 @@ fn joint(m: &Model, d: &mut Data, i: usize) {
 ///
 /// MuJoCo 3.1.6 adds the new moment arms to the row without clearing it first; they are
 /// reproduced as is.
+// out of line: inlined, its set-up would be hoisted into the loop over every actuator
+#[inline(never)]
 fn slider_crank(
     m: &Model,
     d: &mut Data,
@@ -255,6 +257,8 @@ fn tendon(m: &Model, d: &mut Data, i: usize) {
 
 /// Site transmission without reference site: a wrench (force and torque of the gear, in the
 /// site frame) applied at the site; no meaningful length (0).
+// out of line: inlined, its set-up would be hoisted into the loop over every actuator
+#[inline(never)]
 fn site(m: &Model, d: &mut Data, i: usize, s: &mut Scratch) {
     let nv = m.nv;
     let g = gear(m, i);
@@ -274,6 +278,8 @@ fn site(m: &Model, d: &mut Data, i: usize, s: &mut Scratch) {
 /// site's frame, the length is the site's position and rotation relative to the reference,
 /// and the moment arms are those of the relative motion (without the dofs that move both sites
 /// alike).
+// out of line: inlined, its set-up would be hoisted into the loop over every actuator
+#[inline(never)]
 fn site_ref(m: &Model, d: &mut Data, i: usize, refid: usize, s: &mut Scratch) {
     let nv = m.nv;
     let g = gear(m, i);
@@ -354,6 +360,8 @@ fn relative_jacobian(m: &Model, jac: &mut [Real], jacref: &[Real], common: Optio
 /// Body transmission (adhesion): minus the average of the normal Jacobians of the body's
 /// contacts, active ones through the constraint Jacobian and excluded ones in the margin gap
 /// computed here; no meaningful length (0).
+// out of line: inlined, its set-up would be hoisted into the loop over every actuator
+#[inline(never)]
 fn body(m: &Model, d: &mut Data, i: usize, rows: &ConstraintRows, s: &mut Scratch) {
     let nv = m.nv;
     let sparse = is_sparse(m);
