@@ -150,3 +150,53 @@ fn f32_newton_stops_like_f64_under_control() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Contacts and constraint rows summed over `steps` steps of the stack bench model, with core
+/// `$core`.
+macro_rules! contact_work {
+    ($core:ident, $blob:expr, $steps:expr) => {{
+        let steps: usize = $steps;
+        let no_steps = 0;
+        let (_, total) = mjrs_tests::simulate!($core, $blob, None, no_steps, |m, d| {
+            let (mut ncon, mut nefc) = (0usize, 0usize);
+            for _ in 0..steps {
+                $core::step(&m, d).unwrap();
+                ncon += d.ncon;
+                nefc += d.nefc;
+            }
+            (ncon, nefc)
+        });
+        total
+    }};
+}
+
+/// Box-box clipping must not find contacts in f32 that f64 does not: issue 25 counted a fifth
+/// contact per box pair in the f32 build on the bench's stack of 30 boxes (1.55x the f64 core's
+/// instructions). Counts the contacts and constraint rows over the first 300 steps of the stack
+/// (the boxes land and settle: 64 contacts after 10 steps, 288 from step 100 on) in both builds;
+/// with 2026-11-27's core they are equal.
+#[test]
+fn f32_stack_has_the_contacts_of_f64() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut owned = mjrs_xml::load_xml(root.join("bench/models/stack.xml"), None)
+        .unwrap()
+        .model;
+    let m = owned.view();
+    let blob = |bytes| {
+        let mut out = vec![0u8; mjrs_core::mjb::save_size(&m, bytes)];
+        let n = mjrs_core::mjb::save(&m, &mut out, bytes).unwrap();
+        out.truncate(n);
+        out
+    };
+    let (ncon64, nefc64) = contact_work!(mjrs_core, blob(8), 300);
+    let (ncon32, nefc32) = contact_work!(mjrs_core_f32, blob(4), 300);
+    println!("stack, 300 steps: f64 {ncon64} contacts {nefc64} rows, f32 {ncon32} contacts {nefc32} rows");
+    assert!(
+        ncon64 > 300 * 200,
+        "the stack settles into many contacts: {ncon64}"
+    );
+    assert!(
+        ncon32 as f64 <= 1.02 * ncon64 as f64 && nefc32 as f64 <= 1.02 * nefc64 as f64,
+        "f32 {ncon32} contacts {nefc32} rows, f64 {ncon64} contacts {nefc64} rows"
+    );
+}

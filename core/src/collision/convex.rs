@@ -289,7 +289,7 @@ fn plane_mesh_extra(
     match (&mesh.graph, usize::try_from(obj.meshindex)) {
         (None, _) => {
             let best = obj.meshindex;
-            for i in 0..mesh.vert.len() / 3 {
+            for i in 0..mesh.vert.len() {
                 if count >= limit {
                     break;
                 }

@@ -20,9 +20,13 @@ use crate::types::*;
 /// A geom seen by MPR: its pose, and the margin that inflates it (`mjtCCD`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct GeomShape<'m> {
-    m: &'m Model<'m>,
     /// Geom id.
     pub geom: usize,
+    /// Geom type and size, read once for the many support queries of a pair.
+    ty: i32,
+    size: [Real; 3],
+    /// The geom's mesh (mesh and SDF geoms), found once per pair rather than per query.
+    mesh: Option<MeshHull<'m>>,
     /// Position of the geom frame (normally `geom_xpos`).
     pub pos: [Real; 3],
     /// Orientation of the geom frame (normally `geom_xmat`).
@@ -37,9 +41,12 @@ pub(crate) struct GeomShape<'m> {
 impl<'m> GeomShape<'m> {
     /// Geom `g` at its pose in `d`, inflated by `margin`.
     pub fn new(m: &'m Model<'m>, d: &Data, g: usize, margin: Real) -> Self {
+        let ty = m.geom_type[g];
         Self {
-            m,
             geom: g,
+            ty,
+            size: v3(&m.geom_size)[g],
+            mesh: matches!(ty, GEOM_MESH | GEOM_SDF).then(|| MeshHull::of_geom(m, g)),
             pos: v3(d.geom_xpos)[g],
             mat: v9(d.geom_xmat)[g],
             margin,
@@ -50,8 +57,8 @@ impl<'m> GeomShape<'m> {
     /// Support point in the geom's frame along the local unit direction `dir`, before the
     /// margin.
     fn local_support(&mut self, dir: &[Real; 3]) -> [Real; 3] {
-        let size = &v3(&self.m.geom_size)[self.geom];
-        match self.m.geom_type[self.geom] {
+        let size = &self.size;
+        match self.ty {
             GEOM_SPHERE => dir.map(|x| x * size[0]),
             GEOM_CAPSULE => {
                 let mut res = dir.map(|x| x * size[0]);
@@ -83,8 +90,10 @@ impl<'m> GeomShape<'m> {
 
     /// Mesh vertex farthest along `dir` (local frame); records it in `meshindex`.
     fn mesh_support(&mut self, dir: &[Real; 3]) -> [Real; 3] {
-        let mesh = MeshHull::of_geom(self.m, self.geom);
-        let best = match mesh.graph {
+        let Some(mesh) = &self.mesh else {
+            return [0.0; 3];
+        };
+        let best = match &mesh.graph {
             Some(graph) => {
                 let local = graph.hill_climb(mesh.vert, dir);
                 self.meshindex = local as i32;
@@ -122,15 +131,16 @@ impl ConvexShape for GeomShape<'_> {
 }
 
 /// The vertices of a mesh geom and, when the compiler made one, its convex-hull graph.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct MeshHull<'m> {
-    /// Vertex coordinates, 3 per vertex, in the mesh (geom) frame.
-    pub vert: &'m [f32],
+    /// Vertex coordinates in the mesh (geom) frame.
+    pub vert: &'m [[f32; 3]],
     /// The hull graph (`mesh_graph` at `mesh_graphadr`), if any.
     pub graph: Option<HullGraph<'m>>,
 }
 
 /// A convex-hull graph: the hull's vertices and each one's neighbours.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct HullGraph<'m> {
     /// Start of each hull vertex's neighbour list in `edge_localid`.
     pub edgeadr: &'m [i32],
@@ -147,7 +157,7 @@ impl<'m> MeshHull<'m> {
         let mesh = m.geom_dataid[g] as usize;
         let adr = m.mesh_vertadr[mesh] as usize;
         let num = m.mesh_vertnum[mesh] as usize;
-        let vert = &m.mesh_vert[3 * adr..3 * (adr + num)];
+        let vert = &m.mesh_vert.as_chunks::<3>().0[adr..adr + num];
         let graph = usize::try_from(m.mesh_graphadr[mesh]).ok().map(|adr| {
             let g = &m.mesh_graph[adr..];
             let nv = g[0] as usize;
@@ -163,21 +173,20 @@ impl<'m> MeshHull<'m> {
 
     /// Vertex `i` in `Real`.
     pub fn vertex(&self, i: usize) -> [Real; 3] {
-        core::array::from_fn(|k| Real::from(self.vert[3 * i + k]))
+        self.vert[i].map(Real::from)
     }
 
     /// `dir · vertex i`, summed as MuJoCo does.
     pub fn project(&self, i: usize, dir: &[Real; 3]) -> Real {
-        let v = self.vertex(i);
-        dir[0] * v[0] + dir[1] * v[1] + dir[2] * v[2]
+        project(&self.vert[i], dir)
     }
 
     /// The first vertex with the largest projection on `dir`, by exhaustive search.
     fn farthest_vertex(&self, dir: &[Real; 3]) -> Option<usize> {
         let mut best = None;
         let mut best_dot = -1e10;
-        for i in 0..self.vert.len() / 3 {
-            let p = self.project(i, dir);
+        for (i, v) in self.vert.iter().enumerate() {
+            let p = project(v, dir);
             if p > best_dot {
                 best_dot = p;
                 best = Some(i);
@@ -185,6 +194,12 @@ impl<'m> MeshHull<'m> {
         }
         best
     }
+}
+
+/// `dir · v` for a single-precision vertex, summed as MuJoCo does.
+#[inline(always)]
+fn project(v: &[f32; 3], dir: &[Real; 3]) -> Real {
+    dir[0] * Real::from(v[0]) + dir[1] * Real::from(v[1]) + dir[2] * Real::from(v[2])
 }
 
 impl HullGraph<'_> {
@@ -198,22 +213,24 @@ impl HullGraph<'_> {
     /// Hull vertex farthest along `dir`: from hull vertex 0, move to any better neighbour
     /// until none is better (MuJoCo takes every improvement while scanning a neighbour list).
     /// Terminates: every move strictly increases the projection.
-    fn hill_climb(&self, vert: &[f32], dir: &[Real; 3]) -> usize {
-        let mesh = MeshHull { vert, graph: None };
-        let project = |local: usize| mesh.project(self.globalid[local] as usize, dir);
+    fn hill_climb(&self, vert: &[[f32; 3]], dir: &[Real; 3]) -> usize {
+        // the hot loop of mesh collisions: one bounds check per index, none per coordinate
+        let project = |local: usize| project(&vert[self.globalid[local] as usize], dir);
         let mut best = 0;
         let mut best_dot = project(0);
         loop {
             let mut changed = false;
-            let mut k = self.edgeadr[best] as usize;
-            while let Some(local) = self.localid.get(k).and_then(|&n| usize::try_from(n).ok()) {
+            let start = self.edgeadr[best] as usize;
+            for &n in self.localid.get(start..).unwrap_or(&[]) {
+                let Ok(local) = usize::try_from(n) else {
+                    break;
+                };
                 let p = project(local);
                 if p > best_dot {
                     best_dot = p;
                     best = local;
                     changed = true;
                 }
-                k += 1;
             }
             if !changed {
                 return best;
