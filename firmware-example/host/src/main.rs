@@ -107,8 +107,8 @@ fn run_mpc() -> Result<(Vec<String>, String), task::Error> {
 
 /// `mpc-check`: every bad input of the planner gives its error, a safe control and no panic.
 fn mpc_check() -> Result<(), String> {
-    use task::cartpole::{self, NX, SCRATCH};
-    use task::mpc::{MpcError, Planner, Settings, State};
+    use task::cartpole::{self, NU, NX, SCRATCH};
+    use task::mpc::{MpcError, Planner, Settings, State, NU_MAX, NX_MAX};
     let fail = |e: &dyn std::fmt::Debug| format!("{e:?}");
     let mut arena = vec![0u8; 1 << 16];
     let (mm, mut md, _) = task::load(&cartpole::PLAN_BLOB.0, &mut arena).map_err(|e| fail(&e))?;
@@ -117,7 +117,7 @@ fn mpc_check() -> Result<(), String> {
     let mut small = vec![0.0; SCRATCH - 1];
     checks.push((
         "scratch one real short",
-        Planner::new(s, NX, &mut small).map(|_| ()),
+        Planner::new(s, NX, NU, &mut small).map(|_| ()),
         MpcError::Scratch {
             needed: SCRATCH,
             available: SCRATCH - 1,
@@ -127,7 +127,7 @@ fn mpc_check() -> Result<(), String> {
     let long = Settings { horizon: 12, ..s };
     checks.push((
         "horizon over the step budget",
-        Planner::new(long, NX, &mut scratch).map(|_| ()),
+        Planner::new(long, NX, NU, &mut scratch).map(|_| ()),
         MpcError::Budget {
             needed: long.steps_per_update(),
             budget: cartpole::STEP_BUDGET,
@@ -139,7 +139,7 @@ fn mpc_check() -> Result<(), String> {
     };
     checks.push((
         "line search over the step budget",
-        Planner::new(searching, NX, &mut scratch).map(|_| ()),
+        Planner::new(searching, NX, NU, &mut scratch).map(|_| ()),
         MpcError::Budget {
             needed: searching.steps_per_update(),
             budget: cartpole::STEP_BUDGET,
@@ -165,13 +165,18 @@ fn mpc_check() -> Result<(), String> {
     ] {
         checks.push((
             what,
-            Planner::new(bad, NX, &mut scratch).map(|_| ()),
+            Planner::new(bad, NX, NU, &mut scratch).map(|_| ()),
             MpcError::Settings,
         ));
     }
     checks.push((
-        "a state of 10 dimensions",
-        Planner::new(s, 10, &mut scratch).map(|_| ()),
+        "a state of 14 dimensions",
+        Planner::new(s, NX_MAX + 2, NU, &mut scratch).map(|_| ()),
+        MpcError::Shape,
+    ));
+    checks.push((
+        "5 controls",
+        Planner::new(s, NX, NU_MAX + 1, &mut scratch).map(|_| ()),
         MpcError::Shape,
     ));
     let (qpos, qvel) = ([0.0, 0.0], [0.0, 0.0]);
@@ -182,7 +187,7 @@ fn mpc_check() -> Result<(), String> {
     };
     let mut nan_cost = cartpole::COST;
     nan_cost.q[1] = f32::NAN;
-    let mut planner = Planner::new(s, NX, &mut scratch).map_err(|e| fail(&e))?;
+    let mut planner = Planner::new(s, NX, NU, &mut scratch).map_err(|e| fail(&e))?;
     let mut u = [1.0];
     let nan = planner.update(&mm, &mut md, &x, &nan_cost, &mut u);
     let untouched = u == [1.0];
@@ -201,11 +206,11 @@ fn mpc_check() -> Result<(), String> {
     // a cost that is zero everywhere leaves nothing to descend: the previous plan (zero
     // controls) is kept and its control written
     let mut fresh = vec![0.0; SCRATCH];
-    let mut flat = Planner::new(s, NX, &mut fresh).map_err(|e| fail(&e))?;
+    let mut flat = Planner::new(s, NX, NU, &mut fresh).map_err(|e| fail(&e))?;
     let zero_cost = task::mpc::Cost {
-        q: [0.0; 8],
-        r: 0.0,
-        qf: [0.0; 8],
+        q: [0.0; NX_MAX],
+        r: [0.0; NU_MAX],
+        qf: [0.0; NX_MAX],
         ..cartpole::COST
     };
     let mut uz = [1.0];
@@ -233,7 +238,7 @@ fn mpc_check() -> Result<(), String> {
     let mut parena = vec![0u8; 1 << 16];
     let (pm, mut pd, _) = task::load(&cartpole::PLANT_BLOB.0, &mut parena).map_err(|e| fail(&e))?;
     let mut tiny = vec![0.0; SCRATCH];
-    let mut planner = Planner::new(s, NX, &mut tiny).map_err(|e| fail(&e))?;
+    let mut planner = Planner::new(s, NX, NU, &mut tiny).map_err(|e| fail(&e))?;
     let mut zero = true;
     let push = cartpole::Task::Push;
     let o = cartpole::episode(
