@@ -9,6 +9,9 @@
 //!                                  the same for the PID task (the `pid` firmware build)
 //! mjrs-firmware-host mpc [compare LOG]
 //!                                  the same for the MPC tasks (the `mpc` firmware build)
+//! mjrs-firmware-host hopper[-long] [compare LOG]
+//!                                  the same for the hopper tasks (the `hopper` firmware build;
+//!                                  `-long` with the `long` feature: longer episodes)
 //! mjrs-firmware-host mpc-check     the MPC's bad inputs: settings that do not fit the scratch or
 //!                                  the step budget, a NaN cost, a planning model of another shape,
 //!                                  each refused with an error code and zero control, no panic
@@ -91,6 +94,42 @@ fn run_mpc() -> Result<(Vec<String>, String), task::Error> {
             &mut md,
             &mut planner,
             &cartpole::COST,
+            || 0,
+            |s| lines.push(line(t.tag(), s)),
+        )?;
+        success &= o.success;
+        summary += &format!("{}: {o:?}\n", t.tag());
+    }
+    summary += if success {
+        "task: success"
+    } else {
+        "task: FAILED"
+    };
+    Ok((lines, summary))
+}
+
+/// Runs the hopper tasks (stand, hop; short or `long`) on the plant with masses 10% off;
+/// returns the state lines and a summary.
+fn run_hopper(long: bool) -> Result<(Vec<String>, String), task::Error> {
+    use task::hopper;
+    let (mut plant_arena, mut plan_arena) = (vec![0u8; 1 << 17], vec![0u8; 1 << 17]);
+    let (pm, mut pd, _) = task::load(&hopper::PLANT_BLOB.0, &mut plant_arena)?;
+    let (mm, mut md, _) = task::load(&hopper::PLAN_BLOB.0, &mut plan_arena)?;
+    let mut scratch = vec![0.0; hopper::SCRATCH];
+    let mut planner = hopper::planner(&mut scratch)?;
+    let mut lines = Vec::new();
+    let mut summary = String::new();
+    let mut success = true;
+    for t in [hopper::Task::Stand, hopper::Task::Hop] {
+        let o = hopper::episode(
+            t,
+            long,
+            &pm,
+            &mut pd,
+            &mm,
+            &mut md,
+            &mut planner,
+            t.cost(),
             || 0,
             |s| lines.push(line(t.tag(), s)),
         )?;
@@ -477,7 +516,7 @@ fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let which = args.first().cloned().unwrap_or_default();
     let program = match which.as_str() {
-        "pid" | "mpc" => {
+        "pid" | "mpc" | "hopper" | "hopper-long" => {
             args.remove(0);
             which.as_str()
         }
@@ -486,6 +525,8 @@ fn main() -> ExitCode {
     let result = match program {
         "pid" => run_pid(),
         "mpc" => run_mpc(),
+        "hopper" => run_hopper(false),
+        "hopper-long" => run_hopper(true),
         _ => run(),
     };
     let (lines, summary) = match result {
@@ -524,7 +565,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: mjrs-firmware-host [pid|mpc] [compare DEVICE_LOG] | mpc-check | distance DIR [BOUNDS] | footprint BLOB"
+                "usage: mjrs-firmware-host [pid|mpc|hopper|hopper-long] [compare DEVICE_LOG] | mpc-check | distance DIR [BOUNDS] | footprint BLOB"
             );
             ExitCode::FAILURE
         }
