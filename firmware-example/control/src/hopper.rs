@@ -167,8 +167,7 @@ pub struct Outcome {
 
 /// Checks that the two models are the hopper the tasks were written for.
 pub fn check(plant: &Model, plan: &Model) -> Result<(), Error> {
-    let hopper =
-        |m: &Model| m.nq == NV && m.nv == NV && m.nu == NU && m.na == 0 && m.nbody == 5;
+    let hopper = |m: &Model| m.nq == NV && m.nv == NV && m.nu == NU && m.na == 0 && m.nbody == 5;
     if hopper(plant) && hopper(plan) {
         Ok(())
     } else {
@@ -294,7 +293,16 @@ fn log(
     ));
     sample(&Sample::of_values(
         update,
-        &[u[2], Real::from(code), planner.alpha, contacts, 0.0, 0.0, 0.0, 0.0],
+        &[
+            u[2],
+            Real::from(code),
+            planner.alpha,
+            contacts,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
     ));
 }
 

@@ -323,11 +323,138 @@ fn mpc_check() -> Result<(), String> {
         if refused { "" } else { "  UNEXPECTED" }
     );
     ok &= refused;
+    ok &= hopper_check()?;
     if ok {
         Ok(())
     } else {
         Err("a bad input was not refused as expected".into())
     }
+}
+
+/// The hopper's bad inputs (three controls): a horizon that does not fit the scratch sized for
+/// the task's, a horizon over the step budget, a singular `Q_uu`, a state of another model,
+/// and a NaN cost in closed loop, which falls back to zero torques to the episode's end.
+fn hopper_check() -> Result<bool, String> {
+    use task::hopper::{self, NU, NX, SCRATCH, SETTINGS};
+    use task::mpc::{MpcError, Planner, Settings, State, Wave, NU_MAX, NX_MAX};
+    let fail = |e: &dyn std::fmt::Debug| format!("{e:?}");
+    let (mut parena, mut marena) = (vec![0u8; 1 << 17], vec![0u8; 1 << 17]);
+    let (pm, mut pd, _) = task::load(&hopper::PLANT_BLOB.0, &mut parena).map_err(|e| fail(&e))?;
+    let (mm, mut md, _) = task::load(&hopper::PLAN_BLOB.0, &mut marena).map_err(|e| fail(&e))?;
+    let mut scratch = vec![0.0; SCRATCH];
+    let mut checks: Vec<(&str, Result<(), MpcError>, MpcError)> = Vec::new();
+    let longer = Settings {
+        horizon: 30,
+        step_budget: 30 * (SETTINGS.line_search + 1 + SETTINGS.fd_steps),
+        ..SETTINGS
+    };
+    checks.push((
+        "hopper: a 30-knot horizon in the 20-knot scratch",
+        Planner::new(longer, NX, NU, &mut scratch).map(|_| ()),
+        MpcError::Scratch {
+            needed: longer.scratch_needed(NX, NU),
+            available: SCRATCH,
+        },
+    ));
+    let over = Settings {
+        horizon: 21,
+        ..SETTINGS
+    };
+    checks.push((
+        "hopper: a 21-knot horizon over the step budget",
+        Planner::new(over, NX, NU, &mut scratch).map(|_| ()),
+        MpcError::Budget {
+            needed: over.steps_per_update(),
+            budget: hopper::STEP_BUDGET,
+        },
+    ));
+    let (qpos, qvel) = ([0.0; 6], [0.0; 6]);
+    let mut qpos_up = qpos;
+    qpos_up[1] = hopper::STAND_HEIGHT;
+    let x = State {
+        time: 0.0,
+        qpos: &qpos_up,
+        qvel: &qvel,
+    };
+    let flat = task::mpc::Cost {
+        target: [0.0; NX_MAX],
+        q: [0.0; NX_MAX],
+        r: [0.0; NU_MAX],
+        qf: [0.0; NX_MAX],
+        wave: Wave::NONE,
+    };
+    let unregularized = Settings {
+        regularization: 0.0,
+        ..SETTINGS
+    };
+    let mut planner = Planner::new(unregularized, NX, NU, &mut scratch).map_err(|e| fail(&e))?;
+    let mut u = [1.0; NU];
+    checks.push((
+        "hopper: a zero cost without regularization (Q_uu singular)",
+        planner.update(&mm, &mut md, &x, &flat, &mut u),
+        MpcError::NotFinite,
+    ));
+    let untouched = u == [1.0; NU];
+    let two = [0.0; 2];
+    let wrong = State {
+        time: 0.0,
+        qpos: &two,
+        qvel: &two,
+    };
+    checks.push((
+        "hopper: the cart-pole's state",
+        planner.update(&mm, &mut md, &wrong, &hopper::STAND_COST, &mut u),
+        MpcError::Shape,
+    ));
+    let mut ok = untouched;
+    if !untouched {
+        println!("mpc-check: FAILED: a failed hopper update wrote a control");
+    }
+    for (what, got, want) in checks {
+        let pass = got == Err(want);
+        ok &= pass;
+        let code = got.err().map_or(0, |e| e.code());
+        println!(
+            "mpc-check: {what}: {got:?} (error code {code}){}",
+            if pass { "" } else { "  UNEXPECTED" }
+        );
+    }
+    let mut nan_cost = hopper::STAND_COST;
+    nan_cost.q[1] = f32::NAN;
+    let mut planner = hopper::planner(&mut scratch).map_err(|e| fail(&e))?;
+    let stand = hopper::Task::Stand;
+    let mut zero = true;
+    let mut line = 0;
+    let o = hopper::episode(
+        stand,
+        false,
+        &pm,
+        &mut pd,
+        &mm,
+        &mut md,
+        &mut planner,
+        &nan_cost,
+        || 0,
+        |x| {
+            // the second line holds ctrl[0..2], the third ctrl[2] and the error code
+            match line % 3 {
+                1 => zero &= x.bits[6] == 0 && x.bits[7] == 0,
+                2 => zero &= x.bits[0] == 0 && x.bits[1] == 6.0f32.to_bits(),
+                _ => {}
+            }
+            line += 1;
+        },
+    )
+    .map_err(|e| fail(&e))?;
+    let fell_back =
+        zero && o.fallbacks == stand.updates(false) && o.first_error == Some(MpcError::NotFinite);
+    println!(
+        "mpc-check: hopper: NaN cost in closed loop: {} of {} updates fell back to zero torques (error code 6){}",
+        o.fallbacks,
+        stand.updates(false),
+        if fell_back { "" } else { "  UNEXPECTED" }
+    );
+    Ok(ok && fell_back)
 }
 
 /// Compares the host's state lines with the `x` lines of a device log.
