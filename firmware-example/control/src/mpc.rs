@@ -460,15 +460,15 @@ impl<'a> Planner<'a> {
                 quu: [[0.0; NU_MAX]; NU_MAX],
                 qux: [[0.0; NX_MAX]; NU_MAX],
             };
-            for c in 0..nu {
-                q.qu[c] = 2.0 * cost.r[c] * ut[c];
+            for (c, uc) in ut.iter().enumerate() {
+                q.qu[c] = 2.0 * cost.r[c] * uc;
                 q.quu[c][c] = 2.0 * cost.r[c] + self.settings.regularization;
             }
             for i in 0..nx {
                 for c in 0..nu {
                     q.qu[c] += b[i * nu + c] * vx[i];
-                    for e in 0..nu {
-                        q.quu[c][e] += b[i * nu + c] * vb[i][e];
+                    for (quu, vb) in q.quu[c][..nu].iter_mut().zip(&vb[i]) {
+                        *quu += b[i * nu + c] * vb;
                     }
                 }
                 q.qx[i] = 2.0 * cost.q[i] * (xt[i] - target[i]);
@@ -478,8 +478,8 @@ impl<'a> Planner<'a> {
                     for c in 0..nu {
                         q.qux[c][i] += b[r * nu + c] * va[r][i];
                     }
-                    for j in 0..nx {
-                        q.qxx[i][j] += a[r * nx + i] * va[r][j];
+                    for (qxx, va) in q.qxx[i][..nx].iter_mut().zip(&va[r]) {
+                        *qxx += a[r * nx + i] * va;
                     }
                 }
             }
@@ -592,14 +592,14 @@ impl Expansion {
             return Err(MpcError::NotFinite);
         }
         let mut col = [0.0; NU_MAX];
-        for c in 0..nu {
-            col[c] = -self.qu[c];
+        for (col, qu) in col[..nu].iter_mut().zip(&self.qu) {
+            *col = -qu;
         }
         chol::chol_solve_in_place(&mut col, &factor, nu);
         k.copy_from_slice(&col[..nu]);
         for i in 0..nx {
-            for c in 0..nu {
-                col[c] = -self.qux[c][i];
+            for (col, qux) in col[..nu].iter_mut().zip(&self.qux) {
+                *col = -qux[i];
             }
             chol::chol_solve_in_place(&mut col, &factor, nu);
             for c in 0..nu {
