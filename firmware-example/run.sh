@@ -3,7 +3,9 @@
 # netduinoplus2, compares its trajectory with the host's run of the same loop bit for bit (the
 # LQR task, the `pid` build: MuJoCo's PID actuator plugin registered on the device, and the
 # `mpc` build: an iLQR MPC swinging up and balancing a cart-pole whose masses are 10% off the
-# planner's model, on netduinoplus2 and on the Cortex-M7 board mps2-an500),
+# planner's model, on netduinoplus2 and on the Cortex-M7 board mps2-an500; the `hopper` build:
+# the same MPC with three controls standing Gymnasium's hopper and hopping it in place, its
+# masses 10% off, on mps2-an500, short episodes),
 # checks that corrupted blobs are refused cleanly, that mjrs-core (f32 and f64) builds for
 # the Cortex-M target with neither std nor alloc, and that the device's f32 libm path stays
 # within the documented distance (distance-bounds.txt) of the desktop's bit-exact f64 path.
@@ -16,6 +18,8 @@
 #                                      code on the Cortex-M4 (cpi-bound.py; about a minute)
 #   firmware-example/run.sh fast       only the MPC's opt-in fast build (feature fast: VFMA) on
 #                                      netduinoplus2, compared with a fast host build
+#   firmware-example/run.sh hopper-long  only the hopper build with longer episodes (2 s standing,
+#                                      4 s hopping; feature long) on mps2-an500, against the host
 #
 # Installs what is missing (Debian: rustc-web, rust-web-src, binutils-arm-none-eabi,
 # qemu-system-arm; defmt-print with cargo). Where QEMU cannot be installed it says so and exits 0.
@@ -110,7 +114,7 @@ run_task() {
       echo "firmware: FAILED: the $name build on $board: QEMU exited with $status"
       exit 1
     fi
-    "$host" "$task" compare "$out/$name-$board.log" | sed "s/^/firmware: $name $board: /" || identical=0
+    "$host" "${host_program:-$task}" compare "$out/$name-$board.log" | sed "s/^/firmware: $name $board: /" || identical=0
   done
 }
 
@@ -130,6 +134,15 @@ fi
 echo "firmware: building the host program"
 cargo build --release --quiet -p mjrs-firmware-host
 host=target/release/mjrs-firmware-host
+
+# hopper-long: the hopper's longer episodes (not in CI: 300 updates, 16 s of QEMU CPU time,
+# about a minute on a loaded machine)
+if [[ ${1:-} == hopper-long ]]; then
+  host_program=hopper-long run_task hopper "hopper tasks, long episodes" long mps2-an500
+  ((identical)) || { echo "firmware: hopper-long NOT bit-identical"; exit 1; }
+  echo "firmware: hopper-long: device and host bit-identical"
+  exit 0
+fi
 
 for board in mps2-an386 netduinoplus2; do
   feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
@@ -153,6 +166,9 @@ run_task pid "PID plugin task" "" mps2-an386 netduinoplus2
 echo "firmware: MPC bad inputs on the host (mpc-check)"
 "$host" mpc-check | sed 's/^/  /' || { echo "firmware: FAILED: mpc-check"; exit 1; }
 run_task mpc "MPC tasks" "" netduinoplus2 mps2-an500
+# the hopper (12 states, 3 controls) on the Cortex-M7 board: short episodes (0.5 s standing,
+# 1 s hopping) to stay within CI's time
+run_task hopper "hopper tasks" "" mps2-an500
 
 echo "firmware: corrupted blobs (bad-blob build, mps2-an386)"
 cargo build "${device[@]}" --quiet --features bad-blob
@@ -182,7 +198,7 @@ if ! "$host" distance ../tests/fixtures/mjb distance-bounds.txt | sed 's/^/  /';
 fi
 
 if ((identical)); then
-  echo "firmware: trajectories bit-identical: device (mps2-an386, netduinoplus2, mps2-an500) and host agree on every state, LQR, PID and MPC tasks"
+  echo "firmware: trajectories bit-identical: device (mps2-an386, netduinoplus2, mps2-an500) and host agree on every state, LQR, PID, MPC and hopper tasks"
 else
   echo "firmware: trajectories NOT bit-identical"
   exit 1

@@ -149,3 +149,16 @@ fn dwt_counts() -> bool {
 fn SysTick() {
     WRAPS.fetch_add(1, Relaxed);
 }
+
+/// The core the firmware runs on, from the CPUID register's part number.
+#[cfg(any(feature = "mpc", feature = "hopper"))]
+pub fn core_name() -> &'static str {
+    // SAFETY: a read of the architectural CPUID base register.
+    let cpuid = unsafe { (*cortex_m::peripheral::CPUID::PTR).base.read() };
+    match (cpuid >> 4) & 0xfff {
+        0xc24 => "Cortex-M4",
+        0xc27 => "Cortex-M7",
+        0xc23 => "Cortex-M3",
+        _ => "another core",
+    }
+}

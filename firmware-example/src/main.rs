@@ -24,6 +24,8 @@ mod clock;
 mod corrupt;
 #[cfg(feature = "footprint")]
 mod footprint;
+#[cfg(feature = "hopper")]
+mod hopper;
 #[cfg(feature = "mpc")]
 mod mpc;
 #[cfg(feature = "pid")]
@@ -56,7 +58,8 @@ fn main() -> ! {
     feature = "bad-blob",
     feature = "footprint",
     feature = "pid",
-    feature = "mpc"
+    feature = "mpc",
+    feature = "hopper"
 )))]
 fn run(arena: &'static mut [u8]) -> bool {
     match control_task(arena) {
@@ -83,13 +86,19 @@ fn run(arena: &'static mut [u8]) -> bool {
     mpc::run(arena)
 }
 
+#[cfg(feature = "hopper")]
+fn run(arena: &'static mut [u8]) -> bool {
+    hopper::run(arena)
+}
+
 /// Loads the blob, computes the LQR gains, runs the zero-control and the LQR episode, and says
 /// whether the controller balanced the poles where zero control let them fall.
 #[cfg(not(any(
     feature = "bad-blob",
     feature = "footprint",
     feature = "pid",
-    feature = "mpc"
+    feature = "mpc",
+    feature = "hopper"
 )))]
 fn control_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
     let blob = &task::BLOB.0;
@@ -139,7 +148,8 @@ fn control_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
     feature = "bad-blob",
     feature = "footprint",
     feature = "pid",
-    feature = "mpc"
+    feature = "mpc",
+    feature = "hopper"
 )))]
 fn time_loop(
     m: &task::mj::Model,
@@ -183,7 +193,8 @@ fn log_sample(tag: &str, s: &task::Sample) {
     feature = "bad-blob",
     feature = "footprint",
     feature = "pid",
-    feature = "mpc"
+    feature = "mpc",
+    feature = "hopper"
 )))]
 fn report(name: &str, o: &task::Outcome) {
     defmt::println!(

@@ -26,7 +26,7 @@ fn mpc_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
     let loading = clock::since(t0);
     defmt::println!(
         "mpc: plant Model {=usize} B + Data {=usize} B, planner Model {=usize} B + Data {=usize} B, both loaded in {=u64} {=str}; {=str}",
-        plant_fp.model_bytes, plant_fp.data_bytes, plan_fp.model_bytes, plan_fp.data_bytes, loading, clock::unit(), core_name()
+        plant_fp.model_bytes, plant_fp.data_bytes, plan_fp.model_bytes, plan_fp.data_bytes, loading, clock::unit(), clock::core_name()
     );
     let mut scratch: [Real; cartpole::SCRATCH] = [0.0; cartpole::SCRATCH];
     let mut planner = cartpole::planner(&mut scratch)?;
@@ -75,16 +75,4 @@ fn mpc_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
         }
     );
     Ok(success)
-}
-
-/// The core the firmware runs on, from the CPUID register's part number.
-fn core_name() -> &'static str {
-    // SAFETY: a read of the architectural CPUID base register.
-    let cpuid = unsafe { (*cortex_m::peripheral::CPUID::PTR).base.read() };
-    match (cpuid >> 4) & 0xfff {
-        0xc24 => "Cortex-M4",
-        0xc27 => "Cortex-M7",
-        0xc23 => "Cortex-M3",
-        _ => "another core",
-    }
 }

@@ -22,6 +22,13 @@ fn mpc_firmware_blobs_are_current() {
     check_blob("cartpole_plant");
 }
 
+/// The `hopper` build's planning model and its plant (masses 10% off).
+#[test]
+fn hopper_firmware_blobs_are_current() {
+    check_blob("hopper");
+    check_blob("hopper_plant");
+}
+
 fn check_blob(name: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware-example/model");
     let xml = dir.join(format!("{name}.xml"));

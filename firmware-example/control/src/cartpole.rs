@@ -8,7 +8,7 @@
 //! [`Task::SwingUp`] starts hanging at rest and must bring the pole upright and hold it there;
 //! [`Task::Push`] starts upright and must recover from a push on the pole.
 
-use crate::mpc::{Cost, MpcError, Planner, Settings, State, NX_MAX};
+use crate::mpc::{Cost, MpcError, Planner, Settings, State, Wave, NX_MAX};
 use crate::{mj, Aligned, Error, Sample};
 use mj::math::scalar;
 use mj::{Data, Model, Real};
@@ -35,16 +35,21 @@ pub const SETTINGS: Settings = Settings {
 pub const STEP_BUDGET: usize = 66;
 /// State dimensions: cart and pole position, then their velocities.
 pub const NX: usize = 4;
+/// Controls: the cart's motor.
+pub const NU: usize = 1;
 /// Reals of the planner's scratch.
-pub const SCRATCH: usize = SETTINGS.scratch_needed(NX);
+pub const SCRATCH: usize = SETTINGS.scratch_needed(NX, NU);
 
 /// The cost: upright (pole angle 0, unwrapped, so that the swing-up has a direction from the
 /// hanging pole), cart centred, both at rest, small forces.
 pub const COST: Cost = Cost {
     target: [0.0; NX_MAX],
-    q: [1.0, 10.0, 0.1, 0.1, 0.0, 0.0, 0.0, 0.0],
-    r: 0.01,
-    qf: [10.0, 100.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+    q: [1.0, 10.0, 0.1, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    r: [0.01, 0.0, 0.0, 0.0],
+    qf: [
+        10.0, 100.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+    ],
+    wave: Wave::NONE,
 };
 
 /// Upright: the pole within this angle of vertical (rad).
@@ -241,5 +246,5 @@ fn track(task: Task, out: &mut Outcome, time: Real, tilt: Real, cart: Real) {
 
 /// A planner with the task's [`SETTINGS`] in `scratch`.
 pub fn planner(scratch: &mut [Real]) -> Result<Planner<'_>, Error> {
-    Planner::new(SETTINGS, NX, scratch).map_err(Error::Mpc)
+    Planner::new(SETTINGS, NX, NU, scratch).map_err(Error::Mpc)
 }

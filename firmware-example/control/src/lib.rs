@@ -14,6 +14,7 @@
 pub use mjrs_core_f32 as mj;
 
 pub mod cartpole;
+pub mod hopper;
 pub mod mpc;
 pub mod pid;
 

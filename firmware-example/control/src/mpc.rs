@@ -23,13 +23,25 @@
 //! plan (the last good one), reports [`MpcError::NoDescent`] and still writes that plan's
 //! control.
 //!
+//! Controls: `nu` of them (at most [`NU_MAX`]). The control's curvature `Quu` of every knot is
+//! a small dense matrix, factored by the core's dense Cholesky (`mju_cholFactor`) and solved
+//! for the feedforward step and the gains; with one control it is a number and the solve is a
+//! division (what the factorization reduces to, without its rounding: the cart-pole's plans
+//! keep their bits). Control limits are met by clamping in the rollouts, not by a box-QP in the
+//! backward pass (`mju_boxQP`, as MJPC's iLQG does): clamping costs nothing, keeps the cost of
+//! an update fixed (a box-QP iterates, up to 100 factorizations per knot), and the next
+//! iteration linearizes around the clamped plan, so a saturated control stops pulling.
+//!
 //! Scope: models whose state is `qpos, qvel` with `nq == nv` (hinges and slides, no free or
-//! ball joints, no activations), one control, at most [`NX_MAX`] state dimensions.
+//! ball joints, no activations), at most [`NX_MAX`] state dimensions.
 
+use crate::mj::math::{chol, scalar};
 use crate::mj::{Data, Model, Real, StepError};
 
 /// Most state dimensions (`2 nv`) the planner handles.
-pub const NX_MAX: usize = 8;
+pub const NX_MAX: usize = 12;
+/// Most controls the planner handles.
+pub const NU_MAX: usize = 4;
 
 /// How the planner iterates.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -60,11 +72,20 @@ impl Settings {
         self.horizon.saturating_mul(per_knot)
     }
 
-    /// Reals of scratch for a state of `nx` dimensions: per knot the control twice, the state
-    /// twice, `A`, `B` and the gains; the final state twice.
-    pub const fn scratch_needed(&self, nx: usize) -> usize {
-        let per_knot = 2 + 3 * nx + nx * nx + nx + 1;
-        self.horizon.saturating_mul(per_knot).saturating_add(2 * nx)
+    /// Reals of scratch for a state of `nx` dimensions and `nu` controls: per knot the
+    /// controls twice, the state twice, `A`, `B`, the feedforward step and the gains; the final
+    /// state twice.
+    pub const fn scratch_needed(&self, nx: usize, nu: usize) -> usize {
+        let square = nx.saturating_mul(nx);
+        let cross = nx.saturating_mul(nu);
+        let per_knot = nu
+            .saturating_mul(3)
+            .saturating_add(nx.saturating_mul(2))
+            .saturating_add(square)
+            .saturating_add(cross.saturating_mul(2));
+        self.horizon
+            .saturating_mul(per_knot)
+            .saturating_add(nx.saturating_mul(2))
     }
 }
 
@@ -93,7 +114,8 @@ pub enum MpcError {
     Shape,
     /// A step or a linearization failed.
     Step(StepError),
-    /// The plan's cost or its curvature was NaN or infinite.
+    /// The plan's cost or its curvature was NaN or infinite, or the curvature of the controls
+    /// not positive definite.
     NotFinite,
     /// No step size of the line search lowered the cost: the previous plan was kept.
     NoDescent,
@@ -115,29 +137,68 @@ impl MpcError {
     }
 }
 
-/// A quadratic cost on the state's distance from a target and on the control:
-/// `sum_i q_i (x_i - target_i)^2 + r u^2` per knot, `sum_i qf_i (x_i - target_i)^2` at the end.
+/// A quadratic cost on the state's distance from a target and on the controls:
+/// `sum_i q_i (x_i - target_i(t))^2 + sum_j r_j u_j^2` per knot,
+/// `sum_i qf_i (x_i - target_i(t))^2` at the end.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cost {
     /// The target state (`qpos` then `qvel`).
     pub target: [Real; NX_MAX],
     /// Running weights of the state.
     pub q: [Real; NX_MAX],
-    /// Weight of the control.
-    pub r: Real,
+    /// Weights of the controls.
+    pub r: [Real; NU_MAX],
     /// Terminal weights of the state.
     pub qf: [Real; NX_MAX],
+    /// A periodic reference added to one coordinate of the target (none: amplitude 0).
+    pub wave: Wave,
+}
+
+/// `amplitude sin(2 pi t / period)` added to the target of state coordinate `index`: a
+/// periodic reference, such as a torso height that rises and falls.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Wave {
+    /// The state coordinate it moves.
+    pub index: usize,
+    /// Its amplitude; 0 leaves the target constant.
+    pub amplitude: Real,
+    /// Its period (s).
+    pub period: Real,
+}
+
+impl Wave {
+    /// No periodic reference.
+    pub const NONE: Wave = Wave {
+        index: 0,
+        amplitude: 0.0,
+        period: 1.0,
+    };
 }
 
 impl Cost {
-    fn running(&self, x: &[Real], u: Real) -> Real {
-        self.state(x, &self.q) + self.r * u * u
+    /// The target state at time `t`.
+    pub fn target_at(&self, t: Real) -> [Real; NX_MAX] {
+        let mut target = self.target;
+        let w = &self.wave;
+        if w.amplitude != 0.0 && w.index < NX_MAX {
+            let phase = 2.0 * core::f32::consts::PI * t / w.period;
+            target[w.index] += w.amplitude * scalar::sin(phase);
+        }
+        target
     }
 
-    fn state(&self, x: &[Real], w: &[Real; NX_MAX]) -> Real {
+    fn running(&self, x: &[Real], u: &[Real], target: &[Real; NX_MAX]) -> Real {
+        let mut c = self.state(x, &self.q, target);
+        for (j, uj) in u.iter().enumerate() {
+            c += self.r[j] * uj * uj;
+        }
+        c
+    }
+
+    fn state(&self, x: &[Real], w: &[Real; NX_MAX], target: &[Real; NX_MAX]) -> Real {
         let mut c = 0.0;
         for (i, xi) in x.iter().enumerate() {
-            let e = xi - self.target[i];
+            let e = xi - target[i];
             c += w[i] * e * e;
         }
         c
@@ -160,7 +221,8 @@ pub struct State<'s> {
 pub struct Planner<'a> {
     settings: Settings,
     nx: usize,
-    /// Controls of the nominal plan, one per knot.
+    nu: usize,
+    /// Controls of the nominal plan, `nu` per knot.
     u: &'a mut [Real],
     /// Controls of the forward pass.
     u_new: &'a mut [Real],
@@ -170,11 +232,11 @@ pub struct Planner<'a> {
     x_new: &'a mut [Real],
     /// `A` of every knot (`nx * nx`, row-major).
     a: &'a mut [Real],
-    /// `B` of every knot (`nx`).
+    /// `B` of every knot (`nx * nu`, row-major).
     b: &'a mut [Real],
-    /// Feedforward step of every knot.
+    /// Feedforward step of every knot (`nu`).
     k: &'a mut [Real],
-    /// Feedback gains of every knot (`nx`).
+    /// Feedback gains of every knot (`nu * nx`, row-major).
     gain: &'a mut [Real],
     /// Time of the nominal plan's first knot; `None` before the first update.
     plan_time: Option<Real>,
@@ -185,9 +247,15 @@ pub struct Planner<'a> {
 }
 
 impl<'a> Planner<'a> {
-    /// A planner for states of `nx` dimensions whose plan lives in `scratch`; fails when the
-    /// settings cannot plan, do not fit `scratch`, or exceed their own step budget.
-    pub fn new(settings: Settings, nx: usize, scratch: &'a mut [Real]) -> Result<Self, MpcError> {
+    /// A planner for states of `nx` dimensions and `nu` controls whose plan lives in `scratch`;
+    /// fails when the settings cannot plan, do not fit `scratch`, or exceed their own step
+    /// budget.
+    pub fn new(
+        settings: Settings,
+        nx: usize,
+        nu: usize,
+        scratch: &'a mut [Real],
+    ) -> Result<Self, MpcError> {
         let valid = settings.horizon >= 1
             && settings.line_search >= 1
             && settings.regularization.is_finite()
@@ -197,7 +265,7 @@ impl<'a> Planner<'a> {
         if !valid {
             return Err(MpcError::Settings);
         }
-        if nx == 0 || nx > NX_MAX || !nx.is_multiple_of(2) {
+        if nx == 0 || nx > NX_MAX || !nx.is_multiple_of(2) || nu == 0 || nu > NU_MAX {
             return Err(MpcError::Shape);
         }
         let needed = settings.steps_per_update();
@@ -207,7 +275,7 @@ impl<'a> Planner<'a> {
                 budget: settings.step_budget,
             });
         }
-        let needed = settings.scratch_needed(nx);
+        let needed = settings.scratch_needed(nx, nu);
         if scratch.len() < needed {
             return Err(MpcError::Scratch {
                 needed,
@@ -215,18 +283,19 @@ impl<'a> Planner<'a> {
             });
         }
         let h = settings.horizon;
-        let (u, rest) = scratch.split_at_mut(h);
-        let (u_new, rest) = rest.split_at_mut(h);
+        let (u, rest) = scratch.split_at_mut(h * nu);
+        let (u_new, rest) = rest.split_at_mut(h * nu);
         let (x, rest) = rest.split_at_mut((h + 1) * nx);
         let (x_new, rest) = rest.split_at_mut((h + 1) * nx);
         let (a, rest) = rest.split_at_mut(h * nx * nx);
-        let (b, rest) = rest.split_at_mut(h * nx);
-        let (k, rest) = rest.split_at_mut(h);
-        let gain = &mut rest[..h * nx];
+        let (b, rest) = rest.split_at_mut(h * nx * nu);
+        let (k, rest) = rest.split_at_mut(h * nu);
+        let gain = &mut rest[..h * nu * nx];
         u.fill(0.0);
         Ok(Planner {
             settings,
             nx,
+            nu,
             u,
             u_new,
             x,
@@ -253,7 +322,7 @@ impl<'a> Planner<'a> {
     }
 
     /// One control update: one iLQR iteration from `x0` with the planning model `m` (its `d`
-    /// is scratch for the rollouts) and the first control of the resulting plan in `ctrl`
+    /// is scratch for the rollouts) and the first controls of the resulting plan in `ctrl`
     /// (also on [`MpcError::NoDescent`], where the plan is the previous one).
     pub fn update(
         &mut self,
@@ -263,17 +332,17 @@ impl<'a> Planner<'a> {
         cost: &Cost,
         ctrl: &mut [Real],
     ) -> Result<(), MpcError> {
-        let nv = m.nv;
+        let (nv, nu) = (m.nv, self.nu);
         let fits = m.nq == nv
             && 2 * nv == self.nx
-            && m.nu == 1
+            && m.nu == nu
             && m.na == 0
             && x0.qpos.len() == nv
             && x0.qvel.len() == nv
-            && ctrl.len() == 1
+            && ctrl.len() == nu
             && d.qpos.len() == nv
             && d.qvel.len() == nv
-            && d.ctrl.len() == 1;
+            && d.ctrl.len() == nu;
         if !fits {
             return Err(MpcError::Shape);
         }
@@ -287,16 +356,16 @@ impl<'a> Planner<'a> {
             return Err(MpcError::NotFinite);
         }
         self.linearize(m, d, x0.time)?;
-        self.backward(cost)?;
+        self.backward(cost, x0.time, m.opt.timestep)?;
         let result = self.line_search(m, d, x0.time, cost, j0);
-        ctrl[0] = self.u[0];
+        ctrl.copy_from_slice(&self.u[..nu]);
         result
     }
 
     /// Resamples the nominal controls at the knots of a plan starting at `time` (the warm
-    /// start): knots past the old plan's end hold its last control.
+    /// start): knots past the old plan's end hold its last controls.
     fn shift(&mut self, m: &Model, time: Real) {
-        let h = self.settings.horizon;
+        let (h, nu) = (self.settings.horizon, self.nu);
         if let Some(t0) = self.plan_time {
             let offset = (time - t0) / m.opt.timestep;
             for i in 0..h {
@@ -308,7 +377,10 @@ impl<'a> Planner<'a> {
                 } else {
                     0.0
                 };
-                self.u_new[i] = self.u[lo] + w * (self.u[hi] - self.u[lo]);
+                for j in 0..nu {
+                    let (ulo, uhi) = (self.u[lo * nu + j], self.u[hi * nu + j]);
+                    self.u_new[i * nu + j] = ulo + w * (uhi - ulo);
+                }
             }
             self.u.copy_from_slice(self.u_new);
         }
@@ -318,7 +390,7 @@ impl<'a> Planner<'a> {
     /// `A` and `B` of every knot of the nominal trajectory (`mjd_transitionFD`, forward
     /// differences).
     fn linearize(&mut self, m: &Model, d: &mut Data, time: Real) -> Result<(), MpcError> {
-        let (nx, nv) = (self.nx, m.nv);
+        let (nx, nu, nv) = (self.nx, self.nu, m.nv);
         for t in 0..self.settings.horizon {
             set_state(
                 d,
@@ -326,9 +398,11 @@ impl<'a> Planner<'a> {
                 &self.x[t * nx..(t + 1) * nx],
                 nv,
             );
-            d.ctrl[0] = clamp_ctrl(m, self.u[t]);
+            for j in 0..nu {
+                d.ctrl[j] = clamp_ctrl(m, j, self.u[t * nu + j]);
+            }
             let a = &mut self.a[t * nx * nx..(t + 1) * nx * nx];
-            let b = &mut self.b[t * nx..(t + 1) * nx];
+            let b = &mut self.b[t * nx * nu..(t + 1) * nx * nu];
             crate::mj::transition_fd(
                 m,
                 d,
@@ -347,65 +421,74 @@ impl<'a> Planner<'a> {
         Ok(())
     }
 
-    /// The Riccati pass of the quadratic cost along the linearized trajectory: feedforward
-    /// steps `k` and feedback gains `K` of every knot.
-    fn backward(&mut self, cost: &Cost) -> Result<(), MpcError> {
-        let nx = self.nx;
+    /// The Riccati pass of the quadratic cost along the linearized trajectory (the plan starts
+    /// at `time`, knots `dt` apart): feedforward steps `k` and feedback gains `K` of every knot.
+    fn backward(&mut self, cost: &Cost, time: Real, dt: Real) -> Result<(), MpcError> {
+        let (nx, nu) = (self.nx, self.nu);
         let h = self.settings.horizon;
         let mut vx = [0.0; NX_MAX];
         let mut vxx = [[0.0; NX_MAX]; NX_MAX];
         let xh = &self.x[h * nx..(h + 1) * nx];
+        let target = cost.target_at(time + h as Real * dt);
         for i in 0..nx {
-            vx[i] = 2.0 * cost.qf[i] * (xh[i] - cost.target[i]);
+            vx[i] = 2.0 * cost.qf[i] * (xh[i] - target[i]);
             vxx[i][i] = 2.0 * cost.qf[i];
         }
         for t in (0..h).rev() {
             let a = &self.a[t * nx * nx..(t + 1) * nx * nx];
-            let b = &self.b[t * nx..(t + 1) * nx];
+            let b = &self.b[t * nx * nu..(t + 1) * nx * nu];
             let xt = &self.x[t * nx..(t + 1) * nx];
+            let ut = &self.u[t * nu..(t + 1) * nu];
+            let target = cost.target_at(time + t as Real * dt);
             // V'' B and V'' A
-            let mut vb = [0.0; NX_MAX];
+            let mut vb = [[0.0; NU_MAX]; NX_MAX];
             let mut va = [[0.0; NX_MAX]; NX_MAX];
             for i in 0..nx {
                 for r in 0..nx {
-                    vb[i] += vxx[i][r] * b[r];
+                    for c in 0..nu {
+                        vb[i][c] += vxx[i][r] * b[r * nu + c];
+                    }
                     for j in 0..nx {
                         va[i][j] += vxx[i][r] * a[r * nx + j];
                     }
                 }
             }
-            let mut qx = [0.0; NX_MAX];
-            let mut qux = [0.0; NX_MAX];
-            let mut qxx = [[0.0; NX_MAX]; NX_MAX];
-            let mut qu = 2.0 * cost.r * self.u[t];
-            let mut quu = 2.0 * cost.r + self.settings.regularization;
+            let mut q = Expansion {
+                qx: [0.0; NX_MAX],
+                qxx: [[0.0; NX_MAX]; NX_MAX],
+                qu: [0.0; NU_MAX],
+                quu: [[0.0; NU_MAX]; NU_MAX],
+                qux: [[0.0; NX_MAX]; NU_MAX],
+            };
+            for (c, uc) in ut.iter().enumerate() {
+                q.qu[c] = 2.0 * cost.r[c] * uc;
+                q.quu[c][c] = 2.0 * cost.r[c] + self.settings.regularization;
+            }
             for i in 0..nx {
-                qu += b[i] * vx[i];
-                quu += b[i] * vb[i];
-                qx[i] = 2.0 * cost.q[i] * (xt[i] - cost.target[i]);
-                qxx[i][i] = 2.0 * cost.q[i];
+                for c in 0..nu {
+                    q.qu[c] += b[i * nu + c] * vx[i];
+                    for (quu, vb) in q.quu[c][..nu].iter_mut().zip(&vb[i]) {
+                        *quu += b[i * nu + c] * vb;
+                    }
+                }
+                q.qx[i] = 2.0 * cost.q[i] * (xt[i] - target[i]);
+                q.qxx[i][i] = 2.0 * cost.q[i];
                 for r in 0..nx {
-                    qx[i] += a[r * nx + i] * vx[r];
-                    qux[i] += b[r] * va[r][i];
-                    for j in 0..nx {
-                        qxx[i][j] += a[r * nx + i] * va[r][j];
+                    q.qx[i] += a[r * nx + i] * vx[r];
+                    for c in 0..nu {
+                        q.qux[c][i] += b[r * nu + c] * va[r][i];
+                    }
+                    for (qxx, va) in q.qxx[i][..nx].iter_mut().zip(&va[r]) {
+                        *qxx += a[r * nx + i] * va;
                     }
                 }
             }
-            if !(quu > 0.0 && quu.is_finite() && qu.is_finite()) {
-                return Err(MpcError::NotFinite);
-            }
-            self.k[t] = -qu / quu;
-            let gain = &mut self.gain[t * nx..(t + 1) * nx];
-            for i in 0..nx {
-                gain[i] = -qux[i] / quu;
-                // V' = Qx + K' Qu, V'' = Qxx - Qux' Qux / Quu (symmetric by construction)
-                vx[i] = qx[i] + gain[i] * qu;
-            }
-            for i in 0..nx {
-                for j in 0..nx {
-                    vxx[i][j] = 0.5 * (qxx[i][j] + qxx[j][i]) - qux[i] * qux[j] / quu;
-                }
+            let k = &mut self.k[t * nu..(t + 1) * nu];
+            let gain = &mut self.gain[t * nu * nx..(t + 1) * nu * nx];
+            if nu == 1 {
+                q.solve_one(nx, k, gain, &mut vx, &mut vxx)?;
+            } else {
+                q.solve(nx, nu, k, gain, &mut vx, &mut vxx)?;
             }
         }
         Ok(())
@@ -447,6 +530,105 @@ impl<'a> Planner<'a> {
     }
 }
 
+/// The quadratic expansion of one knot's cost-to-go: `Q_x`, `Q_xx`, `Q_u`, `Q_uu`, `Q_ux`.
+struct Expansion {
+    qx: [Real; NX_MAX],
+    qxx: [[Real; NX_MAX]; NX_MAX],
+    qu: [Real; NU_MAX],
+    quu: [[Real; NU_MAX]; NU_MAX],
+    qux: [[Real; NX_MAX]; NU_MAX],
+}
+
+impl Expansion {
+    /// One control: `k = -Q_u / Q_uu`, `K = -Q_ux / Q_uu`, then the value's expansion
+    /// `V' = Q_x + K' Q_u`, `V'' = Q_xx - Q_ux' Q_ux / Q_uu` (symmetric by construction).
+    fn solve_one(
+        &self,
+        nx: usize,
+        k: &mut [Real],
+        gain: &mut [Real],
+        vx: &mut [Real; NX_MAX],
+        vxx: &mut [[Real; NX_MAX]; NX_MAX],
+    ) -> Result<(), MpcError> {
+        let (qu, quu, qux) = (self.qu[0], self.quu[0][0], &self.qux[0]);
+        if !(quu > 0.0 && quu.is_finite() && qu.is_finite()) {
+            return Err(MpcError::NotFinite);
+        }
+        k[0] = -qu / quu;
+        for i in 0..nx {
+            gain[i] = -qux[i] / quu;
+            vx[i] = self.qx[i] + gain[i] * qu;
+        }
+        for i in 0..nx {
+            for j in 0..nx {
+                vxx[i][j] = 0.5 * (self.qxx[i][j] + self.qxx[j][i]) - qux[i] * qux[j] / quu;
+            }
+        }
+        Ok(())
+    }
+
+    /// `nu` controls: `Q_uu` factored by the core's dense Cholesky, `k = -Q_uu^-1 Q_u`,
+    /// `K = -Q_uu^-1 Q_ux`, then `V' = Q_x + K' Q_u`, `V'' = Q_xx + Q_ux' K` (symmetrized).
+    fn solve(
+        &self,
+        nx: usize,
+        nu: usize,
+        k: &mut [Real],
+        gain: &mut [Real],
+        vx: &mut [Real; NX_MAX],
+        vxx: &mut [[Real; NX_MAX]; NX_MAX],
+    ) -> Result<(), MpcError> {
+        let mut factor = [0.0; NU_MAX * NU_MAX];
+        let mut finite = true;
+        for c in 0..nu {
+            finite &= self.qu[c].is_finite();
+            for e in 0..nu {
+                factor[c * nu + e] = self.quu[c][e];
+                finite &= self.quu[c][e].is_finite();
+            }
+        }
+        // a diagonal at or below MINVAL before its square root: not positive definite
+        if !finite || chol::chol_factor(&mut factor, nu, crate::mj::real::MINVAL) < nu {
+            return Err(MpcError::NotFinite);
+        }
+        let mut col = [0.0; NU_MAX];
+        for (col, qu) in col[..nu].iter_mut().zip(&self.qu) {
+            *col = -qu;
+        }
+        chol::chol_solve_in_place(&mut col, &factor, nu);
+        k.copy_from_slice(&col[..nu]);
+        for i in 0..nx {
+            for (col, qux) in col[..nu].iter_mut().zip(&self.qux) {
+                *col = -qux[i];
+            }
+            chol::chol_solve_in_place(&mut col, &factor, nu);
+            for c in 0..nu {
+                gain[c * nx + i] = col[c];
+            }
+        }
+        let mut qk = [[0.0; NX_MAX]; NX_MAX];
+        for i in 0..nx {
+            vx[i] = self.qx[i];
+            for c in 0..nu {
+                vx[i] += gain[c * nx + i] * self.qu[c];
+                for j in 0..nx {
+                    qk[i][j] += self.qux[c][i] * gain[c * nx + j];
+                }
+            }
+        }
+        for i in 0..nx {
+            for j in 0..nx {
+                vxx[i][j] = 0.5 * (self.qxx[i][j] + self.qxx[j][i]) + 0.5 * (qk[i][j] + qk[j][i]);
+            }
+        }
+        if vx[..nx].iter().all(|v| v.is_finite()) {
+            Ok(())
+        } else {
+            Err(MpcError::NotFinite)
+        }
+    }
+}
+
 /// The feedback policy of a forward pass: `u = u_t + alpha k_t + K_t (x - x_t)`.
 struct Policy<'p> {
     u: &'p [Real],
@@ -456,9 +638,9 @@ struct Policy<'p> {
     alpha: Real,
 }
 
-/// Rolls the planning model out from the state in `x[..nx]`, writing the trajectory to `x`
-/// and the controls to `u` (under `policy`, or `u` as given), clamped to the control range;
-/// returns the cost.
+/// Rolls the planning model out from the state in `x[..nx]` (the plan starting at `time`),
+/// writing the trajectory to `x` and the controls to `u` (under `policy`, or `u` as given),
+/// clamped to the control ranges; returns the cost.
 fn rollout(
     m: &Model,
     d: &mut Data,
@@ -468,28 +650,35 @@ fn rollout(
     x: &mut [Real],
     policy: Option<&Policy>,
 ) -> Result<Real, MpcError> {
-    let nv = m.nv;
+    let (nv, nu) = (m.nv, m.nu);
     let nx = 2 * nv;
+    let h = u.len() / nu;
     set_state(d, time, &x[..nx], nv);
     let mut total: Real = 0.0;
-    for t in 0..u.len() {
-        if let Some(p) = policy {
-            let mut ut = p.u[t] + p.alpha * p.k[t];
-            for i in 0..nx {
-                ut += p.gain[t * nx + i] * (x[t * nx + i] - p.x[t * nx + i]);
+    for t in 0..h {
+        let ut = &mut u[t * nu..(t + 1) * nu];
+        for (j, uj) in ut.iter_mut().enumerate() {
+            if let Some(p) = policy {
+                let c = t * nu + j;
+                let mut v = p.u[c] + p.alpha * p.k[c];
+                let g = &p.gain[c * nx..(c + 1) * nx];
+                for i in 0..nx {
+                    v += g[i] * (x[t * nx + i] - p.x[t * nx + i]);
+                }
+                *uj = v;
             }
-            u[t] = ut;
+            *uj = clamp_ctrl(m, j, *uj);
         }
-        u[t] = clamp_ctrl(m, u[t]);
-        total += cost.running(&x[t * nx..(t + 1) * nx], u[t]);
-        d.ctrl[0] = u[t];
+        let target = cost.target_at(time + t as Real * m.opt.timestep);
+        total += cost.running(&x[t * nx..(t + 1) * nx], ut, &target);
+        d.ctrl.copy_from_slice(ut);
         crate::mj::step(m, d).map_err(MpcError::Step)?;
         let next = &mut x[(t + 1) * nx..(t + 2) * nx];
         next[..nv].copy_from_slice(&d.qpos[..nv]);
         next[nv..].copy_from_slice(&d.qvel[..nv]);
     }
-    let h = u.len();
-    Ok(total + cost.state(&x[h * nx..(h + 1) * nx], &cost.qf))
+    let target = cost.target_at(time + h as Real * m.opt.timestep);
+    Ok(total + cost.state(&x[h * nx..(h + 1) * nx], &cost.qf, &target))
 }
 
 /// Puts `d` in the state `x` (`qpos`, `qvel`) at `time`, with no applied forces and a cold
@@ -503,11 +692,12 @@ fn set_state(d: &mut Data, time: Real, x: &[Real], nv: usize) {
     d.xfrc_applied.fill(0.0);
 }
 
-/// `u` clamped to the first actuator's control range when it is limited.
-fn clamp_ctrl(m: &Model, u: Real) -> Real {
-    if m.actuator_ctrllimited[0] != 0 {
+/// `u` clamped to actuator `j`'s control range when it is limited.
+fn clamp_ctrl(m: &Model, j: usize, u: Real) -> Real {
+    if m.actuator_ctrllimited[j] != 0 {
         // max/min rather than clamp: a damaged range must not panic
-        u.max(m.actuator_ctrlrange[0]).min(m.actuator_ctrlrange[1])
+        u.max(m.actuator_ctrlrange[2 * j])
+            .min(m.actuator_ctrlrange[2 * j + 1])
     } else {
         u
     }

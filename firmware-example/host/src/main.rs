@@ -9,6 +9,9 @@
 //!                                  the same for the PID task (the `pid` firmware build)
 //! mjrs-firmware-host mpc [compare LOG]
 //!                                  the same for the MPC tasks (the `mpc` firmware build)
+//! mjrs-firmware-host hopper[-long] [compare LOG]
+//!                                  the same for the hopper tasks (the `hopper` firmware build;
+//!                                  `-long` with the `long` feature: longer episodes)
 //! mjrs-firmware-host mpc-check     the MPC's bad inputs: settings that do not fit the scratch or
 //!                                  the step budget, a NaN cost, a planning model of another shape,
 //!                                  each refused with an error code and zero control, no panic
@@ -105,10 +108,46 @@ fn run_mpc() -> Result<(Vec<String>, String), task::Error> {
     Ok((lines, summary))
 }
 
+/// Runs the hopper tasks (stand, hop; short or `long`) on the plant with masses 10% off;
+/// returns the state lines and a summary.
+fn run_hopper(long: bool) -> Result<(Vec<String>, String), task::Error> {
+    use task::hopper;
+    let (mut plant_arena, mut plan_arena) = (vec![0u8; 1 << 17], vec![0u8; 1 << 17]);
+    let (pm, mut pd, _) = task::load(&hopper::PLANT_BLOB.0, &mut plant_arena)?;
+    let (mm, mut md, _) = task::load(&hopper::PLAN_BLOB.0, &mut plan_arena)?;
+    let mut scratch = vec![0.0; hopper::SCRATCH];
+    let mut planner = hopper::planner(&mut scratch)?;
+    let mut lines = Vec::new();
+    let mut summary = String::new();
+    let mut success = true;
+    for t in [hopper::Task::Stand, hopper::Task::Hop] {
+        let o = hopper::episode(
+            t,
+            long,
+            &pm,
+            &mut pd,
+            &mm,
+            &mut md,
+            &mut planner,
+            t.cost(),
+            || 0,
+            |s| lines.push(line(t.tag(), s)),
+        )?;
+        success &= o.success;
+        summary += &format!("{}: {o:?}\n", t.tag());
+    }
+    summary += if success {
+        "task: success"
+    } else {
+        "task: FAILED"
+    };
+    Ok((lines, summary))
+}
+
 /// `mpc-check`: every bad input of the planner gives its error, a safe control and no panic.
 fn mpc_check() -> Result<(), String> {
-    use task::cartpole::{self, NX, SCRATCH};
-    use task::mpc::{MpcError, Planner, Settings, State};
+    use task::cartpole::{self, NU, NX, SCRATCH};
+    use task::mpc::{MpcError, Planner, Settings, State, NU_MAX, NX_MAX};
     let fail = |e: &dyn std::fmt::Debug| format!("{e:?}");
     let mut arena = vec![0u8; 1 << 16];
     let (mm, mut md, _) = task::load(&cartpole::PLAN_BLOB.0, &mut arena).map_err(|e| fail(&e))?;
@@ -117,7 +156,7 @@ fn mpc_check() -> Result<(), String> {
     let mut small = vec![0.0; SCRATCH - 1];
     checks.push((
         "scratch one real short",
-        Planner::new(s, NX, &mut small).map(|_| ()),
+        Planner::new(s, NX, NU, &mut small).map(|_| ()),
         MpcError::Scratch {
             needed: SCRATCH,
             available: SCRATCH - 1,
@@ -127,7 +166,7 @@ fn mpc_check() -> Result<(), String> {
     let long = Settings { horizon: 12, ..s };
     checks.push((
         "horizon over the step budget",
-        Planner::new(long, NX, &mut scratch).map(|_| ()),
+        Planner::new(long, NX, NU, &mut scratch).map(|_| ()),
         MpcError::Budget {
             needed: long.steps_per_update(),
             budget: cartpole::STEP_BUDGET,
@@ -139,7 +178,7 @@ fn mpc_check() -> Result<(), String> {
     };
     checks.push((
         "line search over the step budget",
-        Planner::new(searching, NX, &mut scratch).map(|_| ()),
+        Planner::new(searching, NX, NU, &mut scratch).map(|_| ()),
         MpcError::Budget {
             needed: searching.steps_per_update(),
             budget: cartpole::STEP_BUDGET,
@@ -165,13 +204,18 @@ fn mpc_check() -> Result<(), String> {
     ] {
         checks.push((
             what,
-            Planner::new(bad, NX, &mut scratch).map(|_| ()),
+            Planner::new(bad, NX, NU, &mut scratch).map(|_| ()),
             MpcError::Settings,
         ));
     }
     checks.push((
-        "a state of 10 dimensions",
-        Planner::new(s, 10, &mut scratch).map(|_| ()),
+        "a state of 14 dimensions",
+        Planner::new(s, NX_MAX + 2, NU, &mut scratch).map(|_| ()),
+        MpcError::Shape,
+    ));
+    checks.push((
+        "5 controls",
+        Planner::new(s, NX, NU_MAX + 1, &mut scratch).map(|_| ()),
         MpcError::Shape,
     ));
     let (qpos, qvel) = ([0.0, 0.0], [0.0, 0.0]);
@@ -182,7 +226,7 @@ fn mpc_check() -> Result<(), String> {
     };
     let mut nan_cost = cartpole::COST;
     nan_cost.q[1] = f32::NAN;
-    let mut planner = Planner::new(s, NX, &mut scratch).map_err(|e| fail(&e))?;
+    let mut planner = Planner::new(s, NX, NU, &mut scratch).map_err(|e| fail(&e))?;
     let mut u = [1.0];
     let nan = planner.update(&mm, &mut md, &x, &nan_cost, &mut u);
     let untouched = u == [1.0];
@@ -201,11 +245,11 @@ fn mpc_check() -> Result<(), String> {
     // a cost that is zero everywhere leaves nothing to descend: the previous plan (zero
     // controls) is kept and its control written
     let mut fresh = vec![0.0; SCRATCH];
-    let mut flat = Planner::new(s, NX, &mut fresh).map_err(|e| fail(&e))?;
+    let mut flat = Planner::new(s, NX, NU, &mut fresh).map_err(|e| fail(&e))?;
     let zero_cost = task::mpc::Cost {
-        q: [0.0; 8],
-        r: 0.0,
-        qf: [0.0; 8],
+        q: [0.0; NX_MAX],
+        r: [0.0; NU_MAX],
+        qf: [0.0; NX_MAX],
         ..cartpole::COST
     };
     let mut uz = [1.0];
@@ -233,7 +277,7 @@ fn mpc_check() -> Result<(), String> {
     let mut parena = vec![0u8; 1 << 16];
     let (pm, mut pd, _) = task::load(&cartpole::PLANT_BLOB.0, &mut parena).map_err(|e| fail(&e))?;
     let mut tiny = vec![0.0; SCRATCH];
-    let mut planner = Planner::new(s, NX, &mut tiny).map_err(|e| fail(&e))?;
+    let mut planner = Planner::new(s, NX, NU, &mut tiny).map_err(|e| fail(&e))?;
     let mut zero = true;
     let push = cartpole::Task::Push;
     let o = cartpole::episode(
@@ -279,11 +323,138 @@ fn mpc_check() -> Result<(), String> {
         if refused { "" } else { "  UNEXPECTED" }
     );
     ok &= refused;
+    ok &= hopper_check()?;
     if ok {
         Ok(())
     } else {
         Err("a bad input was not refused as expected".into())
     }
+}
+
+/// The hopper's bad inputs (three controls): a horizon that does not fit the scratch sized for
+/// the task's, a horizon over the step budget, a singular `Q_uu`, a state of another model,
+/// and a NaN cost in closed loop, which falls back to zero torques to the episode's end.
+fn hopper_check() -> Result<bool, String> {
+    use task::hopper::{self, NU, NX, SCRATCH, SETTINGS};
+    use task::mpc::{MpcError, Planner, Settings, State, Wave, NU_MAX, NX_MAX};
+    let fail = |e: &dyn std::fmt::Debug| format!("{e:?}");
+    let (mut parena, mut marena) = (vec![0u8; 1 << 17], vec![0u8; 1 << 17]);
+    let (pm, mut pd, _) = task::load(&hopper::PLANT_BLOB.0, &mut parena).map_err(|e| fail(&e))?;
+    let (mm, mut md, _) = task::load(&hopper::PLAN_BLOB.0, &mut marena).map_err(|e| fail(&e))?;
+    let mut scratch = vec![0.0; SCRATCH];
+    let mut checks: Vec<(&str, Result<(), MpcError>, MpcError)> = Vec::new();
+    let longer = Settings {
+        horizon: 30,
+        step_budget: 30 * (SETTINGS.line_search + 1 + SETTINGS.fd_steps),
+        ..SETTINGS
+    };
+    checks.push((
+        "hopper: a 30-knot horizon in the 20-knot scratch",
+        Planner::new(longer, NX, NU, &mut scratch).map(|_| ()),
+        MpcError::Scratch {
+            needed: longer.scratch_needed(NX, NU),
+            available: SCRATCH,
+        },
+    ));
+    let over = Settings {
+        horizon: 21,
+        ..SETTINGS
+    };
+    checks.push((
+        "hopper: a 21-knot horizon over the step budget",
+        Planner::new(over, NX, NU, &mut scratch).map(|_| ()),
+        MpcError::Budget {
+            needed: over.steps_per_update(),
+            budget: hopper::STEP_BUDGET,
+        },
+    ));
+    let (qpos, qvel) = ([0.0; 6], [0.0; 6]);
+    let mut qpos_up = qpos;
+    qpos_up[1] = hopper::STAND_HEIGHT;
+    let x = State {
+        time: 0.0,
+        qpos: &qpos_up,
+        qvel: &qvel,
+    };
+    let flat = task::mpc::Cost {
+        target: [0.0; NX_MAX],
+        q: [0.0; NX_MAX],
+        r: [0.0; NU_MAX],
+        qf: [0.0; NX_MAX],
+        wave: Wave::NONE,
+    };
+    let unregularized = Settings {
+        regularization: 0.0,
+        ..SETTINGS
+    };
+    let mut planner = Planner::new(unregularized, NX, NU, &mut scratch).map_err(|e| fail(&e))?;
+    let mut u = [1.0; NU];
+    checks.push((
+        "hopper: a zero cost without regularization (Q_uu singular)",
+        planner.update(&mm, &mut md, &x, &flat, &mut u),
+        MpcError::NotFinite,
+    ));
+    let untouched = u == [1.0; NU];
+    let two = [0.0; 2];
+    let wrong = State {
+        time: 0.0,
+        qpos: &two,
+        qvel: &two,
+    };
+    checks.push((
+        "hopper: the cart-pole's state",
+        planner.update(&mm, &mut md, &wrong, &hopper::STAND_COST, &mut u),
+        MpcError::Shape,
+    ));
+    let mut ok = untouched;
+    if !untouched {
+        println!("mpc-check: FAILED: a failed hopper update wrote a control");
+    }
+    for (what, got, want) in checks {
+        let pass = got == Err(want);
+        ok &= pass;
+        let code = got.err().map_or(0, |e| e.code());
+        println!(
+            "mpc-check: {what}: {got:?} (error code {code}){}",
+            if pass { "" } else { "  UNEXPECTED" }
+        );
+    }
+    let mut nan_cost = hopper::STAND_COST;
+    nan_cost.q[1] = f32::NAN;
+    let mut planner = hopper::planner(&mut scratch).map_err(|e| fail(&e))?;
+    let stand = hopper::Task::Stand;
+    let mut zero = true;
+    let mut line = 0;
+    let o = hopper::episode(
+        stand,
+        false,
+        &pm,
+        &mut pd,
+        &mm,
+        &mut md,
+        &mut planner,
+        &nan_cost,
+        || 0,
+        |x| {
+            // the second line holds ctrl[0..2], the third ctrl[2] and the error code
+            match line % 3 {
+                1 => zero &= x.bits[6] == 0 && x.bits[7] == 0,
+                2 => zero &= x.bits[0] == 0 && x.bits[1] == 6.0f32.to_bits(),
+                _ => {}
+            }
+            line += 1;
+        },
+    )
+    .map_err(|e| fail(&e))?;
+    let fell_back =
+        zero && o.fallbacks == stand.updates(false) && o.first_error == Some(MpcError::NotFinite);
+    println!(
+        "mpc-check: hopper: NaN cost in closed loop: {} of {} updates fell back to zero torques (error code 6){}",
+        o.fallbacks,
+        stand.updates(false),
+        if fell_back { "" } else { "  UNEXPECTED" }
+    );
+    Ok(ok && fell_back)
 }
 
 /// Compares the host's state lines with the `x` lines of a device log.
@@ -472,7 +643,7 @@ fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let which = args.first().cloned().unwrap_or_default();
     let program = match which.as_str() {
-        "pid" | "mpc" => {
+        "pid" | "mpc" | "hopper" | "hopper-long" => {
             args.remove(0);
             which.as_str()
         }
@@ -481,6 +652,8 @@ fn main() -> ExitCode {
     let result = match program {
         "pid" => run_pid(),
         "mpc" => run_mpc(),
+        "hopper" => run_hopper(false),
+        "hopper-long" => run_hopper(true),
         _ => run(),
     };
     let (lines, summary) = match result {
@@ -519,7 +692,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: mjrs-firmware-host [pid|mpc] [compare DEVICE_LOG] | mpc-check | distance DIR [BOUNDS] | footprint BLOB"
+                "usage: mjrs-firmware-host [pid|mpc|hopper|hopper-long] [compare DEVICE_LOG] | mpc-check | distance DIR [BOUNDS] | footprint BLOB"
             );
             ExitCode::FAILURE
         }
