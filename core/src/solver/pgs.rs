@@ -132,10 +132,16 @@ pub(super) fn cost_change(
 pub(super) fn dual_state(efc: &mut Efc) -> i32 {
     let (ne, nf, nefc) = (efc.ne, efc.nf, efc.nefc);
     let mut nactive = (ne + nf) as i32;
-    efc.state[..ne].fill(CNSTRSTATE_QUADRATIC);
-    for i in ne..ne + nf {
-        let (f, floss) = (efc.force[i], efc.frictionloss[i]);
-        efc.state[i] = if f <= -floss {
+    // the arrays cut to `nefc`, so that the row loops below carry no bounds checks
+    let (state, force) = (&mut efc.state[..nefc], &efc.force[..nefc]);
+    let (efc_type, frictionloss) = (&efc.efc_type[..nefc], &efc.frictionloss[..nefc]);
+    state[..ne].fill(CNSTRSTATE_QUADRATIC);
+    let friction = state[ne..ne + nf]
+        .iter_mut()
+        .zip(&force[ne..ne + nf])
+        .zip(&frictionloss[ne..ne + nf]);
+    for ((s, &f), &floss) in friction {
+        *s = if f <= -floss {
             CNSTRSTATE_LINEARPOS
         } else if f >= floss {
             CNSTRSTATE_LINEARNEG
@@ -145,28 +151,29 @@ pub(super) fn dual_state(efc: &mut Efc) -> i32 {
     }
     let mut i = ne + nf;
     while i < nefc {
-        if efc.efc_type[i] != CNSTR_CONTACT_ELLIPTIC {
-            if efc.force[i] <= 0.0 {
-                efc.state[i] = CNSTRSTATE_SATISFIED;
+        if efc_type[i] != CNSTR_CONTACT_ELLIPTIC {
+            if force[i] <= 0.0 {
+                state[i] = CNSTRSTATE_SATISFIED;
             } else {
-                efc.state[i] = CNSTRSTATE_QUADRATIC;
+                state[i] = CNSTRSTATE_QUADRATIC;
                 nactive += 1;
             }
             i += 1;
             continue;
         }
-        let con = efc.cone(i);
+        // the contact's fields directly: `Efc::cone` would borrow all of `efc`
+        let con = &efc.contact[efc.efc_id[i] as usize];
         let (mu, friction, dim) = (con.mu, con.friction, con.dim as usize);
 
         // map the force to the regular cone
         let mut f = [0.0; 6];
-        f[0] = efc.force[i] / mu;
+        f[0] = force[i] / mu;
         for j in 1..dim {
-            f[j] = efc.force[i + j] / friction[j - 1];
+            f[j] = force[i + j] / friction[j - 1];
         }
         let n = f[0];
         let t = norm(&f[1..dim]);
-        let state = if mu * n >= t {
+        let cone_state = if mu * n >= t {
             CNSTRSTATE_SATISFIED
         } else if n + mu * t <= 0.0 {
             nactive += dim as i32;
@@ -175,7 +182,7 @@ pub(super) fn dual_state(efc: &mut Efc) -> i32 {
             nactive += dim as i32;
             CNSTRSTATE_CONE
         };
-        efc.state[i..i + dim].fill(state);
+        state[i..i + dim].fill(cone_state);
         i += dim;
     }
     nactive
