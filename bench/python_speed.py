@@ -149,7 +149,9 @@ def worker(package, job):
                 d.ctrl[:] = u
                 step(m, d)
         elif mode == "law_loop":
-            for row in list(np.array(sine_controls(m, n)).reshape(n, m.nu)):
+            # the controls of as many steps in both runs: only the loop differs
+            rows = list(np.array(sine_controls(m, job["prepare"])).reshape(-1, m.nu))
+            for row in rows[:n]:
                 d.ctrl[:] = row
                 step(m, d)
         out = {}
@@ -274,19 +276,20 @@ class Bench:
                 best[package] = r[key] if package not in best else better(best[package], r[key])
         return best, last
 
-    def count(self, package, mjb, mode, calls):
-        """Instructions of the whole interpreter running `calls` calls in `mode`."""
+    def count(self, package, mjb, mode, calls, prepare):
+        """Instructions of the whole interpreter running `calls` calls in `mode` (with the
+        controls of `prepare` steps made first)."""
         out = self.tmp / "cg.out"
+        job = {"case": "count", "mjb": str(mjb), "mode": mode, "calls": calls, "prepare": prepare}
         run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", self.python[package],
-             __file__, "--worker", package,
-             json.dumps({"case": "count", "mjb": str(mjb), "mode": mode, "calls": calls})])
+             __file__, "--worker", package, json.dumps(job)])
         total = re.search(r"^(?:summary|totals):\s*(\d+)", out.read_text(), re.M)
         out.unlink()
         return int(total.group(1))
 
     def per_call(self, package, mjb, mode, calls=None):
         n1, n2 = calls or self.a.cg_calls
-        return (self.count(package, mjb, mode, n2) - self.count(package, mjb, mode, n1)) / (n2 - n1)
+        return (self.count(package, mjb, mode, n2, n2) - self.count(package, mjb, mode, n1, n2)) / (n2 - n1)
 
     def core_instructions(self, mjb):
         """Instructions per step of the core alone: bench/speed.py's count of `mjrs speed` and

@@ -49,6 +49,8 @@ pub struct MjData {
     /// Where that model's core view lives: `model` keeps it alive and in place, so a model at
     /// this address is the one this data was made for (the per-call pair check's fast path).
     model_view: usize,
+    /// The thread pool and datas of `rollout(..., nthread > 1)` with this data, made on first use.
+    pub(crate) rollout_workers: Option<crate::rollout::RolloutWorkers>,
     /// Every fixed-size array of the layout table, in table order.
     fields: Vec<FieldView>,
 }
@@ -132,11 +134,17 @@ impl MjData {
     }
 }
 
+impl MjData {
+    /// Whether `m` is the model this data was made for (the object, not only its sizes).
+    pub fn is_own_model(&self, m: &MjModel) -> bool {
+        core::ptr::from_ref(m.model()) as usize == self.model_view
+    }
+}
+
 /// MuJoCo's message for a data used with a model it was not made for. The model the data was
 /// made for passes by address; another model passes when its sizes are the data's.
 pub fn check_pair(m: &MjModel, d: &MjData) -> PyResult<()> {
-    let view = core::ptr::from_ref(m.model()) as usize;
-    if view == d.model_view || m.model().sizes() == d.cell.sizes() {
+    if d.is_own_model(m) || m.model().sizes() == d.cell.sizes() {
         Ok(())
     } else {
         Err(PyValueError::new_err(
@@ -163,6 +171,7 @@ impl MjData {
             cell,
             model: model.unbind(),
             model_view,
+            rollout_workers: None,
             fields,
         })
     }
