@@ -295,6 +295,7 @@ class Bench:
         """Instructions per step of the core alone: bench/speed.py's count of `mjrs speed` and
         MuJoCo's `speed` (the step function only)."""
         sys.path.insert(0, str(ROOT / "bench"))
+        sys.dont_write_bytecode = True
         import speed
         n = self.a.cg_steps[1]
         return {"mjrs": speed.callgrind([str(self.target / "release" / "mjrs"), "speed", str(mjb),
