@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::ffi::c_void;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use mjrs_core::layout::{ArrayVisitor, ArrayVisitorMut, Elem, FieldInfo, Kind};
@@ -48,13 +49,10 @@ impl FieldView {
         }
     }
 
-    /// The shape MuJoCo's bindings give the array.
-    pub fn shape(&self) -> Vec<usize> {
-        if self.matrix {
-            vec![self.rows, self.cols]
-        } else {
-            vec![self.rows]
-        }
+    /// The shape MuJoCo's bindings give the array: `(rows, cols)` for a matrix, `(rows,)` for a
+    /// vector (the array's length is the count of the first element used).
+    pub fn shape(&self) -> ([usize; 2], usize) {
+        ([self.rows, self.cols], if self.matrix { 2 } else { 1 })
     }
 
     /// The view of rows `first..first + count` of this array, shaped `[count, cols]` for a
@@ -100,8 +98,35 @@ impl ArrayVisitor for Collect {
     }
 }
 
+/// The most dimensions a view has (NumPy 1's `NPY_MAXDIMS`; NumPy 2 allows more).
+const MAX_DIMS: usize = 32;
+
+/// FNV-1a over the name's bytes: the field names are short ASCII words and a name is looked up
+/// on every attribute read, where SipHash cost more than the rest of the lookup.
+pub struct NameHasher(u64);
+
+impl Default for NameHasher {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = self.0;
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// Index of every name in a table walk, built once per table (the order never changes).
-pub struct NameIndex(HashMap<&'static str, usize>);
+pub struct NameIndex(HashMap<&'static str, usize, BuildHasherDefault<NameHasher>>);
 
 impl NameIndex {
     /// The index of `fields`' names.
@@ -132,14 +157,15 @@ pub fn numpy_view<'py>(
     field: &FieldView,
     writable: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let shape = field.shape();
+    let (dims, ndim) = field.shape();
+    let shape = &dims[..ndim];
     match field.kind {
-        Kind::Num => raw_view::<f64>(owner, field.address, &shape, writable),
-        Kind::Float => raw_view::<f32>(owner, field.address, &shape, writable),
-        Kind::Int => raw_view::<i32>(owner, field.address, &shape, writable),
-        Kind::Byte => raw_view::<u8>(owner, field.address, &shape, writable),
-        Kind::Char => raw_view::<i8>(owner, field.address, &shape, writable),
-        Kind::Ptr => raw_view::<u64>(owner, field.address, &shape, writable),
+        Kind::Num => raw_view::<f64>(owner, field.address, shape, writable),
+        Kind::Float => raw_view::<f32>(owner, field.address, shape, writable),
+        Kind::Int => raw_view::<i32>(owner, field.address, shape, writable),
+        Kind::Byte => raw_view::<u8>(owner, field.address, shape, writable),
+        Kind::Char => raw_view::<i8>(owner, field.address, shape, writable),
+        Kind::Ptr => raw_view::<u64>(owner, field.address, shape, writable),
         Kind::Struct => Err(PyValueError::new_err(format!(
             "{} is an array of structs, not a NumPy array",
             field.name
@@ -168,12 +194,21 @@ pub fn strided_view<'py, T: Element>(
     writable: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = owner.py();
-    let mut dims: Vec<npy_intp> = shape.iter().map(|&n| n as npy_intp).collect();
-    let mut steps: Vec<npy_intp> = strides
-        .unwrap_or(&[])
-        .iter()
-        .map(|&n| n as npy_intp)
-        .collect();
+    // on the stack: a view is made on every attribute read (`d.ctrl[:] = u` in a loop)
+    let mut dims = [0 as npy_intp; MAX_DIMS];
+    let mut steps = [0 as npy_intp; MAX_DIMS];
+    let ndim = shape.len();
+    if ndim > MAX_DIMS || strides.is_some_and(|s| s.len() != ndim) {
+        return Err(PyValueError::new_err(format!(
+            "a view of {ndim} dimensions (NumPy's limit {MAX_DIMS}) or strides of another length"
+        )));
+    }
+    for (d, &n) in dims.iter_mut().zip(shape) {
+        *d = n as npy_intp;
+    }
+    for (s, &n) in steps.iter_mut().zip(strides.unwrap_or(&[])) {
+        *s = n as npy_intp;
+    }
     let steps_ptr = if strides.is_some() {
         steps.as_mut_ptr()
     } else {
@@ -192,7 +227,7 @@ pub fn strided_view<'py, T: Element>(
             py,
             npyffi::get_type_object(py, NpyTypes::PyArray_Type),
             T::get_dtype(py).into_dtype_ptr(),
-            dims.len() as i32,
+            ndim as i32,
             dims.as_mut_ptr(),
             steps_ptr,
             address as *mut c_void,

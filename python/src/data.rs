@@ -46,6 +46,11 @@ pub struct MjData {
     pub(crate) cell: DataCell,
     /// The model it was made for (`MjData.model`).
     pub(crate) model: Py<MjModel>,
+    /// Where that model's core view lives: `model` keeps it alive and in place, so a model at
+    /// this address is the one this data was made for (the per-call pair check's fast path).
+    model_view: usize,
+    /// The thread pool and datas of `rollout(..., nthread > 1)` with this data, made on first use.
+    pub(crate) rollout_workers: Option<crate::rollout::RolloutWorkers>,
     /// Every fixed-size array of the layout table, in table order.
     fields: Vec<FieldView>,
 }
@@ -129,9 +134,17 @@ impl MjData {
     }
 }
 
-/// MuJoCo's message for a data used with a model it was not made for.
+impl MjData {
+    /// Whether `m` is the model this data was made for (the object, not only its sizes).
+    pub fn is_own_model(&self, m: &MjModel) -> bool {
+        core::ptr::from_ref(m.model()) as usize == self.model_view
+    }
+}
+
+/// MuJoCo's message for a data used with a model it was not made for. The model the data was
+/// made for passes by address; another model passes when its sizes are the data's.
 pub fn check_pair(m: &MjModel, d: &MjData) -> PyResult<()> {
-    if m.model().sizes() == d.cell.sizes() {
+    if d.is_own_model(m) || m.model().sizes() == d.cell.sizes() {
         Ok(())
     } else {
         Err(PyValueError::new_err(
@@ -145,8 +158,10 @@ impl MjData {
     /// A data for `model`, reset to its defaults (`mj_makeData`).
     #[new]
     fn new(model: Bound<'_, MjModel>) -> PyResult<Self> {
-        let owned = OwnedData::new(model.borrow().model())
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let m = model.borrow();
+        let owned = OwnedData::new(m.model()).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let model_view = core::ptr::from_ref(m.model()) as usize;
+        drop(m);
         let cell = DataCell::new(owned);
         let mut collect = Collect::default();
         cell.visit(&mut collect);
@@ -155,6 +170,8 @@ impl MjData {
         Ok(Self {
             cell,
             model: model.unbind(),
+            model_view,
+            rollout_workers: None,
             fields,
         })
     }

@@ -70,22 +70,41 @@ pub fn _rollout(
         let data = &mut *d.cell;
         py.detach(|| rollout(model, data, nroll, nstep, control_spec, buffers))
     } else {
+        let own_model = d.is_own_model(&m);
+        let mut fresh = None;
+        let workers = if own_model {
+            let cached = d
+                .rollout_workers
+                .take()
+                .filter(|w| w.pool.nworker() == nthread);
+            d.rollout_workers.insert(match cached {
+                Some(w) => w,
+                None => RolloutWorkers::new(model, nthread)?,
+            })
+        } else {
+            fresh.insert(RolloutWorkers::new(model, nthread)?)
+        };
+        let RolloutWorkers { pool, datas } = workers;
+        py.detach(|| rollout_threaded(pool, model, datas, nroll, nstep, control_spec, buffers))
+    };
+    result.map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A thread pool and one data per worker for `nthread` > 1 rollouts. Made once per `MjData`
+/// (for its own model and a thread count) and kept: a pool's threads and the datas cost more
+/// than a small batch.
+pub struct RolloutWorkers {
+    pool: ThreadPool,
+    datas: Vec<OwnedData>,
+}
+
+impl RolloutWorkers {
+    fn new(model: &mjrs_core::Model<'_>, nthread: usize) -> PyResult<Self> {
         let pool = ThreadPool::create(nthread).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let mut datas = (0..pool.nworker())
+        let datas = (0..pool.nworker())
             .map(|_| OwnedData::new(model))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        py.detach(|| {
-            rollout_threaded(
-                &pool,
-                model,
-                &mut datas,
-                nroll,
-                nstep,
-                control_spec,
-                buffers,
-            )
-        })
-    };
-    result.map_err(|e| PyValueError::new_err(e.to_string()))
+        Ok(Self { pool, datas })
+    }
 }

@@ -48,6 +48,11 @@ def test_data_of_another_model(pair):
         mujoco.mj_step(m, m)
     with pytest.raises(TypeError):
         mujoco.mj_step(m, d, nstep="a")
+    # a model of the same sizes is not another model (the check is of sizes, not identity)
+    twin = mujoco.MjModel.from_xml_string(PENDULUM)
+    mujoco.mj_step(twin, d)
+    mujoco.mj_step(m, d)
+    assert d.time == 2 * m.opt.timestep
 
 
 def test_writes_to_read_only_fields(pair):

@@ -21,6 +21,11 @@ def test_rollout_matches_mujoco(arm, trajectories, nthread):
     assert state.shape == trajectories["rollout/state"].shape
     assert np.array_equal(state, trajectories["rollout/state"])
     assert np.array_equal(sensordata, trajectories["rollout/sensordata"])
+    # again with the same data (on threads: the pool and worker datas it kept, which the
+    # module's data also kept from the other thread counts): the same results
+    again, _ = rollout.rollout(m, d, trajectories["rollout/initial_state"],
+                               trajectories["rollout/control"], nthread=nthread)
+    assert np.array_equal(again, state)
 
 
 def test_singleton_dimensions_are_repeated(arm, trajectories):

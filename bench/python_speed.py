@@ -1,0 +1,470 @@
+#!/usr/bin/env python3
+"""mjrs's Python package against MuJoCo 3.1.6's (`mujoco`), both driven from Python, on the same
+MJB files (compiled by MuJoCo: `mjref mjb`) and the same controls, in alternating rounds.
+
+    bench/python_speed.py [--rounds R] [--steps-scale F] [--no-callgrind] [--no-core]
+                          [--threads 1,2] [--rollout-batch N] [--rollout-steps H]
+                          [--only overhead,loop,rollout] [--cg-loop] [NAME...]
+
+Three tables:
+1. Per-call overhead, on a pendulum with one motor (a step of almost no work): ns per
+   `mj_step(m, d)` in a Python loop, per step of one `mj_step(m, d, nstep=N)` call, their
+   difference (the cost of one call from Python), and per `d.ctrl[:] = u; mj_step(m, d)`.
+   The same in instructions, counted by valgrind's callgrind on the whole interpreter: two runs
+   of different call counts, the difference divided by the difference in calls (so start-up and
+   imports cancel out), which the load of the machine does not move.
+2. Per model of bench/models.txt (or those named): steps/s of the Python loop
+   `d.ctrl[:] = u[k]; mj_step(m, d)` with u the sine law of `mjref speed` (precomputed), and the
+   core's own steps/s (`mjrs speed` against MuJoCo's `speed` binary of mjref, same MJB and law),
+   to tell the core's share from the bindings'. "same" says whether both packages ended in the
+   same qpos, bit for bit. With --cg-loop (slow: six runs under valgrind per model) also the
+   instructions per step of that Python loop (steps 20..120, the difference of two runs) and of
+   the core's step function alone (as bench/speed.py counts them).
+3. `rollout.rollout(model, data, initial_state, control, state=, sensordata=)` against MuJoCo's
+   `mujoco.rollout.rollout` on the same reset state and controls (rollout r: the sine law with its
+   clock shifted by 0.1 r s); on T > 1 threads mjrs's `nthread=T` against MuJoCo 3.1.6 on T
+   Python threads with one MjData each (its rollout releases the GIL; it has no nthread).
+
+Wall clock: best of R rounds (each round runs mjrs and MuJoCo back to back, the first of the two
+alternating), each round the best of a few repeats in one process. Ratios are mjrs / MuJoCo
+(above 1: mjrs faster).
+
+Interpreters: mjrs from the venv of python/test.sh ($CARGO_TARGET_DIR/python-venv, or
+--mjrs-python), MuJoCo from mjref's venv (~/.cache/mjref/venv, or --mujoco-python). Needs
+../shared/mjref/mjref, valgrind for the instruction counts, and for the core column the release
+`mjrs` binary (built first with cargo)."""
+import argparse
+import datetime
+import hashlib
+import json
+import math
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+MJREF = pathlib.Path(os.environ.get("MJREF", ROOT.parent / "shared" / "mjref" / "mjref"))
+MJREF_HOME = pathlib.Path(os.environ.get("MJREF_HOME", pathlib.Path.home() / ".cache" / "mjref"))
+PACKAGES = ("mjrs", "mujoco")
+CLOCK_SHIFT = 0.1  # the clock shift between rollouts, as bench/rollout_mujoco.py
+
+# a step of almost no work: one hinge, one motor, no contacts
+PENDULUM = """<mujoco model="pendulum">
+  <worldbody>
+    <body>
+      <joint name="hinge" type="hinge" axis="0 1 0" damping="0.1"/>
+      <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.05"/>
+    </body>
+  </worldbody>
+  <actuator><motor joint="hinge" gear="1" ctrlrange="-1 1" ctrllimited="true"/></actuator>
+</mujoco>
+"""
+
+
+# ---------------------------------------------------------------------------------------------
+# worker: runs inside the interpreter of one package and prints one JSON line
+
+
+def sine_controls(m, nstep, shift=0.0):
+    """`mjref speed`'s law at each step's time, (nstep, nu). math.sin (the C library's), not
+    NumPy's: the two venvs have different NumPy versions, and the controls must be equal."""
+    dt, nu = m.opt.timestep, m.nu
+    rows = []
+    t = 0.0
+    for _ in range(nstep):
+        row = []
+        for i in range(nu):
+            s = math.sin(2.0 * (t + shift) * (1 + 0.1 * i) + i)
+            if m.actuator_ctrllimited[i]:
+                lo, hi = m.actuator_ctrlrange[i]
+                row.append(lo + (hi - lo) * (0.5 + 0.5 * s))
+            else:
+                row.append(s)
+        rows.append(row)
+        t += dt
+    return rows
+
+
+def worker(package, job):
+    import numpy as np
+    mj = __import__(package)
+    rollout_module = __import__(f"{package}.rollout", fromlist=["rollout"])
+    m = mj.MjModel.from_binary_path(job["mjb"])
+    d = mj.MjData(m)
+    step, reset = mj.mj_step, mj.mj_resetData
+    case, repeat = job["case"], job.get("repeat", 1)
+
+    def best(run):
+        """Seconds of the fastest of `repeat` runs (after one warm-up run)."""
+        reset(m, d)
+        run()
+        times = []
+        for _ in range(repeat):
+            reset(m, d)
+            t0 = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - t0)
+        return min(times)
+
+    def checksum():
+        return hashlib.sha256(d.qpos.tobytes()).hexdigest()
+
+    if case == "overhead":
+        n = job["calls"]
+        u = np.array(sine_controls(m, 1)[0])
+
+        def loop():
+            for _ in range(n):
+                step(m, d)
+
+        def nstep():
+            step(m, d, nstep=n)
+
+        def ctrl_loop():
+            for _ in range(n):
+                d.ctrl[:] = u
+                step(m, d)
+
+        out = {"loop": best(loop) / n * 1e9}
+        q_loop = checksum()
+        out["nstep"] = best(nstep) / n * 1e9
+        out["same_nstep"] = q_loop == checksum()
+        out["ctrl_loop"] = best(ctrl_loop) / n * 1e9
+    elif case == "count":
+        # a fixed amount of work for callgrind: only the difference of two counts is used
+        n, mode = job["calls"], job["mode"]
+        u = np.array(sine_controls(m, 1)[0])
+        reset(m, d)
+        if mode == "loop":
+            for _ in range(n):
+                step(m, d)
+        elif mode == "nstep":
+            step(m, d, nstep=n)
+        elif mode == "ctrl_loop":
+            for _ in range(n):
+                d.ctrl[:] = u
+                step(m, d)
+        elif mode == "law_loop":
+            # the controls of as many steps in both runs: only the loop differs
+            rows = list(np.array(sine_controls(m, job["prepare"])).reshape(-1, m.nu))
+            for row in rows[:n]:
+                d.ctrl[:] = row
+                step(m, d)
+        out = {}
+    elif case == "loop":
+        n = job["steps"]
+        u = np.array(sine_controls(m, n)).reshape(n, m.nu)
+        rows = list(u)
+
+        def loop():
+            for row in rows:
+                d.ctrl[:] = row
+                step(m, d)
+
+        out = {"steps_per_second": n / best(loop), "qpos": checksum()}
+    elif case == "rollout":
+        nroll, nstep, threads = job["nroll"], job["nstep"], job["threads"]
+        spec = int(mj.mjtState.mjSTATE_FULLPHYSICS)
+        state0 = np.zeros(mj.mj_stateSize(m, spec))
+        reset(m, d)
+        mj.mj_getState(m, d, state0, spec)
+        state0 = np.tile(state0, (nroll, 1))
+        ctrl = np.array([sine_controls(m, nstep, CLOCK_SHIFT * r) for r in range(nroll)])
+        ctrl = ctrl.reshape(nroll, nstep, m.nu)
+        state = np.empty((nroll, nstep, state0.shape[1]))
+        sensordata = np.empty((nroll, nstep, m.nsensordata))
+        run = rollout_runner(mj, rollout_module.rollout, m, d, state0, ctrl, state, sensordata,
+                             threads)
+        out = {"steps_per_second": nroll * nstep / best(run),
+               "state": hashlib.sha256(state.tobytes()).hexdigest()}
+    else:
+        raise SystemExit(f"unknown case {case}")
+    print(json.dumps(out))
+
+
+def rollout_runner(mj, rollout, m, d, state0, ctrl, state, sensordata, threads):
+    """The batch on `threads` threads: mjrs's nthread, MuJoCo 3.1.6 on as many Python threads
+    (contiguous shares, one MjData each)."""
+    if threads == 1:
+        return lambda: rollout(m, d, state0, ctrl, state=state, sensordata=sensordata)
+    if mj.__name__ == "mjrs":
+        return lambda: rollout(m, d, state0, ctrl, state=state, sensordata=sensordata,
+                               nthread=threads)
+    import threading
+    import numpy as np
+    shares = np.array_split(np.arange(state0.shape[0]), threads)
+    datas = [mj.MjData(m) for _ in shares]
+
+    def run():
+        jobs = [threading.Thread(target=rollout, args=(m, dd, state0[s[0]:s[-1] + 1],
+                                                       ctrl[s[0]:s[-1] + 1]),
+                                 kwargs={"state": state[s[0]:s[-1] + 1],
+                                         "sensordata": sensordata[s[0]:s[-1] + 1]})
+                for s, dd in zip(shares, datas)]
+        for j in jobs:
+            j.start()
+        for j in jobs:
+            j.join()
+    return run
+
+
+# ---------------------------------------------------------------------------------------------
+# driver
+
+
+def run(cmd, env=None):
+    p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, env=env)
+    if p.returncode:
+        raise RuntimeError(f"{' '.join(map(str, cmd))}: {p.stderr.strip() or p.stdout.strip()}")
+    return p.stdout
+
+
+def last_json(text):
+    return json.loads(text.strip().splitlines()[-1])
+
+
+def models():
+    out = []
+    for line in (ROOT / "bench" / "models.txt").read_text().splitlines():
+        line = line.split("#")[0].split()
+        if line:
+            out.append((line[0], ROOT / line[1], int(line[2])))
+    return out
+
+
+class Bench:
+    def __init__(self, a, tmp):
+        self.a, self.tmp = a, pathlib.Path(tmp)
+        target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+        self.target = target if target.is_absolute() else ROOT / target
+        self.python = {
+            "mjrs": a.mjrs_python or self.target / "python-venv" / "bin" / "python",
+            "mujoco": a.mujoco_python or MJREF_HOME / "venv" / "bin" / "python",
+        }
+        for package, python in self.python.items():
+            try:
+                run([python, "-c", f"import {package}"])
+            except (RuntimeError, OSError) as e:
+                sys.exit(f"{python} cannot import {package} ({e}); for mjrs run python/test.sh "
+                         "once (or pass --mjrs-python), for mujoco `mjref setup`")
+        self.round = 0
+
+    def mjb(self, name, xml):
+        out = self.tmp / f"{name}.mjb"
+        if not out.exists():
+            run([MJREF, "mjb", xml, "-o", out])
+        return out
+
+    def job(self, package, job):
+        return last_json(run([self.python[package], __file__, "--worker", package,
+                              json.dumps(job, default=str)]))
+
+    def rounds(self, job, key, better=max):
+        """`job` in both packages for --rounds rounds, alternating which goes first; the best
+        value of `key` per package and the last results."""
+        best, last = {}, {}
+        for _ in range(self.a.rounds):
+            order = PACKAGES if self.round % 2 == 0 else PACKAGES[::-1]
+            self.round += 1
+            for package in order:
+                r = self.job(package, job)
+                last[package] = r
+                best[package] = r[key] if package not in best else better(best[package], r[key])
+        return best, last
+
+    def count(self, package, mjb, mode, calls, prepare):
+        """Instructions of the whole interpreter running `calls` calls in `mode` (with the
+        controls of `prepare` steps made first)."""
+        out = self.tmp / "cg.out"
+        job = {"case": "count", "mjb": str(mjb), "mode": mode, "calls": calls, "prepare": prepare}
+        run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", self.python[package],
+             __file__, "--worker", package, json.dumps(job)])
+        total = re.search(r"^(?:summary|totals):\s*(\d+)", out.read_text(), re.M)
+        out.unlink()
+        return int(total.group(1))
+
+    def per_call(self, package, mjb, mode, calls=None):
+        n1, n2 = calls or self.a.cg_calls
+        return (self.count(package, mjb, mode, n2, n2) - self.count(package, mjb, mode, n1, n2)) / (n2 - n1)
+
+    def core_instructions(self, mjb):
+        """Instructions per step of the core alone: bench/speed.py's count of `mjrs speed` and
+        MuJoCo's `speed` (the step function only)."""
+        sys.path.insert(0, str(ROOT / "bench"))
+        sys.dont_write_bytecode = True
+        import speed
+        n = self.a.cg_steps[1]
+        return {"mjrs": speed.callgrind([str(self.target / "release" / "mjrs"), "speed", str(mjb),
+                                         "--steps", str(n)], speed.STEP_EXACT, n, self.tmp),
+                "mujoco": speed.callgrind([str(MJREF_HOME / "speed"), str(mjb), str(n)],
+                                          speed.STEP_MUJOCO, n, self.tmp)}
+
+
+def overhead_table(b):
+    xml = b.tmp / "pendulum.xml"
+    xml.write_text(PENDULUM)
+    mjb = b.mjb("pendulum", xml)
+    job = {"case": "overhead", "mjb": str(mjb), "calls": 100_000, "repeat": 3}
+    rows = {}
+    for key in ("loop", "nstep", "ctrl_loop"):
+        best, _ = b.rounds(job, key, better=min)
+        rows[key] = best
+    rows["overhead"] = {p: rows["loop"][p] - rows["nstep"][p] for p in PACKAGES}
+    print("Per-call overhead: pendulum with one motor; ns per call, best of "
+          f"{b.a.rounds} rounds x 3 repeats of 100000 calls; ratio MuJoCo / mjrs (above 1: mjrs cheaper)\n")
+    print("| | mjrs ns | MuJoCo ns | MuJoCo÷mjrs | mjrs instr | MuJoCo instr | MuJoCo÷mjrs instr |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    counts = {}
+    if not b.a.no_callgrind:
+        for key in ("loop", "nstep", "ctrl_loop"):
+            counts[key] = {p: b.per_call(p, mjb, key) for p in PACKAGES}
+        counts["overhead"] = {p: counts["loop"][p] - counts["nstep"][p] for p in PACKAGES}
+    labels = {"loop": "`mj_step(m, d)` in a Python loop", "nstep": "one step of `mj_step(m, d, nstep=N)`",
+              "overhead": "call overhead (loop − nstep)", "ctrl_loop": "`d.ctrl[:] = u; mj_step(m, d)`"}
+    for key in ("loop", "nstep", "overhead", "ctrl_loop"):
+        r = rows[key]
+        cells = [labels[key], f"{r['mjrs']:.0f}", f"{r['mujoco']:.0f}", f"{r['mujoco'] / r['mjrs']:.2f}"]
+        if counts:
+            c = counts[key]
+            cells += [f"{c['mjrs']:.0f}", f"{c['mujoco']:.0f}", f"{c['mujoco'] / c['mjrs']:.2f}"]
+        else:
+            cells += ["—"] * 3
+        print("| " + " | ".join(cells) + " |", flush=True)
+    print()
+
+
+def core_speed(b, mjb, steps):
+    """`mjrs speed` and MuJoCo's `speed` on the same MJB, best of the rounds, alternating."""
+    mjrs = b.target / "release" / "mjrs"
+    theirs = MJREF_HOME / "speed"
+    best = {"mjrs": 0.0, "mujoco": 0.0}
+    for k in range(b.a.rounds):
+        cmds = [("mjrs", [mjrs, "speed", mjb, "--steps", steps]), ("mujoco", [theirs, mjb, steps])]
+        for package, cmd in (cmds if k % 2 == 0 else cmds[::-1]):
+            best[package] = max(best[package], last_json(run(cmd))["steps_per_second"])
+    return best
+
+
+def loop_table(b, chosen):
+    print(f"Python loop `d.ctrl[:] = u[k]; mj_step(m, d)`: steps/s, best of {b.a.rounds} rounds x 2 "
+          f"repeats (steps: bench/models.txt x {b.a.steps_scale:g}); core: `mjrs speed` / MuJoCo's "
+          "`speed` (C loop) on the same MJB; ratios mjrs ÷ MuJoCo\n")
+    head = ["model", "mjrs/s", "MuJoCo/s", "mjrs÷MuJoCo", "same qpos", "core mjrs/s",
+            "core MuJoCo/s", "core mjrs÷MuJoCo"]
+    if b.a.cg_loop:
+        n1, n2 = b.a.cg_steps
+        print(f"Ki/step: callgrind, the Python loop over steps {n1}..{n2} (whole interpreter, the "
+              f"difference of two runs) and the core's step function over {n2} steps (as "
+              "bench/speed.py); ratios MuJoCo ÷ mjrs (above 1: mjrs fewer)\n")
+        head += ["loop Ki mjrs", "loop Ki MuJoCo", "MuJoCo÷mjrs", "core Ki mjrs", "core Ki MuJoCo",
+                 "MuJoCo÷mjrs core"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join([" --- "] + [" ---: "] * 3 + [" --- "] + [" ---: "] * (len(head) - 5)) + "|")
+    for name, xml, steps in chosen:
+        mjb = b.mjb(name, xml)
+        n = max(1, round(steps * b.a.steps_scale))
+        try:
+            best, last = b.rounds({"case": "loop", "mjb": str(mjb), "steps": n, "repeat": 2},
+                                  "steps_per_second")
+        except RuntimeError as e:
+            print(f"| {name} | fails: {str(e).splitlines()[-1][:150]} |")
+            continue
+        same = "yes" if last["mjrs"]["qpos"] == last["mujoco"]["qpos"] else "no"
+        cells = [name, f"{best['mjrs']:.0f}", f"{best['mujoco']:.0f}",
+                 f"{best['mjrs'] / best['mujoco']:.2f}", same]
+        if b.a.no_core:
+            cells += ["—"] * 3
+        else:
+            core = core_speed(b, mjb, n)
+            cells += [f"{core['mjrs']:.0f}", f"{core['mujoco']:.0f}",
+                      f"{core['mjrs'] / core['mujoco']:.2f}"]
+        if b.a.cg_loop:
+            loop = {p: b.per_call(p, mjb, "law_loop", b.a.cg_steps) / 1000 for p in PACKAGES}
+            core = b.core_instructions(mjb)
+            core = {p: v / 1000 for p, v in core.items()}
+            cells += [f"{loop['mjrs']:.1f}", f"{loop['mujoco']:.1f}",
+                      f"{loop['mujoco'] / loop['mjrs']:.2f}", f"{core['mjrs']:.1f}",
+                      f"{core['mujoco']:.1f}", f"{core['mujoco'] / core['mjrs']:.2f}"]
+        print("| " + " | ".join(cells) + " |", flush=True)
+    print()
+
+
+def rollout_table(b, chosen, threads):
+    print(f"rollout.rollout: {b.a.rollout_batch} rollouts x {b.a.rollout_steps} steps from the reset "
+          f"state, steps/s, best of {b.a.rounds} rounds x 2 repeats; ratio mjrs ÷ MuJoCo\n")
+    print("| model | threads | mjrs/s | MuJoCo/s | mjrs÷MuJoCo | same states |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for name, xml, _ in chosen:
+        mjb = b.mjb(name, xml)
+        for t in threads:
+            job = {"case": "rollout", "mjb": str(mjb), "nroll": b.a.rollout_batch,
+                   "nstep": b.a.rollout_steps, "threads": t, "repeat": 2}
+            try:
+                best, last = b.rounds(job, "steps_per_second")
+            except RuntimeError as e:
+                print(f"| {name} | {t} | fails: {str(e).splitlines()[-1][:150]} |")
+                continue
+            same = "yes" if last["mjrs"]["state"] == last["mujoco"]["state"] else "no"
+            print(f"| {name} | {t} | {best['mjrs']:.0f} | {best['mujoco']:.0f} | "
+                  f"{best['mjrs'] / best['mujoco']:.2f} | {same} |", flush=True)
+    print()
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--worker":
+        worker(sys.argv[2], json.loads(sys.argv[3]))
+        return
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("names", nargs="*")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--steps-scale", type=float, default=0.25)
+    ap.add_argument("--threads", default="1,2", help="rollout thread counts")
+    ap.add_argument("--rollout-batch", type=int, default=16)
+    ap.add_argument("--rollout-steps", type=int, default=200)
+    ap.add_argument("--only", default="overhead,loop,rollout")
+    ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--no-core", action="store_true", help="skip the core's steps/s columns")
+    ap.add_argument("--cg-calls", default="2000,12000",
+                    help="the two call counts of the callgrind difference")
+    ap.add_argument("--cg-loop", action="store_true",
+                    help="per model also instructions per step (Python loop and core; slow)")
+    ap.add_argument("--cg-steps", default="20,120",
+                    help="--cg-loop: the two step counts of the Python loop's difference")
+    ap.add_argument("--mjrs-python")
+    ap.add_argument("--mujoco-python")
+    a = ap.parse_args()
+    a.cg_calls = [int(x) for x in a.cg_calls.split(",")]
+    a.cg_steps = [int(x) for x in a.cg_steps.split(",")]
+    unknown = set(a.names) - {m[0] for m in models()}
+    if unknown:
+        ap.error(f"not in bench/models.txt: {', '.join(sorted(unknown))}")
+    if a.rounds < 1 or a.steps_scale <= 0 or any(len(c) != 2 or not 0 <= c[0] < c[1]
+                                                 for c in (a.cg_calls, a.cg_steps)):
+        ap.error("--rounds and --steps-scale must be positive, --cg-calls and --cg-steps two "
+                 "increasing counts")
+    only = set(a.only.split(","))
+    threads = [int(t) for t in a.threads.split(",")]
+    chosen = [m for m in models() if not a.names or m[0] in a.names]
+    if (not a.no_core or a.cg_loop) and "loop" in only:
+        subprocess.run(["cargo", "build", "--release", "-q", "--bin", "mjrs"], cwd=ROOT, check=True)
+    commit = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h %cs"],
+                            capture_output=True, text=True).stdout.strip()
+    print(f"mjrs {commit} (Python package) against mujoco 3.1.6 from Python; "
+          f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, load average "
+          f"{os.getloadavg()[0]:.2f}, {os.cpu_count()} cores\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        b = Bench(a, tmp)
+        if "overhead" in only:
+            overhead_table(b)
+        if "loop" in only:
+            loop_table(b, chosen)
+        if "rollout" in only:
+            rollout_table(b, chosen, threads)
+
+
+if __name__ == "__main__":
+    main()
