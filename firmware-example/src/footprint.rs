@@ -8,7 +8,7 @@ use mjrs_firmware_control as task;
 use task::mj;
 
 /// Steps timed.
-const STEPS: u32 = 200;
+const STEPS: u32 = task::FOOTPRINT_STEPS;
 
 /// Reals of the static scratch for the transition matrices `A` and `B`.
 #[cfg(feature = "board-netduino")]
@@ -49,6 +49,11 @@ fn measure(
         ncon += d.ncon;
     }
     let per_step = clock::since(t0) / u64::from(STEPS);
+    defmt::println!(
+        "footprint: digest after {=u32} steps {=u32:08x}",
+        STEPS,
+        task::digest(d)
+    );
 
     let nx = 2 * m.nv + m.na;
     let fd = if nx * (nx + m.nu) <= scratch.len() {

@@ -32,7 +32,7 @@ mod pid;
 /// Bytes of the static arena that holds the `Model` and the `Data`: RAM minus room for the
 /// stack (measured use is logged at the end).
 #[cfg(feature = "board-netduino")]
-const ARENA_BYTES: usize = 60 * 1024;
+const ARENA_BYTES: usize = 96 * 1024;
 #[cfg(not(feature = "board-netduino"))]
 const ARENA_BYTES: usize = 3 * 1024 * 1024 + 896 * 1024;
 

@@ -180,6 +180,28 @@ pub fn load<'a>(
     }
 }
 
+/// Zero-control steps of the `footprint` program, after which device and host compare
+/// [`digest`]s.
+pub const FOOTPRINT_STEPS: u32 = 200;
+
+/// FNV-1a hash of the bits of `time, qpos, qvel, act` (NaN as the one quiet NaN): what the
+/// `footprint` program and the host compare after [`FOOTPRINT_STEPS`] steps of a model too
+/// large to log state by state.
+pub fn digest(d: &Data) -> u32 {
+    let values = core::iter::once(&d.time)
+        .chain(d.qpos.iter())
+        .chain(d.qvel.iter())
+        .chain(d.act.iter());
+    let mut h: u32 = 0x811c_9dc5;
+    for v in values {
+        let bits = if v.is_nan() { 0x7fc0_0000 } else { v.to_bits() };
+        for b in bits.to_le_bytes() {
+            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        }
+    }
+    h
+}
+
 /// Puts `d` in the start state: reset, poles tilted, at rest.
 pub fn start(m: &Model, d: &mut Data) {
     mj::io::reset_data(m, d);
