@@ -5,15 +5,17 @@
 # `mpc` build: an iLQR MPC swinging up and balancing a cart-pole whose masses are 10% off the
 # planner's model, on netduinoplus2 and on the Cortex-M7 board mps2-an500; the `hopper` build:
 # the same MPC with three controls standing Gymnasium's hopper and hopping it in place, its
-# masses 10% off, on mps2-an500, short episodes),
+# masses 10% off, on mps2-an500, short episodes; and the Gymnasium humanoid used in place from
+# flash on netduinoplus2's 128 KiB of RAM: 200 steps, its state hashed and compared with the
+# host's),
 # checks that corrupted blobs are refused cleanly, that mjrs-core (f32 and f64) builds for
 # the Cortex-M target with neither std nor alloc, and that the device's f32 libm path stays
 # within the documented distance (distance-bounds.txt) of the desktop's bit-exact f64 path.
 #
 #   firmware-example/run.sh            everything above
-#   firmware-example/run.sh footprint  only the footprint table: memory, instructions per step
-#                                      and per linearization of the firmware model and of the
-#                                      largest bench models that fit 128 KiB and 4 MiB of RAM
+#   firmware-example/run.sh footprint  only the footprint table: memory, stack, instructions per
+#                                      step and per linearization of the firmware model and of
+#                                      the largest bench models that fit 128 KiB and 4 MiB of RAM
 #   firmware-example/run.sh cpi        only the worst-case cycles per instruction of the MPC's
 #                                      code on the Cortex-M4 (cpi-bound.py; about a minute)
 #   firmware-example/run.sh fast       only the MPC's opt-in fast build (feature fast: VFMA) on
@@ -76,12 +78,22 @@ footprint() {
   arm-none-eabi-size "$elf" | tail -1 | awk -v b="$3" -v n="$name" '{printf "footprint: %s on %s: flash %d B, RAM %d B static\n", n, b, $1+$2, $2+$3}'
   run "$3" "$out/footprint-$name.log" || { cat "$out/footprint-$name.log"; exit 1; }
   sed "s/^/  $name | /" "$out/footprint-$name.log"
+  # the state after the footprint steps, device against host, bit for bit (as a hash)
+  local device_digest host_digest
+  device_digest=$(grep -o 'digest after .*' "$out/footprint-$name.log")
+  host_digest=$("$host" footprint "$dir/$name.mjb" | grep -o 'digest after .*')
+  if [[ -z $device_digest || $device_digest != "$host_digest" ]]; then
+    echo "footprint: FAILED: $name on $3: device ($device_digest) and host ($host_digest) differ"; exit 1
+  fi
+  echo "footprint: $name on $3: state $device_digest, device and host bit-identical"
 }
 
+host=target/release/mjrs-firmware-host
 if [[ ${1:-} == footprint ]]; then
+  cargo build --release --quiet -p mjrs-firmware-host
   footprint model/inverted_double_pendulum.xml 16K netduinoplus2
   footprint ../tests/models/ant.xml 28K netduinoplus2
-  footprint ../tests/models/humanoid.xml 56K mps2-an386
+  footprint ../tests/models/humanoid.xml 56K netduinoplus2
   footprint ../tests/models/compile/mujoco/model/humanoid/humanoid.xml 56K mps2-an386
   exit 0
 fi
@@ -159,6 +171,12 @@ for board in mps2-an386 netduinoplus2; do
 done
 
 run_task pid "PID plugin task" "" mps2-an386 netduinoplus2
+
+# the Gymnasium humanoid on the 128 KiB board: its f32 blob used in place from flash (Model and
+# Data built in static slots, loading in a few KiB of stack), 200 steps, the state's hash
+# compared with the host's
+echo "firmware: the Gymnasium humanoid on netduinoplus2 (128 KiB of RAM)"
+footprint ../tests/models/humanoid.xml 56K netduinoplus2
 
 # the MPC tasks: the M4F board with 128 KiB of RAM (netduinoplus2, an STM32F405 like TinyMPC's)
 # and the Cortex-M7 board (mps2-an500, the mps2 memory map); the device's instructions per

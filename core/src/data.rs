@@ -167,8 +167,9 @@ macro_rules! gen_data {
                     /// [`crate::thread`]). Not part of the header: every view starts without one.
                     pub threadpool: Option<&'a dyn crate::thread::Parallel>,
                     $( $(#[$m])* pub $sname: $t, )*
-                    /// Solver statistics, `NISLAND` blocks of `NSOLVER_STATS` iterations.
-                    pub solver: &'a mut [SolverStat; NISLAND * NSOLVER_STATS],
+                    /// Solver statistics, `NISLAND` blocks of `NSOLVER_STATS` iterations
+                    /// (`NISLAND * NSOLVER_STATS` entries).
+                    pub solver: &'a mut [SolverStat],
                     /// The arena: contacts and constraint rows at the bottom, scratch stack at
                     /// the top, and above it the plugin instances' objects
                     /// ([`Data::plugin_objects`]).
@@ -215,45 +216,91 @@ macro_rules! gen_data {
                     /// `header` (the inverse of [`Data::header`] for a buffer that already holds a
                     /// data). Use [`Data::new`] for a fresh one.
                     pub fn view(header: &DataHeader, buf: &'a mut [u8]) -> Result<Self, ArenaError> {
-                        let sizes = header.sizes;
-                        let needed = Self::bytes_needed(&sizes)?;
-                        let mut c = Carver::new(buf, needed);
-                        let s = &sizes;
-                        // an array reference: its length is fixed, so the handle needs no length
-                        let solver = c
-                            .take::<SolverStat>(Some(NISLAND * NSOLVER_STATS))?
-                            .try_into()
-                            .map_err(|_| ArenaError::BadHeader)?;
-                        $( let $name = c.take::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+)))?; )*
-                        let arena_words = c.take::<u64>(Some(s.narena / 8))?;
-                        let arena_bytes = crate::pod::as_bytes_mut(arena_words);
-                        let mut arena = Arena::with_objects(arena_bytes, header.plugin_bytes)?;
-                        if !arena.fits(&header.arena, &header.arena_fields) {
-                            return Err(ArenaError::BadHeader);
-                        }
-                        arena.state = header.arena;
-                        arena.fields = header.arena_fields;
-                        Ok(Data {
-                            sizes,
-                            callbacks: header.callbacks,
-                            threadpool: None,
-                            $( $sname: header.$sname, )*
-                            solver,
-                            arena,
-                            $( $name, )*
-                        })
+                        let mut slot = None;
+                        Self::view_into(&mut slot, header, buf)?;
+                        slot.ok_or(ArenaError::BadHeader)
                     }
 
-                    /// Carves the arrays from `buf` without initializing them, `plugin_bytes` of
-                    /// the arena's top for the plugin objects.
-                    pub(crate) fn carve(
+                    /// [`Data::view`] into `slot`, where the data is built array by array and
+                    /// stays (no data-sized value passes through the stack). Returns the data;
+                    /// on an error `slot` is empty.
+                    pub fn view_into<'s>(
+                        slot: &'s mut Option<Self>,
+                        header: &DataHeader,
+                        buf: &'a mut [u8],
+                    ) -> Result<&'s mut Self, ArenaError> {
+                        let filled = slot.insert(Self::empty()).fill_view(header, buf);
+                        if let Err(e) = filled {
+                            *slot = None;
+                            return Err(e);
+                        }
+                        slot.as_mut().ok_or(ArenaError::BadHeader)
+                    }
+
+                    /// A data without arrays, every scalar at its reset value: what
+                    /// [`Data::view_into`] starts from.
+                    fn empty() -> Self {
+                        Data {
+                            sizes: ModelSizes::ZERO,
+                            callbacks: Callbacks::default(),
+                            threadpool: None,
+                            $( $sname: $init, )*
+                            solver: &mut [],
+                            arena: Arena::new(&mut []),
+                            $( $name: &mut [], )*
+                        }
+                    }
+
+                    /// Carves every array of `header`'s sizes from `buf` into this data and
+                    /// takes `header`'s scalars and arena bookkeeping.
+                    fn fill_view(&mut self, header: &DataHeader, buf: &'a mut [u8]) -> Result<(), ArenaError> {
+                        self.carve_arrays(header.sizes, header.plugin_bytes, buf)?;
+                        self.callbacks = header.callbacks;
+                        $( self.$sname = header.$sname; )*
+                        if !self.arena.fits(&header.arena, &header.arena_fields) {
+                            return Err(ArenaError::BadHeader);
+                        }
+                        self.arena.state = header.arena;
+                        self.arena.fields = header.arena_fields;
+                        Ok(())
+                    }
+
+                    /// Carves every array for these sizes from `buf` into this data, a fresh
+                    /// arena with `plugin_bytes` at its top for the plugin objects.
+                    fn carve_arrays(
+                        &mut self,
                         sizes: ModelSizes,
                         plugin_bytes: usize,
                         buf: &'a mut [u8],
-                    ) -> Result<Self, ArenaError> {
-                        let mut header = DataHeader::initial(sizes);
-                        header.plugin_bytes = plugin_bytes;
-                        Self::view(&header, buf)
+                    ) -> Result<(), ArenaError> {
+                        let needed = Self::bytes_needed(&sizes)?;
+                        let mut c = Carver::new(buf, needed);
+                        let s = &sizes;
+                        self.sizes = sizes;
+                        self.threadpool = None;
+                        self.solver = c.take::<SolverStat>(Some(NISLAND * NSOLVER_STATS))?;
+                        $( self.$name = c.take::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+)))?; )*
+                        let arena_words = c.take::<u64>(Some(s.narena / 8))?;
+                        let arena_bytes = crate::pod::as_bytes_mut(arena_words);
+                        self.arena = Arena::with_objects(arena_bytes, plugin_bytes)?;
+                        Ok(())
+                    }
+
+                    /// Carves the arrays from `buf` into `slot` without initializing them,
+                    /// `plugin_bytes` of the arena's top for the plugin objects.
+                    pub(crate) fn carve_into<'s>(
+                        slot: &'s mut Option<Self>,
+                        sizes: ModelSizes,
+                        plugin_bytes: usize,
+                        buf: &'a mut [u8],
+                    ) -> Result<&'s mut Self, ArenaError> {
+                        // the scalars of an empty data are the initial ones
+                        let carved = slot.insert(Self::empty()).carve_arrays(sizes, plugin_bytes, buf);
+                        if let Err(e) = carved {
+                            *slot = None;
+                            return Err(e);
+                        }
+                        slot.as_mut().ok_or(ArenaError::BadHeader)
                     }
 
                     /// Sets every fixed-size array to zero.
@@ -304,7 +351,7 @@ macro_rules! gen_data {
                         }
                         self.callbacks = src.callbacks;
                         $( self.$sname = src.$sname; )*
-                        *self.solver = *src.solver;
+                        self.solver.copy_from_slice(src.solver);
                         self.arena.copy_from(&src.arena);
                         $( copy_array(stringify!($name), self.$name, src.$name); )*
                         Ok(())

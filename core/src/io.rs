@@ -10,15 +10,37 @@ impl<'a> Data<'a> {
     /// A `Data` for model `m` over `buf` (`mj_makeData`): carved, its plugin instances' objects
     /// made at the top of the arena (`plugin::make_objects`), and reset. `buf` needs
     /// [`Data::bytes_needed`]`(m.sizes())` bytes; an arena too small for the plugin objects is
-    /// [`ArenaError::OutOfArena`].
+    /// [`ArenaError::OutOfArena`]. The data is returned by value: a microcontroller short of
+    /// stack uses [`Data::new_into`].
     pub fn new(m: &Model, buf: &'a mut [u8]) -> Result<Self, ArenaError> {
+        let mut slot = None;
+        Self::new_into(&mut slot, m, buf)?;
+        slot.ok_or(ArenaError::BadHeader)
+    }
+
+    /// [`Data::new`] into `slot` (a `static` on a microcontroller), where the data is built
+    /// array by array and stays: no data-sized value passes through the stack. Returns the
+    /// data; on an error `slot` is empty. Never inlined, so that its frame is gone once it
+    /// returns.
+    #[inline(never)]
+    pub fn new_into<'s>(
+        slot: &'s mut Option<Self>,
+        m: &Model,
+        buf: &'a mut [u8],
+    ) -> Result<&'s mut Self, ArenaError> {
         let plugin_bytes = crate::plugin::objects_bytes(m)?;
-        let mut d = Data::carve(*m.sizes(), plugin_bytes, buf)?;
-        // a reset keeps plugin state, which starts at zero
-        d.plugin_state.fill(0.0);
-        crate::plugin::make_objects(m, &mut d)?;
-        reset_data(m, &mut d);
-        Ok(d)
+        let made = Data::carve_into(slot, *m.sizes(), plugin_bytes, buf).and_then(|d| {
+            // a reset keeps plugin state, which starts at zero
+            d.plugin_state.fill(0.0);
+            crate::plugin::make_objects(m, d)?;
+            reset_data(m, d);
+            Ok(())
+        });
+        if let Err(e) = made {
+            *slot = None;
+            return Err(e);
+        }
+        slot.as_mut().ok_or(ArenaError::BadHeader)
     }
 }
 

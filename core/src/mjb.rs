@@ -27,7 +27,7 @@
 use crate::arena::{ArenaError, Carver, LayoutCounter};
 use crate::layout::{ArrayVisitor, ArrayVisitorMut, Elem, FieldInfo, Kind, Scalar};
 use crate::model::{
-    mujoco_nnames_map, Model, ModelHeader, ModelSizes, Options, Statistic, Visual, N_MODEL_ARRAYS,
+    mujoco_nnames_map, Model, ModelHeader, ModelSizes, Options, Visual, N_MODEL_ARRAYS,
 };
 use crate::pod::{Place, Places, Pod, ReadOnly};
 use crate::real::REAL_BYTES;
@@ -492,6 +492,14 @@ pub fn load<'a>(blob: &[u8], buf: &'a mut [u8]) -> Result<Model<'a>, MjbError> {
 /// are exactly as long as the sizes say. Returns the model's header and a reader at the first
 /// array.
 fn open(blob: &[u8]) -> Result<(ModelHeader, Reader<'_>), MjbError> {
+    let mut m = ModelHeader::DEFAULT;
+    let r = open_into(blob, &mut m)?;
+    Ok((m, r))
+}
+
+/// [`open`] writing the model's header into `m` (which it does not move: a header is over a
+/// KiB, and loading in place keeps its stack small).
+fn open_into<'b>(blob: &'b [u8], m: &mut ModelHeader) -> Result<Reader<'b>, MjbError> {
     let mut r = Reader {
         bytes: blob,
         pos: 0,
@@ -525,14 +533,10 @@ fn open(blob: &[u8]) -> Result<(ModelHeader, Reader<'_>), MjbError> {
     if body - structs > array_bytes {
         return Err(MjbError::TrailingBytes(body - structs - array_bytes));
     }
-    let mut m = ModelHeader {
-        sizes: s,
-        opt: Options::default(),
-        vis: Visual::default(),
-        stat: Statistic::default(),
-    };
-    read_structs(&mut r, &mut m, header.real_bytes)?;
-    Ok((m, r))
+    *m = ModelHeader::DEFAULT;
+    m.sizes = s;
+    read_structs(&mut r, m, header.real_bytes)?;
+    Ok(r)
 }
 
 /// `sizeof(mjtNum)` of a blob that [`open`] accepted.
@@ -562,13 +566,19 @@ fn viewable<T>(bytes: *const u8, width: usize) -> bool {
 /// because MJB packs arrays without padding) are converted into RAM. Zero when the blob
 /// matches the build's `Real` and every array is aligned.
 pub fn in_place_ram_bytes(blob: &[u8]) -> Result<usize, MjbError> {
-    let (header, r) = open(blob)?;
+    let mut header = ModelHeader::DEFAULT;
+    let r = open_into(blob, &mut header)?;
+    ram_bytes(blob, &header.sizes, &r)
+}
+
+/// [`in_place_ram_bytes`] of a blob [`open`]ed with these sizes, its reader at the arrays.
+fn ram_bytes(blob: &[u8], sizes: &ModelSizes, r: &Reader) -> Result<usize, MjbError> {
     let mut plan = RamPlan {
         at: blob[r.pos..].as_ptr(),
         real_bytes: blob_real_bytes(blob),
         ram: LayoutCounter::new(),
     };
-    visit_layout(&header.sizes, &mut plan).ok_or(MjbError::Memory(ArenaError::SizeOverflow))?;
+    visit_layout(sizes, &mut plan).ok_or(MjbError::Memory(ArenaError::SizeOverflow))?;
     plan.ram
         .buffer_bytes()
         .ok_or(MjbError::Memory(ArenaError::SizeOverflow))
@@ -600,13 +610,31 @@ impl ArrayVisitor for RamPlan {
 ///
 /// This is how a microcontroller keeps the model in flash: RAM holds only `Data`, the
 /// controller and the stack. The model cannot be edited (it is an [`InPlaceModel`], which
-/// gives `&Model` only); `load` copies the blob into a writable `Model` instead.
+/// gives `&Model` only); `load` copies the blob into a writable `Model` instead. The model is
+/// returned by value: a microcontroller short of stack uses [`load_in_place_into`].
 pub fn load_in_place<'a>(blob: &'a [u8], ram: &'a mut [u8]) -> Result<InPlaceModel<'a>, MjbError> {
+    let mut slot = None;
+    load_in_place_into(&mut slot, blob, ram)?;
+    slot.ok_or(MjbError::Memory(ArenaError::SizeOverflow))
+}
+
+/// [`load_in_place`] into `slot` (a `static` on a microcontroller), where the model is built
+/// array by array and stays: no model-sized value is moved through the stack, so loading needs
+/// a few KiB of stack whatever the model. Returns the model; on an error `slot` is empty.
+/// Never inlined, so that its frame (the blob's option structs) is gone once it returns.
+#[inline(never)]
+pub fn load_in_place_into<'s, 'a>(
+    slot: &'s mut Option<InPlaceModel<'a>>,
+    blob: &'a [u8],
+    ram: &'a mut [u8],
+) -> Result<&'s InPlaceModel<'a>, MjbError> {
+    *slot = None;
     if cfg!(target_endian = "big") {
         return Err(MjbError::BigEndian);
     }
-    let (header, r) = open(blob)?;
-    let needed = in_place_ram_bytes(blob)?;
+    let mut header = ModelHeader::DEFAULT;
+    let r = open_into(blob, &mut header)?;
+    let needed = ram_bytes(blob, &header.sizes, &r)?;
     if ram.len() < needed {
         return Err(MjbError::Memory(ArenaError::BufferTooSmall {
             needed,
@@ -619,10 +647,16 @@ pub fn load_in_place<'a>(blob: &'a [u8], ram: &'a mut [u8]) -> Result<InPlaceMod
         ram: Carver::new(ram, needed),
     };
     // every place was planned above: a miss is an internal inconsistency, reported as memory
-    let m =
-        Model::in_place(&header, &mut places).ok_or(MjbError::Memory(ArenaError::SizeOverflow))?;
-    validate(&m)?;
-    Ok(m)
+    let internal = MjbError::Memory(ArenaError::SizeOverflow);
+    let checked = match Model::in_place_into(&header, &mut places, slot) {
+        Some(m) => validate(m).map_err(MjbError::from),
+        None => Err(internal),
+    };
+    if let Err(e) = checked {
+        *slot = None;
+        return Err(e);
+    }
+    slot.as_ref().ok_or(internal)
 }
 
 /// The places of a blob's arrays for [`load_in_place`]: in the blob where [`viewable`], else

@@ -39,6 +39,9 @@ macro_rules! gen_sizes {
         }
 
         impl ModelSizes {
+            /// Every size zero.
+            pub const ZERO: Self = Self { $( $name: 0, )* narena: 0, nbuffer: 0 };
+
             /// Calls `f(name, value)` for every size in MJB order (`narena`, `nbuffer` last).
             #[allow(clippy::cast_lossless)] // sizes are usize or i32
             pub fn for_each(&self, mut f: impl FnMut(&'static str, i64)) {
@@ -66,9 +69,14 @@ macro_rules! c_struct {
             $( $(#[$fmeta])* pub $field: c_field_ty!($ty $([$n])?), )*
         }
 
+        impl $name {
+            /// MuJoCo's defaults, as a constant.
+            pub const DEFAULT: Self = Self { $( $field: $default, )* };
+        }
+
         impl Default for $name {
             fn default() -> Self {
-                Self { $( $field: $default, )* }
+                Self::DEFAULT
             }
         }
 
@@ -434,6 +442,18 @@ pub struct Visual {
     pub rgba: VisualRgba,
 }
 
+impl Visual {
+    /// MuJoCo's defaults, as a constant.
+    pub const DEFAULT: Self = Self {
+        global: VisualGlobal::DEFAULT,
+        quality: VisualQuality::DEFAULT,
+        headlight: VisualHeadlight::DEFAULT,
+        map: VisualMap::DEFAULT,
+        scale: VisualScale::DEFAULT,
+        rgba: VisualRgba::DEFAULT,
+    };
+}
+
 /// Size of the name hash map MuJoCo allocates: twice the number of named objects.
 pub fn mujoco_nnames_map(s: &ModelSizes) -> usize {
     let n = [
@@ -512,22 +532,38 @@ macro_rules! gen_model {
                 })
             }
 
-            /// A read-only `Model` with the sizes and options of `header`, each array at the
-            /// place `places` chooses (viewed in read-only bytes such as a blob in flash, or in
-            /// writable memory). `None` when a place is misaligned or of the wrong length, or a
-            /// size overflows. The arrays are not checked: validate the model before use.
-            pub(crate) fn in_place<P>(header: &ModelHeader, places: &mut P) -> Option<ReadOnly<Model<'a>>>
+            /// A model without arrays, at MuJoCo's default options: what a model assembled
+            /// in place starts as.
+            const EMPTY: Self = Model {
+                sizes: ModelSizes::ZERO,
+                opt: Options::DEFAULT,
+                vis: Visual::DEFAULT,
+                stat: Statistic::DEFAULT,
+                $( $name: Field::empty(), )*
+            };
+
+            /// A read-only `Model` in `slot` with the sizes and options of `header`, each
+            /// array at the place `places` chooses (viewed in read-only bytes such as a blob
+            /// in flash, or in writable memory), built where it stays (no model-sized value
+            /// passes through the stack). `None`, and `slot` empty, when a place is misaligned
+            /// or of the wrong length, or a size overflows. The arrays are not checked:
+            /// validate the model before use.
+            pub(crate) fn in_place_into<'s, P>(
+                header: &ModelHeader,
+                places: &mut P,
+                slot: &'s mut Option<ReadOnly<Model<'a>>>,
+            ) -> Option<&'s ReadOnly<Model<'a>>>
             where
                 P: for<'i> Places<'a, &'i FieldInfo>,
             {
                 let s = &header.sizes;
-                ReadOnly::assemble(places, |f| {
-                    Some(Model {
-                        sizes: header.sizes,
-                        opt: header.opt,
-                        vis: header.vis,
-                        stat: header.stat,
-                        $( $name: f.field::<mj_type!($ty), _>(
+                ReadOnly::assemble_into(slot, || Model::EMPTY, places, |m, f| {
+                    m.sizes = header.sizes;
+                    m.opt = header.opt;
+                    m.vis = header.vis;
+                    m.stat = header.stat;
+                    $(
+                        m.$name = f.field::<mj_type!($ty), _>(
                             &FieldInfo {
                                 name: stringify!($name),
                                 kind: mj_kind!($ty),
@@ -536,8 +572,9 @@ macro_rules! gen_model {
                                 matrix: mj_is_matrix!($($cols)+),
                             },
                             field_len(s.$rows, mj_cols!(s; $($cols)+))?,
-                        )?, )*
-                    })
+                        )?;
+                    )*
+                    Some(())
                 })
             }
 
@@ -612,6 +649,16 @@ pub struct ModelHeader {
     pub vis: Visual,
     /// Model statistics.
     pub stat: Statistic,
+}
+
+impl ModelHeader {
+    /// Every size zero, options at MuJoCo's defaults.
+    pub const DEFAULT: Self = Self {
+        sizes: ModelSizes::ZERO,
+        opt: Options::DEFAULT,
+        vis: Visual::DEFAULT,
+        stat: Statistic::DEFAULT,
+    };
 }
 
 /// Two models or datas whose sizes differ cannot be copied onto each other.

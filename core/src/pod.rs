@@ -129,11 +129,21 @@ impl<'a, T> From<&'a mut [T]> for Field<'a, T> {
 
 impl<'a, T> Field<'a, T> {
     /// A field over bytes that must not be written. Private to this module: only
-    /// [`ReadOnly::assemble`] makes them, inside a model it keeps read-only.
+    /// [`ReadOnly::assemble_into`] makes them, inside a model it keeps read-only.
     fn shared(s: &'a [T]) -> Self {
         Self {
             len: s.len(),
             ptr: NonNull::from(s).cast::<T>(),
+            life: PhantomData,
+        }
+    }
+
+    /// An empty field: what a model being assembled in place holds before its arrays are
+    /// placed (a zero-length slice may dangle).
+    pub(crate) const fn empty() -> Self {
+        Self {
+            len: 0,
+            ptr: NonNull::dangling(),
             life: PhantomData,
         }
     }
@@ -230,7 +240,7 @@ pub enum Place<'a, T> {
 }
 
 /// A model whose arrays may view read-only bytes: it dereferences to `&M` and never gives
-/// `&mut M`, so its [`Field`]s are only read. Built only by [`ReadOnly::assemble`].
+/// `&mut M`, so its [`Field`]s are only read. Built only by [`ReadOnly::assemble_into`].
 pub struct ReadOnly<M>(M);
 
 impl<M> core::ops::Deref for ReadOnly<M> {
@@ -256,7 +266,7 @@ pub trait Places<'a, I> {
 }
 
 /// Turns the [`Place`]s of a model's arrays into [`Field`]s: handed to the model's assembler
-/// by [`ReadOnly::assemble`], the only way shared fields are made.
+/// by [`ReadOnly::assemble_into`], the only way shared fields are made.
 pub struct Fields<'s, P> {
     places: &'s mut P,
 }
@@ -280,14 +290,24 @@ impl<P> Fields<'_, P> {
 }
 
 impl<M> ReadOnly<M> {
-    /// Builds a read-only model: `assemble` makes every array with `Fields::field` at the
-    /// places `places` chooses, and the model it returns is kept read-only. (`assemble` must
-    /// put the fields it makes into that model, as the layout macro's assembler does.)
-    pub fn assemble<P>(
+    /// Builds a read-only model in `slot`, where it stays: `empty()` is written there first
+    /// (a model without arrays), then `fill` makes every array with `Fields::field` at the
+    /// places `places` chooses and puts it into the model. Nothing as large as the model passes
+    /// through the stack, so a microcontroller can assemble one into a `static` with a few KiB
+    /// of stack. On `None` from `fill`, `slot` is left empty. (`fill` must only put the fields
+    /// it makes into the model, as the layout macro's assembler does: the model it is handed
+    /// is the one kept read-only.)
+    pub fn assemble_into<'s, P>(
+        slot: &'s mut Option<Self>,
+        empty: impl FnOnce() -> M,
         places: &mut P,
-        assemble: impl FnOnce(&mut Fields<'_, P>) -> Option<M>,
-    ) -> Option<Self> {
-        assemble(&mut Fields { places }).map(ReadOnly)
+        fill: impl FnOnce(&mut M, &mut Fields<'_, P>) -> Option<()>,
+    ) -> Option<&'s Self> {
+        let model = &mut slot.insert(ReadOnly(empty())).0;
+        if fill(model, &mut Fields { places }).is_none() {
+            *slot = None;
+        }
+        slot.as_ref()
     }
 }
 

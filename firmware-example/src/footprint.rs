@@ -8,7 +8,7 @@ use mjrs_firmware_control as task;
 use task::mj;
 
 /// Steps timed.
-const STEPS: u32 = 200;
+const STEPS: u32 = task::FOOTPRINT_STEPS;
 
 /// Reals of the static scratch for the transition matrices `A` and `B`.
 #[cfg(feature = "board-netduino")]
@@ -16,8 +16,12 @@ pub const SCRATCH: usize = 2 * 1024;
 #[cfg(not(feature = "board-netduino"))]
 pub const SCRATCH: usize = 16 * 1024;
 
-pub fn run(arena: &'static mut [u8], scratch: &'static mut [mj::Real]) -> bool {
-    match measure(arena, scratch) {
+pub fn run(
+    arena: &'static mut [u8],
+    slots: &'static mut [task::Slots<'static>; 2],
+    scratch: &'static mut [mj::Real],
+) -> bool {
+    match measure(arena, &mut slots[0], scratch) {
         Ok(()) => true,
         Err(e) => {
             defmt::error!("error code {=u8}: {}", e.code(), e);
@@ -26,9 +30,14 @@ pub fn run(arena: &'static mut [u8], scratch: &'static mut [mj::Real]) -> bool {
     }
 }
 
-fn measure(arena: &'static mut [u8], scratch: &mut [mj::Real]) -> Result<(), task::Error> {
+fn measure(
+    arena: &'static mut [u8],
+    slots: &'static mut task::Slots<'static>,
+    scratch: &mut [mj::Real],
+) -> Result<(), task::Error> {
     let blob = &task::BLOB.0;
-    let (m, mut d, fp) = task::load(blob, arena)?;
+    let (m, d, fp) = task::load_into(slots, blob, arena)?;
+    let load_stack = clock::stack_used();
     defmt::println!(
         "footprint: nq {=usize} nv {=usize} nu {=usize} nbody {=usize} ngeom {=usize}; blob {=usize} B, Model {=usize} B, Data {=usize} B (arena {=usize} B of it)",
         m.nq, m.nv, m.nu, m.nbody, m.ngeom, blob.len(), fp.model_bytes, fp.data_bytes, m.narena
@@ -36,18 +45,23 @@ fn measure(arena: &'static mut [u8], scratch: &mut [mj::Real]) -> Result<(), tas
     let t0 = clock::now();
     let mut ncon = 0;
     for _ in 0..STEPS {
-        mj::step(&m, &mut d)?;
+        mj::step(m, d)?;
         ncon += d.ncon;
     }
     let per_step = clock::since(t0) / u64::from(STEPS);
+    defmt::println!(
+        "footprint: digest after {=u32} steps {=u32:08x}",
+        STEPS,
+        task::digest(d)
+    );
 
     let nx = 2 * m.nv + m.na;
     let fd = if nx * (nx + m.nu) <= scratch.len() {
         let (a, b) = scratch.split_at_mut(nx * nx);
         let t1 = clock::now();
         mj::transition_fd(
-            &m,
-            &mut d,
+            m,
+            d,
             task::FD_EPS,
             false,
             Some(a),
@@ -69,9 +83,10 @@ fn measure(arena: &'static mut [u8], scratch: &mut [mj::Real]) -> Result<(), tas
         clock::unit(), per_step, STEPS, ncon / STEPS as usize, fd
     );
     defmt::println!(
-        "footprint: arena peak {=usize} B of {=usize} B; stack {=usize} B",
+        "footprint: arena peak {=usize} B of {=usize} B; stack {=usize} B loading, {=usize} B at most",
         d.arena.state.maxuse_arena,
         m.narena,
+        load_stack,
         clock::stack_used()
     );
     Ok(())

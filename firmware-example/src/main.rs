@@ -34,7 +34,7 @@ mod pid;
 /// Bytes of the static arena that holds the `Model` and the `Data`: RAM minus room for the
 /// stack (measured use is logged at the end).
 #[cfg(feature = "board-netduino")]
-const ARENA_BYTES: usize = 60 * 1024;
+const ARENA_BYTES: usize = 96 * 1024;
 #[cfg(not(feature = "board-netduino"))]
 const ARENA_BYTES: usize = 3 * 1024 * 1024 + 896 * 1024;
 
@@ -43,13 +43,16 @@ fn main() -> ! {
     // cortex-m-rt turns a `static mut` declared here into a `&'static mut`: safe, and placed
     // in .bss rather than built on the stack
     static mut ARENA: task::Aligned<[u8; ARENA_BYTES]> = task::Aligned([0; ARENA_BYTES]);
+    // where the loaders build the `Model` and `Data` views (two pairs: the MPC's plant and
+    // planner), in .bss rather than on the stack
+    static mut SLOTS: [task::Slots<'static>; 2] = [task::Slots::new(), task::Slots::new()];
     #[cfg(feature = "footprint")]
     static mut FD: [task::mj::Real; footprint::SCRATCH] = [0.0; footprint::SCRATCH];
     clock::start();
     #[cfg(feature = "footprint")]
-    let status = footprint::run(&mut ARENA.0, FD);
+    let status = footprint::run(&mut ARENA.0, SLOTS, FD);
     #[cfg(not(feature = "footprint"))]
-    let status = run(&mut ARENA.0);
+    let status = run(&mut ARENA.0, SLOTS);
     defmt::println!("stack: {=usize} bytes used at most", clock::stack_used());
     exit(status)
 }
@@ -61,8 +64,8 @@ fn main() -> ! {
     feature = "mpc",
     feature = "hopper"
 )))]
-fn run(arena: &'static mut [u8]) -> bool {
-    match control_task(arena) {
+fn run(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
+    match control_task(arena, &mut slots[0]) {
         Ok(success) => success,
         Err(e) => {
             defmt::error!("error code {=u8}: {}", e.code(), e);
@@ -72,18 +75,18 @@ fn run(arena: &'static mut [u8]) -> bool {
 }
 
 #[cfg(feature = "bad-blob")]
-fn run(arena: &'static mut [u8]) -> bool {
+fn run(arena: &'static mut [u8], _: &'static mut [task::Slots<'static>; 2]) -> bool {
     corrupt::run(arena)
 }
 
 #[cfg(feature = "pid")]
-fn run(arena: &'static mut [u8]) -> bool {
-    pid::run(arena)
+fn run(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
+    pid::run(arena, &mut slots[0])
 }
 
 #[cfg(feature = "mpc")]
-fn run(arena: &'static mut [u8]) -> bool {
-    mpc::run(arena)
+fn run(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
+    mpc::run(arena, slots)
 }
 
 #[cfg(feature = "hopper")]
@@ -100,9 +103,12 @@ fn run(arena: &'static mut [u8]) -> bool {
     feature = "mpc",
     feature = "hopper"
 )))]
-fn control_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
+fn control_task(
+    arena: &'static mut [u8],
+    slots: &'static mut task::Slots<'static>,
+) -> Result<bool, task::Error> {
     let blob = &task::BLOB.0;
-    let (m, mut d, fp) = task::load(blob, arena)?;
+    let (m, d, fp) = task::load_into(slots, blob, arena)?;
     defmt::println!(
         "load: stack {=usize} bytes used at most",
         clock::stack_used()
@@ -113,7 +119,7 @@ fn control_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
     );
 
     let t0 = clock::now();
-    let (k, iterations) = task::lqr_gains(&m, &mut d)?;
+    let (k, iterations) = task::lqr_gains(m, d)?;
     let lqr_cycles = clock::since(t0);
     defmt::println!(
         "LQR on the device: K = {=[?]} after {=u32} Riccati iterations",
@@ -121,12 +127,12 @@ fn control_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
         iterations
     );
 
-    let zero = task::episode(&m, &mut d, None, |s| log_sample("zero", s))?;
+    let zero = task::episode(m, d, None, |s| log_sample("zero", s))?;
     report("zero control", &zero);
-    let lqr = task::episode(&m, &mut d, Some(&k), |s| log_sample("lqr", s))?;
+    let lqr = task::episode(m, d, Some(&k), |s| log_sample("lqr", s))?;
     report("LQR", &lqr);
 
-    let (step_cycles, control_cycles) = time_loop(&m, &mut d, &k)?;
+    let (step_cycles, control_cycles) = time_loop(m, d, &k)?;
     defmt::println!(
         "{=str}: {=u64} per step, {=u64} per control law, {=u64} per LQR update (transition_fd + Riccati)",
         clock::unit(), step_cycles, control_cycles, lqr_cycles

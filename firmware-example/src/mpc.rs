@@ -8,8 +8,8 @@ use mjrs_firmware_control::{self as task, cartpole};
 use task::mj::Real;
 
 /// Exit status: whether both tasks succeeded; errors are logged with their code.
-pub fn run(arena: &'static mut [u8]) -> bool {
-    match mpc_task(arena) {
+pub fn run(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
+    match mpc_task(arena, slots) {
         Ok(success) => success,
         Err(e) => {
             defmt::error!("error code {=u8}: {}", e.code(), e);
@@ -18,11 +18,15 @@ pub fn run(arena: &'static mut [u8]) -> bool {
     }
 }
 
-fn mpc_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
+fn mpc_task(
+    arena: &'static mut [u8],
+    slots: &'static mut [task::Slots<'static>; 2],
+) -> Result<bool, task::Error> {
     let (plant_arena, plan_arena) = arena.split_at_mut(arena.len() / 2);
+    let [plant_slots, plan_slots] = slots;
     let t0 = clock::now();
-    let (pm, mut pd, plant_fp) = task::load(&cartpole::PLANT_BLOB.0, plant_arena)?;
-    let (mm, mut md, plan_fp) = task::load(&cartpole::PLAN_BLOB.0, plan_arena)?;
+    let (pm, pd, plant_fp) = task::load_into(plant_slots, &cartpole::PLANT_BLOB.0, plant_arena)?;
+    let (mm, md, plan_fp) = task::load_into(plan_slots, &cartpole::PLAN_BLOB.0, plan_arena)?;
     let loading = clock::since(t0);
     defmt::println!(
         "mpc: plant Model {=usize} B + Data {=usize} B, planner Model {=usize} B + Data {=usize} B, both loaded in {=u64} {=str}; {=str}",
@@ -40,10 +44,10 @@ fn mpc_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
     for t in [cartpole::Task::SwingUp, cartpole::Task::Push] {
         let o = cartpole::episode(
             t,
-            &pm,
-            &mut pd,
-            &mm,
-            &mut md,
+            pm,
+            &mut *pd,
+            mm,
+            &mut *md,
             &mut planner,
             &cartpole::COST,
             clock::now,

@@ -6,8 +6,8 @@ use crate::{clock, log_sample};
 use mjrs_firmware_control::{self as task, pid};
 
 /// Exit status: whether the arm tracked its setpoints; errors are logged with their code.
-pub fn run(arena: &'static mut [u8]) -> bool {
-    match pid_task(arena) {
+pub fn run(arena: &'static mut [u8], slots: &'static mut task::Slots<'static>) -> bool {
+    match pid_task(arena, slots) {
         Ok(tracked) => tracked,
         Err(e) => {
             defmt::error!("error code {=u8}: {}", e.code(), e);
@@ -16,16 +16,19 @@ pub fn run(arena: &'static mut [u8]) -> bool {
     }
 }
 
-fn pid_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
+fn pid_task(
+    arena: &'static mut [u8],
+    slots: &'static mut task::Slots<'static>,
+) -> Result<bool, task::Error> {
     pid::register();
     let blob = &pid::PID_BLOB.0;
-    let (m, mut d, fp) = task::load(blob, arena)?;
+    let (m, d, fp) = task::load_into(slots, blob, arena)?;
     defmt::println!(
         "model: nq {=usize} nu {=usize} na {=usize}, {=usize} mujoco.pid instances; blob {=usize} B, Model {=usize} B, Data {=usize} B",
         m.nq, m.nu, m.na, m.nplugin, blob.len(), fp.model_bytes, fp.data_bytes
     );
     let t0 = clock::now();
-    let tracking = pid::episode(&m, &mut d, |s| log_sample("pid", s))?;
+    let tracking = pid::episode(m, d, |s| log_sample("pid", s))?;
     let per_step = clock::since(t0) / u64::from(pid::STEPS);
     defmt::println!(
         "PID: after {=u32} steps joints at {=f32} and {=f32} rad, largest error at a segment's end {=f32} rad; {=str}: {=u64} per step (logging included)",

@@ -104,18 +104,42 @@ pub struct Footprint {
     pub data_bytes: usize,
 }
 
+/// Where a loaded `Model` and `Data` live: a `static` on the device, so that loading builds
+/// the two views (hundreds of slices each, about 6 KB for the f32 build on the Cortex-M) where
+/// they stay instead of moving them through the stack.
+pub struct Slots<'a> {
+    model: Option<InPlaceModel<'a>>,
+    data: Option<Data<'a>>,
+}
+
+impl Slots<'_> {
+    /// Empty slots (nothing loaded).
+    pub const fn new() -> Self {
+        Slots {
+            model: None,
+            data: None,
+        }
+    }
+}
+
+impl Default for Slots<'_> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// Uses `blob` in place as the `Model` (its arrays stay in flash; the few that cannot be
-/// viewed go to the front of `arena`) and makes a fresh `Data` behind it. Never inlined: the
-/// `Model` and `Data` views are large structs (hundreds of slices), and inlined copies of them
-/// would stay in the caller's stack frame for the whole run.
+/// viewed go to the front of `arena`) and makes a fresh `Data` behind it, both built in
+/// `slots` (`mjb::load_in_place_into`, `Data::new_into`): loading needs a few KiB of stack
+/// whatever the model. Never inlined, so that its frame is gone once it returns.
 #[inline(never)]
-pub fn load<'a>(
+pub fn load_into<'s, 'a>(
+    slots: &'s mut Slots<'a>,
     blob: &'a [u8],
     arena: &'a mut [u8],
-) -> Result<(InPlaceModel<'a>, Data<'a>, Footprint), Error> {
-    let header = mj::mjb::read_header(blob).map_err(Error::Blob)?;
-    let model_bytes = mj::mjb::in_place_ram_bytes(blob).map_err(Error::Blob)?;
-    let data_bytes = Data::bytes_needed(&header.sizes).map_err(Error::Memory)?;
+) -> Result<(&'s Model<'a>, &'s mut Data<'a>, Footprint), Error> {
+    slots.data = None;
+    let (model_bytes, data_bytes) = ram_needed(blob)?;
     let needed = model_bytes.saturating_add(data_bytes);
     if arena.len() < needed {
         return Err(Error::Memory(ArenaError::BufferTooSmall {
@@ -124,16 +148,59 @@ pub fn load<'a>(
         }));
     }
     let (mbuf, dbuf) = arena.split_at_mut(model_bytes);
-    let m = mj::mjb::load_in_place(blob, mbuf).map_err(Error::Blob)?;
-    let d = Data::new(&m, dbuf).map_err(Error::Memory)?;
-    Ok((
-        m,
-        d,
-        Footprint {
-            model_bytes,
-            data_bytes,
-        },
-    ))
+    let m = mj::mjb::load_in_place_into(&mut slots.model, blob, mbuf).map_err(Error::Blob)?;
+    let d = Data::new_into(&mut slots.data, m, dbuf).map_err(Error::Memory)?;
+    let fp = Footprint {
+        model_bytes,
+        data_bytes,
+    };
+    Ok((&**m, d, fp))
+}
+
+/// Bytes of RAM that `blob` needs in place: its arrays that cannot be viewed, and the `Data`.
+/// Never inlined, for the stack as [`load_into`].
+#[inline(never)]
+fn ram_needed(blob: &[u8]) -> Result<(usize, usize), Error> {
+    let header = mj::mjb::read_header(blob).map_err(Error::Blob)?;
+    let model_bytes = mj::mjb::in_place_ram_bytes(blob).map_err(Error::Blob)?;
+    let data_bytes = Data::bytes_needed(&header.sizes).map_err(Error::Memory)?;
+    Ok((model_bytes, data_bytes))
+}
+
+/// [`load_into`] returning the views by value, for the host program and boards with stack to
+/// spare (the views are moved through the stack: tens of KiB of frames on the device).
+pub fn load<'a>(
+    blob: &'a [u8],
+    arena: &'a mut [u8],
+) -> Result<(InPlaceModel<'a>, Data<'a>, Footprint), Error> {
+    let mut slots = Slots::new();
+    let (_, _, fp) = load_into(&mut slots, blob, arena)?;
+    match (slots.model, slots.data) {
+        (Some(m), Some(d)) => Ok((m, d, fp)),
+        _ => Err(Error::Shape),
+    }
+}
+
+/// Zero-control steps of the `footprint` program, after which device and host compare
+/// [`digest`]s.
+pub const FOOTPRINT_STEPS: u32 = 200;
+
+/// FNV-1a hash of the bits of `time, qpos, qvel, act` (NaN as the one quiet NaN): what the
+/// `footprint` program and the host compare after [`FOOTPRINT_STEPS`] steps of a model too
+/// large to log state by state.
+pub fn digest(d: &Data) -> u32 {
+    let values = core::iter::once(&d.time)
+        .chain(d.qpos.iter())
+        .chain(d.qvel.iter())
+        .chain(d.act.iter());
+    let mut h: u32 = 0x811c_9dc5;
+    for v in values {
+        let bits = if v.is_nan() { 0x7fc0_0000 } else { v.to_bits() };
+        for b in bits.to_le_bytes() {
+            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        }
+    }
+    h
 }
 
 /// Puts `d` in the start state: reset, poles tilted, at rest.

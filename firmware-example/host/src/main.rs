@@ -575,8 +575,15 @@ fn footprint(path: &str) -> Result<(), String> {
     let blob = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut arena = vec![0u8; 256 << 20];
     let (m, mut d, fp) = task::load(&blob, &mut arena).map_err(|e| format!("{e:?}"))?;
-    for _ in 0..DISTANCE_STEPS {
+    for step in 1..=DISTANCE_STEPS {
         task::mj::step(&m, &mut d).map_err(|e| e.to_string())?;
+        if step == task::FOOTPRINT_STEPS as usize {
+            // the line the device's footprint program logs, for run.sh to compare
+            println!(
+                "footprint: digest after {step} steps {:08x}",
+                task::digest(&d)
+            );
+        }
     }
     let nx = 2 * m.nv + m.na;
     let (mut a, mut b) = (vec![0.0; nx * nx], vec![0.0; nx * m.nu]);
