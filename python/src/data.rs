@@ -4,6 +4,7 @@ use mjrs_alloc::OwnedData;
 use mjrs_core::arena::ArenaDims;
 use mjrs_core::layout::Kind;
 use mjrs_core::Data;
+use mjrs_std::ThreadPool;
 use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -50,7 +51,7 @@ pub struct MjData {
     /// this address is the one this data was made for (the per-call pair check's fast path).
     model_view: usize,
     /// The thread pool and datas of `rollout(..., nthread > 1)` with this data, made on first use.
-    pub(crate) rollout_workers: Option<crate::rollout::RolloutWorkers>,
+    pub(crate) rollout_workers: Option<RolloutWorkers>,
     /// Every fixed-size array of the layout table, in table order.
     fields: Vec<FieldView>,
 }
@@ -411,4 +412,23 @@ pub fn _data_from_state(model: Bound<'_, MjModel>, state: &[u8]) -> PyResult<MjD
     pickling::restore_data(&mut data.cell, state)
         .map_err(|e| PyValueError::new_err(format!("cannot unpickle MjData: {e}")))?;
     Ok(data)
+}
+
+/// A thread pool and one data per worker for `nthread` > 1 rollouts. Made once per `MjData`
+/// (for its own model and a thread count) and kept: a pool's threads and the datas cost more
+/// than a small batch.
+pub(crate) struct RolloutWorkers {
+    pub(crate) pool: ThreadPool,
+    pub(crate) datas: Vec<OwnedData>,
+}
+
+impl RolloutWorkers {
+    pub(crate) fn new(model: &mjrs_core::Model<'_>, nthread: usize) -> PyResult<Self> {
+        let pool = ThreadPool::create(nthread).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let datas = (0..pool.nworker())
+            .map(|_| OwnedData::new(model))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(Self { pool, datas })
+    }
 }

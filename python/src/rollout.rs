@@ -2,15 +2,14 @@
 //! `mjrs_std::rollout_threaded` (a thread pool, one data per thread), without the GIL.
 //! The Python module `mjrs/rollout.py` infers the shapes and allocates the outputs.
 
-use mjrs_alloc::OwnedData;
 use mjrs_core::rollout::{rollout, RolloutBuffers};
 use mjrs_core::Real;
-use mjrs_std::{rollout_threaded, ThreadPool};
+use mjrs_std::rollout_threaded;
 use numpy::{PyReadonlyArrayDyn, PyReadwriteArrayDyn};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::data::{check_pair, MjData};
+use crate::data::{check_pair, MjData, RolloutWorkers};
 use crate::model::MjModel;
 
 fn contiguous<'a>(a: &'a PyReadonlyArrayDyn<'_, Real>, name: &str) -> PyResult<&'a [Real]> {
@@ -88,23 +87,4 @@ pub fn _rollout(
         py.detach(|| rollout_threaded(pool, model, datas, nroll, nstep, control_spec, buffers))
     };
     result.map_err(|e| PyValueError::new_err(e.to_string()))
-}
-
-/// A thread pool and one data per worker for `nthread` > 1 rollouts. Made once per `MjData`
-/// (for its own model and a thread count) and kept: a pool's threads and the datas cost more
-/// than a small batch.
-pub struct RolloutWorkers {
-    pool: ThreadPool,
-    datas: Vec<OwnedData>,
-}
-
-impl RolloutWorkers {
-    fn new(model: &mjrs_core::Model<'_>, nthread: usize) -> PyResult<Self> {
-        let pool = ThreadPool::create(nthread).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let datas = (0..pool.nworker())
-            .map(|_| OwnedData::new(model))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(Self { pool, datas })
-    }
 }

@@ -201,7 +201,6 @@ fn f32_stack_has_the_contacts_of_f64() {
     );
 }
 
-
 /// Line-search evaluations and solver iterations summed over `steps` steps of core `$core`
 /// (the statistics of the first island, whose iterations all fit `NSOLVER_STATS`).
 macro_rules! line_search_evals {
