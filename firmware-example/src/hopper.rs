@@ -9,8 +9,8 @@ use mjrs_firmware_control::{self as task, hopper};
 use task::mj::Real;
 
 /// Exit status: whether both tasks succeeded; errors are logged with their code.
-pub fn run(arena: &'static mut [u8]) -> bool {
-    match hopper_task(arena) {
+pub fn run(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
+    match hopper_task(arena, slots) {
         Ok(success) => success,
         Err(e) => {
             defmt::error!("error code {=u8}: {}", e.code(), e);
@@ -19,12 +19,16 @@ pub fn run(arena: &'static mut [u8]) -> bool {
     }
 }
 
-fn hopper_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
+fn hopper_task(
+    arena: &'static mut [u8],
+    slots: &'static mut [task::Slots<'static>; 2],
+) -> Result<bool, task::Error> {
     let long = cfg!(feature = "long");
     let (plant_arena, plan_arena) = arena.split_at_mut(arena.len() / 2);
+    let [plant_slots, plan_slots] = slots;
     let t0 = clock::now();
-    let (pm, mut pd, plant_fp) = task::load(&hopper::PLANT_BLOB.0, plant_arena)?;
-    let (mm, mut md, plan_fp) = task::load(&hopper::PLAN_BLOB.0, plan_arena)?;
+    let (pm, pd, plant_fp) = task::load_into(plant_slots, &hopper::PLANT_BLOB.0, plant_arena)?;
+    let (mm, md, plan_fp) = task::load_into(plan_slots, &hopper::PLAN_BLOB.0, plan_arena)?;
     let loading = clock::since(t0);
     defmt::println!(
         "hopper: plant Model {=usize} B + Data {=usize} B, planner Model {=usize} B + Data {=usize} B, both loaded in {=u64} {=str}; {=str}",
@@ -43,10 +47,10 @@ fn hopper_task(arena: &'static mut [u8]) -> Result<bool, task::Error> {
         let o = hopper::episode(
             t,
             long,
-            &pm,
-            &mut pd,
-            &mm,
-            &mut md,
+            pm,
+            &mut *pd,
+            mm,
+            &mut *md,
             &mut planner,
             t.cost(),
             clock::now,

@@ -90,8 +90,8 @@ fn run(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) 
 }
 
 #[cfg(feature = "hopper")]
-fn run(arena: &'static mut [u8]) -> bool {
-    hopper::run(arena)
+fn run(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
+    hopper::run(arena, slots)
 }
 
 /// Loads the blob, computes the LQR gains, runs the zero-control and the LQR episode, and says
