@@ -167,9 +167,10 @@ macro_rules! gen_data {
                     /// [`crate::thread`]). Not part of the header: every view starts without one.
                     pub threadpool: Option<&'a dyn crate::thread::Parallel>,
                     $( $(#[$m])* pub $sname: $t, )*
-                    /// Solver statistics, `NISLAND` blocks of `NSOLVER_STATS` iterations
-                    /// (`NISLAND * NSOLVER_STATS` entries).
-                    pub solver: &'a mut [SolverStat],
+                    /// Solver statistics, `NISLAND` blocks of `NSOLVER_STATS` iterations.
+                    /// An array reference (one word; a slice would take two and make `Data`
+                    /// larger than `mjData` on some models).
+                    pub solver: &'a mut [SolverStat; NISLAND * NSOLVER_STATS],
                     /// The arena: contacts and constraint rows at the bottom, scratch stack at
                     /// the top, and above it the plugin instances' objects
                     /// ([`Data::plugin_objects`]).
@@ -229,23 +230,23 @@ macro_rules! gen_data {
                         header: &DataHeader,
                         buf: &'a mut [u8],
                     ) -> Result<&'s mut Self, ArenaError> {
-                        let filled = slot.insert(Self::empty()).fill_view(header, buf);
-                        if let Err(e) = filled {
+                        *slot = None;
+                        let (c, solver) = Self::start_carving(&header.sizes, buf)?;
+                        slot.insert(Self::empty(solver)).fill_view(header, c).inspect_err(|_| {
                             *slot = None;
-                            return Err(e);
-                        }
+                        })?;
                         slot.as_mut().ok_or(ArenaError::BadHeader)
                     }
 
-                    /// A data without arrays, every scalar at its reset value: what
-                    /// [`Data::view_into`] starts from.
-                    fn empty() -> Self {
+                    /// A data without arrays but the solver statistics, every scalar at its
+                    /// reset value: what [`Data::view_into`] starts from.
+                    fn empty(solver: &'a mut [SolverStat; NISLAND * NSOLVER_STATS]) -> Self {
                         Data {
                             sizes: ModelSizes::ZERO,
                             callbacks: Callbacks::default(),
                             threadpool: None,
                             $( $sname: $init, )*
-                            solver: &mut [],
+                            solver,
                             arena: Arena::new(&mut []),
                             $( $name: &mut [], )*
                         }
@@ -253,8 +254,8 @@ macro_rules! gen_data {
 
                     /// Carves every array of `header`'s sizes from `buf` into this data and
                     /// takes `header`'s scalars and arena bookkeeping.
-                    fn fill_view(&mut self, header: &DataHeader, buf: &'a mut [u8]) -> Result<(), ArenaError> {
-                        self.carve_arrays(header.sizes, header.plugin_bytes, buf)?;
+                    fn fill_view(&mut self, header: &DataHeader, c: Carver<'a>) -> Result<(), ArenaError> {
+                        self.carve_arrays(header.sizes, header.plugin_bytes, c)?;
                         self.callbacks = header.callbacks;
                         $( self.$sname = header.$sname; )*
                         if !self.arena.fits(&header.arena, &header.arena_fields) {
@@ -265,20 +266,33 @@ macro_rules! gen_data {
                         Ok(())
                     }
 
-                    /// Carves every array for these sizes from `buf` into this data, a fresh
+                    /// Starts carving `buf` for these sizes: the carver and the first array, the
+                    /// solver statistics (which a data cannot be without).
+                    #[allow(clippy::type_complexity)]
+                    fn start_carving(
+                        sizes: &ModelSizes,
+                        buf: &'a mut [u8],
+                    ) -> Result<(Carver<'a>, &'a mut [SolverStat; NISLAND * NSOLVER_STATS]), ArenaError> {
+                        let needed = Self::bytes_needed(sizes)?;
+                        let mut c = Carver::new(buf, needed);
+                        let solver = c
+                            .take::<SolverStat>(Some(NISLAND * NSOLVER_STATS))?
+                            .try_into()
+                            .map_err(|_| ArenaError::SizeOverflow)?;
+                        Ok((c, solver))
+                    }
+
+                    /// Carves every other array for these sizes from `c` into this data, a fresh
                     /// arena with `plugin_bytes` at its top for the plugin objects.
                     fn carve_arrays(
                         &mut self,
                         sizes: ModelSizes,
                         plugin_bytes: usize,
-                        buf: &'a mut [u8],
+                        mut c: Carver<'a>,
                     ) -> Result<(), ArenaError> {
-                        let needed = Self::bytes_needed(&sizes)?;
-                        let mut c = Carver::new(buf, needed);
                         let s = &sizes;
                         self.sizes = sizes;
                         self.threadpool = None;
-                        self.solver = c.take::<SolverStat>(Some(NISLAND * NSOLVER_STATS))?;
                         $( self.$name = c.take::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+)))?; )*
                         let arena_words = c.take::<u64>(Some(s.narena / 8))?;
                         let arena_bytes = crate::pod::as_bytes_mut(arena_words);
@@ -295,11 +309,11 @@ macro_rules! gen_data {
                         buf: &'a mut [u8],
                     ) -> Result<&'s mut Self, ArenaError> {
                         // the scalars of an empty data are the initial ones
-                        let carved = slot.insert(Self::empty()).carve_arrays(sizes, plugin_bytes, buf);
-                        if let Err(e) = carved {
+                        *slot = None;
+                        let (c, solver) = Self::start_carving(&sizes, buf)?;
+                        slot.insert(Self::empty(solver)).carve_arrays(sizes, plugin_bytes, c).inspect_err(|_| {
                             *slot = None;
-                            return Err(e);
-                        }
+                        })?;
                         slot.as_mut().ok_or(ArenaError::BadHeader)
                     }
 
@@ -351,7 +365,7 @@ macro_rules! gen_data {
                         }
                         self.callbacks = src.callbacks;
                         $( self.$sname = src.$sname; )*
-                        self.solver.copy_from_slice(src.solver);
+                        *self.solver = *src.solver;
                         self.arena.copy_from(&src.arena);
                         $( copy_array(stringify!($name), self.$name, src.$name); )*
                         Ok(())
