@@ -91,13 +91,7 @@ macro_rules! active_nodes {
 #[test]
 fn f32_midphase_culls_like_f64() {
     let mut owned = mjrs_tests::compile_model("f32_world_bvh.xml");
-    let m = owned.view();
-    let blob = |bytes| {
-        let mut out = vec![0u8; mjrs_core::mjb::save_size(&m, bytes)];
-        let n = mjrs_core::mjb::save(&m, &mut out, bytes).unwrap();
-        out.truncate(n);
-        out
-    };
+    let mut blob = |bytes| owned.to_mjb(bytes).unwrap();
     let wide = active_nodes!(mjrs_core, blob(8), 300);
     for bytes in [4, 8] {
         // the world's root box: its top is the border capsules' (0.4), within 2^-12, in f32
@@ -134,13 +128,7 @@ fn f32_newton_stops_like_f64_under_control() {
     let mut failures = Vec::new();
     for xml in ["ant.xml", "walker2d.xml", "hopper.xml", "half_cheetah.xml"] {
         let mut owned = mjrs_tests::compile_model(xml);
-        let m = owned.view();
-        let blob = |bytes| {
-            let mut out = vec![0u8; mjrs_core::mjb::save_size(&m, bytes)];
-            let n = mjrs_core::mjb::save(&m, &mut out, bytes).unwrap();
-            out.truncate(n);
-            out
-        };
+        let mut blob = |bytes| owned.to_mjb(bytes).unwrap();
         let wide = control_iterations!(mjrs_core, mjrs::control::sine, blob(8), 1000);
         let narrow = control_iterations!(mjrs_core_f32, mjrs::f32::control::sine, blob(4), 1000);
         println!("{xml}: f64 {wide:.2}, f32 {narrow:.2} iterations per step");
@@ -181,13 +169,7 @@ fn f32_stack_has_the_contacts_of_f64() {
     let mut owned = mjrs_xml::load_xml(root.join("bench/models/stack.xml"), None)
         .unwrap()
         .model;
-    let m = owned.view();
-    let blob = |bytes| {
-        let mut out = vec![0u8; mjrs_core::mjb::save_size(&m, bytes)];
-        let n = mjrs_core::mjb::save(&m, &mut out, bytes).unwrap();
-        out.truncate(n);
-        out
-    };
+    let mut blob = |bytes| owned.to_mjb(bytes).unwrap();
     let (ncon64, nefc64) = contact_work!(mjrs_core, blob(8), 300);
     let (ncon32, nefc32) = contact_work!(mjrs_core_f32, blob(4), 300);
     println!("stack, 300 steps: f64 {ncon64} contacts {nefc64} rows, f32 {ncon32} contacts {nefc32} rows");
@@ -236,13 +218,7 @@ fn f32_cg_line_search_evaluates_like_f64() {
     let mut owned = mjrs_xml::load_xml(std::path::Path::new(path), None)
         .unwrap()
         .model;
-    let m = owned.view();
-    let blob = |bytes| {
-        let mut out = vec![0u8; mjrs_core::mjb::save_size(&m, bytes)];
-        let n = mjrs_core::mjb::save(&m, &mut out, bytes).unwrap();
-        out.truncate(n);
-        out
-    };
+    let mut blob = |bytes| owned.to_mjb(bytes).unwrap();
     let (evals, iterations) = line_search_evals!(mjrs_core, blob(8), 200);
     let (evals32, iterations32) = line_search_evals!(mjrs_core_f32, blob(4), 200);
     let (wide, narrow) = (
