@@ -12,6 +12,20 @@ pub const MINVAL: f64 = 1e-15;
 /// MuJoCo's `mjPI`.
 pub const PI: f64 = std::f64::consts::PI;
 
+/// Number of size parameters a geom type uses (`mjGEOMINFO`): what the compiler checks and
+/// the writer writes.
+pub fn geominfo(ty: i32) -> usize {
+    use mjrs_core::types::{
+        GEOM_BOX, GEOM_CAPSULE, GEOM_CYLINDER, GEOM_ELLIPSOID, GEOM_PLANE, GEOM_SPHERE,
+    };
+    match ty {
+        GEOM_PLANE | GEOM_ELLIPSOID | GEOM_BOX => 3,
+        GEOM_SPHERE => 1,
+        GEOM_CAPSULE | GEOM_CYLINDER => 2,
+        _ => 0,
+    }
+}
+
 /// MuJoCo's `mjMAX` macro: `a > b ? a : b` (with a NaN, the second operand).
 pub fn c_max(a: f64, b: f64) -> f64 {
     if a > b {

@@ -15,16 +15,6 @@ use crate::util::*;
 /// `mjMAXVAL`.
 const MAXVAL: f64 = 1e10;
 
-/// Number of size parameters a geom type uses (`mjGEOMINFO`).
-fn geominfo(ty: i32) -> usize {
-    match ty {
-        GEOM_PLANE | GEOM_ELLIPSOID | GEOM_BOX => 3,
-        GEOM_SPHERE => 1,
-        GEOM_CAPSULE | GEOM_CYLINDER => 2,
-        _ => 0,
-    }
-}
-
 /// `checksize`: positive sizes for the type.
 fn checksize(size: &[f64; 3], ty: i32, name: &str, id: usize, info: &Info) -> Result<(), XmlError> {
     if ty == GEOM_PLANE {

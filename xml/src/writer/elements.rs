@@ -12,16 +12,7 @@ use super::node::Node;
 use crate::error::XmlError;
 use crate::keywords as kw;
 use crate::spec::*;
-
-/// Number of size parameters a geom type uses (`mjGEOMINFO`): MuJoCo writes that many.
-fn geominfo(ty: i32) -> usize {
-    match ty {
-        GEOM_PLANE | GEOM_ELLIPSOID | GEOM_BOX => 3,
-        GEOM_SPHERE => 1,
-        GEOM_CAPSULE | GEOM_CYLINDER => 2,
-        _ => 0,
-    }
-}
+use crate::util::geominfo;
 
 /// `OneJoint`.
 pub fn joint(n: &mut Node, j: &Joint, d: &Joint) -> Result<(), XmlError> {

@@ -12,7 +12,7 @@ use mjrs_core::Model;
 use super::{changed, copy_one, copy_row, copy_user, error, row, same, spec_angle};
 use crate::error::XmlError;
 use crate::spec::*;
-use crate::util::frameaccuminv;
+use crate::util::{frameaccuminv, geominfo};
 
 /// The spec bodies in model order, and where each joint, geom, site, camera and light of the
 /// model is in the spec (body, index in the body).
@@ -249,16 +249,6 @@ fn joints(spec: &mut Spec, order: &Order, a: &Model, b: &Model) {
                 j.springref = spec_angle(b.qpos_spring[q], hinge);
             }
         }
-    }
-}
-
-/// Number of size parameters of a geom type (`mjGEOMINFO`).
-fn geominfo(ty: i32) -> usize {
-    match ty {
-        GEOM_PLANE | GEOM_ELLIPSOID | GEOM_BOX => 3,
-        GEOM_SPHERE => 1,
-        GEOM_CAPSULE | GEOM_CYLINDER => 2,
-        _ => 0,
     }
 }
 
