@@ -46,9 +46,8 @@ import sys
 import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-MJREF = pathlib.Path(os.environ.get("MJREF", ROOT.parent / "shared" / "mjref" / "mjref"))
-MJREF_HOME = pathlib.Path(os.environ.get("MJREF_HOME", pathlib.Path.home() / ".cache" / "mjref"))
+from speed import MJREF, MJREF_HOME, ROOT, last_json, models, run  # shared with bench/speed.py
+
 PACKAGES = ("mjrs", "mujoco")
 CLOCK_SHIFT = 0.1  # the clock shift between rollouts, as bench/rollout_mujoco.py
 
@@ -214,26 +213,6 @@ def rollout_runner(mj, rollout, m, d, state0, ctrl, state, sensordata, threads):
 
 # ---------------------------------------------------------------------------------------------
 # driver
-
-
-def run(cmd, env=None):
-    p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, env=env)
-    if p.returncode:
-        raise RuntimeError(f"{' '.join(map(str, cmd))}: {p.stderr.strip() or p.stdout.strip()}")
-    return p.stdout
-
-
-def last_json(text):
-    return json.loads(text.strip().splitlines()[-1])
-
-
-def models():
-    out = []
-    for line in (ROOT / "bench" / "models.txt").read_text().splitlines():
-        line = line.split("#")[0].split()
-        if line:
-            out.append((line[0], ROOT / line[1], int(line[2])))
-    return out
 
 
 class Bench:

@@ -60,8 +60,8 @@ def last_json(text):
     return json.loads(text.strip().splitlines()[-1])
 
 
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
+def run(cmd, env=None):
+    p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, env=env)
     if p.returncode:
         raise RuntimeError(f"{' '.join(map(str, cmd))}: {p.stderr.strip() or p.stdout.strip()}")
     return p.stdout
