@@ -59,13 +59,13 @@ fn hopper_task(
         defmt::println!(
             "hopper {=str}: healthy {=bool}, torso height {=f32}..{=f32} m after {=f32} s, largest pitch {=f32} rad, final pitch {=f32} rad, drift {=f32} m, {=u32} updates in flight, {=u32} fallbacks (first {=?}), {=u32} updates without descent: {=str}",
             t.tag(), o.healthy, o.height[0], o.height[1], hopper::HOP_PERIOD, o.max_pitch, o.final_pitch,
-            o.max_drift, o.flight, o.fallbacks, o.first_error, o.no_descent,
+            o.max_drift, o.flight, o.updates.fallbacks, o.updates.first_error, o.updates.no_descent,
             if o.success { "success" } else { "FAILED" }
         );
         success &= o.success;
-        total += o.update_total;
+        total += o.updates.update_total;
         updates += u64::from(t.updates(long));
-        worst = worst.max(o.update_max);
+        worst = worst.max(o.updates.update_max);
     }
     defmt::println!(
         "hopper: {=str} per control update: mean {=u64}, max {=u64} ({=u64} updates)",

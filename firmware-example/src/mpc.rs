@@ -55,13 +55,13 @@ fn mpc_task(
         )?;
         defmt::println!(
             "mpc {=str}: upright from {=?} s, final tilt {=f32} rad, largest tilt after the push {=f32} rad, cart within {=f32} m, {=u32} fallbacks (first {=?}), {=u32} updates without descent: {=str}",
-            t.tag(), o.upright_from, o.final_tilt, o.max_tilt, o.max_cart, o.fallbacks,
-            o.first_error, o.no_descent, if o.success { "success" } else { "FAILED" }
+            t.tag(), o.upright_from, o.final_tilt, o.max_tilt, o.max_cart, o.updates.fallbacks,
+            o.updates.first_error, o.updates.no_descent, if o.success { "success" } else { "FAILED" }
         );
         success &= o.success;
-        total += o.update_total;
+        total += o.updates.update_total;
         updates += u64::from(t.updates());
-        worst = worst.max(o.update_max);
+        worst = worst.max(o.updates.update_max);
     }
     defmt::println!(
         "mpc: {=str} per control update: mean {=u64}, max {=u64} ({=u64} updates)",

@@ -8,7 +8,7 @@
 //! [`Task::SwingUp`] starts hanging at rest and must bring the pole upright and hold it there;
 //! [`Task::Push`] starts upright and must recover from a push on the pole.
 
-use crate::mpc::{Cost, MpcError, Planner, Settings, State, Wave, NX_MAX};
+use crate::mpc::{Cost, Planner, Settings, State, Updates, Wave, NX_MAX};
 use crate::{mj, Aligned, Error, Sample};
 use mj::math::scalar;
 use mj::{Data, Model, Real};
@@ -114,16 +114,8 @@ pub struct Outcome {
     pub final_tilt: Real,
     /// Largest distance of the cart from the rail's centre (m).
     pub max_cart: Real,
-    /// Updates that fell back to zero control.
-    pub fallbacks: u32,
-    /// The first planner error (the fallback's cause).
-    pub first_error: Option<MpcError>,
-    /// Updates whose line search found no descent (the previous plan kept).
-    pub no_descent: u32,
-    /// Counter units (cycles or instructions) of the slowest and of all updates.
-    pub update_max: u64,
-    /// Counter units of all updates together.
-    pub update_total: u64,
+    /// The planner's updates.
+    pub updates: Updates,
     /// The task's criterion met.
     pub success: bool,
 }
@@ -169,40 +161,19 @@ pub fn episode(
         max_tilt: 0.0,
         final_tilt: 0.0,
         max_cart: 0.0,
-        fallbacks: 0,
-        first_error: None,
-        no_descent: 0,
-        update_max: 0,
-        update_total: 0,
+        updates: Updates::default(),
         success: false,
     };
     for update in 1..=task.updates() {
         let mut u = [0.0];
-        let t0 = now();
         let x = State {
             time: pd.time,
             qpos: &pd.qpos[..],
             qvel: &pd.qvel[..],
         };
-        let code = match planner.update(mm, md, &x, cost, &mut u) {
-            Ok(()) => 0,
-            Err(MpcError::NoDescent) => {
-                // the previous plan's control, already in `u`
-                out.no_descent += 1;
-                MpcError::NoDescent.code()
-            }
-            Err(e) => {
-                // the safe fallback: no force, and a fresh plan next time
-                u = [0.0];
-                planner.reset();
-                out.fallbacks += 1;
-                out.first_error.get_or_insert(e);
-                e.code()
-            }
-        };
-        let spent = now().wrapping_sub(t0);
-        out.update_max = out.update_max.max(spent);
-        out.update_total += spent;
+        let code = out
+            .updates
+            .plan(planner, mm, md, &x, cost, &mut u, &mut now);
         pd.ctrl[0] = u[0];
         for _ in 0..STEPS_PER_UPDATE {
             let pushing = task == Task::Push && pd.time >= PUSH_AT && pd.time < PUSH_AT + PUSH_FOR;

@@ -9,7 +9,7 @@
 //! torso tilted: [`Task::Stand`] lands and stands upright over its foot; [`Task::Hop`] follows a
 //! torso height that rises and falls (a periodic reference in the cost) in place.
 
-use crate::mpc::{Cost, MpcError, Planner, Settings, State, Wave, NX_MAX};
+use crate::mpc::{Cost, Planner, Settings, State, Updates, Wave, NX_MAX};
 use crate::{mj, Aligned, Error, Sample};
 use mj::{Data, Model, Real};
 
@@ -151,16 +151,8 @@ pub struct Outcome {
     pub max_drift: Real,
     /// Updates after which the plant touched the floor nowhere (in flight).
     pub flight: u32,
-    /// Updates that fell back to zero control.
-    pub fallbacks: u32,
-    /// The first planner error (the fallback's cause).
-    pub first_error: Option<MpcError>,
-    /// Updates whose line search found no descent (the previous plan kept).
-    pub no_descent: u32,
-    /// Counter units (cycles or instructions) of the slowest update.
-    pub update_max: u64,
-    /// Counter units of all updates together.
-    pub update_total: u64,
+    /// The planner's updates.
+    pub updates: Updates,
     /// The task's criterion met.
     pub success: bool,
 }
@@ -204,41 +196,20 @@ pub fn episode(
         final_pitch: 0.0,
         max_drift: 0.0,
         flight: 0,
-        fallbacks: 0,
-        first_error: None,
-        no_descent: 0,
-        update_max: 0,
-        update_total: 0,
+        updates: Updates::default(),
         success: false,
     };
     let updates = task.updates(long);
     for update in 1..=updates {
         let mut u = [0.0; NU];
-        let t0 = now();
         let x = State {
             time: pd.time,
             qpos: &pd.qpos[..],
             qvel: &pd.qvel[..],
         };
-        let code = match planner.update(mm, md, &x, cost, &mut u) {
-            Ok(()) => 0,
-            Err(MpcError::NoDescent) => {
-                // the previous plan's controls, already in `u`
-                out.no_descent += 1;
-                MpcError::NoDescent.code()
-            }
-            Err(e) => {
-                // the safe fallback: no torque, and a fresh plan next time
-                u = [0.0; NU];
-                planner.reset();
-                out.fallbacks += 1;
-                out.first_error.get_or_insert(e);
-                e.code()
-            }
-        };
-        let spent = now().wrapping_sub(t0);
-        out.update_max = out.update_max.max(spent);
-        out.update_total += spent;
+        let code = out
+            .updates
+            .plan(planner, mm, md, &x, cost, &mut u, &mut now);
         pd.ctrl.copy_from_slice(&u);
         for _ in 0..STEPS_PER_UPDATE {
             mj::step(pm, pd)?;

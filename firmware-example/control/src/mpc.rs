@@ -216,6 +216,60 @@ pub struct State<'s> {
     pub qvel: &'s [Real],
 }
 
+/// What a closed loop's planner updates came to: fallbacks, updates without descent and the
+/// time they took.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Updates {
+    /// Updates that fell back to zero control.
+    pub fallbacks: u32,
+    /// The first planner error (the fallback's cause).
+    pub first_error: Option<MpcError>,
+    /// Updates whose line search found no descent (the previous plan kept).
+    pub no_descent: u32,
+    /// Counter units (cycles or instructions) of the slowest update.
+    pub update_max: u64,
+    /// Counter units of all updates together.
+    pub update_total: u64,
+}
+
+impl Updates {
+    /// One closed-loop update of `planner` (planning with `mm`, rollouts in `md`) from `x`,
+    /// timed by `now`, into `u`. Without descent `u` keeps the previous plan's controls; on any
+    /// other error the safe fallback: zero control, and a fresh plan next time. Returns the
+    /// error code to log (0: none).
+    #[allow(clippy::too_many_arguments)]
+    pub fn plan(
+        &mut self,
+        planner: &mut Planner,
+        mm: &Model,
+        md: &mut Data,
+        x: &State,
+        cost: &Cost,
+        u: &mut [Real],
+        mut now: impl FnMut() -> u64,
+    ) -> u8 {
+        let t0 = now();
+        let code = match planner.update(mm, md, x, cost, u) {
+            Ok(()) => 0,
+            Err(MpcError::NoDescent) => {
+                self.no_descent += 1;
+                MpcError::NoDescent.code()
+            }
+            Err(e) => {
+                u.fill(0.0);
+                planner.reset();
+                self.fallbacks += 1;
+                self.first_error.get_or_insert(e);
+                e.code()
+            }
+        };
+        let spent = now().wrapping_sub(t0);
+        self.update_max = self.update_max.max(spent);
+        self.update_total += spent;
+        code
+    }
+}
+
 /// The planner's state between updates: the nominal plan, its trajectory, its linearization
 /// and gains, all in the caller's scratch.
 pub struct Planner<'a> {

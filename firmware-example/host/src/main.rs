@@ -294,11 +294,12 @@ fn mpc_check() -> Result<(), String> {
         },
     )
     .map_err(|e| fail(&e))?;
-    let fell_back =
-        zero && o.fallbacks == push.updates() && o.first_error == Some(MpcError::NotFinite);
+    let fell_back = zero
+        && o.updates.fallbacks == push.updates()
+        && o.updates.first_error == Some(MpcError::NotFinite);
     println!(
         "mpc-check: NaN cost in closed loop: {} of {} updates fell back to zero control (error code 6){}",
-        o.fallbacks,
+        o.updates.fallbacks,
         push.updates(),
         if fell_back { "" } else { "  UNEXPECTED" }
     );
@@ -446,11 +447,12 @@ fn hopper_check() -> Result<bool, String> {
         },
     )
     .map_err(|e| fail(&e))?;
-    let fell_back =
-        zero && o.fallbacks == stand.updates(false) && o.first_error == Some(MpcError::NotFinite);
+    let fell_back = zero
+        && o.updates.fallbacks == stand.updates(false)
+        && o.updates.first_error == Some(MpcError::NotFinite);
     println!(
         "mpc-check: hopper: NaN cost in closed loop: {} of {} updates fell back to zero torques (error code 6){}",
-        o.fallbacks,
+        o.updates.fallbacks,
         stand.updates(false),
         if fell_back { "" } else { "  UNEXPECTED" }
     );
