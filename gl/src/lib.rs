@@ -13,7 +13,8 @@
 //! - [`Headless`] is an OpenGL context without a display (EGL's device platform, Mesa's
 //!   software renderer when there is no GPU), for images from batch jobs and tests;
 //!   [`WindowGl`] is one on a window. Both hand out the [`Gl`] token every OpenGL call goes
-//!   through: the crate's only `unsafe` code sits behind it.
+//!   through: the crate's only `unsafe` code sits behind it. [`foreign`] renders into a
+//!   context another library made current (glfw's window, as MuJoCo's Python users do).
 //! - [`ui`] is MuJoCo's UI framework (`mjui_*`): sections of buttons, check boxes, sliders,
 //!   edits and more, laid out with MuJoCo's rectangles, driven by mouse and keyboard events
 //!   and drawn with the renderer.
@@ -59,5 +60,6 @@ pub mod ui;
 pub mod viewer;
 
 pub use sys::egl::Headless;
+pub use sys::foreign;
 pub use sys::window::WindowGl;
 pub use sys::Gl;

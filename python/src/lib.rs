@@ -104,6 +104,7 @@ fn add_rendering(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scene::mjv_default_perturb, m)?)?;
     m.add_function(wrap_pyfunction!(scene::mjv_update_scene, m)?)?;
     m.add_function(wrap_pyfunction!(scene::mjv_init_geom, m)?)?;
+    m.add_function(wrap_pyfunction!(scene::mjv_move_camera, m)?)?;
     m.add_function(wrap_pyfunction!(render::mjr_set_buffer, m)?)?;
     m.add_function(wrap_pyfunction!(render::mjr_resize_offscreen, m)?)?;
     m.add_function(wrap_pyfunction!(render::mjr_render, m)?)?;

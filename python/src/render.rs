@@ -2,13 +2,18 @@
 //! `MjrRect`, `MjrContext` and the `mjr_*` functions, over `mjrs_gl::render`; the enums of
 //! the visualization (`mjtCatBit`, `mjtRndFlag`, ...).
 //!
-//! As in MuJoCo, a `MjrContext` belongs to the OpenGL context current when it was made; the
-//! functions make that context current again when another one is (Gymnasium keeps one per
-//! render mode). OpenGL contexts are bound to a thread: these classes are usable only from
-//! the thread that made them.
+//! As in MuJoCo, a `MjrContext` belongs to the OpenGL context current when it was made: the
+//! `GLContext` made current last, or a context another library made current after it (glfw's
+//! window, as Gymnasium's `render_mode="human"` does). A `GLContext` is bound to the thread
+//! only while a function draws with it, so that glfw can make its own contexts current in
+//! between (drivers refuse an EGL and a GLX context at once); the functions draw with their
+//! `GLContext` whichever context is current (Gymnasium keeps one per render mode), and with
+//! another library's context only while it is current. OpenGL contexts are bound to a
+//! thread: these classes are usable only from the thread that made them.
 
 use std::cell::RefCell;
 
+use mjrs_gl::foreign::{self, Current, Foreign};
 use mjrs_gl::render::{self, Context, DepthMap, Font, Framebuffer, GridPos, Rect};
 use mjrs_gl::vis::{self, flag, rnd, stereo};
 use mjrs_gl::{Gl, Headless};
@@ -23,8 +28,10 @@ use crate::model::MjModel;
 use crate::scene::MjvScene;
 
 thread_local! {
-    /// The `GLContext` current on this thread (made current last).
-    static CURRENT: RefCell<Option<Py<GLContext>>> = const { RefCell::new(None) };
+    /// The `GLContext` made current last on this thread, and the other library's context
+    /// that was current then (a different one current now was made current after it).
+    static CURRENT: RefCell<Option<(Py<GLContext>, Option<Current>)>> =
+        const { RefCell::new(None) };
 }
 
 /// A headless OpenGL context through EGL (`mujoco.egl.GLContext`).
@@ -36,19 +43,14 @@ pub struct GLContext {
 #[pymethods]
 impl GLContext {
     /// A new context; the sizes are accepted as MuJoCo's are and not used (rendering goes to
-    /// the offscreen buffer of each `MjrContext`).
+    /// the offscreen buffer of each `MjrContext`). As in MuJoCo, making one changes nothing
+    /// until `make_current`.
     #[new]
     #[pyo3(signature = (max_width, max_height))]
-    fn py_new(py: Python<'_>, max_width: i64, max_height: i64) -> PyResult<Self> {
+    fn py_new(max_width: i64, max_height: i64) -> PyResult<Self> {
         let _ = (max_width, max_height);
-        let headless = Headless::new()
+        let headless = Headless::new_detached()
             .map_err(|e| PyRuntimeError::new_err(format!("Cannot create an EGL context: {e}")))?;
-        // EGL made the new context current; as in MuJoCo, making one changes nothing until
-        // `make_current`, so the current one is made current again
-        let previous = CURRENT.with(|c| c.borrow().as_ref().map(|p| p.clone_ref(py)));
-        if let Some(previous) = previous {
-            GLContext::make_current(previous.bind(py))?;
-        }
         Ok(Self {
             headless: Some(headless),
         })
@@ -56,15 +58,11 @@ impl GLContext {
 
     /// Makes the context current on this thread.
     fn make_current(slf: &Bound<'_, Self>) -> PyResult<()> {
-        let this = slf.borrow();
-        let headless = this
-            .headless
-            .as_ref()
-            .ok_or_else(|| PyRuntimeError::new_err("the GLContext was freed"))?;
-        headless.make_current().map_err(|e| {
-            PyRuntimeError::new_err(format!("Failed to make the EGL context current: {e}"))
-        })?;
-        CURRENT.with(|c| *c.borrow_mut() = Some(slf.clone().unbind()));
+        if slf.borrow().headless.is_none() {
+            return Err(PyRuntimeError::new_err("the GLContext was freed"));
+        }
+        let entry = (slf.clone().unbind(), foreign::current());
+        CURRENT.with(|c| *c.borrow_mut() = Some(entry));
         Ok(())
     }
 
@@ -72,7 +70,7 @@ impl GLContext {
     fn free(slf: &Bound<'_, Self>) {
         CURRENT.with(|c| {
             let mut current = c.borrow_mut();
-            if current.as_ref().is_some_and(|p| p.is(slf)) {
+            if current.as_ref().is_some_and(|(p, _)| p.is(slf)) {
                 *current = None;
             }
         });
@@ -80,35 +78,76 @@ impl GLContext {
     }
 }
 
-/// Runs `f` with the OpenGL calls of `owner`, made current first when it is not.
-fn with_gl<R>(
-    py: Python<'_>,
-    owner: &Py<GLContext>,
-    f: impl FnOnce(&Gl) -> PyResult<R>,
-) -> PyResult<R> {
-    let context = owner.bind(py);
-    let is_current = CURRENT.with(|c| c.borrow().as_ref().is_some_and(|p| p.is(context)));
-    if !is_current {
-        GLContext::make_current(context)?;
-    }
-    let this = context.borrow();
-    let headless = this
-        .headless
-        .as_ref()
-        .ok_or_else(|| FatalError::new_err("the OpenGL context of this MjrContext was freed"))?;
-    f(headless.gl())
+/// The OpenGL context a `MjrContext` was made in.
+enum Owner {
+    /// One of ours.
+    Egl(Py<GLContext>),
+    /// Another library's (glfw's window).
+    Foreign(Foreign),
 }
 
-/// The `GLContext` current on this thread.
-fn current_context(py: Python<'_>, what: &str) -> PyResult<Py<GLContext>> {
-    CURRENT
-        .with(|c| c.borrow().as_ref().map(|p| p.clone_ref(py)))
-        .ok_or_else(|| {
-            FatalError::new_err(format!(
+impl Owner {
+    /// The context current on this thread (see the module's documentation); `what` names
+    /// the function for the error when there is none.
+    fn current(py: Python<'_>, what: &str) -> PyResult<Owner> {
+        let ours = CURRENT.with(|c| {
+            c.borrow()
+                .as_ref()
+                .map(|(p, shadowed)| (p.clone_ref(py), *shadowed))
+        });
+        match (foreign::current(), ours) {
+            (Some(now), Some((context, shadowed))) if shadowed == Some(now) => {
+                Ok(Owner::Egl(context))
+            }
+            (Some(_), _) => Foreign::adopt()
+                .map(Owner::Foreign)
+                .map_err(|e| fatal(what, e)),
+            (None, Some((context, _))) => Ok(Owner::Egl(context)),
+            (None, None) => Err(FatalError::new_err(format!(
                 "{what}: no OpenGL context is current (make one current first: \
-                 mujoco.GLContext(width, height).make_current())"
-            ))
-        })
+                 mujoco.GLContext(width, height).make_current(), or a glfw window's)"
+            ))),
+        }
+    }
+
+    /// Runs `f` with the OpenGL calls of the context: ours made current for the call,
+    /// another library's only while it is current.
+    fn with<R>(&self, py: Python<'_>, f: impl FnOnce(&Gl) -> PyResult<R>) -> PyResult<R> {
+        match self {
+            Owner::Egl(context) => {
+                let this = context.borrow(py);
+                let headless = this.headless.as_ref().ok_or_else(|| {
+                    FatalError::new_err("the OpenGL context of this MjrContext was freed")
+                })?;
+                headless.with_current(f).map_err(|e| {
+                    PyRuntimeError::new_err(format!("Failed to make the EGL context current: {e}"))
+                })?
+            }
+            Owner::Foreign(context) => {
+                let gl = context.gl().ok_or_else(|| {
+                    FatalError::new_err(
+                        "the OpenGL context this MjrContext was made in is not current on \
+                         this thread (make it current again, e.g. glfw.make_context_current(window))",
+                    )
+                })?;
+                f(gl)
+            }
+        }
+    }
+
+    /// Whether drawing with the context is possible now (freeing resources is skipped when
+    /// not: they go with their context).
+    fn usable(&self, py: Python<'_>) -> bool {
+        match self {
+            Owner::Egl(context) => context.borrow(py).headless.is_some(),
+            Owner::Foreign(context) => context.is_current(),
+        }
+    }
+}
+
+/// Runs `f` with the OpenGL calls of the context current on this thread.
+fn with_current<R>(py: Python<'_>, what: &str, f: impl FnOnce(&Gl) -> PyResult<R>) -> PyResult<R> {
+    Owner::current(py, what)?.with(py, f)
 }
 
 /// A rectangle of the framebuffer in pixels, origin at the bottom left (`mjrRect`).
@@ -178,7 +217,7 @@ impl MjrRect {
 #[pyclass(module = "mjrs", name = "MjrContext", unsendable)]
 pub struct MjrContext {
     context: Option<Context>,
-    owner: Py<GLContext>,
+    owner: Owner,
 }
 
 impl MjrContext {
@@ -192,7 +231,7 @@ impl MjrContext {
             .context
             .as_mut()
             .ok_or_else(|| FatalError::new_err("the MjrContext was freed"))?;
-        with_gl(py, &self.owner, |gl| f(gl, context))
+        self.owner.with(py, |gl| f(gl, context))
     }
 
     fn context(&self) -> PyResult<&Context> {
@@ -213,8 +252,8 @@ impl MjrContext {
     #[new]
     #[pyo3(signature = (model, fontscale))]
     fn py_new(py: Python<'_>, model: PyRef<'_, MjModel>, fontscale: i32) -> PyResult<Self> {
-        let owner = current_context(py, "mjr_makeContext")?;
-        let context = with_gl(py, &owner, |gl| {
+        let owner = Owner::current(py, "mjr_makeContext")?;
+        let context = owner.with(py, |gl| {
             Context::new(gl, model.model(), fontscale).map_err(|e| fatal("mjr_makeContext", e))
         })?;
         Ok(Self {
@@ -228,9 +267,9 @@ impl MjrContext {
         let Some(context) = self.context.take() else {
             return Ok(());
         };
-        // a freed OpenGL context took the resources with it
-        if self.owner.bind(py).borrow().headless.is_some() {
-            with_gl(py, &self.owner, |gl| {
+        // a freed (or no longer current) OpenGL context keeps or took the resources
+        if self.owner.usable(py) {
+            self.owner.with(py, |gl| {
                 context.free(gl);
                 Ok(())
             })?;
@@ -397,11 +436,12 @@ pub fn mjr_overlay(
     overlay2: &Bound<'_, PyAny>,
     mut con: PyRefMut<'_, MjrContext>,
 ) -> PyResult<()> {
+    // as in MuJoCo, any value but the shadow and big fonts is the normal font (Gymnasium's
+    // window passes mjFONTSCALE_150)
     let font = match font {
-        0 => Font::Normal,
         1 => Font::Shadow,
         2 => Font::Big,
-        _ => return Err(PyValueError::new_err(format!("invalid mjtFont {font}"))),
+        _ => Font::Normal,
     };
     let pos = [
         GridPos::TopLeft,
@@ -436,8 +476,7 @@ pub fn mjr_max_viewport(py: Python<'_>, mut con: PyRefMut<'_, MjrContext>) -> Py
 #[pyfunction]
 #[pyo3(name = "mjr_finish")]
 pub fn mjr_finish(py: Python<'_>) -> PyResult<()> {
-    let owner = current_context(py, "mjr_finish")?;
-    with_gl(py, &owner, |gl| {
+    with_current(py, "mjr_finish", |gl| {
         render::finish(gl);
         Ok(())
     })
@@ -447,8 +486,7 @@ pub fn mjr_finish(py: Python<'_>) -> PyResult<()> {
 #[pyfunction]
 #[pyo3(name = "mjr_getError")]
 pub fn mjr_get_error(py: Python<'_>) -> PyResult<u32> {
-    let owner = current_context(py, "mjr_getError")?;
-    with_gl(py, &owner, |gl| Ok(render::get_error(gl)))
+    with_current(py, "mjr_getError", |gl| Ok(render::get_error(gl)))
 }
 
 /// An enum of the visualization with its members named in MuJoCo's way.
@@ -485,6 +523,18 @@ pub const ENUMS: &[Enum] = &[
             ("mjCAMERA_TRACKING", vis::camera_type::TRACKING as i64),
             ("mjCAMERA_FIXED", vis::camera_type::FIXED as i64),
             ("mjCAMERA_USER", vis::camera_type::USER as i64),
+        ],
+    ),
+    (
+        "mjtMouse",
+        &[
+            ("mjMOUSE_NONE", vis::interact::mouse::NONE as i64),
+            ("mjMOUSE_ROTATE_V", vis::interact::mouse::ROTATE_V as i64),
+            ("mjMOUSE_ROTATE_H", vis::interact::mouse::ROTATE_H as i64),
+            ("mjMOUSE_MOVE_V", vis::interact::mouse::MOVE_V as i64),
+            ("mjMOUSE_MOVE_H", vis::interact::mouse::MOVE_H as i64),
+            ("mjMOUSE_ZOOM", vis::interact::mouse::ZOOM as i64),
+            ("mjMOUSE_SELECT", vis::interact::mouse::SELECT as i64),
         ],
     ),
     (

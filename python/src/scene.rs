@@ -448,6 +448,26 @@ pub fn mjv_update_scene(
     Ok(())
 }
 
+/// Moves the camera by a mouse motion relative to the window's size (`mjv_moveCamera`, MuJoCo
+/// 3.1.6's arguments: the scene gives the camera's frame); `action` is an `mjtMouse`.
+#[pyfunction]
+#[pyo3(name = "mjv_moveCamera")]
+pub fn mjv_move_camera(
+    py: Python<'_>,
+    m: PyRef<'_, MjModel>,
+    action: i32,
+    reldx: f64,
+    reldy: f64,
+    scn: PyRef<'_, MjvScene>,
+    mut cam: PyRefMut<'_, MjvCamera>,
+) -> PyResult<()> {
+    let mut camera = cam.value(py);
+    vis::interact::move_camera(m.model(), action, reldx, reldy, &scn.scene, &mut camera)
+        .map_err(|e| FatalError::new_err(format!("mjv_moveCamera: {e}")))?;
+    cam.set(py, &camera);
+    Ok(())
+}
+
 /// What `mjv_initGeom` leaves in a geom of no type: the scene's geoms past `ngeom`.
 pub fn default_geom() -> VisGeom {
     vis::init_geom(mjrs_core::types::GEOM_NONE, None, None, None, None)

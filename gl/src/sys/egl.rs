@@ -1,9 +1,10 @@
 //! Headless OpenGL through EGL's device platform: no display server, no window. On machines
 //! without a GPU, Mesa's software device (llvmpipe) is preferred, as it is always there.
 
-use super::Gl;
+use super::{foreign, Gl};
 use glutin::api::egl::{context::PossiblyCurrentContext, device::Device, display::Display};
 use glutin::config::{ConfigSurfaceTypes, ConfigTemplateBuilder};
+use glutin::context::PossiblyCurrentGlContext;
 use glutin::context::{ContextApi, ContextAttributesBuilder, GlProfile, Version};
 use glutin::display::GlDisplay;
 use std::ffi::CString;
@@ -96,5 +97,39 @@ impl Headless {
     /// The OpenGL calls of this context.
     pub fn gl(&self) -> &Gl {
         &self.gl
+    }
+
+    /// Create the context without changing what is current on this thread: a context another
+    /// library made current (glfw's) stays current, and this one is used through
+    /// [`Headless::with_current`] (programs that mix both, as MuJoCo's Python users do).
+    pub fn new_detached() -> Result<Headless, String> {
+        let released = foreign::release_current();
+        let made = Self::new().and_then(|h| {
+            h.context
+                .make_not_current_in_place()
+                .map_err(|e| e.to_string())?;
+            Ok(h)
+        });
+        if let Some(r) = released {
+            r.restore();
+        }
+        made
+    }
+
+    /// Run `f` with this context current, then unbind it and bind again the context that was
+    /// current before (drivers refuse an EGL context while another library's GLX context is
+    /// current, and that library cannot make its own current while ours is).
+    pub fn with_current<R>(&self, f: impl FnOnce(&Gl) -> R) -> Result<R, String> {
+        let released = foreign::release_current();
+        let result = self
+            .context
+            .make_current_surfaceless()
+            .map(|()| f(&self.gl))
+            .map_err(|e| e.to_string());
+        let _ = self.context.make_not_current_in_place();
+        if let Some(r) = released {
+            r.restore();
+        }
+        result
     }
 }

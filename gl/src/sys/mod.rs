@@ -16,6 +16,7 @@
 #![allow(unsafe_code)]
 
 pub mod egl;
+pub mod foreign;
 pub mod window;
 
 use core::ffi::c_void;
