@@ -501,6 +501,7 @@ fn run(cli: Cli) -> Result<(), String> {
                         saved_xml(&path, Some(m))
                     }))
                 }),
+                ..Default::default()
             };
             let summary = mjrs_gl::viewer::run(&mut m, &mut d, opts)?;
             match frames {

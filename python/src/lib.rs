@@ -26,6 +26,7 @@ mod scene;
 mod small_arrays;
 mod statistic;
 mod support;
+mod viewer;
 mod visual;
 
 use pyo3::prelude::*;
@@ -35,6 +36,8 @@ fn _mjrs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<model::MjModel>()?;
     m.add_class::<data::MjData>()?;
+    m.add_class::<viewer::PassiveViewer>()?;
+    m.add_function(wrap_pyfunction!(viewer::launch, m)?)?;
     m.add_class::<option::MjOption>()?;
     m.add_class::<visual::MjVisual>()?;
     m.add_class::<records::RecordList>()?;

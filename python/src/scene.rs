@@ -93,7 +93,7 @@ impl MjvOption {
         }
     }
 
-    fn set(&mut self, py: Python<'_>, v: &VisOption) {
+    pub fn set(&mut self, py: Python<'_>, v: &VisOption) {
         self.plain = v.clone();
         write(py, &self.geomgroup, &v.geomgroup);
         write(py, &self.sitegroup, &v.sitegroup);
@@ -213,7 +213,7 @@ impl MjvPerturb {
         }
     }
 
-    fn set(&mut self, py: Python<'_>, p: &Perturb) {
+    pub fn set(&mut self, py: Python<'_>, p: &Perturb) {
         self.plain = p.clone();
         write(py, &self.refpos, &p.refpos);
         write(py, &self.refquat, &p.refquat);

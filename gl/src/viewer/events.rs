@@ -68,8 +68,10 @@ impl App<'_, '_, '_, '_> {
     /// simulate's own keys (those no panel took).
     fn key(&mut self, s: &mut Sim, key: i32) {
         let shift = self.uistate.shift;
+        // passive: the program runs the physics, so not the keys that run, step or scrub it
+        let managed = self.passive.is_none();
         match key {
-            32 => {
+            32 if managed => {
                 s.run = !s.run;
                 self.pert.active = 0;
                 if s.run {
@@ -77,7 +79,7 @@ impl App<'_, '_, '_, '_> {
                 }
                 self.ui0.pending.push((-1, -1));
             }
-            ui::KEY_RIGHT if !s.run => {
+            ui::KEY_RIGHT if managed && !s.run => {
                 if self.settings.scrub_index < 0 {
                     self.settings.scrub_index += 1;
                     self.pending.load_history = true;
@@ -86,7 +88,7 @@ impl App<'_, '_, '_, '_> {
                     s.history.add(s.m, s.d);
                 }
             }
-            ui::KEY_LEFT => {
+            ui::KEY_LEFT if managed => {
                 s.run = false;
                 let oldest = 1 - s.history.len() as i32;
                 self.settings.scrub_index = (self.settings.scrub_index - 1).max(oldest.min(0));
@@ -108,11 +110,11 @@ impl App<'_, '_, '_, '_> {
                 self.cam.type_ = camera_type::FREE;
                 self.settings.camera = 0;
             }
-            45 if !shift && s.speed + 1 < PERCENT_REAL_TIME.len() => {
+            45 if managed && !shift && s.speed + 1 < PERCENT_REAL_TIME.len() => {
                 s.speed += 1;
                 s.speed_changed = true;
             }
-            61 if !shift && s.speed > 0 => {
+            61 if managed && !shift && s.speed > 0 => {
                 s.speed -= 1;
                 s.speed_changed = true;
             }

@@ -85,7 +85,14 @@ impl App<'_, '_, '_, '_> {
                 event_loop.exit();
                 return Ok(());
             }
-            self.sync(&mut s)?;
+            if self.passive.is_some() {
+                if self.passive_sync(&mut s)? {
+                    event_loop.exit();
+                    return Ok(());
+                }
+            } else {
+                self.sync(&mut s)?;
+            }
         }
         self.refresh_panels()?;
         update_scene_from_state(
@@ -97,7 +104,33 @@ impl App<'_, '_, '_, '_> {
             &mut self.scn,
         )
         .map_err(|e| e.to_string())?;
+        let room = self.scn.maxgeom.saturating_sub(self.scn.geoms.len());
+        let added = self.user_geoms.iter().take(room).cloned();
+        self.scn.geoms.extend(added);
         self.render(event_loop)
+    }
+
+    /// Passive mode's synchronization: the program's last model and data into the viewer's
+    /// copies, simulate's `Sync` on them, and what it changed back to the mailbox. True when
+    /// the program asked the viewer to close.
+    fn passive_sync(&mut self, s: &mut Sim) -> Result<bool, String> {
+        let Some(mut link) = self.passive.take() else {
+            return Ok(false);
+        };
+        let mailbox = link.mailbox.clone();
+        let mut ex = mailbox.lock();
+        let result = (|| {
+            if ex.close_request {
+                return Ok(true);
+            }
+            link.take(&mut ex, s.m, s.d, &mut self.cam, &mut self.vopt)?;
+            self.user_geoms.clone_from(&ex.user_geoms);
+            self.sync(s)?;
+            link.report(&mut ex, s.m, s.d, (&self.cam, &self.vopt, &self.pert))?;
+            Ok(false)
+        })();
+        self.passive = Some(link);
+        result
     }
 
     /// simulate's `Sync`, under the lock: do what the UI asked, copy the model and data into

@@ -20,6 +20,7 @@ mod frame;
 mod hud;
 mod input;
 mod panels;
+pub mod passive;
 mod physics;
 
 use crate::render::{Context, FontMetrics, Framebuffer, Rect};
@@ -71,6 +72,11 @@ pub struct Options {
     /// Loads the model's file again into the model for the simulation section's "Reload"
     /// (ctrl+L); the viewer keeps its window and buffers, so the model must keep its sizes.
     pub reload: Option<Reload>,
+    /// Passive mode (MuJoCo's `launch_passive`): another thread steps its own model and data
+    /// and syncs them through this mailbox; the viewer steps nothing and shows the copies.
+    pub passive: Option<Arc<passive::Mailbox>>,
+    /// Show the left and right panels at the start (tab and shift-tab toggle them).
+    pub show_ui: (bool, bool),
 }
 
 /// Compiles the model's file again into the given model (see [`Options::reload`]).
@@ -111,6 +117,8 @@ impl Default for Options {
             script: Vec::new(),
             save_xml: None,
             reload: None,
+            passive: None,
+            show_ui: (true, true),
         }
     }
 }
@@ -186,16 +194,36 @@ struct App<'s, 'm, 'a, 'b> {
     measured_slowdown: f64,
     speed: usize,
     error: Option<String>,
+    /// Passive mode: the mailbox of the program that steps the physics.
+    passive: Option<passive::Link>,
+    /// Geoms the passive program adds to the scene.
+    user_geoms: Vec<crate::vis::VisGeom>,
 }
 
 /// Run the viewer on `m` and `d` until the window closes (or `opts.frames` frames). Errors
 /// say what is missing when there is no display or no OpenGL.
 pub fn run(m: &mut Model, d: &mut Data, opts: Options) -> Result<Summary, String> {
+    let mut event_loop = event_loop(opts.any_thread)?;
+    run_on(&mut event_loop, m, d, opts)
+}
+
+/// The windowing event loop viewer sessions run on ([`event_loop`], [`run_on`]).
+pub type Windowing = EventLoop<()>;
+
+/// An error naming what to do when there is no display to open windows on.
+pub fn check_display() -> Result<(), String> {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         return Err("no display: set DISPLAY (an X server, or Xvfb for a virtual one); `mjrs render` works without one".into());
     }
+    Ok(())
+}
+
+/// The windowing event loop (one per process: [`run_on`] runs sessions on it one after the
+/// other); `any_thread` allows it off the main thread (X11).
+pub fn event_loop(any_thread: bool) -> Result<EventLoop<()>, String> {
+    check_display()?;
     let mut builder = EventLoop::builder();
-    if opts.any_thread {
+    if any_thread {
         use winit::platform::x11::EventLoopBuilderExtX11;
         builder.with_any_thread(true);
     }
@@ -203,25 +231,47 @@ pub fn run(m: &mut Model, d: &mut Data, opts: Options) -> Result<Summary, String
         .build()
         .map_err(|e| format!("cannot connect to the display: {e}"))?;
     event_loop.set_control_flow(ControlFlow::Poll);
-    mjrs_core::forward(m, d).map_err(|e| e.to_string())?;
+    Ok(event_loop)
+}
+
+/// [`run`] on an event loop made by [`event_loop`]; the window closes at the end, the loop can
+/// run the next session.
+pub fn run_on(
+    event_loop: &mut EventLoop<()>,
+    m: &mut Model,
+    d: &mut Data,
+    opts: Options,
+) -> Result<Summary, String> {
+    use winit::platform::run_on_demand::EventLoopExtRunOnDemand;
+    check_display()?;
+    let mailbox = opts.passive.clone();
+    if mailbox.is_none() {
+        mjrs_core::forward(m, d).map_err(|e| e.to_string())?;
+    }
     let mut state = SceneState::new(m, MAXGEOM).map_err(|e| e.to_string())?;
     state.update(m, d).map_err(|e| e.to_string())?;
     let (nkey, cam) = (m.nkey, Camera::default_free(m));
     let body_parentid = m.body_parentid.to_vec();
-    let sim = Mutex::new(Sim::new(m, d, opts.paused));
+    let sim = Mutex::new(Sim::new(m, d, opts.paused && mailbox.is_none()));
     let nhistory = lock(&sim).history.len();
     let mut app = App::new(&sim, opts, state, cam, nkey, nhistory, body_parentid)?;
     let run = std::thread::scope(|s| {
-        let physics = s.spawn(|| physics::run(&sim));
-        let run = event_loop.run_app(&mut app);
+        // passive: the program steps the physics
+        let physics = mailbox.is_none().then(|| s.spawn(|| physics::run(&sim)));
+        let run = event_loop.run_app_on_demand(&mut app);
         lock(&sim).exit = true;
-        let joined = physics.join();
+        let joined = physics.map_or(Ok(()), |p| p.join());
         run.map_err(|e| e.to_string())
             .and(joined.map_err(|_| "the physics thread panicked".to_string()))
     });
     let (error, frames) = (app.error.take(), app.frames);
     drop(app);
-    run?;
+    let error = run.err().or(error);
+    if let Some(mailbox) = &mailbox {
+        let mut ex = mailbox.lock();
+        ex.closed = true;
+        ex.error = error.clone();
+    }
     if let Some(e) = error {
         return Err(e);
     }
@@ -253,12 +303,14 @@ impl<'s, 'm, 'a, 'b> App<'s, 'm, 'a, 'b> {
             enableactuator: [1; 6],
             ..Settings::default()
         };
-        let paused = Arc::new(AtomicBool::new(opts.paused));
+        let is_passive = opts.passive.is_some();
+        let paused = Arc::new(AtomicBool::new(opts.paused && !is_passive));
         let predicate = |p: Arc<AtomicBool>| -> ui::Predicate {
             // simulate's categories: 2 model, 3 model with keyframes, 4 paused, 5 managed
             Box::new(move |category| match category {
                 3 => nkey > 0,
                 4 => p.load(Ordering::Relaxed),
+                5 => !is_passive,
                 _ => true,
             })
         };
@@ -283,8 +335,8 @@ impl<'s, 'm, 'a, 'b> App<'s, 'm, 'a, 'b> {
             epoch: Instant::now(),
             ui0: panels::empty_ui(0, 0, 1, predicate(paused.clone())),
             ui1: panels::empty_ui(0, 0, 2, predicate(paused.clone())),
-            ui0_enable: true,
-            ui1_enable: true,
+            ui0_enable: opts.show_ui.0,
+            ui1_enable: opts.show_ui.1,
             modify: [true, true],
             font_changed: false,
             settings,
@@ -294,7 +346,7 @@ impl<'s, 'm, 'a, 'b> App<'s, 'm, 'a, 'b> {
             body_parentid,
             pending: Pending::default(),
             hud: hud::Hud::default(),
-            running: !opts.paused,
+            running: !opts.paused || is_passive,
             step_time: std::time::Duration::ZERO,
             frames: 0,
             fps: 0.0,
@@ -303,6 +355,8 @@ impl<'s, 'm, 'a, 'b> App<'s, 'm, 'a, 'b> {
             measured_slowdown: 1.0,
             speed: 0,
             error: None,
+            passive: opts.passive.clone().map(passive::Link::new),
+            user_geoms: Vec::new(),
             opts,
         })
     }
@@ -329,6 +383,9 @@ impl ApplicationHandler for App<'_, '_, '_, '_> {
                 self.win = Some(w);
                 self.con = Some(con);
                 self.window_resized();
+                if let Some(link) = &self.passive {
+                    link.mailbox.lock().opened = true;
+                }
             }
             Err(e) => self.fail(event_loop, e),
         }
