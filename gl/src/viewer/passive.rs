@@ -207,3 +207,58 @@ fn integration_state(m: &Model, d: &Data) -> Result<Vec<Real>, String> {
     mjrs_core::state::get_state(m, d, &mut state, STATE_INTEGRATION).map_err(|e| e.to_string())?;
     Ok(state)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sync_takes_the_viewers_changes_and_keeps_the_programs_other_values() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/models/hopper.xml");
+        let mut user_model = mjrs_xml::load_xml(path, None).unwrap().model;
+        let mut m = user_model.view();
+        let mut user_data = OwnedData::new(&m).unwrap();
+        let mut d = user_data.view();
+        mjrs_core::forward(&m, &mut d).unwrap();
+        let mailbox = Mailbox::new(&m, &d).unwrap();
+        let (mut viewer_model, mut viewer_data) =
+            (copy_model(&m).unwrap(), copy_data(&m, &d).unwrap());
+        let (mut vm, mut vd) = (viewer_model.view(), viewer_data.view());
+        let (mut cam, mut vopt, pert) =
+            (Camera::default(), VisOption::default(), Perturb::default());
+        let mut link = Link::new(mailbox.clone());
+
+        // a frame: the viewer takes the copies, a slider moves a joint, a panel the timestep
+        let mut ex = mailbox.lock();
+        link.take(&mut ex, &mut vm, &mut vd, &mut cam, &mut vopt)
+            .unwrap();
+        vd.qpos[2] = 0.3;
+        vm.opt.timestep = 0.01;
+        link.report(&mut ex, &vm, &vd, (&cam, &vopt, &pert))
+            .unwrap();
+        drop(ex);
+
+        // the program steps, then syncs: the two changes, the program's own other values
+        mjrs_core::step(&m, &mut d).unwrap();
+        let stepped = d.qpos.to_vec();
+        mailbox.lock().sync(&mut m, &mut d).unwrap();
+        assert_eq!(d.qpos[2], 0.3);
+        assert_eq!(d.qpos[..2], stepped[..2]);
+        assert_eq!(d.qpos[3..], stepped[3..]);
+        assert_eq!(m.opt.timestep, 0.01);
+
+        // the next frame shows the program's data; with nothing changed in the window, the
+        // program's next values stay
+        let mut ex = mailbox.lock();
+        link.take(&mut ex, &mut vm, &mut vd, &mut cam, &mut vopt)
+            .unwrap();
+        assert_eq!(vd.time, d.time);
+        link.report(&mut ex, &vm, &vd, (&cam, &vopt, &pert))
+            .unwrap();
+        drop(ex);
+        d.qpos[2] = 0.5;
+        mailbox.lock().sync(&mut m, &mut d).unwrap();
+        assert_eq!(d.qpos[2], 0.5);
+        assert_eq!(mailbox.lock().frames, 2);
+    }
+}
