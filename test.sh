@@ -8,7 +8,8 @@
 #
 # Needed beyond a Rust toolchain and a C compiler: Mesa's EGL (the renderer's tests draw
 # headless, on the software device when there is no GPU) and Xvfb with the X client libraries
-# (the viewer's test opens a real window on a virtual display), and python3 with its venv module
+# (the viewer's tests, Rust and Python, and Gymnasium's human mode open real windows on a
+# virtual display), and python3 with its venv module
 # (the Python package's tests build its wheel into a virtual environment; the Python packages
 # they use come from the package index). They are Debian packages; as
 # root, or with password-less sudo, this script installs the missing ones with apt-get.
@@ -36,6 +37,8 @@ has_lib 'libEGL\.so\.1' || packages+=(libegl1)
 has_lib 'libEGL_mesa' || packages+=(libegl-mesa0)
 [[ -n $(find /usr/lib -maxdepth 3 -name 'swrast_dri.so' -print -quit 2>/dev/null) ]] || packages+=(libgl1-mesa-dri)
 has_lib 'libGLX_mesa' || packages+=(libglx-mesa0)
+# libGL (GLX through libglvnd): glfw's windows in the Python tests (Gymnasium's human mode)
+has_lib 'libGL\.so\.1' || packages+=(libgl1)
 command -v Xvfb >/dev/null 2>&1 || packages+=(xvfb)
 has_lib 'libX11-xcb' || packages+=(libx11-xcb1)
 has_lib 'libXcursor' || packages+=(libxcursor1)

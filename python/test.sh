@@ -4,8 +4,9 @@
 # from the package index, and runs pytest on python/tests. Called by the repository's ./test.sh;
 # arguments go to pytest.
 #
-# Needs python3 (3.10 or later) with its venv module (Debian: python3-venv, which ./test.sh
-# installs when it can).
+# Needs python3 (3.10 or later) with its venv module (Debian: python3-venv), Mesa's EGL, and
+# Xvfb with libGL for the window tests (tests/test_window.py, tests/test_viewer.py start a
+# virtual X server); ./test.sh installs them when it can.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
