@@ -16,7 +16,9 @@ The window runs on a thread that never takes the GIL; a process has one windowin
 `launch()` without a model (MuJoCo's empty window that loads dropped files), and
 `update_hfield`/`update_mesh`/`update_texture` (the window uploads the model's assets once).
 """
+import atexit
 import threading
+import weakref
 
 from mjrs import _mjrs
 from mjrs._mjrs import MjData, MjModel, MjvCamera, MjvOption, MjvPerturb, MjvScene
@@ -25,6 +27,16 @@ from mjrs._mjrs import MjData, MjModel, MjvCamera, MjvOption, MjvPerturb, MjvSce
 MAX_GEOM = 20000
 
 __all__ = ["Handle", "launch", "launch_from_path", "launch_passive"]
+
+# passive windows still open: closed at exit (as MuJoCo's viewer does), so that the window
+# thread is not drawing while the interpreter goes
+_OPEN = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_windows():
+    for handle in list(_OPEN):
+        handle.close()
 
 
 class Handle:
@@ -106,6 +118,7 @@ def launch_passive(model: MjModel, data: MjData, *, key_callback=None,
     handle = Handle(viewer, model, data, MjvCamera(), MjvOption(), MjvPerturb(),
                     MjvScene(model, MAX_GEOM))
     handle.sync()  # the window's camera and options into the handle's
+    _OPEN.add(handle)
     return handle
 
 
