@@ -89,3 +89,20 @@ def test_a_window_context_draws_only_while_current(xvfb):
     con.free()  # the window's context keeps its resources until it goes
     glfw.destroy_window(window)
     glfw.terminate()
+
+
+def test_one_environment_switches_between_window_and_offscreen(xvfb):
+    """Gymnasium keeps a viewer per render mode and makes its context current at each switch:
+    glfw's GLX context and mjrs's EGL one take turns on the thread."""
+    actions = np.random.default_rng(1).uniform(-1, 1, (3, 3))
+    both = gym.make("Hopper-v5", render_mode="human", width=W, height=H)
+    alone = gym.make("Hopper-v5", render_mode="rgb_array", width=W, height=H)
+    both.reset(seed=2)
+    alone.reset(seed=2)
+    for a in actions:
+        both.step(a)
+        alone.step(a)
+        frame = both.unwrapped.mujoco_renderer.render("rgb_array")
+        assert np.array_equal(frame, alone.render())
+    both.close()
+    alone.close()
