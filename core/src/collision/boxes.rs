@@ -514,13 +514,11 @@ struct BoxPair<'a> {
     pos12: [Real; 3],
     rot: [Real; 9],
     rotabs: [Real; 9],
-    rottabs: [Real; 9],
 }
 
 impl<'a> BoxPair<'a> {
     fn new(b1: ShapeRef<'a>, b2: ShapeRef<'a>) -> Self {
         let rot = mul_mat_t_mat3(b1.mat, b2.mat);
-        let rott = transpose3(&rot);
         Self {
             b1,
             b2,
@@ -528,7 +526,6 @@ impl<'a> BoxPair<'a> {
             pos12: rot_vec_mat_t(&sub3(b1.pos, b2.pos), b2.mat),
             rot,
             rotabs: rot.map(abs),
-            rottabs: rott.map(abs),
         }
     }
 }
@@ -851,7 +848,8 @@ fn box_box_edge(
         ax1 = ax2;
         ax2 = 3 - q2 - ax1;
     }
-    if p.rottabs[3 * q2 + pax1] < p.rottabs[3 * q2 + pax2] {
+    // the transpose's absolute values, read where they are (only this rare path needs them)
+    if p.rotabs[3 * pax1 + q2] < p.rotabs[3 * pax2 + q2] {
         pax2 = 3 - q1 - pax2;
     }
     let clface = if cle1 & (1 << pax2) != 0 {
