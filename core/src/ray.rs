@@ -58,9 +58,10 @@ pub fn ray(
         return Err(RayError::ShortVector);
     }
     let (poses, mut active) = split(m, d);
+    let filter = Filter::new(m, geomgroup, flg_static, bodyexclude);
     let mut nearest = (-1.0, -1);
     for g in 0..m.ngeom {
-        if eliminated(m, g, geomgroup, flg_static, bodyexclude) {
+        if filter.eliminated(g) {
             continue;
         }
         let x = cast_geom(m, &poses, active.as_deref_mut(), g, pnt, vec)?;
@@ -353,14 +354,27 @@ pub fn ray_geom(
     vec: &[Real; 3],
     geomtype: i32,
 ) -> Result<Real, RayError> {
-    Ok(match geomtype {
+    primitive(pos, mat, size, pnt, vec, geomtype).ok_or(RayError::UnsupportedGeomType(geomtype))
+}
+
+/// [`ray_geom`], `None` for a type that is not a primitive shape (a plain return value: the
+/// per-geom loops call it for most geoms).
+fn primitive(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    size: &[Real; 3],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+    geomtype: i32,
+) -> Option<Real> {
+    Some(match geomtype {
         GEOM_PLANE => plane(pos, mat, size, pnt, vec),
         GEOM_SPHERE => sphere(pos, size[0] * size[0], pnt, vec),
         GEOM_CAPSULE => capsule(pos, mat, size, pnt, vec),
         GEOM_ELLIPSOID => ellipsoid(pos, mat, size, pnt, vec),
         GEOM_CYLINDER => cylinder(pos, mat, size, pnt, vec),
         GEOM_BOX => cuboid(pos, mat, size, pnt, vec, None),
-        _ => return Err(RayError::UnsupportedGeomType(geomtype)),
+        _ => return None,
     })
 }
 
@@ -421,31 +435,61 @@ fn check_geom(m: &Model, id: usize, expected: i32) -> Result<(), RayError> {
     Ok(())
 }
 
-/// Whether the filters of [`ray`] skip geom `g` (`ray_eliminate`). Always inlined into the
-/// per-geom loops, where the call cost as much as the filter (callgrind, bench quadruped).
-#[inline(always)]
-fn eliminated(
-    m: &Model,
-    g: usize,
-    geomgroup: Option<&[u8; NGROUP]>,
+/// The filters of [`ray`] (`ray_eliminate`), with the per-geom rows they read cut to `ngeom`
+/// once per call, so that the loops over the geoms index them without bounds checks.
+struct Filter<'a> {
+    body_weldid: &'a [i32],
+    mat_rgba: &'a [[f32; 4]],
+    bodyid: &'a [i32],
+    matid: &'a [i32],
+    rgba: &'a [[f32; 4]],
+    group: &'a [i32],
+    geomgroup: Option<&'a [u8; NGROUP]>,
     flg_static: bool,
     bodyexclude: i32,
-) -> bool {
-    let body = m.geom_bodyid[g];
-    if body == bodyexclude {
-        return true;
+}
+
+impl<'a> Filter<'a> {
+    fn new(
+        m: &'a Model,
+        geomgroup: Option<&'a [u8; NGROUP]>,
+        flg_static: bool,
+        bodyexclude: i32,
+    ) -> Self {
+        let n = m.ngeom;
+        Self {
+            body_weldid: &m.body_weldid,
+            mat_rgba: m.mat_rgba.as_chunks::<4>().0,
+            bodyid: &m.geom_bodyid[..n],
+            matid: &m.geom_matid[..n],
+            rgba: &m.geom_rgba.as_chunks::<4>().0[..n],
+            group: &m.geom_group[..n],
+            geomgroup,
+            flg_static,
+            bodyexclude,
+        }
     }
-    let invisible = match usize::try_from(m.geom_matid[g]) {
-        Err(_) => m.geom_rgba[4 * g + 3] == 0.0,
-        Ok(mat) => m.mat_rgba[4 * mat + 3] == 0.0,
-    };
-    if invisible || (!flg_static && m.body_weldid[body as usize] == 0) {
-        return true;
+
+    /// Whether geom `g` is skipped. Always inlined into the per-geom loops, where the call cost
+    /// as much as the filter (callgrind, bench quadruped).
+    #[inline(always)]
+    fn eliminated(&self, g: usize) -> bool {
+        let body = self.bodyid[g];
+        if body == self.bodyexclude {
+            return true;
+        }
+        let invisible = match usize::try_from(self.matid[g]) {
+            Err(_) => self.rgba[g][3] == 0.0,
+            Ok(mat) => self.mat_rgba[mat][3] == 0.0,
+        };
+        if invisible || (!self.flg_static && self.body_weldid[body as usize] == 0) {
+            return true;
+        }
+        self.geomgroup.is_some_and(|groups| {
+            let group = self.group[g].clamp(0, NGROUP as i32 - 1) as usize;
+            groups[group] == 0
+        })
     }
-    geomgroup.is_some_and(|groups| {
-        let group = m.geom_group[g].clamp(0, NGROUP as i32 - 1) as usize;
-        groups[group] == 0
-    })
 }
 
 /// The ray against geom `g` of any type. Always inlined into the per-geom loops, where its
@@ -463,14 +507,15 @@ fn cast_geom(
         GEOM_MESH => mesh(m, poses, active, g, pnt, vec),
         GEOM_HFIELD => Ok(hfield(m, poses, g, pnt, vec)),
         GEOM_SDF => sdf(m, poses, g, pnt, vec),
-        ty => ray_geom(
+        ty => primitive(
             &poses.geom_xpos[g],
             &poses.geom_xmat[g],
             &v3(&m.geom_size)[g],
             pnt,
             vec,
             ty,
-        ),
+        )
+        .ok_or(RayError::UnsupportedGeomType(ty)),
     }
 }
 
@@ -550,8 +595,9 @@ fn prepare_culling(
     culling: &mut Culling,
 ) {
     const WHOLE_SPHERE: [Real; 4] = [-PI, 0.0, PI, PI];
+    let filter = Filter::new(m, geomgroup, flg_static, bodyexclude);
     for g in 0..m.ngeom {
-        culling.skip[g] = i32::from(eliminated(m, g, geomgroup, flg_static, bodyexclude));
+        culling.skip[g] = i32::from(filter.eliminated(g));
     }
     for b in (0..m.nbody).filter(|&b| m.body_bvhadr[b] != -1) {
         for g in body_geoms(m, b) {
@@ -676,9 +722,9 @@ fn normal_basis(lvec: &[Real; 3]) -> ([Real; 3], [Real; 3]) {
 
 /// The ray (in the triangle's frame) against triangle `v` (`ray_triangle`): the triangle is
 /// projected on the plane `b0`, `b1` normal to the ray, the ray's foot must be inside it, and
-/// the distance is that to the triangle's plane; -1 when it misses. Always inlined: in the
-/// height field's cell loop most triangles are rejected after a few products, and the call
-/// cost as much as the test (callgrind, bench quadruped).
+/// the distance is that to the triangle's plane; -1 when it misses. Always inlined: in a
+/// mesh's leaf loop most triangles are rejected after a few products, and the call cost as
+/// much as the test (callgrind, bench quadruped).
 #[inline(always)]
 fn triangle(
     v: &[[Real; 3]; 3],
@@ -687,10 +733,26 @@ fn triangle(
     b0: &[Real; 3],
     b1: &[Real; 3],
 ) -> Real {
-    let planar = v.map(|vi| {
-        let dif = sub3(&vi, lpnt);
-        [dot3(b0, &dif), dot3(b1, &dif)]
-    });
+    let planar = v.map(|vi| project(&vi, lpnt, b0, b1));
+    projected_triangle(v, &planar, lpnt, lvec)
+}
+
+/// Vertex `v` relative to the ray's origin `lpnt`, on the plane `b0`, `b1` normal to the ray.
+#[inline(always)]
+fn project(v: &[Real; 3], lpnt: &[Real; 3], b0: &[Real; 3], b1: &[Real; 3]) -> [Real; 2] {
+    let dif = sub3(v, lpnt);
+    [dot3(b0, &dif), dot3(b1, &dif)]
+}
+
+/// [`triangle`] with its vertices already projected ([`project`]): a height field projects
+/// each grid vertex once for the triangles that share it. Always inlined, as [`triangle`].
+#[inline(always)]
+fn projected_triangle(
+    v: &[[Real; 3]; 3],
+    planar: &[[Real; 2]; 3],
+    lpnt: &[Real; 3],
+    lvec: &[Real; 3],
+) -> Real {
     for k in 0..2 {
         if planar.iter().all(|p| p[k] > 0.0) || planar.iter().all(|p| p[k] < 0.0) {
             return -1.0;
@@ -881,22 +943,29 @@ fn hfield(m: &Model, poses: &Poses, g: usize, pnt: &[Real; 3], vec: &[Real; 3]) 
     let (cmin, cmax) = (lower(sx).max(0), upper(sx).min(ncol - 1));
     let (rmin, rmax) = (lower(sy).max(0), upper(sy).min(nrow - 1));
 
-    // grid coordinates and heights of the cell's corners, each computed once per cell (the
-    // same expressions for every triangle that shares them)
+    // grid coordinates and heights of the cells' corners (the same expressions for every
+    // triangle that shares them, so sharing them changes no result)
     let grid_x = |c: i32| dx * int_to_real(c) - size[0];
     let grid_y = |r: i32| dy * int_to_real(r) - size[1];
     let z = |r: i32, c: i32| height((r * ncol + c) as usize).unwrap_or(0.0) * size[2];
+    // each vertex is projected once per row: a cell's right corners are the next cell's left
+    let vertex = |r: i32, c: i32| {
+        let v = [grid_x(c), grid_y(r), z(r, c)];
+        (v, project(&v, &lpnt, &b0, &b1))
+    };
     for r in rmin..rmax {
-        let (y0, y1) = (grid_y(r), grid_y(r + 1));
+        let (mut v00, mut v01) = (vertex(r, cmin), vertex(r + 1, cmin));
         for c in cmin..cmax {
-            let (x0, x1) = (grid_x(c), grid_x(c + 1));
-            let (v00, v11) = ([x0, y0, z(r, c)], [x1, y1, z(r + 1, c + 1)]);
-            for third in [[x1, y0, z(r, c + 1)], [x0, y1, z(r + 1, c)]] {
-                let sol = triangle(&[v00, v11, third], &lpnt, &lvec, &b0, &b1);
+            let (v10, v11) = (vertex(r, c + 1), vertex(r + 1, c + 1));
+            for third in [v10, v01] {
+                let v = [v00.0, v11.0, third.0];
+                let planar = [v00.1, v11.1, third.1];
+                let sol = projected_triangle(&v, &planar, &lpnt, &lvec);
                 if sol >= 0.0 && (x < 0.0 || sol < x) {
                     x = sol;
                 }
             }
+            (v00, v01) = (v10, v11);
         }
     }
 

@@ -12,7 +12,7 @@
 #![allow(clippy::manual_range_contains, clippy::neg_cmp_op_on_partial_ord)]
 
 use super::primitive::{set_normal, z_axis};
-use super::{degenerate_bound, Shape};
+use super::{degenerate_bound, Shape, ShapeRef};
 use crate::data::{Contact, Data};
 use crate::error::StepError;
 use crate::math::mat::{mul_mat_mat_t3, mul_mat_t_mat3, rot_vec_mat, rot_vec_mat_t};
@@ -45,6 +45,16 @@ fn transpose3(mat: &[Real; 9]) -> [Real; 9] {
 /// Row `k` of a 3x3 matrix.
 fn row(mat: &[Real; 9], k: usize) -> [Real; 3] {
     [mat[3 * k], mat[3 * k + 1], mat[3 * k + 2]]
+}
+
+/// The two axes other than `i`, in increasing order (as MuJoCo's loops over `k != i` visit
+/// them), as an array that the compiler unrolls.
+fn other_axes(i: usize) -> [usize; 2] {
+    match i {
+        0 => [1, 2],
+        1 => [0, 2],
+        _ => [0, 1],
+    }
 }
 
 /// `1.0` if `flag`, else `-1.0`.
@@ -498,27 +508,24 @@ enum BoxAxis {
 
 /// Relative pose of two boxes: centers in each other's frame, rotation from box 2 to box 1.
 struct BoxPair<'a> {
-    b1: &'a Shape,
-    b2: &'a Shape,
+    b1: ShapeRef<'a>,
+    b2: ShapeRef<'a>,
     pos21: [Real; 3],
     pos12: [Real; 3],
     rot: [Real; 9],
     rotabs: [Real; 9],
-    rottabs: [Real; 9],
 }
 
 impl<'a> BoxPair<'a> {
-    fn new(b1: &'a Shape, b2: &'a Shape) -> Self {
-        let rot = mul_mat_t_mat3(&b1.mat, &b2.mat);
-        let rott = transpose3(&rot);
+    fn new(b1: ShapeRef<'a>, b2: ShapeRef<'a>) -> Self {
+        let rot = mul_mat_t_mat3(b1.mat, b2.mat);
         Self {
             b1,
             b2,
-            pos21: rot_vec_mat_t(&sub3(&b2.pos, &b1.pos), &b1.mat),
-            pos12: rot_vec_mat_t(&sub3(&b1.pos, &b2.pos), &b2.mat),
+            pos21: rot_vec_mat_t(&sub3(b2.pos, b1.pos), b1.mat),
+            pos12: rot_vec_mat_t(&sub3(b1.pos, b2.pos), b2.mat),
             rot,
             rotabs: rot.map(abs),
-            rottabs: rott.map(abs),
         }
     }
 }
@@ -534,7 +541,7 @@ const EDGE_PREFERENCE: Real = if cfg!(feature = "f32") { 1e-5 } else { 1e-12 };
 /// Separating-axis test over the 6 face normals and 9 edge-edge axes; `None` when some axis
 /// separates the boxes by more than the margin.
 fn box_box_axes(p: &BoxPair, margin: Real) -> Option<BoxAxis> {
-    let (size1, size2) = (&p.b1.size, &p.b2.size);
+    let (size1, size2) = (p.b1.size, p.b2.size);
     let plen2 = rot_vec_mat(size2, &p.rotabs);
     let plen1 = rot_vec_mat_t(size1, &p.rotabs);
     let mut penetration = margin;
@@ -586,10 +593,10 @@ fn box_box_axes(p: &BoxPair, margin: Real) -> Option<BoxAxis> {
             }
             let c2 = dot3(&p.pos21, &axis);
             let mut c3 = 0.0;
-            for k in (0..3).filter(|&k| k != i) {
+            for k in other_axes(i) {
                 c3 += size1[k] * abs(axis[k]);
             }
-            for k in (0..3).filter(|&k| k != j) {
+            for k in other_axes(j) {
                 c3 += size2[k] * p.rotabs[3 * i + 3 - k - j] / len;
             }
             c3 -= abs(c2);
@@ -599,13 +606,13 @@ fn box_box_axes(p: &BoxPair, margin: Real) -> Option<BoxAxis> {
             if c3 < penetration * (1.0 - EDGE_PREFERENCE) {
                 penetration = c3;
                 let mut cle1 = 0;
-                for k in (0..3).filter(|&k| k != i) {
+                for k in other_axes(i) {
                     if (axis[k] > 0.0) ^ (c2 < 0.0) {
                         cle1 += 1 << k;
                     }
                 }
                 let mut cle2 = 0;
-                for k in (0..3).filter(|&k| k != j) {
+                for k in other_axes(j) {
                     let r = p.rot[3 * i + 3 - k - j];
                     if (r > 0.0) ^ (c2 < 0.0) ^ ((k + 3 - j) % 3 == 1) {
                         cle2 += 1 << k;
@@ -634,8 +641,7 @@ pub fn box_box(
     g2: usize,
     margin: Real,
 ) -> Result<usize, StepError> {
-    let (b1, b2) = (Shape::of(m, d, g1), Shape::of(m, d, g2));
-    let pair = BoxPair::new(&b1, &b2);
+    let pair = BoxPair::new(ShapeRef::of(m, d, g1), ShapeRef::of(m, d, g2));
     Ok(match box_box_axes(&pair, margin) {
         None => 0,
         Some(BoxAxis::Face { q, second }) => box_box_face(con, margin, &pair, q, second),
@@ -661,15 +667,15 @@ fn box_box_face(con: &mut [Contact], margin: Real, p: &BoxPair, q: usize, second
         (
             mul_mat_mat_t3(&rotmore, &p.rot),
             ff.axis(&p.pos12),
-            ff.axis(&p.b2.size),
-            p.b1.size,
+            ff.axis(p.b2.size),
+            *p.b1.size,
         )
     } else {
         (
             ff.rows(&p.rot),
             ff.axis(&p.pos21),
-            ff.axis(&p.b1.size),
-            p.b2.size,
+            ff.axis(p.b1.size),
+            *p.b2.size,
         )
     };
     let rt = transpose3(&r);
@@ -794,9 +800,9 @@ fn box_box_face(con: &mut [Contact], margin: Real, p: &BoxPair, q: usize, second
     }
 
     let (mat, pos) = if second {
-        (&p.b2.mat, &p.b2.pos)
+        (p.b2.mat, p.b2.pos)
     } else {
-        (&p.b1.mat, &p.b1.pos)
+        (p.b1.mat, p.b1.pos)
     };
     let r = mul_mat_mat_t3(mat, &rotmore);
     let flip = if second { -1.0 } else { 1.0 };
@@ -830,7 +836,7 @@ fn box_box_edge(
     cle2: i32,
     inside: bool,
 ) -> usize {
-    let size2 = &p.b2.size;
+    let size2 = p.b2.size;
     let others = |q: usize| match q {
         0 => (1, 2),
         1 => (0, 2),
@@ -842,7 +848,8 @@ fn box_box_edge(
         ax1 = ax2;
         ax2 = 3 - q2 - ax1;
     }
-    if p.rottabs[3 * q2 + pax1] < p.rottabs[3 * q2 + pax2] {
+    // the transpose's absolute values, read where they are (only this rare path needs them)
+    if p.rotabs[3 * pax1 + q2] < p.rotabs[3 * pax2 + q2] {
         pax2 = 3 - q1 - pax2;
     }
     let clface = if cle1 & (1 << pax2) != 0 {
@@ -857,7 +864,7 @@ fn box_box_edge(
     let mut pc = ff.axis(&p.pos21);
     let rnorm = ff.axis(clnorm);
     let r = ff.rows(&p.rot);
-    let s = rot_vec_mat_t(&p.b1.size, &rotmore).map(abs);
+    let s = rot_vec_mat_t(p.b1.size, &rotmore).map(abs);
     let rt = transpose3(&r);
     let (lx, ly, hz) = (s[0], s[1], s[2]);
     pc[2] -= hz;
@@ -1029,14 +1036,14 @@ fn box_box_edge(
     }
 
     // back to the world frame
-    let r = mul_mat_mat_t3(&p.b1.mat, &rotmore);
+    let r = mul_mat_mat_t3(p.b1.mat, &rotmore);
     let normal = scl3(&rot_vec_mat(&rnorm, &r), if inside { -1.0 } else { 1.0 });
     set_normal(&mut con[0], &normal);
     let frame0 = con[0].frame;
     for ci in &mut con[..n] {
         let mut pt = ci.pos;
         pt[2] += hz;
-        ci.pos = add3(&rot_vec_mat(&pt, &r), &p.b1.pos);
+        ci.pos = add3(&rot_vec_mat(&pt, &r), p.b1.pos);
         ci.frame[..6].copy_from_slice(&frame0[..6]);
     }
     n

@@ -18,49 +18,40 @@ pub(super) enum Side {
     Flex(usize),
 }
 
-/// The contact parameters of one side.
-struct SideParams {
+/// The contact parameters of one side, borrowed from the model's rows.
+struct SideParams<'a> {
     priority: i32,
     condim: i32,
     gap: Real,
     solmix: Real,
-    solref: [Real; NREF],
-    solimp: [Real; NIMP],
-    friction: [Real; 3],
+    solref: &'a [Real; NREF],
+    solimp: &'a [Real; NIMP],
+    friction: &'a [Real; 3],
 }
 
-impl SideParams {
-    fn of(m: &Model, side: Side) -> Self {
-        let (i, priority, condim, gap, solmix, solref, solimp, friction) = match side {
-            Side::Geom(g) => (
-                g,
-                m.geom_priority[g],
-                m.geom_condim[g],
-                m.geom_gap[g],
-                m.geom_solmix[g],
-                &*m.geom_solref,
-                &*m.geom_solimp,
-                &*m.geom_friction,
-            ),
-            Side::Flex(f) => (
-                f,
-                m.flex_priority[f],
-                m.flex_condim[f],
-                m.flex_gap[f],
-                m.flex_solmix[f],
-                &*m.flex_solref,
-                &*m.flex_solimp,
-                &*m.flex_friction,
-            ),
-        };
-        Self {
-            priority,
-            condim,
-            gap,
-            solmix,
-            solref: core::array::from_fn(|k| solref[NREF * i + k]),
-            solimp: core::array::from_fn(|k| solimp[NIMP * i + k]),
-            friction: core::array::from_fn(|k| friction[3 * i + k]),
+impl<'a> SideParams<'a> {
+    // always inlined into its two calls in `mix_sides`: a call costs as much as the views
+    #[inline(always)]
+    fn of(m: &'a Model, side: Side) -> Self {
+        match side {
+            Side::Geom(g) => Self {
+                priority: m.geom_priority[g],
+                condim: m.geom_condim[g],
+                gap: m.geom_gap[g],
+                solmix: m.geom_solmix[g],
+                solref: &m.geom_solref.as_chunks::<NREF>().0[g],
+                solimp: &m.geom_solimp.as_chunks::<NIMP>().0[g],
+                friction: &m.geom_friction.as_chunks::<3>().0[g],
+            },
+            Side::Flex(f) => Self {
+                priority: m.flex_priority[f],
+                condim: m.flex_condim[f],
+                gap: m.flex_gap[f],
+                solmix: m.flex_solmix[f],
+                solref: &m.flex_solref.as_chunks::<NREF>().0[f],
+                solimp: &m.flex_solimp.as_chunks::<NIMP>().0[f],
+                friction: &m.flex_friction.as_chunks::<3>().0[f],
+            },
         }
     }
 }
@@ -91,7 +82,7 @@ impl ContactParams {
         let gap = max(a.gap, b.gap);
         let (condim, solref, solimp, fri) = if p1 != p2 {
             let s = if p1 > p2 { &a } else { &b };
-            (s.condim, s.solref, s.solimp, s.friction)
+            (s.condim, *s.solref, *s.solimp, *s.friction)
         } else {
             let (s1, s2) = (a.solmix, b.solmix);
             let mix = if s1 >= MINVAL && s2 >= MINVAL {

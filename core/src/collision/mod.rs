@@ -125,6 +125,26 @@ impl Shape {
     }
 }
 
+/// A geom's [`Shape`] borrowed from the model and data rather than copied: for colliders that
+/// read the pose many times (box-box), where the copies cost more than the arithmetic.
+#[derive(Clone, Copy)]
+pub(crate) struct ShapeRef<'a> {
+    pub(crate) pos: &'a [Real; 3],
+    pub(crate) mat: &'a [Real; 9],
+    pub(crate) size: &'a [Real; 3],
+}
+
+impl<'a> ShapeRef<'a> {
+    /// The current pose and size of geom `g`.
+    pub(crate) fn of(m: &'a Model, d: &'a Data, g: usize) -> Self {
+        Self {
+            pos: &v3(d.geom_xpos)[g],
+            mat: &v9(d.geom_xmat)[g],
+            size: &v3(&m.geom_size)[g],
+        }
+    }
+}
+
 /// The geoms of body `b`.
 #[inline]
 fn body_geoms(m: &Model, b: usize) -> core::ops::Range<usize> {

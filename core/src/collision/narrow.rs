@@ -4,7 +4,7 @@
 
 use super::contact::{set_contact, ContactParams};
 use super::filter::{assign_margin, filter_bitmask, filter_sphere};
-use super::{Collider, Shape, COLLISION_FUNC};
+use super::{Collider, ShapeRef, COLLISION_FUNC};
 use crate::arena::{Arena, ArenaError, ArenaField};
 use crate::data::{Contact, Data};
 use crate::error::StepError;
@@ -276,14 +276,14 @@ fn clean_box_box(
     margin: Real,
 ) -> usize {
     const REMOVE_RATIO: Real = 1.01;
-    let (b1, b2) = (Shape::of(m, d, g1), Shape::of(m, d, g2));
+    let (b1, b2) = (ShapeRef::of(m, d, g1), ShapeRef::of(m, d, g2));
     let inflate = |s: &[Real; 3]| [s[0] + margin, s[1] + margin, s[2] + margin];
-    let (sz1, sz2) = (inflate(&b1.size), inflate(&b2.size));
+    let (sz1, sz2) = (inflate(b1.size), inflate(b2.size));
     let num = con.len();
     // `dim` marks bad contacts (-1) until the parameters are set
     for c in con.iter_mut() {
-        let out1 = outside_box(&c.pos, &b1.pos, &b1.mat, &sz1, REMOVE_RATIO);
-        let out2 = outside_box(&c.pos, &b2.pos, &b2.mat, &sz2, REMOVE_RATIO);
+        let out1 = outside_box(&c.pos, b1.pos, b1.mat, &sz1, REMOVE_RATIO);
+        let out2 = outside_box(&c.pos, b2.pos, b2.mat, &sz2, REMOVE_RATIO);
         let bad = (out1 == 1 && out2 != -1) || (out2 == 1 && out1 != -1);
         c.dim = if bad { -1 } else { 0 };
     }
