@@ -509,11 +509,12 @@ impl Detached<'_> {
     }
 
     /// [`Detached::arrays_mut_and_stack`] with only the arena arrays in `only` (the others
-    /// empty).
+    /// empty). The views do not borrow `fields`: callers pass the `Data`'s own positions
+    /// instead of copying them (39 pairs).
     #[inline(always)]
     pub fn arrays_mut_only_and_stack<'f>(
         &'f mut self,
-        fields: &'f ArenaFields,
+        fields: &ArenaFields,
         only: ArenaMask,
     ) -> (ArenaArraysMut<'f>, Stack<'f>) {
         let (used, stack) = self.used_and_stack();

@@ -578,24 +578,30 @@ pub fn solve_m_in_place(m: &Model, d: &Data, x: &mut [Real], n: usize) {
 /// Half of the solve: `x = sqrt(inv(D)) inv(L') y` for `n` vectors (`mj_solveM2`).
 pub fn solve_m2(m: &Model, d: &Data, x: &mut [Real], y: &[Real], n: usize) {
     let nv = m.nv;
-    x[..n * nv].copy_from_slice(&y[..n * nv]);
-    for v in 0..n {
-        let x = &mut x[v * nv..(v + 1) * nv];
+    let x = &mut x[..n * nv];
+    x.copy_from_slice(&y[..n * nv]);
+    if nv == 0 {
+        return;
+    }
+    // the per-dof arrays sliced to nv once: only the ancestor walk's indices stay checked
+    let (simplenum, madr) = (&m.dof_simplenum[..nv], &m.dof_Madr[..nv]);
+    let (parent, sqrt_inv) = (&m.dof_parentid[..nv], &d.qLDiagSqrtInv[..nv]);
+    for x in x.chunks_exact_mut(nv) {
         for i in (0..nv).rev() {
             let xi = x[i];
-            if m.dof_simplenum[i] != 0 || xi == 0.0 {
+            if simplenum[i] != 0 || xi == 0.0 {
                 continue;
             }
-            let mut adr = m.dof_Madr[i] as usize + 1;
-            let mut j = m.dof_parentid[i];
+            let mut adr = madr[i] as usize + 1;
+            let mut j = parent[i];
             while j >= 0 {
                 x[j as usize] -= d.qLD[adr] * xi;
                 adr += 1;
-                j = m.dof_parentid[j as usize];
+                j = parent[j as usize];
             }
         }
-        for i in 0..nv {
-            x[i] *= d.qLDiagSqrtInv[i];
+        for (xi, &s) in x.iter_mut().zip(sqrt_inv) {
+            *xi *= s;
         }
     }
 }

@@ -117,16 +117,16 @@ pub(super) fn alloc_efc(m: &Model, d: &mut Data) -> bool {
 }
 
 /// Runs `f` with the data, its arena arrays in `only` (writable, the others empty) and a
-/// scratch frame.
+/// scratch frame. Inlined so that a constant `only` cuts out just its arrays.
+#[inline(always)]
 pub(super) fn with_arrays<R>(
     d: &mut Data,
     only: ArenaMask,
     f: impl FnOnce(&Data, ArenaArraysMut<'_>, &mut Stack<'_>) -> R,
 ) -> R {
-    let fields = d.arena.fields;
     let mut detached = d.arena.detach();
     let r = {
-        let (arrays, mut stack) = detached.arrays_mut_only_and_stack(&fields, only);
+        let (arrays, mut stack) = detached.arrays_mut_only_and_stack(&d.arena.fields, only);
         f(d, arrays, &mut stack)
     };
     d.arena.attach(detached);

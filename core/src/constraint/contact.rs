@@ -24,6 +24,7 @@ enum ContactSide {
 }
 
 /// Side `side` of contact `con`, with its ids checked against the model.
+#[inline]
 fn contact_side(m: &Model, con: &Contact, side: usize) -> Result<ContactSide, StepError> {
     let bad = StepError::Rejected("contact with an invalid geom, flex, element or vertex id");
     let index = |i: i32, n: usize| usize::try_from(i).ok().filter(|&i| i < n);
@@ -41,14 +42,21 @@ fn contact_side(m: &Model, con: &Contact, side: usize) -> Result<ContactSide, St
     Ok(ContactSide::Elem { f, e })
 }
 
+/// The two bodies of a contact with one body on each side (geoms or flex vertices, the
+/// common case, which needs no weights); `None` when a side is a flex element.
+pub(super) fn pair_bodies(m: &Model, con: &Contact) -> Result<Option<(usize, usize)>, StepError> {
+    Ok(match (contact_side(m, con, 0)?, contact_side(m, con, 1)?) {
+        (ContactSide::Body(b1), ContactSide::Body(b2)) => Some((b1, b2)),
+        _ => None,
+    })
+}
+
 /// The bodies a contact acts on with their weights: a geom or vertex side is its body, an
 /// element side its vertices' bodies weighted by inverse distance to the contact point.
 pub(super) struct ContactBodies {
     pub(super) n: usize,
     pub(super) body: [usize; MAX_CONTACT_BODIES],
     pub(super) weight: [Real; MAX_CONTACT_BODIES],
-    /// One body on each side (geoms or vertices): the Jacobian is a difference of two.
-    pub(super) pair: bool,
 }
 
 impl ContactBodies {
@@ -64,7 +72,6 @@ impl ContactBodies {
             n: 0,
             body: [0; MAX_CONTACT_BODIES],
             weight: [0.0; MAX_CONTACT_BODIES],
-            pair: true,
         };
         for side in 0..2 {
             let sign = if signed && side == 0 { -1.0 } else { 1.0 };
@@ -75,7 +82,6 @@ impl ContactBodies {
                     out.n += 1;
                 }
                 ContactSide::Elem { f, e } => {
-                    out.pair = false;
                     let other = con.vert[1 - side];
                     let start = out.n;
                     out.n += elem_body_weight(m, vert, (f, e), other, &con.pos, &mut out, start);
@@ -171,39 +177,63 @@ pub(super) fn contact_rows(
     rows: &mut Rows,
     stack: &mut Stack,
 ) -> Result<(), StepError> {
-    let nv = m.nv;
     let ncon = d.ncon.min(rows.contact.len());
-    if disabled(m, DSBL_CONTACT) || ncon == 0 || nv == 0 {
+    if disabled(m, DSBL_CONTACT) || ncon == 0 || m.nv == 0 {
         return Ok(());
     }
+    // the contacts leave the writer meanwhile, so that each is read in place, not copied
+    let contacts = core::mem::take(&mut rows.contact);
+    let made = add_contacts(m, d, rows, &mut contacts[..ncon], stack);
+    rows.contact = contacts;
+    made
+}
+
+/// The rows of `contacts` (see [`contact_rows`]), with their `efc_address` and `exclude`.
+fn add_contacts(
+    m: &Model,
+    d: &Data,
+    rows: &mut Rows,
+    contacts: &mut [Contact],
+    stack: &mut Stack,
+) -> Result<(), StepError> {
+    let nv = m.nv;
     let jac = stack.alloc::<Real>(6 * nv)?;
     let jacdif = stack.alloc::<Real>(6 * nv)?;
     let mut pair = PairScratch::new(stack, nv)?;
-    let chain = stack.alloc::<i32>(nv)?;
-    let mut sum = SumScratch::new(stack, nv)?;
+    // the merged dof chain of a sparse row (dense rows have none)
+    let chain: &mut [i32] = if rows.sparse {
+        stack.alloc::<i32>(nv)?
+    } else {
+        &mut []
+    };
+    // made at the first contact on a flex element
+    let mut sum: Option<SumScratch> = None;
     let pyramidal = is_pyramidal(m);
-    for i in 0..ncon {
-        let con = rows.contact[i];
+    for (i, con) in contacts.iter_mut().enumerate() {
         if con.exclude != 0 {
             continue;
         }
-        let dim = contact_dim(&con)?;
-        let bodies = ContactBodies::of(m, d.flexvert_xpos, &con, true)?;
-        rows.contact[i].efc_address = rows.nefc as i32;
-        let n = if bodies.pair {
+        let dim = contact_dim(con)?;
+        con.efc_address = rows.nefc as i32;
+        let n = if let Some(bodies) = pair_bodies(m, con)? {
             let (difp, difr) = jacdif.split_at_mut(3 * nv);
             jac_dif_pair_rot(
                 m,
                 d,
                 rows.sparse,
                 chain,
-                (bodies.body[0], bodies.body[1]),
+                bodies,
                 (&con.pos, &con.pos),
                 &mut pair,
                 difp,
                 (dim > 3).then_some(&mut *difr),
             )
         } else {
+            let bodies = ContactBodies::of(m, d.flexvert_xpos, con, true)?;
+            let sum = match sum {
+                Some(ref mut sum) => sum,
+                None => sum.insert(SumScratch::new(stack, nv)?),
+            };
             let weighted = (bodies.bodies(), &bodies.weight[..bodies.n]);
             jac_sum(
                 m,
@@ -214,13 +244,13 @@ pub(super) fn contact_rows(
                 &con.pos,
                 jacdif,
                 dim > 3,
-                &mut sum,
+                sum,
             )
         };
         let (difp, difr) = jacdif.split_at_mut(3 * nv);
         if n == 0 {
-            rows.contact[i].efc_address = -1;
-            rows.contact[i].exclude = 3;
+            con.efc_address = -1;
+            con.exclude = 3;
             continue;
         }
 
@@ -229,7 +259,7 @@ pub(super) fn contact_rows(
         if dim > 3 {
             mul_mat_mat(&mut jac[3 * n..], &con.frame, difr, dim - 3, 3, n);
         }
-        let chain = &chain[..n];
+        let chain = if rows.sparse { &chain[..n] } else { &[] };
         let (dist, margin) = (con.dist, con.includemargin);
         if dim == 1 {
             let ty = CNSTR_CONTACT_FRICTIONLESS;

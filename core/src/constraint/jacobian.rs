@@ -7,7 +7,8 @@ use crate::math::mat::{mul_mat_t_vec, mul_mat_vec};
 use crate::math::sparse::{mul_mat_vec_sparse, super_sparse, transpose_sparse};
 use crate::model::Model;
 use crate::real::Real;
-use crate::support::is_sparse;
+use crate::support::{enabled, is_sparse};
+use crate::types::ENBL_ISLAND;
 
 /// The constraint Jacobian `efc_J` (dense `nefc x nv`, or sparse with its transpose `efc_JT`).
 pub struct Jacobian<'a> {
@@ -123,6 +124,27 @@ pub(crate) const JACOBIAN: ArenaMask = ArenaMask::of(&[
     ArenaField::efc_J,
     ArenaField::efc_JT,
 ]);
+
+/// The arena arrays of the sparse Jacobian without its transpose: what `J vec` reads.
+pub(crate) const JACOBIAN_ROWS: ArenaMask = ArenaMask::of(&[
+    ArenaField::efc_J_rownnz,
+    ArenaField::efc_J_rowadr,
+    ArenaField::efc_J_rowsuper,
+    ArenaField::efc_J_colind,
+    ArenaField::efc_J,
+]);
+
+/// The one arena array of the Jacobian when it is dense and has no transpose (see
+/// [`transposed`]): its other arrays are allocated but never written then.
+pub(crate) const JACOBIAN_DENSE: ArenaMask = ArenaMask::of(&[ArenaField::efc_J]);
+
+/// Whether the Jacobian comes with its transpose, and so needs every array of [`JACOBIAN`]:
+/// when sparse (`efc_JT*` and the supernodes), or dense with islands (the dense `efc_JT`).
+/// Otherwise views of the rows cut out [`JACOBIAN_DENSE`] only: each array cut costs a few dozen
+/// instructions, and the rows are viewed several times per step.
+pub(crate) fn transposed(m: &Model) -> bool {
+    is_sparse(m) || enabled(m, ENBL_ISLAND)
+}
 
 /// `res = J vec` with the constraint Jacobian of `d` (`mj_mulJacVec`); `res` has `nefc`
 /// entries. Nothing without rows.

@@ -50,7 +50,7 @@ use count::count_rows;
 use equality::equality_rows;
 use friction::friction_rows;
 use jacobian::transpose_rows;
-pub(crate) use jacobian::{efc_jacobian, JACOBIAN};
+pub(crate) use jacobian::{efc_jacobian, transposed, JACOBIAN, JACOBIAN_DENSE};
 pub use jacobian::{mul_jac_t_vec, mul_jac_vec, Jacobian};
 use limit::limit_rows;
 pub use project::project_constraint;
@@ -85,30 +85,50 @@ pub fn make_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if !alloc_efc(m, d) {
         return Ok(());
     }
-    let made = with_arrays(d, ROWS, |d, arrays, stack| {
-        make_rows(m, d, sparse, arrays, stack)
-    })?;
-    check_allocation(d, sparse, &counted, &made)?;
+    // one view of the arena arrays for the rows and their parameters: the dense Jacobian alone
+    // when it has no transpose
+    let fill = |d: &Data, mut arrays: ArenaArraysMut<'_>, stack: &mut Stack<'_>| {
+        fill_rows(m, d, sparse, &counted, &mut arrays, stack)
+    };
+    let made = if transposed(m) {
+        with_arrays(d, JACOBIAN.union(ROWS), fill)
+    } else {
+        with_arrays(d, JACOBIAN_DENSE.union(ROWS), fill)
+    }?;
     d.ne = made.ne;
     d.nf = made.nf;
     d.nl = made.nl;
     d.nefc = made.nefc;
     d.maxuse_con = d.maxuse_con.max(d.ncon);
     d.maxuse_efc = d.maxuse_efc.max(d.nefc);
-    if d.nefc == 0 {
-        return Ok(());
+    Ok(())
+}
+
+/// Makes the rows ([`make_rows`]), checks them against the count, then adds the Jacobian's
+/// transpose and the rows' soft-constraint parameters.
+fn fill_rows(
+    m: &Model,
+    d: &Data,
+    sparse: bool,
+    counted: &RowCounts,
+    a: &mut ArenaArraysMut<'_>,
+    stack: &mut Stack<'_>,
+) -> Result<Made, StepError> {
+    let made = make_rows(m, d, sparse, a, stack)?;
+    check_allocation(d, sparse, counted, &made)?;
+    let nefc = made.nefc;
+    if nefc == 0 {
+        return Ok(made);
     }
-    let (nefc, first_contact) = (d.nefc, d.ne + d.nf);
-    let mut a = d.arena.arrays_mut_only(PARAMETERS);
     if sparse {
-        transpose_rows(m, nefc, &mut a);
+        transpose_rows(m, nefc, a);
     } else if enabled(m, ENBL_ISLAND) {
         // the island solver reads the dense transpose too
         transpose(a.efc_JT, a.efc_J, nefc, m.nv);
     }
-    diag_approx(m, d.flexvert_xpos, nefc, &mut a)?;
-    make_impedance(m, nefc, first_contact, &mut a);
-    Ok(())
+    diag_approx(m, d.flexvert_xpos, nefc, a)?;
+    make_impedance(m, nefc, made.ne + made.nf, a);
+    Ok(made)
 }
 
 /// Rows and Jacobian non-zeros of each kind, as counted before allocation or as made.
@@ -161,7 +181,7 @@ fn make_rows(
     m: &Model,
     d: &Data,
     sparse: bool,
-    arrays: ArenaArraysMut<'_>,
+    arrays: &mut ArenaArraysMut<'_>,
     stack: &mut Stack<'_>,
 ) -> Result<Made, StepError> {
     let mut rows = Rows::new(m, sparse, arrays);
@@ -184,31 +204,19 @@ fn make_rows(
     })
 }
 
-/// The arena arrays of the stages after the rows are made: the transposed Jacobian and its
-/// supernodes ([`transpose_rows`]), then [`diag_approx`] and [`make_impedance`].
-const PARAMETERS: ArenaMask = JACOBIAN.union(ArenaMask::of(&[
-    ArenaField::contact,
-    ArenaField::efc_type,
-    ArenaField::efc_id,
-    ArenaField::efc_pos,
-    ArenaField::efc_margin,
-    ArenaField::efc_diagApprox,
-    ArenaField::efc_KBIP,
-    ArenaField::efc_D,
-    ArenaField::efc_R,
-]));
-
-/// The arena arrays [`Rows`] fills.
+/// The arena arrays the rows and their parameters are written to, besides the Jacobian
+/// ([`JACOBIAN`] with its transpose, or [`JACOBIAN_DENSE`]): what [`Rows`] fills, then
+/// [`diag_approx`] and [`make_impedance`].
 const ROWS: ArenaMask = ArenaMask::of(&[
     ArenaField::contact,
     ArenaField::efc_type,
     ArenaField::efc_id,
-    ArenaField::efc_J_rownnz,
-    ArenaField::efc_J_rowadr,
-    ArenaField::efc_J_colind,
-    ArenaField::efc_J,
     ArenaField::efc_pos,
     ArenaField::efc_margin,
     ArenaField::efc_frictionloss,
+    ArenaField::efc_diagApprox,
+    ArenaField::efc_KBIP,
+    ArenaField::efc_D,
+    ArenaField::efc_R,
     ArenaField::tendon_efcadr,
 ]);

@@ -2,7 +2,8 @@
 //! sparse.
 
 use super::allocate::with_arrays;
-use crate::arena::{ArenaArraysMut, ArenaMask, Stack};
+use super::jacobian::{JACOBIAN_DENSE, JACOBIAN_ROWS};
+use crate::arena::{ArenaArraysMut, ArenaField, ArenaMask, Stack};
 use crate::data::Data;
 use crate::error::StepError;
 use crate::math::mat::{sqr_mat_td, transpose};
@@ -23,14 +24,26 @@ pub fn project_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
         return Ok(());
     }
     let sparse = is_sparse(m);
-    with_arrays(d, ArenaMask::ALL, |d, a, stack| {
-        if sparse {
+    if sparse {
+        with_arrays(d, JACOBIAN_ROWS.union(DUAL_SPARSE), |d, a, stack| {
             project_sparse(m, d, a, stack)
-        } else {
+        })
+    } else {
+        with_arrays(d, JACOBIAN_DENSE.union(DUAL_DENSE), |d, a, stack| {
             project_dense(m, d, a, stack)
-        }
-    })
+        })
+    }
 }
+
+/// The arena arrays of the dense `efc_AR` besides the Jacobian's: `efc_R` and `efc_AR`.
+const DUAL_DENSE: ArenaMask = ArenaMask::of(&[ArenaField::efc_R, ArenaField::efc_AR]);
+
+/// The arena arrays of the sparse `efc_AR` besides the Jacobian's rows.
+const DUAL_SPARSE: ArenaMask = DUAL_DENSE.union(ArenaMask::of(&[
+    ArenaField::efc_AR_rownnz,
+    ArenaField::efc_AR_rowadr,
+    ArenaField::efc_AR_colind,
+]));
 
 /// Dense `efc_AR`: `JM2 = J L^-T D^-1/2` by rows, then `JM2 JM2'`.
 fn project_dense(

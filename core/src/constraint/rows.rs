@@ -31,7 +31,7 @@ pub(super) struct Rows<'r> {
 }
 
 impl<'r> Rows<'r> {
-    pub(super) fn new(m: &Model, sparse: bool, a: ArenaArraysMut<'r>) -> Self {
+    pub(super) fn new(m: &Model, sparse: bool, a: &'r mut ArenaArraysMut<'_>) -> Self {
         Rows {
             sparse,
             nv: m.nv,
@@ -39,17 +39,17 @@ impl<'r> Rows<'r> {
             ne: 0,
             nf: 0,
             nl: 0,
-            efc_type: a.efc_type,
-            efc_id: a.efc_id,
-            rownnz: a.efc_J_rownnz,
-            rowadr: a.efc_J_rowadr,
-            colind: a.efc_J_colind,
-            efc_J: a.efc_J,
-            pos: a.efc_pos,
-            margin: a.efc_margin,
-            frictionloss: a.efc_frictionloss,
-            tendon_efcadr: a.tendon_efcadr,
-            contact: a.contact,
+            efc_type: &mut *a.efc_type,
+            efc_id: &mut *a.efc_id,
+            rownnz: &mut *a.efc_J_rownnz,
+            rowadr: &mut *a.efc_J_rowadr,
+            colind: &mut *a.efc_J_colind,
+            efc_J: &mut *a.efc_J,
+            pos: &mut *a.efc_pos,
+            margin: &mut *a.efc_margin,
+            frictionloss: &mut *a.efc_frictionloss,
+            tendon_efcadr: &mut *a.tendon_efcadr,
+            contact: &mut *a.contact,
         }
     }
 
@@ -82,7 +82,8 @@ impl<'r> Rows<'r> {
         if empty && !contact {
             return Ok(());
         }
-        if first + size > self.efc_type.len() {
+        let span = first..first + size;
+        if span.end > self.efc_type.len() {
             return Err(MISALLOCATED);
         }
         if self.sparse {
@@ -92,13 +93,19 @@ impl<'r> Rows<'r> {
             let dst = self.efc_J.get_mut(start..start + len).ok_or(MISALLOCATED)?;
             dst.copy_from_slice(&jac[..len]);
         }
-        for i in 0..size {
-            let r = first + i;
-            self.pos[r] = pos.get(i).copied().unwrap_or(0.0);
-            self.margin[r] = margin.get(i).copied().unwrap_or(0.0);
-            self.frictionloss[r] = frictionloss;
-            self.efc_type[r] = ty;
-            self.efc_id[r] = id as i32;
+        // every array holds the rows (allocated together): sliced once, written without checks
+        let per_row = self.pos[span.clone()]
+            .iter_mut()
+            .zip(&mut self.margin[span.clone()])
+            .zip(&mut self.frictionloss[span.clone()])
+            .zip(&mut self.efc_type[span.clone()])
+            .zip(&mut self.efc_id[span]);
+        for (i, ((((p, mg), fl), t), d)) in per_row.enumerate() {
+            *p = pos.get(i).copied().unwrap_or(0.0);
+            *mg = margin.get(i).copied().unwrap_or(0.0);
+            *fl = frictionloss;
+            *t = ty;
+            *d = id as i32;
         }
         self.nefc += size;
         match ty {

@@ -1,7 +1,7 @@
 //! Soft-constraint parameters (`mj_diagApprox`, `mj_makeImpedance`; "Computation › Soft
 //! constraints"): the diagonal approximation, impedance, `efc_KBIP`, `efc_D` and `efc_R`.
 
-use super::contact::{contact_dim, ContactBodies};
+use super::contact::{contact_dim, pair_bodies, ContactBodies};
 use crate::arena::ArenaArraysMut;
 use crate::data::Contact;
 use crate::error::StepError;
@@ -101,13 +101,23 @@ fn contact_diag_approx(
     da: &mut [Real],
 ) -> Result<usize, StepError> {
     let dim = contact_dim(con)?;
-    let mut tran = 0.0;
-    let mut rot = 0.0;
-    let bodies = ContactBodies::of(m, flexvert_xpos, con, false)?;
-    for (&b, &w) in bodies.bodies().iter().zip(&bodies.weight) {
-        tran += m.body_invweight0[2 * b] * w;
-        rot += m.body_invweight0[2 * b + 1] * w;
-    }
+    // the inverse weights of the bodies, summed with the bodies' weights
+    let weighted = |body: &[usize], weight: &[Real]| {
+        let mut tran = 0.0;
+        let mut rot = 0.0;
+        for (&b, &w) in body.iter().zip(weight) {
+            tran += m.body_invweight0[2 * b] * w;
+            rot += m.body_invweight0[2 * b + 1] * w;
+        }
+        (tran, rot)
+    };
+    let (tran, rot) = match pair_bodies(m, con)? {
+        Some((b1, b2)) => weighted(&[b1, b2], &[1.0, 1.0]),
+        None => {
+            let bodies = ContactBodies::of(m, flexvert_xpos, con, false)?;
+            weighted(bodies.bodies(), &bodies.weight)
+        }
+    };
     Ok(match ty {
         CNSTR_CONTACT_FRICTIONLESS => {
             da[0] = tran;
@@ -279,12 +289,15 @@ pub(super) fn make_impedance(m: &Model, nefc: usize, first_contact: usize, a: &m
         i += dim;
     }
     contact_cone_r(m, a, first_contact, nefc);
-    for i in 0..nefc {
-        a.efc_D[i] = 1.0 / a.efc_R[i];
+    // sliced to the rows once, so that the loops carry no bounds checks
+    let r = &a.efc_R[..nefc];
+    for (d, &r) in a.efc_D[..nefc].iter_mut().zip(r) {
+        *d = 1.0 / r;
     }
-    for i in 0..nefc {
-        let imp = a.efc_KBIP[4 * i + 2];
-        a.efc_diagApprox[i] = a.efc_R[i] * imp / (1.0 - imp);
+    let kbip = a.efc_KBIP[..4 * nefc].chunks_exact(4);
+    for ((da, &r), kbip) in a.efc_diagApprox[..nefc].iter_mut().zip(r).zip(kbip) {
+        let imp = kbip[2];
+        *da = r * imp / (1.0 - imp);
     }
 }
 

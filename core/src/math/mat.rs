@@ -226,16 +226,20 @@ pub fn sqr_mat_td(res: &mut [Real], mat: &[Real], diag: Option<&[Real]>, nr: usi
                 }
             }
         }
-        None => {
-            for i in 0..nc {
-                for j in 0..nr {
-                    let m = mat[j * nc + i];
+        None if nc > 0 => {
+            // rows cut once: the many short accumulations of a wide matrix (the dual's nefc
+            // columns) then carry fewer bounds checks
+            let mat = &mat[..nr * nc];
+            for (i, res_i) in res[..nc * nc].chunks_exact_mut(nc).enumerate() {
+                for row in mat.chunks_exact(nc) {
+                    let m = row[i];
                     if m != 0.0 {
-                        accumulate(i, j, m);
+                        add_to_scl(&mut res_i[..=i], &row[..=i], m);
                     }
                 }
             }
         }
+        None => {}
     }
     for i in 0..nc {
         for j in i + 1..nc {

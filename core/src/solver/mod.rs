@@ -31,8 +31,8 @@ pub mod sparse {
     };
 }
 
-use crate::arena::{ArenaArraysMut, ArenaField, ArenaMask, Stack};
-use crate::constraint::{efc_jacobian, Jacobian};
+use crate::arena::{ArenaArraysMut, ArenaField, ArenaFields, ArenaMask, Detached, Stack};
+use crate::constraint::{efc_jacobian, transposed, Jacobian};
 use crate::data::{Contact, Data, SolverStat};
 use crate::error::StepError;
 use crate::math::mat::mul_mat_vec;
@@ -333,7 +333,30 @@ fn has(a: &[impl Sized], n: usize) -> bool {
 
 impl<'a> Efc<'a> {
     /// The arena arrays the solvers read and write (the rest are not cut out for them).
-    pub const ARRAYS: ArenaMask = crate::constraint::JACOBIAN.union(ArenaMask::of(&[
+    pub const ARRAYS: ArenaMask = crate::constraint::JACOBIAN.union(Self::ROWS);
+
+    /// [`Efc::ARRAYS`] with the dense Jacobian alone, for a Jacobian without its transpose
+    /// (see [`transposed`]).
+    const ARRAYS_DENSE: ArenaMask = crate::constraint::JACOBIAN_DENSE.union(Self::ROWS);
+
+    /// The arena arrays of [`Efc::ARRAYS`] as writable views, and a scratch frame, cut from
+    /// `detached`: with the dense Jacobian alone when it has no transpose. Each array cut costs
+    /// a few dozen instructions, and the solver runs once per `mj_forward`.
+    #[inline(always)]
+    pub fn arrays_and_stack<'f>(
+        m: &Model,
+        detached: &'f mut Detached<'_>,
+        fields: &ArenaFields,
+    ) -> (ArenaArraysMut<'f>, Stack<'f>) {
+        if transposed(m) {
+            detached.arrays_mut_only_and_stack(fields, Self::ARRAYS)
+        } else {
+            detached.arrays_mut_only_and_stack(fields, Self::ARRAYS_DENSE)
+        }
+    }
+
+    /// The arena arrays of [`Efc::ARRAYS`] besides the Jacobian.
+    const ROWS: ArenaMask = ArenaMask::of(&[
         ArenaField::contact,
         ArenaField::efc_type,
         ArenaField::efc_id,
@@ -355,7 +378,7 @@ impl<'a> Efc<'a> {
         ArenaField::island_efcnum,
         ArenaField::island_efcadr,
         ArenaField::island_efcind,
-    ]));
+    ]);
 
     /// The rows of `d` (`ne`, `nf`, `nefc`) in the arena arrays `a`; `Err` when an array the
     /// solver reads was not made (a constraint stage that does not fill what MuJoCo fills).
@@ -510,10 +533,9 @@ fn stat_scale(m: &Model) -> Real {
 /// `qacc`, `qacc_warmstart`, the solver statistics and, for elliptic cones with Newton, the
 /// contacts' cone Hessians. Needs `nefc > 0` rows made by the constraint stages.
 pub fn fwd_constraint_solve(m: &Model, d: &mut Data) -> Result<(), StepError> {
-    let fields = d.arena.fields;
     let mut detached = d.arena.detach();
     let result = {
-        let (arrays, mut stack) = detached.arrays_mut_only_and_stack(&fields, Efc::ARRAYS);
+        let (arrays, mut stack) = Efc::arrays_and_stack(m, &mut detached, &d.arena.fields);
         Efc::new(m, d, arrays).and_then(|mut efc| solve(m, d, &mut efc, &mut stack))
     };
     d.arena.attach(detached);
