@@ -12,6 +12,7 @@ use crate::math::sparse::{
 };
 use crate::model::Model;
 use crate::real::Real;
+#[cfg(not(feature = "fast"))]
 use crate::smooth::solve_m2;
 use crate::support::is_dual;
 use crate::support::is_sparse;
@@ -53,14 +54,53 @@ fn project_dense(
     stack: &mut Stack,
 ) -> Result<(), StepError> {
     let (nefc, nv) = (d.nefc, m.nv);
-    let jm2 = stack.alloc::<Real>(nefc * nv)?;
     let jm2t = stack.alloc::<Real>(nv * nefc)?;
-    solve_m2(m, d, jm2, &a.efc_J[..nefc * nv], nefc);
-    transpose(jm2t, jm2, nefc, nv);
+    solve_m2_transposed(m, d, jm2t, &a.efc_J[..nefc * nv], stack)?;
     sqr_mat_td(a.efc_AR, jm2t, None, nv, nefc);
     for r in 0..nefc {
         a.efc_AR[r * (nefc + 1)] += a.efc_R[r];
     }
+    Ok(())
+}
+
+/// `JM2'` (`nv × nefc`) from the dense `J` (`nefc × nv`): `mj_solveM2` on the rows of `J`,
+/// then transposed, as MuJoCo.
+#[cfg(not(feature = "fast"))]
+fn solve_m2_transposed(
+    m: &Model,
+    d: &Data,
+    jm2t: &mut [Real],
+    jac: &[Real],
+    stack: &mut Stack,
+) -> Result<(), StepError> {
+    let (nefc, nv) = (d.nefc, m.nv);
+    let jm2 = stack.alloc::<Real>(nefc * nv)?;
+    solve_m2(m, d, jm2, jac, nefc);
+    transpose(jm2t, jm2, nefc, nv);
+    Ok(())
+}
+
+/// `JM2'` (`nv × nefc`) from the dense `J` (`nefc × nv`), fast build: transposed first, then
+/// solved on all rows at once, one vector update per entry of the factor.
+#[cfg(feature = "fast")]
+fn solve_m2_transposed(
+    m: &Model,
+    d: &Data,
+    jm2t: &mut [Real],
+    jac: &[Real],
+    _stack: &mut Stack,
+) -> Result<(), StepError> {
+    let (nefc, nv) = (d.nefc, m.nv);
+    transpose(jm2t, jac, nefc, nv);
+    crate::math::fast::solve_m2_columns(
+        jm2t,
+        nefc,
+        d.qLD,
+        &d.qLDiagSqrtInv[..nv],
+        &m.dof_Madr[..nv],
+        &m.dof_parentid[..nv],
+        &m.dof_simplenum[..nv],
+    );
     Ok(())
 }
 

@@ -4,6 +4,8 @@
 //! Matrices are `n × n`, row-major; the factor `L` is stored in the lower triangle (the upper
 //! triangle is left as it was).
 
+#[cfg(feature = "fast")]
+use super::fast::chol_back_sub as back_sub;
 use super::scalar::{madd, sqrt};
 use super::vec::dot;
 use crate::real::MINVAL;
@@ -49,7 +51,13 @@ pub fn chol_solve_in_place(res: &mut [Real], mat: &[Real], n: usize) {
         }
         res[i] /= mat[i * (n + 1)];
     }
-    // Lᵀ x = y: column i of L below the diagonal against the solved part
+    back_sub(res, mat, n);
+}
+
+/// `Lᵀ x = y` in place: column i of L below the diagonal against the solved part, MuJoCo's
+/// order.
+#[cfg(not(feature = "fast"))]
+fn back_sub(res: &mut [Real], mat: &[Real], n: usize) {
     for i in (0..n).rev() {
         let mut r = res[i];
         let mut li = (i + 1) * n + i;

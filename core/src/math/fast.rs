@@ -58,11 +58,30 @@ pub fn mul_add(a: Real, b: Real, c: Real) -> Real {
     }
 }
 
+/// Dot product in [`LANES`] accumulators: on x86-64 with hardware FMA in f64, two 256-bit
+/// registers ([`avx::dot`]); elsewhere [`dot_portable`].
+#[inline]
+pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
+    debug_assert_eq!(vec1.len(), vec2.len());
+    #[cfg(all(target_arch = "x86_64", target_feature = "fma", not(feature = "f32")))]
+    {
+        avx::dot(vec1, vec2)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "fma", not(feature = "f32"))))]
+    {
+        dot_portable(vec1, vec2)
+    }
+}
+
 /// Dot product in [`LANES`] accumulators: blocks of eight, then one of four, then up to three
 /// products, as fixed-size arrays (no bounds checks, no per-element loop bookkeeping: the
 /// vectors of the solvers are short, a few dozen elements).
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "fma", not(feature = "f32")),
+    allow(dead_code)
+)]
 #[inline]
-pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
+fn dot_portable(vec1: &[Real], vec2: &[Real]) -> Real {
     debug_assert_eq!(vec1.len(), vec2.len());
     let (blocks1, rest1) = vec1.as_chunks::<LANES>();
     let (blocks2, rest2) = vec2.as_chunks::<LANES>();
@@ -95,7 +114,68 @@ fn sum_lanes(lanes: &[Real; LANES]) -> Real {
     (half[0] + half[2]) + (half[1] + half[3])
 }
 
-/// `res += vec * scl` with fused multiply-adds.
+/// Kernels written with x86-64's 256-bit FMA instructions, for f64 builds whose target has them
+/// (`fma` implies AVX): LLVM does not keep the short loops of the solvers in full registers by
+/// itself (its code for [`dot_portable`] runs half-width loads and a scalar tail). The one
+/// `unsafe` of the fast build: raw 256-bit loads, bounded by the slices' length.
+#[cfg(all(target_arch = "x86_64", target_feature = "fma", not(feature = "f32")))]
+#[allow(unsafe_code)]
+mod avx {
+    use core::arch::x86_64::{
+        __m256d, __m256i, _mm256_add_pd, _mm256_castpd256_pd128, _mm256_extractf128_pd,
+        _mm256_fmadd_pd, _mm256_loadu_pd, _mm256_loadu_si256, _mm256_maskload_pd,
+        _mm256_setzero_pd, _mm_add_pd, _mm_add_sd, _mm_cvtsd_f64, _mm_unpackhi_pd,
+    };
+
+    /// Load masks of the last `len % 4` elements: all ones in the lanes to read.
+    const TAIL_MASKS: [[i64; 4]; 4] = [[0; 4], [-1, 0, 0, 0], [-1, -1, 0, 0], [-1, -1, -1, 0]];
+
+    /// Dot product in two registers of four lanes: blocks of eight, one block of four, and the
+    /// last up to three products by masked loads (no scalar tail), then the lanes summed.
+    #[inline]
+    pub fn dot(vec1: &[f64], vec2: &[f64]) -> f64 {
+        let n = vec1.len().min(vec2.len());
+        let (p1, p2) = (vec1.as_ptr(), vec2.as_ptr());
+        // SAFETY: the `fma` target feature (checked at compile time) implies AVX; every full
+        // load reads elements i..i + 4 with i + 4 <= n, inside both slices; the masked loads
+        // read only the lanes below n (masked-out lanes are neither read nor fault).
+        unsafe {
+            let mut acc0 = _mm256_setzero_pd();
+            let mut acc1 = _mm256_setzero_pd();
+            let mut i = 0;
+            while i + 8 <= n {
+                acc0 = fmadd_at(p1, p2, i, acc0);
+                acc1 = fmadd_at(p1, p2, i + 4, acc1);
+                i += 8;
+            }
+            if i + 4 <= n {
+                acc0 = fmadd_at(p1, p2, i, acc0);
+                i += 4;
+            }
+            if i < n {
+                let mask = _mm256_loadu_si256(TAIL_MASKS[n - i].as_ptr().cast::<__m256i>());
+                let a = _mm256_maskload_pd(p1.add(i), mask);
+                let b = _mm256_maskload_pd(p2.add(i), mask);
+                acc1 = _mm256_fmadd_pd(a, b, acc1);
+            }
+            let acc = _mm256_add_pd(acc0, acc1);
+            let pair = _mm_add_pd(_mm256_castpd256_pd128(acc), _mm256_extractf128_pd::<1>(acc));
+            _mm_cvtsd_f64(_mm_add_sd(pair, _mm_unpackhi_pd(pair, pair)))
+        }
+    }
+
+    /// `acc + a[i..i + 4] * b[i..i + 4]`, fused.
+    ///
+    /// # Safety
+    /// AVX and FMA available; `i + 4` within both arrays.
+    #[inline(always)]
+    unsafe fn fmadd_at(a: *const f64, b: *const f64, i: usize, acc: __m256d) -> __m256d {
+        _mm256_fmadd_pd(_mm256_loadu_pd(a.add(i)), _mm256_loadu_pd(b.add(i)), acc)
+    }
+}
+
+/// `res += vec * scl` with fused multiply-adds (LLVM's own vector loop: 256-bit code written
+/// by hand was no fewer instructions on the bench models).
 #[inline]
 pub fn add_to_scl(res: &mut [Real], vec: &[Real], scl: Real) {
     debug_assert_eq!(res.len(), vec.len());
@@ -113,6 +193,79 @@ pub fn add_scl(res: &mut [Real], vec1: &[Real], vec2: &[Real], scl: Real) {
     }
 }
 
+/// `Lᵀ x = y` in place given the Cholesky factor `L` in `mat` (`n × n`, lower triangle): row
+/// by row from the last, each solved unknown removed from the ones before it with row `i` of
+/// `L` (contiguous, so one vector update) instead of MuJoCo's strided walk down column `i`.
+pub fn chol_back_sub(res: &mut [Real], mat: &[Real], n: usize) {
+    for i in (0..n).rev() {
+        let row = &mat[i * n..i * n + i + 1];
+        let x = res[i] / row[i];
+        res[i] = x;
+        add_to_scl(&mut res[..i], &row[..i], -x);
+    }
+}
+
+/// `x = D^-1/2 L^-T y` (`mj_solveM2`) for the `ncol` columns of `xt` (`nv × ncol`, row-major:
+/// row `i` holds dof `i` of every vector), in place, given the sparse factor `qld` with its
+/// addresses `madr`, the dof tree `parentid`, the simple dofs `simplenum` (no ancestors in the
+/// factor) and `diag_sqrt_inv`. Each (dof, ancestor) pair of the factor is one vector update of
+/// length `ncol`, where MuJoCo makes one scalar update per vector.
+pub fn solve_m2_columns(
+    xt: &mut [Real],
+    ncol: usize,
+    qld: &[Real],
+    diag_sqrt_inv: &[Real],
+    madr: &[i32],
+    parentid: &[i32],
+    simplenum: &[i32],
+) {
+    if ncol == 0 {
+        return;
+    }
+    for i in (0..diag_sqrt_inv.len()).rev() {
+        if simplenum[i] != 0 {
+            continue;
+        }
+        let (before, from_i) = xt.split_at_mut(i * ncol);
+        let xi = &from_i[..ncol];
+        let mut adr = madr[i] as usize + 1;
+        let mut j = parentid[i];
+        while j >= 0 {
+            let row = j as usize * ncol;
+            add_to_scl(&mut before[row..row + ncol], xi, -qld[adr]);
+            adr += 1;
+            j = parentid[j as usize];
+        }
+    }
+    for (row, s) in xt.chunks_exact_mut(ncol).zip(diag_sqrt_inv) {
+        for x in row {
+            *x *= *s;
+        }
+    }
+}
+
+/// Whether factoring a Hessian afresh is cheaper than `nupdate` rank-one updates of its factor
+/// (Newton's `HessianIncremental`), in rough counts of multiply-adds: an update walks the
+/// factor (`nnz` entries at most; half of the `n × n` when dense), a factorization takes half
+/// the square of each row's length (`rownnz` of the sparse factor; `n³/3` when dense, counted
+/// high for its short rows), and forming `J' D J` again costs `form`.
+pub fn refactor_cheaper(
+    nupdate: usize,
+    nnz: usize,
+    rownnz: Option<&[i32]>,
+    n: usize,
+    form: usize,
+) -> bool {
+    let (update, factor) = match rownnz {
+        Some(rows) => (
+            nnz,
+            rows.iter().map(|&k| k as usize * k as usize).sum::<usize>() / 2,
+        ),
+        None => (n * n / 2, n * n * n / 3),
+    };
+    nupdate.saturating_mul(update) > factor.saturating_add(form)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +281,71 @@ mod tests {
         assert_eq!(r == 0.0, !FUSED);
     }
 
+    #[test]
+    fn chol_back_sub_solves_lt() {
+        // L lower triangular (row-major, upper part junk), y = Lᵀ x
+        let n = 5;
+        let mut l = [7.0; 25];
+        for i in 0..n {
+            for k in 0..=i {
+                l[i * n + k] = if i == k {
+                    1.5 + i as Real
+                } else {
+                    0.3 * (i + 2 * k) as Real - 1.0
+                };
+            }
+        }
+        let x: [Real; 5] = [1.0, -2.0, 0.5, 3.0, -0.25];
+        let mut y: [Real; 5] = core::array::from_fn(|k| (k..n).map(|i| l[i * n + k] * x[i]).sum());
+        chol_back_sub(&mut y, &l, n);
+        for k in 0..n {
+            assert!(
+                (y[k] - x[k]).abs() <= 16.0 * EPSILON,
+                "{k}: {} {}",
+                y[k],
+                x[k]
+            );
+        }
+    }
+
+    #[test]
+    fn solve_m2_columns_solves_each_column() {
+        // dofs 0 <- 1 <- 2 and a simple dof 3; qld rows: diagonal, then ancestors nearest first
+        let (parentid, madr, simplenum) = ([-1, 0, 1, -1], [0, 1, 3, 6], [0, 0, 0, 1]);
+        let qld = [4.0, 2.0, 0.5, 9.0, -0.25, 0.75, 16.0];
+        let diag_sqrt_inv: [Real; 4] = [0.5, 1.0 / 2.0f64.sqrt() as Real, 1.0 / 3.0, 0.25];
+        let lower = |i: usize, j: usize| match (i, j) {
+            (1, 0) => 0.5,
+            (2, 1) => -0.25,
+            (2, 0) => 0.75,
+            _ => 0.0,
+        };
+        // two columns: x known, y = Lᵀ D^1/2 x by rows of xt
+        let x: [[Real; 2]; 4] = [[1.0, -1.0], [2.0, 0.0], [-3.0, 0.5], [0.25, 4.0]];
+        let mut xt = [0.0; 8];
+        for j in 0..4 {
+            for c in 0..2 {
+                xt[j * 2 + c] = (j..4)
+                    .map(|i| (if i == j { 1.0 } else { lower(i, j) }) * x[i][c] / diag_sqrt_inv[i])
+                    .sum();
+            }
+        }
+        solve_m2_columns(
+            &mut xt,
+            2,
+            &qld,
+            &diag_sqrt_inv,
+            &madr,
+            &parentid,
+            &simplenum,
+        );
+        for j in 0..4 {
+            for c in 0..2 {
+                assert!((xt[j * 2 + c] - x[j][c]).abs() <= 16.0 * EPSILON, "{j} {c}");
+            }
+        }
+    }
+
     proptest! {
         /// The fast dot is the exact one up to rounding, at every length around the blocks.
         #[test]
@@ -137,6 +355,7 @@ mod tests {
             let scale: Real = a.iter().zip(&b).map(|(x, y)| (x * y).abs()).sum();
             let naive: Real = a.iter().zip(&b).map(|(x, y)| x * y).sum();
             prop_assert!((dot(&a, &b) - naive).abs() <= 2.0 * a.len() as Real * EPSILON * scale);
+            prop_assert!((dot_portable(&a, &b) - naive).abs() <= 2.0 * a.len() as Real * EPSILON * scale);
             let mut r = a.clone();
             add_to_scl(&mut r, &b, 0.5);
             for k in 0..a.len() {

@@ -134,6 +134,10 @@ pub(super) fn hessian_incremental(
 ) -> Result<(), StepError> {
     let (nv, nefc) = (m.nv, efc.nefc);
     let jac = &efc.jac;
+    #[cfg(feature = "fast")]
+    if refactor_cheaper(ctx, efc, oldstate, nv) {
+        return hessian_direct(m, d, efc, ctx, stack);
+    }
     ctx.nupdate = 0;
     let lost_accuracy = {
         let Some(h) = ctx.hessian.as_mut() else {
@@ -177,6 +181,32 @@ pub(super) fn hessian_incremental(
         hessian_cone(m, efc, ctx, stack)?;
     }
     Ok(())
+}
+
+/// Fast build: whether the rows that changed state since `oldstate` are so many that factoring
+/// afresh is cheaper than updating the factor by each (`math::fast::refactor_cheaper`; forming
+/// `J' D J` costs half the square of each quadratic row's length).
+#[cfg(feature = "fast")]
+fn refactor_cheaper(ctx: &Context, efc: &Efc, oldstate: &[i32], nv: usize) -> bool {
+    let Some(h) = ctx.hessian.as_ref() else {
+        return false;
+    };
+    let jac = &efc.jac;
+    let quadratic = |s: i32| s == CNSTRSTATE_QUADRATIC;
+    let (mut nchange, mut form) = (0, 0);
+    for i in 0..efc.nefc {
+        nchange += usize::from(quadratic(oldstate[i]) != quadratic(efc.state[i]));
+        if quadratic(efc.state[i]) {
+            let len = if jac.sparse {
+                jac.rownnz[i] as usize
+            } else {
+                nv
+            };
+            form += len * len / 2;
+        }
+    }
+    let rownnz = jac.sparse.then_some(&h.rownnz[..nv]);
+    crate::math::fast::refactor_cheaper(nchange, h.nnz, rownnz, nv, form)
 }
 
 /// `hcone` = the factor of `H` plus, for each elliptic cone in the middle zone, `J' Hc J` with
