@@ -18,7 +18,6 @@ use crate::math::vec::{
 };
 use crate::model::Model;
 use crate::real::{Real, MINVAL};
-use crate::support::row_end;
 use crate::support::*;
 use crate::types::*;
 
@@ -476,28 +475,17 @@ pub fn factor_m(m: &Model, d: &mut Data) {
 /// Solves `L'DL x = x` in place for `n` vectors stored one after another (`mj_solveLD`).
 pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[Real]) {
     let nv = m.nv;
-    let (parent, simple, diag_inv) = (
+    let (parent, simple, madr, diag_inv) = (
         &m.dof_parentid[..nv],
         &m.dof_simplenum[..nv],
+        &m.dof_Madr[..nv],
         &diag_inv[..nv],
     );
-    // row i of L below the diagonal, one entry per ancestor, nearest first
-    let row = |i: usize| &qld[m.dof_Madr[i] as usize + 1..row_end(m, i)];
+    let qld = &qld[..m.nM];
     for x in x[..n * nv].chunks_exact_mut(nv.max(1)) {
         // as long as `parent`: an ancestor index checked against one is in bounds for the other
         let x = &mut x[..nv];
-        // x <- inv(L') x, skipping zeros of x
-        for i in (0..nv).rev() {
-            if simple[i] != 0 || x[i] == 0.0 {
-                continue;
-            }
-            let xi = x[i];
-            let mut j = parent[i] as usize;
-            for &lij in row(i) {
-                x[j] -= lij * xi;
-                j = parent[j] as usize;
-            }
-        }
+        solve_lt(m, qld, x);
         for (xi, &di) in x.iter_mut().zip(diag_inv) {
             *xi *= di;
         }
@@ -510,14 +498,54 @@ pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[R
                 i += run;
                 continue;
             }
+            // row i of L below the diagonal: one entry per ancestor, nearest first (the
+            // validated tree makes the parent chain exactly as long as the row)
+            let end = if i + 1 < nv {
+                madr[i + 1] as usize
+            } else {
+                m.nM
+            };
             let mut xi = x[i];
             let mut j = parent[i] as usize;
-            for &lij in row(i) {
+            for &lij in &qld[madr[i] as usize + 1..end] {
                 xi -= lij * x[j];
                 j = parent[j] as usize;
             }
             x[i] = xi;
             i += 1;
+        }
+    }
+}
+
+/// `x <- inv(L') x` for one vector (`x` of length `nv`), skipping simple dofs and zeros of `x`:
+/// the first half of [`solve_ld`] and of [`solve_m2`].
+// always inlined: both callers run it once per vector, in their own loops
+#[inline(always)]
+fn solve_lt(m: &Model, qld: &[Real], x: &mut [Real]) {
+    let nv = m.nv;
+    let (parent, simple, madr) = (
+        &m.dof_parentid[..nv],
+        &m.dof_simplenum[..nv],
+        &m.dof_Madr[..nv],
+    );
+    let qld = &qld[..m.nM];
+    // as long as `parent`: an ancestor index checked against one is in bounds for the other
+    let x = &mut x[..nv];
+    // a row ends where the next one starts: walking backwards, where the last one started
+    let mut end = m.nM;
+    for i in (0..nv).rev() {
+        let (start, stop) = (madr[i] as usize, end);
+        end = start;
+        if simple[i] != 0 || x[i] == 0.0 {
+            continue;
+        }
+        // row i of L below the diagonal: one entry per ancestor, nearest first (the validated
+        // tree makes the parent chain exactly as long as the row)
+        let xi = x[i];
+        let mut j = parent[i] as usize;
+        for &lij in &qld[start + 1..stop] {
+            x[j] -= lij * xi;
+            j = parent[j] as usize;
         }
     }
 }
@@ -578,24 +606,13 @@ pub fn solve_m_in_place(m: &Model, d: &Data, x: &mut [Real], n: usize) {
 /// Half of the solve: `x = sqrt(inv(D)) inv(L') y` for `n` vectors (`mj_solveM2`).
 pub fn solve_m2(m: &Model, d: &Data, x: &mut [Real], y: &[Real], n: usize) {
     let nv = m.nv;
-    x[..n * nv].copy_from_slice(&y[..n * nv]);
-    for v in 0..n {
-        let x = &mut x[v * nv..(v + 1) * nv];
-        for i in (0..nv).rev() {
-            let xi = x[i];
-            if m.dof_simplenum[i] != 0 || xi == 0.0 {
-                continue;
-            }
-            let mut adr = m.dof_Madr[i] as usize + 1;
-            let mut j = m.dof_parentid[i];
-            while j >= 0 {
-                x[j as usize] -= d.qLD[adr] * xi;
-                adr += 1;
-                j = m.dof_parentid[j as usize];
-            }
-        }
-        for i in 0..nv {
-            x[i] *= d.qLDiagSqrtInv[i];
+    let x = &mut x[..n * nv];
+    x.copy_from_slice(&y[..n * nv]);
+    let sqrt_inv = &d.qLDiagSqrtInv[..nv];
+    for x in x.chunks_exact_mut(nv.max(1)) {
+        solve_lt(m, d.qLD, x);
+        for (xi, &s) in x.iter_mut().zip(sqrt_inv) {
+            *xi *= s;
         }
     }
 }
