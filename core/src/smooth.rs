@@ -370,6 +370,7 @@ pub fn crb_into(m: &Model, cinert: &[Real], cdof: &[Real], crb: &mut [Real], qm:
 
     qm.fill(0.0);
     let nv = m.nv;
+    let (crb10, cdof6, parent) = (v10(crb), v6(cdof), &m.dof_parentid[..nv]);
     let mut i = 0;
     while i < nv {
         // simple dofs: the diagonal is the precomputed dof_M0
@@ -381,14 +382,21 @@ pub fn crb_into(m: &Model, cinert: &[Real], cdof: &[Real], crb: &mut [Real], qm:
             i += simple;
             continue;
         }
-        let mut adr = m.dof_Madr[i] as usize;
-        qm[adr] = m.dof_armature[i];
-        let buf = mul_inert_vec(&v10(crb)[m.dof_bodyid[i] as usize], &v6(cdof)[i]);
-        let mut j = i as i32;
-        while j >= 0 {
-            qm[adr] += dot6(&v6(cdof)[j as usize], &buf);
-            adr += 1;
-            j = m.dof_parentid[j as usize];
+        // row i of qM: dof i, then one entry per ancestor, nearest first (the validated tree
+        // makes the parent chain exactly as long as the row)
+        let end = if i + 1 < nv {
+            m.dof_Madr[i + 1] as usize
+        } else {
+            m.nM
+        };
+        let row = &mut qm[m.dof_Madr[i] as usize..end];
+        row[0] = m.dof_armature[i];
+        let buf = mul_inert_vec(&crb10[m.dof_bodyid[i] as usize], &cdof6[i]);
+        let mut j = i;
+        for q in row {
+            *q += dot6(&cdof6[j], &buf);
+            // past the root this is -1 as usize, never read
+            j = parent[j] as usize;
         }
         i += 1;
     }
