@@ -18,7 +18,6 @@ use crate::math::vec::{
 };
 use crate::model::Model;
 use crate::real::{Real, MINVAL};
-use crate::support::row_end;
 use crate::support::*;
 use crate::types::*;
 
@@ -371,6 +370,7 @@ pub fn crb_into(m: &Model, cinert: &[Real], cdof: &[Real], crb: &mut [Real], qm:
 
     qm.fill(0.0);
     let nv = m.nv;
+    let (crb10, cdof6, parent) = (v10(crb), v6(cdof), &m.dof_parentid[..nv]);
     let mut i = 0;
     while i < nv {
         // simple dofs: the diagonal is the precomputed dof_M0
@@ -382,14 +382,21 @@ pub fn crb_into(m: &Model, cinert: &[Real], cdof: &[Real], crb: &mut [Real], qm:
             i += simple;
             continue;
         }
-        let mut adr = m.dof_Madr[i] as usize;
-        qm[adr] = m.dof_armature[i];
-        let buf = mul_inert_vec(&v10(crb)[m.dof_bodyid[i] as usize], &v6(cdof)[i]);
-        let mut j = i as i32;
-        while j >= 0 {
-            qm[adr] += dot6(&v6(cdof)[j as usize], &buf);
-            adr += 1;
-            j = m.dof_parentid[j as usize];
+        // row i of qM: dof i, then one entry per ancestor, nearest first (the validated tree
+        // makes the parent chain exactly as long as the row)
+        let end = if i + 1 < nv {
+            m.dof_Madr[i + 1] as usize
+        } else {
+            m.nM
+        };
+        let row = &mut qm[m.dof_Madr[i] as usize..end];
+        row[0] = m.dof_armature[i];
+        let buf = mul_inert_vec(&crb10[m.dof_bodyid[i] as usize], &cdof6[i]);
+        let mut j = i;
+        for q in row {
+            *q += dot6(&cdof6[j], &buf);
+            // past the root this is -1 as usize, never read
+            j = parent[j] as usize;
         }
         i += 1;
     }
@@ -476,28 +483,17 @@ pub fn factor_m(m: &Model, d: &mut Data) {
 /// Solves `L'DL x = x` in place for `n` vectors stored one after another (`mj_solveLD`).
 pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[Real]) {
     let nv = m.nv;
-    let (parent, simple, diag_inv) = (
+    let (parent, simple, madr, diag_inv) = (
         &m.dof_parentid[..nv],
         &m.dof_simplenum[..nv],
+        &m.dof_Madr[..nv],
         &diag_inv[..nv],
     );
-    // row i of L below the diagonal, one entry per ancestor, nearest first
-    let row = |i: usize| &qld[m.dof_Madr[i] as usize + 1..row_end(m, i)];
+    let qld = &qld[..m.nM];
     for x in x[..n * nv].chunks_exact_mut(nv.max(1)) {
         // as long as `parent`: an ancestor index checked against one is in bounds for the other
         let x = &mut x[..nv];
-        // x <- inv(L') x, skipping zeros of x
-        for i in (0..nv).rev() {
-            if simple[i] != 0 || x[i] == 0.0 {
-                continue;
-            }
-            let xi = x[i];
-            let mut j = parent[i] as usize;
-            for &lij in row(i) {
-                x[j] -= lij * xi;
-                j = parent[j] as usize;
-            }
-        }
+        solve_lt(m, qld, x);
         for (xi, &di) in x.iter_mut().zip(diag_inv) {
             *xi *= di;
         }
@@ -510,14 +506,54 @@ pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[R
                 i += run;
                 continue;
             }
+            // row i of L below the diagonal: one entry per ancestor, nearest first (the
+            // validated tree makes the parent chain exactly as long as the row)
+            let end = if i + 1 < nv {
+                madr[i + 1] as usize
+            } else {
+                m.nM
+            };
             let mut xi = x[i];
             let mut j = parent[i] as usize;
-            for &lij in row(i) {
+            for &lij in &qld[madr[i] as usize + 1..end] {
                 xi -= lij * x[j];
                 j = parent[j] as usize;
             }
             x[i] = xi;
             i += 1;
+        }
+    }
+}
+
+/// `x <- inv(L') x` for one vector (`x` of length `nv`), skipping simple dofs and zeros of `x`:
+/// the first half of [`solve_ld`] and of [`solve_m2`].
+// always inlined: both callers run it once per vector, in their own loops
+#[inline(always)]
+fn solve_lt(m: &Model, qld: &[Real], x: &mut [Real]) {
+    let nv = m.nv;
+    let (parent, simple, madr) = (
+        &m.dof_parentid[..nv],
+        &m.dof_simplenum[..nv],
+        &m.dof_Madr[..nv],
+    );
+    let qld = &qld[..m.nM];
+    // as long as `parent`: an ancestor index checked against one is in bounds for the other
+    let x = &mut x[..nv];
+    // a row ends where the next one starts: walking backwards, where the last one started
+    let mut end = m.nM;
+    for i in (0..nv).rev() {
+        let (start, stop) = (madr[i] as usize, end);
+        end = start;
+        if simple[i] != 0 || x[i] == 0.0 {
+            continue;
+        }
+        // row i of L below the diagonal: one entry per ancestor, nearest first (the validated
+        // tree makes the parent chain exactly as long as the row)
+        let xi = x[i];
+        let mut j = parent[i] as usize;
+        for &lij in &qld[start + 1..stop] {
+            x[j] -= lij * xi;
+            j = parent[j] as usize;
         }
     }
 }
@@ -580,26 +616,9 @@ pub fn solve_m2(m: &Model, d: &Data, x: &mut [Real], y: &[Real], n: usize) {
     let nv = m.nv;
     let x = &mut x[..n * nv];
     x.copy_from_slice(&y[..n * nv]);
-    if nv == 0 {
-        return;
-    }
-    // the per-dof arrays sliced to nv once: only the ancestor walk's indices stay checked
-    let (simplenum, madr) = (&m.dof_simplenum[..nv], &m.dof_Madr[..nv]);
-    let (parent, sqrt_inv) = (&m.dof_parentid[..nv], &d.qLDiagSqrtInv[..nv]);
-    for x in x.chunks_exact_mut(nv) {
-        for i in (0..nv).rev() {
-            let xi = x[i];
-            if simplenum[i] != 0 || xi == 0.0 {
-                continue;
-            }
-            let mut adr = madr[i] as usize + 1;
-            let mut j = parent[i];
-            while j >= 0 {
-                x[j as usize] -= d.qLD[adr] * xi;
-                adr += 1;
-                j = parent[j as usize];
-            }
-        }
+    let sqrt_inv = &d.qLDiagSqrtInv[..nv];
+    for x in x.chunks_exact_mut(nv.max(1)) {
+        solve_lt(m, d.qLD, x);
         for (xi, &s) in x.iter_mut().zip(sqrt_inv) {
             *xi *= s;
         }

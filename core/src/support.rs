@@ -1158,20 +1158,31 @@ pub fn add_m_sparse(
 /// Adds the mass matrix to the dense `nv x nv` matrix `dst` (`mj_addMDense`).
 pub fn add_m_dense(m: &Model, d: &Data, dst: &mut [Real]) {
     let nv = m.nv;
+    let (madr, parent, simple) = (
+        &m.dof_Madr[..nv],
+        &m.dof_parentid[..nv],
+        &m.dof_simplenum[..nv],
+    );
+    let (qm, dst) = (&d.qM[..m.nM], &mut dst[..nv * nv]);
     for i in 0..nv {
-        let mut adr = m.dof_Madr[i] as usize;
-        let mut j = i as i32;
-        while j >= 0 {
-            let ju = j as usize;
-            dst[i * nv + ju] += d.qM[adr];
-            if ju < i {
-                dst[ju * nv + i] += d.qM[adr];
-            }
-            if m.dof_simplenum[i] != 0 {
-                break;
-            }
-            j = m.dof_parentid[ju];
-            adr += 1;
+        // row i of qM: the diagonal, then one entry per ancestor, nearest first (the validated
+        // tree makes the parent chain exactly as long as the row); a simple dof adds only its
+        // diagonal. Each entry of `dst` gets one addition, so the order is free.
+        let start = madr[i] as usize;
+        let end = if simple[i] != 0 {
+            start + 1
+        } else if i + 1 < nv {
+            madr[i + 1] as usize
+        } else {
+            m.nM
+        };
+        let row = &qm[start..end];
+        dst[i * nv + i] += row[0];
+        let mut j = parent[i] as usize;
+        for &mij in &row[1..] {
+            dst[i * nv + j] += mij;
+            dst[j * nv + i] += mij;
+            j = parent[j] as usize;
         }
     }
 }

@@ -205,41 +205,40 @@ pub fn mul_mat_t_mat(
 /// (skipping zeros), then copied to the upper one.
 #[inline]
 pub fn sqr_mat_td(res: &mut [Real], mat: &[Real], diag: Option<&[Real]>, nr: usize, nc: usize) {
-    zero(&mut res[..nc * nc]);
-    let mut accumulate = |i: usize, j: usize, scl: Real| {
-        add_to_scl(
-            &mut res[i * nc..i * nc + i + 1],
-            &mat[j * nc..j * nc + i + 1],
-            scl,
-        );
-    };
+    let res = &mut res[..nc * nc];
+    zero(res);
+    if nc == 0 {
+        return;
+    }
+    // rows of `mat` and of `res` as slices: their bounds are checked once, not per product
+    let rows = mat[..nr * nc].chunks_exact(nc);
     match diag {
         Some(diag) => {
-            for j in 0..nr {
-                if diag[j] != 0.0 {
+            for (row, &dj) in rows.zip(&diag[..nr]) {
+                if dj != 0.0 {
+                    // row i of `res` starts at `start` (an iterator over the rows of `res` cost
+                    // more than it saved here: the rows are short)
+                    let mut start = 0;
                     for i in 0..nc {
-                        let m = mat[j * nc + i];
+                        let m = row[i];
                         if m != 0.0 {
-                            accumulate(i, j, m * diag[j]);
+                            add_to_scl(&mut res[start..start + i + 1], &row[..i + 1], m * dj);
                         }
+                        start += nc;
                     }
                 }
             }
         }
-        None if nc > 0 => {
-            // rows cut once: the many short accumulations of a wide matrix (the dual's nefc
-            // columns) then carry fewer bounds checks
-            let mat = &mat[..nr * nc];
-            for (i, res_i) in res[..nc * nc].chunks_exact_mut(nc).enumerate() {
-                for row in mat.chunks_exact(nc) {
+        None => {
+            for (i, res_i) in res.chunks_exact_mut(nc).enumerate() {
+                for row in rows.clone() {
                     let m = row[i];
                     if m != 0.0 {
-                        add_to_scl(&mut res_i[..=i], &row[..=i], m);
+                        add_to_scl(&mut res_i[..i + 1], &row[..i + 1], m);
                     }
                 }
             }
         }
-        None => {}
     }
     for i in 0..nc {
         for j in i + 1..nc {

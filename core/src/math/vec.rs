@@ -301,9 +301,12 @@ pub fn dot6(a: &[Real; 6], b: &[Real; 6]) -> Real {
 /// Dot product (`mju_dot`), rounded as MuJoCo's AVX version: products of each block of four
 /// are summed into four lanes, the lanes are combined as `(l0 + l2) + (l1 + l3)`, and the last
 /// `len % 4` products are summed left to right and then added. Built with AVX (the workspace's
-/// `.cargo/config.toml`), the four lanes are one 256-bit register, as in MuJoCo's build.
+/// `.cargo/config.toml`), LLVM keeps the four lanes in two 128-bit registers (MuJoCo's build
+/// uses one 256-bit register; the lanes round the same).
 #[cfg(not(feature = "fast"))]
-#[inline]
+// always inlined: most calls are short rows (Cholesky solves, PGS rows), where the call and
+// its set-up cost as much as the products (MuJoCo's build inlines `mju_dot` as well)
+#[inline(always)]
 pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
     debug_assert_eq!(vec1.len(), vec2.len());
     let (blocks1, blocks2) = (vec1.chunks_exact(4), vec2.chunks_exact(4));

@@ -132,6 +132,8 @@ impl DualMatrix<'_> {
     }
 
     /// Row `i` times `vec`, in MuJoCo's summation order.
+    // inlined: PGS takes one row product per constraint per sweep, and the call was a fifth of it
+    #[inline(always)]
     fn dot_row(&self, i: usize, vec: &[Real]) -> Real {
         let (values, colind) = self.row(i, vec.len());
         if self.sparse {
