@@ -104,9 +104,9 @@ footprint() {
   echo "footprint: $name on $3: state $device_digest, device and host bit-identical"
 }
 
-host=target/release/mjrs-firmware-host
+host=target/host/mjrs-firmware-host
 if [[ ${1:-} == footprint ]]; then
-  cargo build --release --quiet -p mjrs-firmware-host
+  cargo build --profile host --quiet -p mjrs-firmware-host
   footprint model/inverted_double_pendulum.xml 16K netduinoplus2
   footprint ../tests/models/ant.xml 28K netduinoplus2
   footprint ../tests/models/humanoid.xml 56K netduinoplus2
@@ -156,8 +156,8 @@ identical=1
 # correctly rounded fmaf on the host) for the MPC tasks on netduinoplus2, against a host program
 # built the same way; not part of the default run (CI time): it is not faster on the M4F
 if [[ ${1:-} == fast ]]; then
-  cargo build --release --quiet -p mjrs-firmware-host --features fast
-  host=target/release/mjrs-firmware-host
+  cargo build --profile host --quiet -p mjrs-firmware-host --features fast
+  host=target/host/mjrs-firmware-host
   task_build mpc fast netduinoplus2
   run_task mpc "MPC tasks" "$name" netduinoplus2
   ((identical)) || { echo "firmware: fast build NOT bit-identical"; exit 1; }
@@ -166,8 +166,8 @@ if [[ ${1:-} == fast ]]; then
 fi
 
 echo "firmware: building the host program"
-cargo build --release --quiet -p mjrs-firmware-host
-host=target/release/mjrs-firmware-host
+cargo build --profile host --quiet -p mjrs-firmware-host
+host=target/host/mjrs-firmware-host
 
 # hopper-long: the hopper's longer episodes (not in CI: 300 updates, 16 s of QEMU CPU time,
 # about a minute on a loaded machine)
