@@ -49,6 +49,10 @@ fi
 # Debian's compiler ships the library source that -Z build-std needs (rustup's cannot download
 # the target here); the host program is built with the same compiler, so the two share one
 # `core` and one `libm`.
+# The caller's environment is kept for the main workspace's `mjrs compile` (the footprint blobs):
+# it reuses the CLI that ./test.sh built (the same blobs) instead of building it again with
+# Debian's compiler (424 s of CPU).
+caller=(env -u RUSTC -u RUSTC_BOOTSTRAP PATH="$PATH" ${RUSTC:+RUSTC="$RUSTC"} ${RUSTC_BOOTSTRAP:+RUSTC_BOOTSTRAP="$RUSTC_BOOTSTRAP"})
 export PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
 device=(--release --target thumbv7em-none-eabihf -Z build-std=core -p mjrs-firmware-example)
 built=target/thumbv7em-none-eabihf/release/mjrs-firmware-example
@@ -88,7 +92,7 @@ footprint() {
   local name; name=$(basename "$1" .xml)
   local dir=target/footprint; mkdir -p "$dir"
   sed '0,/<mujoco[^>]*>/s//&<size memory="'"$2"'"\/>/' "$1" >"$dir/$name.xml"
-  (cd .. && cargo run --release --quiet -- compile --f32 "firmware-example/$dir/$name.xml" -o "firmware-example/$dir/$name.mjb")
+  (cd .. && "${caller[@]}" cargo run --release --quiet -- compile --f32 "firmware-example/$dir/$name.xml" -o "firmware-example/$dir/$name.mjb")
   local feature=board-mps2; [[ $3 == netduinoplus2 ]] && feature=board-netduino
   MJRS_FIRMWARE_BLOB="$here/$dir/$name.mjb" build "footprint-$name" "$feature,footprint"
   arm-none-eabi-size "$elf" | tail -1 | awk -v b="$3" -v n="$name" '{printf "footprint: %s on %s: flash %d B, RAM %d B static\n", n, b, $1+$2, $2+$3}'
