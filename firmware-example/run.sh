@@ -49,18 +49,38 @@ fi
 # Debian's compiler ships the library source that -Z build-std needs (rustup's cannot download
 # the target here); the host program is built with the same compiler, so the two share one
 # `core` and one `libm`.
+# The caller's environment is kept for the main workspace's `mjrs compile` (the footprint blobs):
+# it reuses the CLI that ./test.sh built (the same blobs) instead of building it again with
+# Debian's compiler (424 s of CPU).
+caller=(env -u RUSTC -u RUSTC_BOOTSTRAP PATH="$PATH" ${RUSTC:+RUSTC="$RUSTC"} ${RUSTC_BOOTSTRAP:+RUSTC_BOOTSTRAP="$RUSTC_BOOTSTRAP"})
 export PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
 device=(--release --target thumbv7em-none-eabihf -Z build-std=core -p mjrs-firmware-example)
-elf=target/thumbv7em-none-eabihf/release/mjrs-firmware-example
+built=target/thumbv7em-none-eabihf/release/mjrs-firmware-example
+elf=$built
 
-# run BOARD LOG: the built ELF under QEMU (-icount: instructions advance virtual time evenly,
-# which the firmware's SysTick clock counts), defmt decoded to LOG; returns QEMU's status
+# run BOARD LOG [TASK]: the ELF $elf under QEMU (-icount: instructions advance virtual time
+# evenly, which the firmware's SysTick clock counts), TASK named on the semihosting command line
+# (a program with several tasks runs that one), defmt decoded to LOG; returns QEMU's status
 run() {
   local status=0
   timeout 600 qemu-system-arm -machine "$1" -icount shift=0 -nographic \
-    -semihosting-config enable=on,target=native -kernel "$elf" >"$2.bin" || status=$?
+    -semihosting-config "enable=on,target=native${3:+,arg=$3}" -kernel "$elf" >"$2.bin" || status=$?
   defmt-print -e "$elf" --log-format "{s}" <"$2.bin" >"$2"
   return $status
+}
+
+# build NAME FEATURES: the device program with FEATURES (no default features), kept as
+# target/programs/NAME.elf (cargo's ELF is overwritten by the next build) and set as $elf
+build() {
+  cargo build "${device[@]}" --quiet --no-default-features --features "$2"
+  mkdir -p target/programs
+  cp "$built" "target/programs/$1.elf"
+  elf=target/programs/$1.elf
+}
+
+# print_size LABEL: the flash and static RAM of $elf
+print_size() {
+  arm-none-eabi-size "$elf" | tail -1 | awk -v l="$1" '{printf "firmware: %s: flash %d B (text+data), RAM %d B static (data+bss)\n", l, $1+$2, $2+$3}'
 }
 
 out=target/logs
@@ -72,9 +92,9 @@ footprint() {
   local name; name=$(basename "$1" .xml)
   local dir=target/footprint; mkdir -p "$dir"
   sed '0,/<mujoco[^>]*>/s//&<size memory="'"$2"'"\/>/' "$1" >"$dir/$name.xml"
-  (cd .. && cargo run --release --quiet -- compile --f32 "firmware-example/$dir/$name.xml" -o "firmware-example/$dir/$name.mjb")
+  (cd .. && "${caller[@]}" cargo run --release --quiet -- compile --f32 "firmware-example/$dir/$name.xml" -o "firmware-example/$dir/$name.mjb")
   local feature=board-mps2; [[ $3 == netduinoplus2 ]] && feature=board-netduino
-  MJRS_FIRMWARE_BLOB="$here/$dir/$name.mjb" cargo build "${device[@]}" --quiet --no-default-features --features "$feature,footprint"
+  MJRS_FIRMWARE_BLOB="$here/$dir/$name.mjb" build "footprint-$name" "$feature,footprint"
   arm-none-eabi-size "$elf" | tail -1 | awk -v b="$3" -v n="$name" '{printf "footprint: %s on %s: flash %d B, RAM %d B static\n", n, b, $1+$2, $2+$3}'
   run "$3" "$out/footprint-$name.log" || { cat "$out/footprint-$name.log"; exit 1; }
   sed "s/^/  $name | /" "$out/footprint-$name.log"
@@ -88,9 +108,9 @@ footprint() {
   echo "footprint: $name on $3: state $device_digest, device and host bit-identical"
 }
 
-host=target/release/mjrs-firmware-host
+host=target/host/mjrs-firmware-host
 if [[ ${1:-} == footprint ]]; then
-  cargo build --release --quiet -p mjrs-firmware-host
+  cargo build --profile host --quiet -p mjrs-firmware-host
   footprint model/inverted_double_pendulum.xml 16K netduinoplus2
   footprint ../tests/models/ant.xml 28K netduinoplus2
   footprint ../tests/models/humanoid.xml 56K netduinoplus2
@@ -109,25 +129,30 @@ if [[ ${1:-} == cpi ]]; then
   exit 0
 fi
 
-# one task's build (feature TASK: pid, mpc; EXTRA: more features, e.g. fast) on each board
-# given: built, sized, run under QEMU, its log compared with the host's run of the same task
+# run_task TASK WHAT NAME BOARD: runs TASK of the program $elf on BOARD under QEMU, logged as
+# target/logs/NAME-BOARD.log, compared with the host's run of the same task (host program
+# $host_program, else TASK)
 run_task() {
-  local task=$1 what=$2 extra=$3 board feature status name
-  shift 3
-  name=$task${extra:+-${extra//,/-}}
-  for board in "$@"; do
-    feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
-    echo "firmware: building and running the $what ($name build) on $board"
-    cargo build "${device[@]}" --quiet --no-default-features --features "$feature,$task${extra:+,$extra}"
-    arm-none-eabi-size "$elf" | tail -1 | awk -v b="$board" -v t="$name" '{printf "firmware: %s build on %s: flash %d B (text+data), RAM %d B static (data+bss)\n", t, b, $1+$2, $2+$3}'
-    status=0; run "$board" "$out/$name-$board.log" || status=$?
-    grep -v '^x ' "$out/$name-$board.log" | sed "s/^/  $name $board | /"
-    if ((status != 0)); then
-      echo "firmware: FAILED: the $name build on $board: QEMU exited with $status"
-      exit 1
-    fi
-    "$host" "${host_program:-$task}" compare "$out/$name-$board.log" | sed "s/^/firmware: $name $board: /" || identical=0
-  done
+  local task=$1 what=$2 name=$3 board=$4 status=0
+  echo "firmware: running the $what ($name) on $board"
+  run "$board" "$out/$name-$board.log" "$task" || status=$?
+  grep -v '^x ' "$out/$name-$board.log" | sed "s/^/  $name $board | /"
+  if ((status != 0)); then
+    echo "firmware: FAILED: the $name program on $board: QEMU exited with $status"
+    exit 1
+  fi
+  "$host" "${host_program:-$task}" compare "$out/$name-$board.log" | sed "s/^/firmware: $name $board: /" || identical=0
+}
+
+# task_build TASK EXTRA BOARD: the program of TASK alone (EXTRA: more features, e.g. fast) for
+# BOARD's memory map, sized; its name TASK[-EXTRA] is set as $name
+task_build() {
+  local feature=board-mps2
+  [[ $3 == netduinoplus2 ]] && feature=board-netduino
+  name=$1${2:+-${2//,/-}}
+  echo "firmware: building the $name program for $3"
+  build "$name-$feature" "$feature,$1${2:+,$2}"
+  print_size "$name build on $3"
 }
 
 identical=1
@@ -135,68 +160,75 @@ identical=1
 # correctly rounded fmaf on the host) for the MPC tasks on netduinoplus2, against a host program
 # built the same way; not part of the default run (CI time): it is not faster on the M4F
 if [[ ${1:-} == fast ]]; then
-  cargo build --release --quiet -p mjrs-firmware-host --features fast
-  host=target/release/mjrs-firmware-host
-  run_task mpc "MPC tasks" fast netduinoplus2
+  cargo build --profile host --quiet -p mjrs-firmware-host --features fast
+  host=target/host/mjrs-firmware-host
+  task_build mpc fast netduinoplus2
+  run_task mpc "MPC tasks" "$name" netduinoplus2
   ((identical)) || { echo "firmware: fast build NOT bit-identical"; exit 1; }
   echo "firmware: fast build: device and host bit-identical"
   exit 0
 fi
 
 echo "firmware: building the host program"
-cargo build --release --quiet -p mjrs-firmware-host
-host=target/release/mjrs-firmware-host
+cargo build --profile host --quiet -p mjrs-firmware-host
+host=target/host/mjrs-firmware-host
 
 # hopper-long: the hopper's longer episodes (not in CI: 300 updates, 16 s of QEMU CPU time,
 # about a minute on a loaded machine)
 if [[ ${1:-} == hopper-long ]]; then
-  host_program=hopper-long run_task hopper "hopper tasks, long episodes" long mps2-an500
+  task_build hopper long mps2-an500
+  host_program=hopper-long run_task hopper "hopper tasks, long episodes" "$name" mps2-an500
   ((identical)) || { echo "firmware: hopper-long NOT bit-identical"; exit 1; }
   echo "firmware: hopper-long: device and host bit-identical"
   exit 0
 fi
 
-for board in mps2-an386 netduinoplus2; do
-  feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
-  echo "firmware: building and running on $board"
-  cargo build "${device[@]}" --quiet --no-default-features --features "$feature"
-  arm-none-eabi-size "$elf" | tail -1 | awk -v b="$board" '{printf "firmware: %s: flash %d B (text+data), RAM %d B static (data+bss)\n", b, $1+$2, $2+$3}'
-  status=0; run "$board" "$out/$board.log" || status=$?
-  grep -v '^x ' "$out/$board.log" | sed "s/^/  $board | /"
-  if ((status != 0)); then
-    echo "firmware: FAILED on $board: QEMU exited with $status"
-    exit 1
-  fi
-  "$host" compare "$out/$board.log" | sed "s/^/firmware: $board: /" || identical=0
-done
+# the LQR task alone on mps2-an386: the pendulum firmware whose flash size issue 26 tracks
+echo "firmware: building the LQR program (the pendulum firmware) for mps2-an386"
+build lqr-board-mps2 board-mps2
+print_size mps2-an386
+run_task lqr "LQR task" lqr mps2-an386
 
-run_task pid "PID plugin task" "" mps2-an386 netduinoplus2
-
-# the Gymnasium humanoid on the 128 KiB board: its f32 blob used in place from flash (Model and
-# Data built in static slots, loading in a few KiB of stack), 200 steps, the state's hash
-# compared with the host's
-echo "firmware: the Gymnasium humanoid on netduinoplus2 (128 KiB of RAM)"
-footprint ../tests/models/humanoid.xml 56K netduinoplus2
+# every other task run from one program per memory map holding several tasks, each picked by
+# name on QEMU's semihosting command line: one whole-program LTO build per board rather than per
+# task (CI time), the same device and host comparisons. The Gymnasium humanoid and the bad-blob
+# and footprint programs embed other blobs or statics and keep their own builds.
+echo "firmware: building the LQR, PID and MPC tasks as one program for netduinoplus2"
+build tasks-board-netduino board-netduino,lqr,pid,mpc
+print_size "tasks program (lqr, pid, mpc) on netduinoplus2"
+run_task lqr "LQR task" lqr netduinoplus2
+run_task pid "PID plugin task" pid netduinoplus2
 
 # the MPC tasks: the M4F board with 128 KiB of RAM (netduinoplus2, an STM32F405 like TinyMPC's)
 # and the Cortex-M7 board (mps2-an500, the mps2 memory map); the device's instructions per
 # control update are measured under -icount
 echo "firmware: MPC bad inputs on the host (mpc-check)"
 "$host" mpc-check | sed 's/^/  /' || { echo "firmware: FAILED: mpc-check"; exit 1; }
-run_task mpc "MPC tasks" "" netduinoplus2 mps2-an500
+run_task mpc "MPC tasks" mpc netduinoplus2
+
+echo "firmware: building the PID, MPC, hopper and bad-blob tasks as one program for the mps2 boards"
+build tasks-board-mps2 board-mps2,pid,mpc,hopper,bad-blob
+print_size "tasks program (pid, mpc, hopper, bad-blob) on mps2-an386 and mps2-an500"
+run_task pid "PID plugin task" pid mps2-an386
+run_task mpc "MPC tasks" mpc mps2-an500
 # the hopper (12 states, 3 controls) on the Cortex-M7 board: short episodes (0.5 s standing,
 # 1 s hopping) to stay within CI's time
-run_task hopper "hopper tasks" "" mps2-an500
+run_task hopper "hopper tasks" hopper mps2-an500
 
-echo "firmware: corrupted blobs (bad-blob build, mps2-an386)"
-cargo build "${device[@]}" --quiet --features bad-blob
-status=0; run mps2-an386 "$out/bad-blob.log" || status=$?
+echo "firmware: corrupted blobs (bad-blob task, mps2-an386)"
+status=0; run mps2-an386 "$out/bad-blob.log" bad-blob || status=$?
 tail -n 3 "$out/bad-blob.log" | sed 's/^/  bad-blob | /'
 if ((status != 1)) || ! grep -q "every damaged header, size and length refused, no fault" "$out/bad-blob.log"; then
   echo "firmware: FAILED: corrupted blobs must end with an error code and a clean exit (status $status)"
   exit 1
 fi
 echo "firmware: corrupted blobs: $(grep -c 'error code' "$out/bad-blob.log") refused with an error code, clean exit 1"
+
+# the Gymnasium humanoid on the 128 KiB board: its f32 blob used in place from flash (Model and
+# Data built in static slots, loading in a few KiB of stack), 200 steps, the state's hash
+# compared with the host's
+echo "firmware: the Gymnasium humanoid on netduinoplus2 (128 KiB of RAM)"
+footprint ../tests/models/humanoid.xml 56K netduinoplus2
 
 echo "firmware: mjrs-core and mjrs-core-f32 for thumbv7em-none-eabihf without std or alloc"
 for pkg in mjrs-core mjrs-core-f32; do

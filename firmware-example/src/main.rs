@@ -7,10 +7,13 @@
 //! control falls), 1 on any error, which is logged with its code first.
 //!
 //! Features pick the board (`board-mps2`, `board-netduino`) and the program: the control task
-//! (default), `bad-blob` (corrupted and truncated blobs must be refused cleanly), `footprint`
-//! (cycles per step and per linearization of whatever blob is embedded), `pid` (a two-link
-//! arm driven by MuJoCo's PID actuator plugin, registered on the device) or `mpc` (a
-//! cart-pole swung up and balanced by a nonlinear MPC planning through the model on the device).
+//! (default, or `lqr`), `bad-blob` (corrupted and truncated blobs must be refused cleanly),
+//! `footprint` (cycles per step and per linearization of whatever blob is embedded), `pid` (a
+//! two-link arm driven by MuJoCo's PID actuator plugin, registered on the device), `mpc` (a
+//! cart-pole swung up and balanced by a nonlinear MPC planning through the model on the device)
+//! or `hopper` (the same MPC standing and hopping Gymnasium's hopper). Several task features
+//! build one program holding them all, which runs the task named on the semihosting command
+//! line (QEMU: `-semihosting-config arg=NAME`; `run.sh` builds one such program per board).
 #![no_std]
 #![no_main]
 
@@ -57,14 +60,70 @@ fn main() -> ! {
     exit(status)
 }
 
-#[cfg(not(any(
-    feature = "bad-blob",
-    feature = "footprint",
-    feature = "pid",
-    feature = "mpc",
-    feature = "hopper"
-)))]
+/// A task program: the static arena and the loaders' slots in, the exit status out.
+#[cfg(pick)]
+type Task = fn(&'static mut [u8], &'static mut [task::Slots<'static>; 2]) -> bool;
+
+/// The one task built in (build.rs: no `cfg(pick)`).
+#[cfg(not(any(pick, feature = "footprint")))]
 fn run(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
+    #[cfg(lqr)]
+    let task = run_lqr;
+    #[cfg(feature = "bad-blob")]
+    let task = run_bad_blob;
+    #[cfg(feature = "pid")]
+    let task = run_pid;
+    #[cfg(feature = "mpc")]
+    let task = run_mpc;
+    #[cfg(feature = "hopper")]
+    let task = run_hopper;
+    task(arena, slots)
+}
+
+/// The task named on the semihosting command line (QEMU: `-semihosting-config
+/// arg=NAME`), among the several built in: one program per board runs every task in CI
+/// instead of one whole-program LTO build per task.
+#[cfg(pick)]
+fn run(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
+    let mut line = [0u8; 32];
+    // SAFETY: the host writes at most `line.len()` bytes, the command line and its NUL, into
+    // `line`, whose address and length the parameter block carries.
+    let status =
+        unsafe { cortex_m_semihosting::syscall!(GET_CMDLINE, line.as_mut_ptr(), line.len()) };
+    let name = line.split(|&b| b == 0).next().unwrap_or(&[]);
+    match picked(name).filter(|_| status == 0) {
+        Some(task) => task(arena, slots),
+        None => {
+            defmt::error!(
+                "no task {=[u8]:a} in this build (semihosting command line status {=usize})",
+                name,
+                status
+            );
+            false
+        }
+    }
+}
+
+/// The built-in task called `name`.
+#[cfg(pick)]
+fn picked(name: &[u8]) -> Option<Task> {
+    match name {
+        #[cfg(lqr)]
+        b"lqr" => Some(run_lqr),
+        #[cfg(feature = "bad-blob")]
+        b"bad-blob" => Some(run_bad_blob),
+        #[cfg(feature = "pid")]
+        b"pid" => Some(run_pid),
+        #[cfg(feature = "mpc")]
+        b"mpc" => Some(run_mpc),
+        #[cfg(feature = "hopper")]
+        b"hopper" => Some(run_hopper),
+        _ => None,
+    }
+}
+
+#[cfg(lqr)]
+fn run_lqr(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
     match control_task(arena, &mut slots[0]) {
         Ok(success) => success,
         Err(e) => {
@@ -75,34 +134,28 @@ fn run(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) 
 }
 
 #[cfg(feature = "bad-blob")]
-fn run(arena: &'static mut [u8], _: &'static mut [task::Slots<'static>; 2]) -> bool {
+fn run_bad_blob(arena: &'static mut [u8], _: &'static mut [task::Slots<'static>; 2]) -> bool {
     corrupt::run(arena)
 }
 
 #[cfg(feature = "pid")]
-fn run(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
+fn run_pid(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
     pid::run(arena, &mut slots[0])
 }
 
 #[cfg(feature = "mpc")]
-fn run(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
+fn run_mpc(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
     mpc::run(arena, slots)
 }
 
 #[cfg(feature = "hopper")]
-fn run(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
+fn run_hopper(arena: &'static mut [u8], slots: &'static mut [task::Slots<'static>; 2]) -> bool {
     hopper::run(arena, slots)
 }
 
 /// Loads the blob, computes the LQR gains, runs the zero-control and the LQR episode, and says
 /// whether the controller balanced the poles where zero control let them fall.
-#[cfg(not(any(
-    feature = "bad-blob",
-    feature = "footprint",
-    feature = "pid",
-    feature = "mpc",
-    feature = "hopper"
-)))]
+#[cfg(lqr)]
 fn control_task(
     arena: &'static mut [u8],
     slots: &'static mut task::Slots<'static>,
@@ -150,13 +203,7 @@ fn control_task(
 }
 
 /// Cycles per step and per evaluation of the control law, averaged over one LQR episode.
-#[cfg(not(any(
-    feature = "bad-blob",
-    feature = "footprint",
-    feature = "pid",
-    feature = "mpc",
-    feature = "hopper"
-)))]
+#[cfg(lqr)]
 fn time_loop(
     m: &task::mj::Model,
     d: &mut task::mj::Data,
@@ -177,7 +224,7 @@ fn time_loop(
 }
 
 /// One state, as bits, in the line format the host program prints too.
-#[cfg(not(any(feature = "bad-blob", feature = "footprint")))]
+#[cfg(any(lqr, feature = "pid", feature = "mpc", feature = "hopper"))]
 fn log_sample(tag: &str, s: &task::Sample) {
     let b = &s.bits;
     defmt::println!(
@@ -195,13 +242,7 @@ fn log_sample(tag: &str, s: &task::Sample) {
     );
 }
 
-#[cfg(not(any(
-    feature = "bad-blob",
-    feature = "footprint",
-    feature = "pid",
-    feature = "mpc",
-    feature = "hopper"
-)))]
+#[cfg(lqr)]
 fn report(name: &str, o: &task::Outcome) {
     defmt::println!(
         "{=str}: after {=u32} steps tilt {=f32} and {=f32} rad, cart at {=f32} m, largest tilt {=f32} rad: {=str}",

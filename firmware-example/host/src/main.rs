@@ -2,8 +2,9 @@
 //! same `libm` math, so every state must have the same bits as on the device.
 //!
 //! ```text
-//! mjrs-firmware-host               run the task, print the log lines the device prints
-//! mjrs-firmware-host compare LOG   run the task and compare its states with the device's log
+//! mjrs-firmware-host [lqr]         run the LQR task, print the log lines the device prints
+//! mjrs-firmware-host [lqr] compare LOG
+//!                                  run the task and compare its states with the device's log
 //!                                  (defmt-print --log-format "{s}" output); exit 1 on any difference
 //! mjrs-firmware-host pid [compare LOG]
 //!                                  the same for the PID task (the `pid` firmware build)
@@ -652,7 +653,7 @@ fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let which = args.first().cloned().unwrap_or_default();
     let program = match which.as_str() {
-        "pid" | "mpc" | "hopper" | "hopper-long" => {
+        "lqr" | "pid" | "mpc" | "hopper" | "hopper-long" => {
             args.remove(0);
             which.as_str()
         }
@@ -701,7 +702,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: mjrs-firmware-host [pid|mpc|hopper|hopper-long] [compare DEVICE_LOG] | mpc-check | distance DIR [BOUNDS] | footprint BLOB"
+                "usage: mjrs-firmware-host [lqr|pid|mpc|hopper|hopper-long] [compare DEVICE_LOG] | mpc-check | distance DIR [BOUNDS] | footprint BLOB"
             );
             ExitCode::FAILURE
         }
