@@ -893,8 +893,8 @@ pub fn fill_from_scalars<T: Elem, E>(
 ) -> Result<(), E> {
     let mut s = [Scalar::Int(0); MAX_STRUCT_FIELD];
     f(name, kind, &mut s[..dst.len().min(MAX_STRUCT_FIELD)])?;
-    for (d, x) in dst.iter_mut().zip(s) {
-        *d = T::from_scalar(x);
+    for (d, x) in dst.iter_mut().zip(&s) {
+        *d = T::from_scalar(*x);
     }
     Ok(())
 }
