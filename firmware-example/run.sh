@@ -22,6 +22,10 @@
 #                                      netduinoplus2, compared with a fast host build
 #   firmware-example/run.sh hopper-long  only the hopper build with longer episodes (2 s standing,
 #                                      4 s hopping; feature long) on mps2-an500, against the host
+#   firmware-example/run.sh flash      only the flash of the LQR build: at opt-level 3 (profile
+#                                      release, which every task runs with) and with the size
+#                                      profile `flash` (opt-level "z", panic "immediate-abort"),
+#                                      which is run on both boards and compared with the host
 #
 # Installs what is missing (Debian: rustc-web, rust-web-src, binutils-arm-none-eabi,
 # qemu-system-arm; defmt-print with cargo). Where QEMU cannot be installed it says so and exits 0.
@@ -172,6 +176,29 @@ fi
 echo "firmware: building the host program"
 cargo build --profile host --quiet -p mjrs-firmware-host
 host=target/host/mjrs-firmware-host
+
+# flash: the LQR build's flash with each profile (Cargo.toml); the `flash` profile's firmware is
+# run and compared with the host bit for bit (it must compute the same as the release build)
+if [[ ${1:-} == flash ]]; then
+  for profile in release flash; do
+    for board in mps2-an386 netduinoplus2; do
+      feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
+      cargo build --profile "$profile" --target thumbv7em-none-eabihf -Z build-std=core \
+        -p mjrs-firmware-example --quiet --no-default-features --features "$feature"
+      elf=target/thumbv7em-none-eabihf/$profile/mjrs-firmware-example
+      arm-none-eabi-size "$elf" | tail -1 | awk -v b="$board" -v p="$profile" '{printf "firmware: LQR build on %s, profile %s: flash %d B (text+data)\n", b, p, $1+$2}'
+      [[ $profile == flash ]] || continue
+      status=0; run "$board" "$out/flash-$board.log" || status=$?
+      if ((status != 0)); then
+        cat "$out/flash-$board.log"; echo "firmware: FAILED: the flash profile on $board: QEMU exited with $status"; exit 1
+      fi
+      "$host" compare "$out/flash-$board.log" | sed "s/^/firmware: flash profile, $board: /" || identical=0
+    done
+  done
+  ((identical)) || { echo "firmware: flash profile NOT bit-identical"; exit 1; }
+  echo "firmware: flash profile: device and host bit-identical"
+  exit 0
+fi
 
 # hopper-long: the hopper's longer episodes (not in CI: 300 updates, 16 s of QEMU CPU time,
 # about a minute on a loaded machine)

@@ -125,8 +125,13 @@ impl LayoutCounter {
 
     /// Adds an array of `n` elements of `T` (`None` for `n` means the size overflowed).
     pub fn add<T: Pod>(&mut self, n: Option<usize>) {
-        self.offset =
-            (|| align_up(self.offset?, align_of::<T>())?.checked_add(bytes_of::<T>(n?)?))();
+        self.add_bytes(align_of::<T>(), size_of::<T>(), n);
+    }
+
+    /// Adds an array of `n` elements of `size` bytes aligned to `align` (a power of two), for
+    /// arrays whose element type is known as data ([`Kind`](crate::layout::Kind)).
+    pub fn add_bytes(&mut self, align: usize, size: usize, n: Option<usize>) {
+        self.offset = (|| align_up(self.offset?, align)?.checked_add(n?.checked_mul(size)?))();
     }
 
     /// Total bytes, or `None` if any size overflowed.

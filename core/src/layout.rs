@@ -749,6 +749,34 @@ pub enum Kind {
     Struct,
 }
 
+impl Kind {
+    /// Bytes of one element in memory (this build's [`Real`](crate::Real) for `Num`).
+    pub fn mem_bytes(self) -> usize {
+        use core::mem::size_of;
+        match self {
+            Kind::Num => size_of::<crate::Real>(),
+            Kind::Float => size_of::<f32>(),
+            Kind::Int => size_of::<i32>(),
+            Kind::Byte | Kind::Char => size_of::<u8>(),
+            Kind::Ptr => size_of::<u64>(),
+            Kind::Struct => size_of::<crate::records::Contact>(),
+        }
+    }
+
+    /// Alignment of one element in memory.
+    pub fn mem_align(self) -> usize {
+        use core::mem::align_of;
+        match self {
+            Kind::Num => align_of::<crate::Real>(),
+            Kind::Float => align_of::<f32>(),
+            Kind::Int => align_of::<i32>(),
+            Kind::Byte | Kind::Char => align_of::<u8>(),
+            Kind::Ptr => align_of::<u64>(),
+            Kind::Struct => align_of::<crate::records::Contact>(),
+        }
+    }
+}
+
 /// What a visitor learns about one field of the table.
 #[derive(Clone, Copy, Debug)]
 pub struct FieldInfo {
@@ -830,6 +858,46 @@ macro_rules! elem_float {
     )*};
 }
 elem_float!(f32, f64);
+
+/// The most elements of one field of an option struct (`mjOption`, `mjVisual`, ...).
+const MAX_STRUCT_FIELD: usize = 32;
+
+/// Calls `f(name, kind, values)` with the field `src` of an option struct as [`Scalar`]s. One
+/// call per field, not inlined: the structs' `for_each` is one call per field, not a copy of
+/// this body.
+#[inline(never)]
+pub fn scalars_of<T: Elem>(
+    name: &'static str,
+    kind: Kind,
+    src: &[T],
+    f: &mut dyn FnMut(&'static str, Kind, &[Scalar]),
+) {
+    let mut s = [Scalar::Int(0); MAX_STRUCT_FIELD];
+    for (d, x) in s.iter_mut().zip(src) {
+        *d = x.to_scalar();
+    }
+    f(name, kind, &s[..src.len().min(MAX_STRUCT_FIELD)]);
+}
+
+/// What fills the values of one option-struct field: `f(name, kind, values)`.
+pub type FillScalars<'f, E> = dyn FnMut(&'static str, Kind, &mut [Scalar]) -> Result<(), E> + 'f;
+
+/// Sets the field `dst` of an option struct from `f(name, kind, values)`, which fills one
+/// [`Scalar`] per element; not inlined, as [`scalars_of`].
+#[inline(never)]
+pub fn fill_from_scalars<T: Elem, E>(
+    name: &'static str,
+    kind: Kind,
+    dst: &mut [T],
+    f: &mut FillScalars<'_, E>,
+) -> Result<(), E> {
+    let mut s = [Scalar::Int(0); MAX_STRUCT_FIELD];
+    f(name, kind, &mut s[..dst.len().min(MAX_STRUCT_FIELD)])?;
+    for (d, x) in dst.iter_mut().zip(&s) {
+        *d = T::from_scalar(*x);
+    }
+    Ok(())
+}
 
 /// Walks arrays read-only: the JSON dumps, comparisons, MJB writing.
 pub trait ArrayVisitor {

@@ -27,7 +27,8 @@
 use crate::arena::{ArenaError, Carver, LayoutCounter};
 use crate::layout::{ArrayVisitor, ArrayVisitorMut, Elem, FieldInfo, Kind, Scalar};
 use crate::model::{
-    mujoco_nnames_map, Model, ModelHeader, ModelSizes, Options, Visual, N_MODEL_ARRAYS,
+    mujoco_nnames_map, Model, ModelHeader, ModelSizes, Options, SizeId, Visual, MODEL_ARRAYS,
+    N_MODEL_ARRAYS,
 };
 use crate::pod::{Place, Places, Pod, ReadOnly};
 use crate::real::REAL_BYTES;
@@ -38,6 +39,10 @@ pub const MJB_ID: i32 = 54321;
 const NHEADER: usize = 5;
 const NINT: usize = 76;
 const NSIZE: usize = 2;
+const _: () = assert!(
+    SizeId::ALL.len() == NINT,
+    "the size table has MuJoCo's int sizes"
+);
 
 /// Why an MJB blob was rejected.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -308,24 +313,14 @@ fn read_header_from(r: &mut Reader) -> Result<Header, MjbError> {
     })
 }
 
-macro_rules! read_size_field {
-    ($r:ident, $s:ident, $name:ident, count) => {{
-        let v = $r.i32("sizes")?;
-        $s.$name = usize::try_from(v).map_err(|_| MjbError::BadSize {
-            name: stringify!($name),
+fn read_sizes(r: &mut Reader, s: &mut ModelSizes) -> Result<(), MjbError> {
+    for id in SizeId::ALL {
+        let v = r.i32("sizes")?;
+        s.set(id, v).map_err(|_| MjbError::BadSize {
+            name: id.name(),
             value: i64::from(v),
         })?;
-    }};
-    ($r:ident, $s:ident, $name:ident, int) => {{
-        $s.$name = $r.i32("sizes")?;
-    }};
-}
-
-fn read_sizes(r: &mut Reader, s: &mut ModelSizes) -> Result<(), MjbError> {
-    macro_rules! read_all {
-        ($($name:ident : $k:ident),* $(,)?) => { $( read_size_field!(r, s, $name, $k); )* };
     }
-    mjmodel_ints!(read_all);
     for (name, slot) in [("narena", &mut s.narena), ("nbuffer", &mut s.nbuffer)] {
         let v = r.u64("sizes")?;
         *slot = usize::try_from(v).map_err(|_| MjbError::BadSize {
@@ -352,47 +347,27 @@ fn read_sizes(r: &mut Reader, s: &mut ModelSizes) -> Result<(), MjbError> {
 /// MuJoCo's `nbuffer` for these sizes: the arrays laid out with 64-byte alignment, `mjtNum`
 /// of `real_bytes`. `None` on overflow.
 pub fn mujoco_nbuffer(s: &ModelSizes, real_bytes: usize) -> Option<usize> {
-    struct Count {
-        total: Option<usize>,
-        real_bytes: usize,
-    }
-    impl ArrayVisitor for Count {
-        fn array<T: Elem>(&mut self, info: &FieldInfo, _: &[T]) {
-            let bytes = elem_bytes(info.kind, self.real_bytes);
-            self.total = (|| {
-                let t = self.total?;
-                let aligned = t.checked_add(63)? & !63;
-                aligned.checked_add(
-                    crate::layout::field_len(info.rows, Some(info.cols))?.checked_mul(bytes)?,
-                )
-            })();
-        }
-    }
-    let mut c = Count {
-        total: Some(0),
-        real_bytes,
-    };
-    visit_layout(s, &mut c)?;
-    c.total
+    let mut total = Some(0usize);
+    visit_layout(s, |info| {
+        let bytes = blob_bytes(info, real_bytes);
+        total = (|| total?.checked_add(63).map(|t| t & !63)?.checked_add(bytes?))();
+    })?;
+    total
 }
 
-/// Visits the table's fields for `sizes` without a model (with empty data), for byte counts.
-fn visit_layout<V: ArrayVisitor>(s: &ModelSizes, v: &mut V) -> Option<()> {
-    macro_rules! visit_all {
-        ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => {
-            $(
-                v.array::<mj_type!($ty)>(&FieldInfo {
-                    name: stringify!($name),
-                    kind: mj_kind!($ty),
-                    rows: s.$rows,
-                    cols: mj_cols!(s; $($cols)+)?,
-                    matrix: mj_is_matrix!($($cols)+),
-                }, &[]);
-            )*
-        };
+/// Calls `f` with every array of the table for `sizes` (without a model), for byte counts;
+/// `None`, after the arrays before it, at the first whose column count overflows.
+fn visit_layout(s: &ModelSizes, mut f: impl FnMut(&FieldInfo)) -> Option<()> {
+    for desc in &MODEL_ARRAYS {
+        f(&desc.info(s)?);
     }
-    mjmodel_arrays!(visit_all);
     Some(())
+}
+
+/// Bytes of array `info` in a blob whose `mjtNum` has `real_bytes`; `None` on overflow.
+fn blob_bytes(info: &FieldInfo, real_bytes: usize) -> Option<usize> {
+    crate::layout::field_len(info.rows, Some(info.cols))?
+        .checked_mul(elem_bytes(info.kind, real_bytes))
 }
 
 /// Fills the model's arrays from the reader, converting element widths.
@@ -552,13 +527,13 @@ fn blob_real_bytes(blob: &[u8]) -> usize {
 /// microcontroller), nothing of them is copied. See [`load_in_place`].
 pub type InPlaceModel<'a> = ReadOnly<Model<'a>>;
 
-/// Whether an array of `n` elements of `T`, stored at `bytes` in a blob whose elements of this
-/// kind are `width` bytes wide, can be viewed in place: same width as in memory, aligned for
-/// `T`, and a little-endian target (MJB is little-endian).
-fn viewable<T>(bytes: *const u8, width: usize) -> bool {
+/// Whether an array of `kind`, stored at `bytes` in a blob whose elements of this kind are
+/// `width` bytes wide, can be viewed in place: same width as in memory, aligned for its
+/// element type, and a little-endian target (MJB is little-endian).
+fn viewable(bytes: *const u8, width: usize, kind: Kind) -> bool {
     cfg!(target_endian = "little")
-        && width == core::mem::size_of::<T>()
-        && (bytes as usize).is_multiple_of(core::mem::align_of::<T>())
+        && width == kind.mem_bytes()
+        && (bytes as usize).is_multiple_of(kind.mem_align())
 }
 
 /// Bytes of RAM [`load_in_place`] needs for `blob` where it is: the arrays it cannot view in
@@ -572,35 +547,23 @@ pub fn in_place_ram_bytes(blob: &[u8]) -> Result<usize, MjbError> {
 }
 
 /// [`in_place_ram_bytes`] of a blob [`open`]ed with these sizes, its reader at the arrays.
-fn ram_bytes(blob: &[u8], sizes: &ModelSizes, r: &Reader) -> Result<usize, MjbError> {
-    let mut plan = RamPlan {
-        at: blob[r.pos..].as_ptr(),
-        real_bytes: blob_real_bytes(blob),
-        ram: LayoutCounter::new(),
-    };
-    visit_layout(sizes, &mut plan).ok_or(MjbError::Memory(ArenaError::SizeOverflow))?;
-    plan.ram
-        .buffer_bytes()
-        .ok_or(MjbError::Memory(ArenaError::SizeOverflow))
-}
-
 /// Counts the RAM of the arrays that cannot be viewed in place, walking the blob's arrays.
-struct RamPlan {
-    at: *const u8,
-    real_bytes: usize,
-    ram: LayoutCounter,
-}
-
-impl ArrayVisitor for RamPlan {
-    fn array<T: Elem>(&mut self, info: &FieldInfo, _: &[T]) {
-        let w = elem_bytes(info.kind, self.real_bytes);
+fn ram_bytes(blob: &[u8], sizes: &ModelSizes, r: &Reader) -> Result<usize, MjbError> {
+    let mut at = blob[r.pos..].as_ptr();
+    let real_bytes = blob_real_bytes(blob);
+    let mut ram = LayoutCounter::new();
+    visit_layout(sizes, |info| {
+        let (kind, w) = (info.kind, elem_bytes(info.kind, real_bytes));
         let n = crate::layout::field_len(info.rows, Some(info.cols));
-        if !viewable::<T>(self.at, w) {
-            self.ram.add::<T>(n);
+        if !viewable(at, w, kind) {
+            ram.add_bytes(kind.mem_align(), kind.mem_bytes(), n);
         }
         // sizes were checked against the blob's length by `open`
-        self.at = self.at.wrapping_add(n.unwrap_or(0) * w);
-    }
+        at = at.wrapping_add(n.unwrap_or(0) * w);
+    })
+    .ok_or(MjbError::Memory(ArenaError::SizeOverflow))?;
+    ram.buffer_bytes()
+        .ok_or(MjbError::Memory(ArenaError::SizeOverflow))
 }
 
 /// Loads an MJB blob as a read-only `Model` whose arrays are the blob's own bytes, then
@@ -674,7 +637,7 @@ impl<'a> Places<'a, &FieldInfo> for InPlace<'a> {
             .arrays
             .split_at(n.saturating_mul(w).min(self.arrays.len()));
         self.arrays = rest;
-        if viewable::<T>(src.as_ptr(), w) {
+        if viewable(src.as_ptr(), w, info.kind) {
             return Place::Shared(src);
         }
         match self.ram.take::<T>(Some(n)) {
@@ -712,55 +675,27 @@ fn convert_bytes(info: &FieldInfo, src: &[u8], width: usize, out: &mut [u8]) {
 }
 
 fn first_truncated_array(s: &ModelSizes, real_bytes: usize, r: &mut Reader) -> MjbError {
-    struct Probe<'r, 'b> {
-        r: &'r mut Reader<'b>,
-        real_bytes: usize,
-        err: Option<MjbError>,
-    }
-    impl ArrayVisitor for Probe<'_, '_> {
-        fn array<T: Elem>(&mut self, info: &FieldInfo, _: &[T]) {
-            if self.err.is_none() {
-                let n = info
-                    .rows
-                    .saturating_mul(info.cols)
-                    .saturating_mul(elem_bytes(info.kind, self.real_bytes));
-                if let Err(e) = self.r.take(n, info.name) {
-                    self.err = Some(e);
-                }
-            }
+    let mut err = None;
+    let _ = visit_layout(s, |info| {
+        if err.is_none() {
+            let n = info
+                .rows
+                .saturating_mul(info.cols)
+                .saturating_mul(elem_bytes(info.kind, real_bytes));
+            err = r.take(n, info.name).err();
         }
-    }
-    let mut p = Probe {
-        r,
-        real_bytes,
-        err: None,
-    };
-    let _ = visit_layout(s, &mut p);
-    p.err.unwrap_or(MjbError::Truncated { what: "arrays" })
+    });
+    err.unwrap_or(MjbError::Truncated { what: "arrays" })
 }
 
 /// Bytes of all arrays in a blob (no padding).
 fn mujoco_array_bytes(s: &ModelSizes, real_bytes: usize) -> Option<usize> {
-    struct Count {
-        total: Option<usize>,
-        real_bytes: usize,
-    }
-    impl ArrayVisitor for Count {
-        fn array<T: Elem>(&mut self, info: &FieldInfo, _: &[T]) {
-            let b = elem_bytes(info.kind, self.real_bytes);
-            self.total = (|| {
-                self.total?.checked_add(
-                    crate::layout::field_len(info.rows, Some(info.cols))?.checked_mul(b)?,
-                )
-            })();
-        }
-    }
-    let mut c = Count {
-        total: Some(0),
-        real_bytes,
-    };
-    visit_layout(s, &mut c)?;
-    c.total
+    let mut total = Some(0usize);
+    visit_layout(s, |info| {
+        let bytes = blob_bytes(info, real_bytes);
+        total = (|| total?.checked_add(bytes?))();
+    })?;
+    total
 }
 
 fn read_structs(r: &mut Reader, m: &mut ModelHeader, real_bytes: usize) -> Result<(), MjbError> {

@@ -8,8 +8,8 @@
 //! either way. Pass a whole array as `&m.body_pos` (a field is not a reference itself).
 
 use crate::arena::{ArenaError, Carver, LayoutCounter};
-use crate::layout::{field_len, ArrayVisitor, ArrayVisitorMut, FieldInfo};
-use crate::pod::{Field, Places, ReadOnly};
+use crate::layout::{field_len, ArrayVisitor, ArrayVisitorMut, FieldInfo, Kind};
+use crate::pod::{Field, Fields, Places, Pod, ReadOnly};
 use crate::real::Real;
 
 macro_rules! size_ty {
@@ -18,6 +18,24 @@ macro_rules! size_ty {
     };
     (int) => {
         i32
+    };
+}
+
+macro_rules! size_as_count {
+    ($v:expr, count) => {
+        $v
+    };
+    ($v:expr, int) => {
+        usize::try_from($v).unwrap_or(0)
+    };
+}
+
+macro_rules! set_size {
+    ($f:expr, count, $v:ident) => {
+        $f = usize::try_from($v).map_err(|_| $v)?
+    };
+    ($f:expr, int, $v:ident) => {
+        $f = $v
     };
 }
 
@@ -38,7 +56,46 @@ macro_rules! gen_sizes {
             pub nbuffer: usize,
         }
 
+        /// Names a size of [`ModelSizes`] in the array table ([`ArrayDesc`]).
+        #[allow(non_camel_case_types, non_snake_case)] // MuJoCo's size names
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(u8)]
+        pub enum SizeId {
+            $(
+                #[doc = concat!("`", stringify!($name), "`.")]
+                $name,
+            )*
+        }
+
+        impl SizeId {
+            /// Every size, in MJB order.
+            pub const ALL: [SizeId; [$(SizeId::$name),*].len()] = [$(SizeId::$name),*];
+
+            /// MuJoCo's name of the size.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $( SizeId::$name => stringify!($name), )*
+                }
+            }
+        }
+
         impl ModelSizes {
+            /// Sets size `id` to `v` (its `int` in an MJB); `Err(v)` when a count is negative.
+            pub fn set(&mut self, id: SizeId, v: i32) -> Result<(), i32> {
+                match id {
+                    $( SizeId::$name => set_size!(self.$name, $k, v), )*
+                }
+                Ok(())
+            }
+
+            /// The size `id` as a count (an `int` size, never an array's rows, reads as its
+            /// value when non-negative, else 0).
+            pub fn get(&self, id: SizeId) -> usize {
+                match id {
+                    $( SizeId::$name => size_as_count!(self.$name, $k), )*
+                }
+            }
+
             /// Every size zero.
             pub const ZERO: Self = Self { $( $name: 0, )* narena: 0, nbuffer: 0 };
 
@@ -83,14 +140,13 @@ macro_rules! c_struct {
         impl $name {
             /// Calls `f` with every field, in C order, as `(name, kind, values)`.
             pub fn for_each(&self, mut f: impl FnMut(&'static str, $crate::layout::Kind, &[$crate::layout::Scalar])) {
-                use $crate::layout::Elem;
                 $(
-                    let v = c_field_slice!(self.$field; $([$n])?);
-                    let mut s = [$crate::layout::Scalar::Int(0); 32];
-                    for (d, x) in s.iter_mut().zip(v.iter()) {
-                        *d = x.to_scalar();
-                    }
-                    f(stringify!($field), c_field_kind!($ty), &s[..v.len()]);
+                    $crate::layout::scalars_of(
+                        stringify!($field),
+                        c_field_kind!($ty),
+                        c_field_slice!(self.$field; $([$n])?),
+                        &mut f,
+                    );
                 )*
             }
 
@@ -100,16 +156,13 @@ macro_rules! c_struct {
                 &mut self,
                 mut f: impl FnMut(&'static str, $crate::layout::Kind, &mut [$crate::layout::Scalar]) -> Result<(), E>,
             ) -> Result<(), E> {
-                use $crate::layout::Elem;
                 $(
-                    {
-                        let len = c_field_slice!(self.$field; $([$n])?).len();
-                        let mut s = [$crate::layout::Scalar::Int(0); 32];
-                        f(stringify!($field), c_field_kind!($ty), &mut s[..len])?;
-                        for (d, x) in c_field_slice_mut!(self.$field; $([$n])?).iter_mut().zip(s.iter()) {
-                            *d = Elem::from_scalar(*x);
-                        }
-                    }
+                    $crate::layout::fill_from_scalars(
+                        stringify!($field),
+                        c_field_kind!($ty),
+                        c_field_slice_mut!(self.$field; $([$n])?),
+                        &mut f,
+                    )?;
                 )*
                 Ok(())
             }
@@ -466,6 +519,114 @@ pub fn mujoco_nnames_map(s: &ModelSizes) -> usize {
         .saturating_mul(2)
 }
 
+/// The columns of a table array, as data: a literal, a size, or a size times a literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cols {
+    /// A fixed count (`3`, `NREF`).
+    Lit(u16),
+    /// A size (`nuser_body`).
+    Size(SizeId),
+    /// A size times a literal (`nmocap * 3`).
+    Times(SizeId, u8),
+}
+
+/// One array of the layout table as data: what loops over the table read instead of code
+/// unrolled per array (byte counts, MJB checks, assembling a model in place).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrayDesc {
+    /// MuJoCo's field name.
+    pub name: &'static str,
+    /// C element type.
+    pub kind: Kind,
+    /// The size that counts the rows.
+    pub rows: SizeId,
+    /// The columns.
+    pub cols: Cols,
+    /// `false` for a vector (`cols` is the literal 1), `true` for a matrix.
+    pub matrix: bool,
+}
+
+impl ArrayDesc {
+    /// The array's shape for `sizes`, or `None` when its column count overflows.
+    pub fn info(&self, sizes: &ModelSizes) -> Option<FieldInfo> {
+        let cols = match self.cols {
+            Cols::Lit(n) => usize::from(n),
+            Cols::Size(id) => sizes.get(id),
+            Cols::Times(id, k) => sizes.get(id).checked_mul(usize::from(k))?,
+        };
+        Some(FieldInfo {
+            name: self.name,
+            kind: self.kind,
+            rows: sizes.get(self.rows),
+            cols,
+            matrix: self.matrix,
+        })
+    }
+
+    /// Elements of the array for `sizes`; `None` on overflow.
+    pub fn len(&self, sizes: &ModelSizes) -> Option<usize> {
+        let info = self.info(sizes)?;
+        field_len(info.rows, Some(info.cols))
+    }
+}
+
+/// A table `cols` entry as [`Cols`].
+macro_rules! desc_cols {
+    ($n:literal) => {
+        Cols::Lit($n)
+    };
+    (($c:ident)) => {
+        Cols::Lit($crate::types::$c as u16)
+    };
+    ($f:ident) => {
+        Cols::Size(SizeId::$f)
+    };
+    ($f:ident * $k:literal) => {
+        Cols::Times(SizeId::$f, $k)
+    };
+}
+
+/// Makes the arrays of [`MODEL_ARRAYS`] in order, one call per array: the assembler unrolled
+/// over the table is then one call and one store per array, and the work is in this function,
+/// once.
+struct NextArray<'s> {
+    sizes: &'s ModelSizes,
+    table: &'static [ArrayDesc],
+    index: usize,
+}
+
+impl<'s> NextArray<'s> {
+    /// Starts at the first array of `table`, for a model of `sizes`.
+    fn new(sizes: &'s ModelSizes, table: &'static [ArrayDesc]) -> Self {
+        Self {
+            sizes,
+            table,
+            index: 0,
+        }
+    }
+
+    /// The shape and length of the next array, whose element has `elem_bytes` bytes; `None`
+    /// past the table's end, on overflow, or when the table's element is of another width.
+    fn next(&mut self, elem_bytes: usize) -> Option<(FieldInfo, usize)> {
+        let desc = self.table.get(self.index)?;
+        self.index += 1;
+        let info = desc.info(self.sizes)?;
+        let len = field_len(info.rows, Some(info.cols))?;
+        (info.kind.mem_bytes() == elem_bytes).then_some((info, len))
+    }
+
+    /// The field of the next array at the place `f` chooses; `None` as for `next`, or when
+    /// its place does not fit.
+    #[inline(never)]
+    fn field<'a, T: Pod, P>(&mut self, f: &mut Fields<'_, P>) -> Option<Field<'a, T>>
+    where
+        P: for<'i> Places<'a, &'i FieldInfo>,
+    {
+        let (info, len) = self.next(core::mem::size_of::<T>())?;
+        f.field::<T, _>(&info, len)
+    }
+}
+
 macro_rules! gen_model {
     ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => {
         /// MuJoCo's `mjModel`: sizes, options and every array of the layout table, carved from
@@ -489,9 +650,22 @@ macro_rules! gen_model {
         /// Number of arrays in a `Model` (MuJoCo's `getnptr()`, 376 in 3.1.6).
         pub const N_MODEL_ARRAYS: usize = [$(stringify!($name)),*].len();
 
+        /// Every array of a `Model`, in table order (the order of its fields and of an MJB).
+        pub static MODEL_ARRAYS: [ArrayDesc; N_MODEL_ARRAYS] = [
+            $( ArrayDesc {
+                name: stringify!($name),
+                kind: mj_kind!($ty),
+                rows: SizeId::$rows,
+                cols: desc_cols!($($cols)+),
+                matrix: mj_is_matrix!($($cols)+),
+            }, )*
+        ];
+
         impl<'a> Model<'a> {
             /// The layout of `Model` arrays for `sizes`, or `None` when a byte count overflows.
             fn layout(sizes: &ModelSizes) -> LayoutCounter {
+                // unrolled, not a loop over `MODEL_ARRAYS`: a desktop load counts it, and the
+                // constant sizes fold (30k instructions per load as a loop)
                 let mut c = LayoutCounter::new();
                 $( c.add::<mj_type!($ty)>(field_len(sizes.$rows, mj_cols!(sizes; $($cols)+))); )*
                 c
@@ -556,24 +730,13 @@ macro_rules! gen_model {
             where
                 P: for<'i> Places<'a, &'i FieldInfo>,
             {
-                let s = &header.sizes;
                 ReadOnly::assemble_into(slot, || Model::EMPTY, places, |m, f| {
                     m.sizes = header.sizes;
                     m.opt = header.opt;
                     m.vis = header.vis;
                     m.stat = header.stat;
-                    $(
-                        m.$name = f.field::<mj_type!($ty), _>(
-                            &FieldInfo {
-                                name: stringify!($name),
-                                kind: mj_kind!($ty),
-                                rows: s.$rows,
-                                cols: mj_cols!(s; $($cols)+).unwrap_or(0),
-                                matrix: mj_is_matrix!($($cols)+),
-                            },
-                            field_len(s.$rows, mj_cols!(s; $($cols)+))?,
-                        )?;
-                    )*
+                    let mut next = NextArray::new(&header.sizes, &MODEL_ARRAYS);
+                    $( m.$name = next.field(f)?; )*
                     Some(())
                 })
             }
