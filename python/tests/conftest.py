@@ -2,9 +2,12 @@
 repository's models. The tests import only mjrs (never mujoco)."""
 import json
 import pathlib
+import sys
 
 import numpy as np
 import pytest
+
+import mjrs
 
 from control_law import controls  # noqa: F401 (the tests import it from here)
 
@@ -22,6 +25,18 @@ def layout():
 def trajectories():
     with np.load(FIXTURES / "trajectories.npz") as f:
         return {k: f[k] for k in f.files}
+
+
+@pytest.fixture
+def mujoco_is_mjrs():
+    """Gymnasium's `import mujoco` finds mjrs (there is no mujoco in this environment)."""
+    previous = sys.modules.get("mujoco")
+    sys.modules["mujoco"] = mjrs
+    yield
+    if previous is None:
+        del sys.modules["mujoco"]
+    else:
+        sys.modules["mujoco"] = previous
 
 
 def model_path(relative):

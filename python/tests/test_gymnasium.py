@@ -2,7 +2,6 @@
 give on MuJoCo 3.1.6 (fixtures/generate_gymnasium.py): the same observations, rewards,
 terminations and truncations over 1000 steps of a seeded random policy, resets included."""
 import hashlib
-import sys
 
 import gymnasium as gym
 import numpy as np
@@ -18,16 +17,7 @@ def recorded():
         return {k: f[k] for k in f.files}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def mujoco_is_mjrs():
-    """Gymnasium's `import mujoco` finds mjrs (there is no mujoco in this environment)."""
-    previous = sys.modules.get("mujoco")
-    sys.modules["mujoco"] = mjrs
-    yield
-    if previous is None:
-        del sys.modules["mujoco"]
-    else:
-        sys.modules["mujoco"] = previous
+pytestmark = pytest.mark.usefixtures("mujoco_is_mjrs")
 
 
 @pytest.mark.parametrize("env_id", ["InvertedPendulum-v5"])

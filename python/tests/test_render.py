@@ -28,18 +28,6 @@ def recorded():
         return {k: f[k] for k in f.files}
 
 
-@pytest.fixture
-def mujoco_is_mjrs():
-    """Gymnasium's `import mujoco` finds mjrs (there is no mujoco in this environment)."""
-    previous = sys.modules.get("mujoco")
-    sys.modules["mujoco"] = mjrs
-    yield
-    if previous is None:
-        del sys.modules["mujoco"]
-    else:
-        sys.modules["mujoco"] = previous
-
-
 def assert_colour_close(ours, theirs, what):
     assert ours.shape == theirs.shape, what
     # a blank image would pass against another blank one: the references show something

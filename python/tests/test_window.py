@@ -2,7 +2,6 @@
 window, with `MjrContext`, `mjr_render` and `mjr_overlay` drawing into glfw's OpenGL context)
 shows on the screen the frame `render_mode="rgb_array"` returns, and an `MjrContext` of a
 window refuses to draw while its context is not current."""
-import sys
 
 import glfw
 import gymnasium as gym
@@ -13,15 +12,7 @@ import mjrs
 from conftest import model_path, screen
 
 
-@pytest.fixture(autouse=True)
-def mujoco_is_mjrs():
-    previous = sys.modules.get("mujoco")
-    sys.modules["mujoco"] = mjrs
-    yield
-    if previous is None:
-        del sys.modules["mujoco"]
-    else:
-        sys.modules["mujoco"] = previous
+pytestmark = pytest.mark.usefixtures("mujoco_is_mjrs")
 
 
 W, H = 480, 360
