@@ -841,7 +841,8 @@ impl<'a> Arena<'a> {
 
 /// A frame of the arena: scratch arrays come from the top and die with the frame; arena arrays
 /// are pushed at the bottom and persist. Child frames ([`Stack::frame`]) nest like
-/// `mj_markStack` / `mj_freeStack`.
+/// `mj_markStack` / `mj_freeStack`. The peak use (`maxuse_stack`, `maxuse_arena`) is noted
+/// when a frame ends, not at each allocation (see the `Drop` impl).
 pub struct Stack<'s> {
     /// The free bytes `[lo, hi)` of the arena, as far as this frame knows.
     free: &'s mut [u8],
@@ -851,6 +852,18 @@ pub struct Stack<'s> {
     state: &'s mut ArenaState,
     /// Arena-array positions, to record pushes; `None` in scratch-only frames.
     fields: Option<&'s mut ArenaFields>,
+}
+
+/// Notes the frame's peak in the arena's counters. Within a frame `hi` only falls and `parena`
+/// only grows, so both are at their peak when the frame ends; a child frame's deeper peak was
+/// noted when the child ended. One update per frame instead of one per allocation (a step
+/// makes a few dozen frames and over a hundred allocations).
+impl Drop for Stack<'_> {
+    fn drop(&mut self) {
+        let stack = self.narena - self.hi;
+        self.state.maxuse_stack = self.state.maxuse_stack.max(stack);
+        self.state.maxuse_arena = self.state.maxuse_arena.max(stack + self.state.parena);
+    }
 }
 
 impl<'s> Stack<'s> {
@@ -872,12 +885,6 @@ impl<'s> Stack<'s> {
         }
     }
 
-    fn note_peak(&mut self) {
-        let stack = self.narena - self.hi;
-        self.state.maxuse_stack = self.state.maxuse_stack.max(stack);
-        self.state.maxuse_arena = self.state.maxuse_arena.max(stack + self.state.parena);
-    }
-
     /// Scratch array of `n` elements of `T`, valid until this frame ends. Its contents are
     /// whatever the arena held before (valid numbers, not zeroed), as in MuJoCo.
     pub fn alloc<T: Pod>(&mut self, n: usize) -> Result<&'s mut [T], ArenaError> {
@@ -893,7 +900,6 @@ impl<'s> Stack<'s> {
         let (below, region) = free.split_at_mut(start - self.lo);
         self.free = below;
         self.hi = start;
-        self.note_peak();
         cast_mut::<T>(&mut region[..bytes]).ok_or(ArenaError::SizeOverflow)
     }
 
@@ -929,7 +935,6 @@ impl<'s> Stack<'s> {
         if let Some(slot) = self.fields.as_deref_mut().and_then(|f| f.get_mut(field)) {
             record_push(slot, start, n, size_of::<T>());
         }
-        self.note_peak();
         cast_mut::<T>(&mut region[padding..]).ok_or(ArenaError::SizeOverflow)
     }
 
@@ -969,7 +974,6 @@ impl<'s> Stack<'s> {
         self.free = &mut free[lo - self.lo..];
         self.lo = lo;
         self.state.parena = lo;
-        self.note_peak();
         match failed {
             None => Ok(()),
             Some(bytes) if bytes == usize::MAX => Err(ArenaError::SizeOverflow),
