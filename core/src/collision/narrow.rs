@@ -5,7 +5,7 @@
 use super::contact::{set_contact, ContactParams};
 use super::filter::{assign_margin, filter_bitmask, filter_sphere};
 use super::{Collider, ShapeRef, COLLISION_FUNC};
-use crate::arena::{Arena, ArenaError, ArenaField};
+use crate::arena::{Arena, ArenaField};
 use crate::data::{Contact, Data};
 use crate::error::StepError;
 use crate::math::misc::{max, outside_box};
@@ -182,20 +182,14 @@ pub(super) fn with_pair_buffer(
     arena: &mut Arena,
     fill: impl FnOnce(&Data, &mut [Contact]) -> Result<usize, StepError>,
 ) -> Result<(), StepError> {
-    if arena
-        .stack()
-        .push::<Contact>(ArenaField::contact as usize, MAXCONPAIR)
-        .is_err()
-    {
+    // the contact array ends where the arena's bottom does (`reset_arena` after every pair), so
+    // the pushed elements are its next MAXCONPAIR slots
+    let mut stack = arena.stack();
+    let Ok(con) = stack.push::<Contact>(ArenaField::contact as usize, MAXCONPAIR) else {
         warning(d, WARN_CONTACTFULL, d.ncon as i32);
         return Ok(());
-    }
-    let ncon = d.ncon;
-    let contacts: &mut [Contact] = arena.contacts_mut();
-    let result = match contacts.get_mut(ncon..ncon + MAXCONPAIR) {
-        Some(con) => fill(d, con),
-        None => Err(StepError::Arena(ArenaError::Detached)),
     };
+    let result = fill(d, con);
     d.ncon += *result.as_ref().unwrap_or(&0);
     reset_arena(arena, d.ncon);
     result.map(|_| ())
@@ -234,6 +228,10 @@ fn collide_into(
     ipair: Option<usize>,
 ) -> Result<usize, StepError> {
     let mut num = collider(m, d, con, g1, g2, margin)?;
+    if num == 0 {
+        // no parameters to mix (MuJoCo returns here too, so a bad condim goes unnoticed)
+        return Ok(0);
+    }
     if num > MAXCONPAIR {
         return Err(StepError::Numerical(
             "too many contacts returned by collision function",
