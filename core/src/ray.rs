@@ -145,7 +145,7 @@ pub fn ray_hfield(
     vec: &[Real; 3],
 ) -> Result<Real, RayError> {
     check_geom(m, id, GEOM_HFIELD)?;
-    Ok(hfield(m, &Poses::of(d), id, pnt, vec))
+    Ok(hfield(m, &Poses::of(m, d), id, pnt, vec))
 }
 
 /// The ray against a triangle soup such as a skin's current mesh (`mju_raySkin`): `face` holds
@@ -381,9 +381,12 @@ fn primitive(
 // ------------------------------------------------------------------------------------------------
 // geoms of a model
 
-/// What ray tests read from `Data`: geom poses, body centers of mass and the plugin objects
-/// (for SDF geoms).
+/// What ray tests read per geom, every row cut to `ngeom` (so that the per-geom loops index
+/// them without bounds checks): the types and sizes from the model, the poses from `Data`;
+/// and body centers of mass and the plugin objects (for SDF geoms).
 struct Poses<'a> {
+    geom_type: &'a [i32],
+    geom_size: &'a [[Real; 3]],
     geom_xpos: &'a [[Real; 3]],
     geom_xmat: &'a [[Real; 9]],
     xipos: &'a [[Real; 3]],
@@ -392,19 +395,44 @@ struct Poses<'a> {
 }
 
 impl<'a> Poses<'a> {
-    fn of(d: &'a Data) -> Self {
+    fn of(m: &'a Model, d: &'a Data) -> Self {
+        Self::new(
+            m,
+            d.geom_xpos,
+            d.geom_xmat,
+            d.xipos,
+            d.plugin_data,
+            d.plugin_objects(),
+        )
+    }
+
+    /// From `Data`'s arrays (which [`split`] borrows apart from `bvh_active`).
+    #[inline(always)]
+    fn new(
+        m: &'a Model,
+        geom_xpos: &'a [Real],
+        geom_xmat: &'a [Real],
+        xipos: &'a [Real],
+        plugin_data: &'a [u64],
+        plugin_objects: &'a [u8],
+    ) -> Self {
+        let n = m.ngeom;
         Poses {
-            geom_xpos: v3(d.geom_xpos),
-            geom_xmat: v9(d.geom_xmat),
-            xipos: v3(d.xipos),
-            plugin_data: d.plugin_data,
-            plugin_objects: d.plugin_objects(),
+            geom_type: &m.geom_type[..n],
+            geom_size: &v3(&m.geom_size)[..n],
+            geom_xpos: &v3(geom_xpos)[..n],
+            geom_xmat: &v9(geom_xmat)[..n],
+            xipos: v3(xipos),
+            plugin_data,
+            plugin_objects,
         }
     }
 }
 
 /// The poses, and `bvh_active` when the model asks for visited tree nodes to be marked.
-fn split<'d>(m: &Model, d: &'d mut Data) -> (Poses<'d>, Option<&'d mut [u8]>) {
+/// Always inlined: the per-geom loops then see that the rows' lengths are `ngeom`.
+#[inline(always)]
+fn split<'d>(m: &'d Model, d: &'d mut Data) -> (Poses<'d>, Option<&'d mut [u8]>) {
     let Data {
         geom_xpos,
         geom_xmat,
@@ -414,13 +442,7 @@ fn split<'d>(m: &Model, d: &'d mut Data) -> (Poses<'d>, Option<&'d mut [u8]>) {
         arena,
         ..
     } = d;
-    let poses = Poses {
-        geom_xpos: v3(geom_xpos),
-        geom_xmat: v9(geom_xmat),
-        xipos: v3(xipos),
-        plugin_data,
-        plugin_objects: arena.objects(),
-    };
+    let poses = Poses::new(m, geom_xpos, geom_xmat, xipos, plugin_data, arena.objects());
     let active = (m.vis.global.bvactive != 0).then_some(&mut **bvh_active);
     (poses, active)
 }
@@ -450,6 +472,8 @@ struct Filter<'a> {
 }
 
 impl<'a> Filter<'a> {
+    /// Always inlined, as [`split`].
+    #[inline(always)]
     fn new(
         m: &'a Model,
         geomgroup: Option<&'a [u8; NGROUP]>,
@@ -503,14 +527,14 @@ fn cast_geom(
     pnt: &[Real; 3],
     vec: &[Real; 3],
 ) -> Result<Real, RayError> {
-    match m.geom_type[g] {
+    match poses.geom_type[g] {
         GEOM_MESH => mesh(m, poses, active, g, pnt, vec),
         GEOM_HFIELD => Ok(hfield(m, poses, g, pnt, vec)),
         GEOM_SDF => sdf(m, poses, g, pnt, vec),
         ty => primitive(
             &poses.geom_xpos[g],
             &poses.geom_xmat[g],
-            &v3(&m.geom_size)[g],
+            &poses.geom_size[g],
             pnt,
             vec,
             ty,
@@ -532,7 +556,7 @@ fn sdf(
 ) -> Result<Real, RayError> {
     const MIN_DIST: Real = 1e-7;
     let (xpos, xmat) = (&poses.geom_xpos[g], &poses.geom_xmat[g]);
-    if cuboid(xpos, xmat, &v3(&m.geom_size)[g], pnt, vec, None) < 0.0 {
+    if cuboid(xpos, xmat, &poses.geom_size[g], pnt, vec, None) < 0.0 {
         return Ok(-1.0);
     }
     let instance = usize::try_from(m.geom_plugin[g]).map_err(|_| RayError::Sdf)?;
@@ -753,11 +777,31 @@ fn projected_triangle(
     lpnt: &[Real; 3],
     lvec: &[Real; 3],
 ) -> Real {
-    for k in 0..2 {
-        if planar.iter().all(|p| p[k] > 0.0) || planar.iter().all(|p| p[k] < 0.0) {
-            return -1.0;
-        }
+    let coordinate = |k: usize| [planar[0][k], planar[1][k], planar[2][k]];
+    if beside(&coordinate(0), &coordinate(1)) {
+        return -1.0;
     }
+    through_triangle(v, planar, lpnt, lvec)
+}
+
+/// Whether the projected triangle, with first coordinates `u` and second coordinates `w`, lies
+/// on one side of a coordinate axis of the plane normal to the ray (the ray misses it): the
+/// first, cheap test of [`projected_triangle`].
+#[inline(always)]
+fn beside(u: &[Real; 3], w: &[Real; 3]) -> bool {
+    let one_side = |q: &[Real; 3]| q.iter().all(|&x| x > 0.0) || q.iter().all(|&x| x < 0.0);
+    one_side(u) || one_side(w)
+}
+
+/// The rest of [`projected_triangle`] after [`beside`]: whether the ray's foot is inside the
+/// projected triangle, and the distance to the triangle's plane; -1 when it misses.
+#[inline(always)]
+fn through_triangle(
+    v: &[[Real; 3]; 3],
+    planar: &[[Real; 2]; 3],
+    lpnt: &[Real; 3],
+    lvec: &[Real; 3],
+) -> Real {
     // solve [p0 - p2, p1 - p2] t = -p2 for the barycentric coordinates of the ray's foot
     let a = [
         planar[0][0] - planar[2][0],
@@ -793,7 +837,7 @@ fn mesh(
     vec: &[Real; 3],
 ) -> Result<Real, RayError> {
     let (xpos, xmat) = (&poses.geom_xpos[g], &poses.geom_xmat[g]);
-    if cuboid(xpos, xmat, &v3(&m.geom_size)[g], pnt, vec, None) < 0.0 {
+    if cuboid(xpos, xmat, &poses.geom_size[g], pnt, vec, None) < 0.0 {
         return Ok(-1.0);
     }
     tree(m, poses, active, g, pnt, vec)
@@ -943,31 +987,22 @@ fn hfield(m: &Model, poses: &Poses, g: usize, pnt: &[Real; 3], vec: &[Real; 3]) 
     let (cmin, cmax) = (lower(sx).max(0), upper(sx).min(ncol - 1));
     let (rmin, rmax) = (lower(sy).max(0), upper(sy).min(nrow - 1));
 
-    // grid coordinates and heights of the cells' corners (the same expressions for every
-    // triangle that shares them, so sharing them changes no result)
-    let grid_x = |c: i32| dx * int_to_real(c) - size[0];
-    let grid_y = |r: i32| dy * int_to_real(r) - size[1];
-    let z = |r: i32, c: i32| height((r * ncol + c) as usize).unwrap_or(0.0) * size[2];
-    // each vertex is projected once per row: a cell's right corners are the next cell's left
-    let vertex = |r: i32, c: i32| {
-        let v = [grid_x(c), grid_y(r), z(r, c)];
-        (v, project(&v, &lpnt, &b0, &b1))
+    let grid = Grid {
+        heights: data
+            .get(..nrow as usize * ncol as usize)
+            .unwrap_or_default(),
+        ncol: ncol as usize,
+        dx,
+        dy,
+        size,
     };
-    for r in rmin..rmax {
-        let (mut v00, mut v01) = (vertex(r, cmin), vertex(r + 1, cmin));
-        for c in cmin..cmax {
-            let (v10, v11) = (vertex(r, c + 1), vertex(r + 1, c + 1));
-            for third in [v10, v01] {
-                let v = [v00.0, v11.0, third.0];
-                let planar = [v00.1, v11.1, third.1];
-                let sol = projected_triangle(&v, &planar, &lpnt, &lvec);
-                if sol >= 0.0 && (x < 0.0 || sol < x) {
-                    x = sol;
-                }
-            }
-            (v00, v01) = (v10, v11);
-        }
-    }
+    let ray = LocalRay {
+        pnt: lpnt,
+        vec: lvec,
+        b0,
+        b1,
+    };
+    x = cells(&grid, &ray, rmin..rmax, cmin..cmax, x);
 
     // the four sides of the top box, where the hit lies below the edge's height profile
     for (i, &a) in all.iter().enumerate().take(4) {
@@ -995,6 +1030,99 @@ fn hfield(m: &Model, poses: &Poses, g: usize, pnt: &[Real; 3], vec: &[Real; 3]) 
         }
     }
     x
+}
+
+/// A height field's grid as [`cells`] reads it: the heights (row-major, `ncol` per row; the
+/// validator keeps `nrow * ncol` of them in the model), the spacing and `hfield_size`.
+struct Grid<'a> {
+    heights: &'a [f32],
+    ncol: usize,
+    dx: Real,
+    dy: Real,
+    size: [Real; 4],
+}
+
+/// A ray in a height field's frame with the basis of the plane normal to it.
+struct LocalRay {
+    pnt: [Real; 3],
+    vec: [Real; 3],
+    b0: [Real; 3],
+    b1: [Real; 3],
+}
+
+/// The nearer of `x` (-1 before any hit) and the hits of the ray on the two triangles of each
+/// grid cell of `rows` and `cols` (a cell is named by its corner of smallest indices).
+///
+/// Each corner is computed and projected once per row (a cell's right corners are the next
+/// cell's left ones: the same expressions for every triangle that shares them, so sharing
+/// them changes no result).
+fn cells(
+    grid: &Grid,
+    ray: &LocalRay,
+    rows: core::ops::Range<i32>,
+    cols: core::ops::Range<i32>,
+    mut x: Real,
+) -> Real {
+    if cols.is_empty() {
+        return x;
+    }
+    let size = &grid.size;
+    let (c0, c1) = (cols.start as usize, cols.end as usize);
+    let grid_x = |c: usize| grid.dx * int_to_real(c as i32) - size[0];
+    let corner = |c: usize, y: Real, h: f32| {
+        let v = [grid_x(c), y, Real::from(h) * size[2]];
+        let [p0, p1] = project(&v, &ray.pnt, &ray.b0, &ray.b1);
+        Corner { v, p0, p1 }
+    };
+    for r in rows {
+        let r = r as usize;
+        let row = |r: usize| grid.heights.get(r * grid.ncol + c0..=r * grid.ncol + c1);
+        let (Some(h0), Some(h1)) = (row(r), row(r + 1)) else {
+            continue;
+        };
+        let (y0, y1) = (grid_y(grid, r), grid_y(grid, r + 1));
+        let (mut c00, mut c01) = (corner(c0, y0, h0[0]), corner(c0, y1, h1[0]));
+        for (c, (&z0, &z1)) in (c0 + 1..).zip(h0[1..].iter().zip(&h1[1..])) {
+            let (c10, c11) = (corner(c, y0, z0), corner(c, y1, z1));
+            // the cell's two triangles
+            x = nearer_hit(x, [&c00, &c11, &c10], ray);
+            x = nearer_hit(x, [&c00, &c11, &c01], ray);
+            (c00, c01) = (c10, c11);
+        }
+    }
+    x
+}
+
+/// A grid corner of [`cells`] and its projection `(p0, p1)` on the plane normal to the ray
+/// (two fields rather than an array: LLVM would carry an `[f32; 2]` from cell to cell in one
+/// 64-bit integer register, packing and unpacking it at every cell).
+#[derive(Clone, Copy)]
+struct Corner {
+    v: [Real; 3],
+    p0: Real,
+    p1: Real,
+}
+
+/// The y coordinate of grid row `r`.
+#[inline(always)]
+fn grid_y(grid: &Grid, r: usize) -> Real {
+    grid.dy * int_to_real(r as i32) - grid.size[1]
+}
+
+/// The nearer of `x` (-1 before any hit) and the ray's hit on the triangle `t`, whose corners
+/// are gathered only when its projection does not lie [`beside`] the ray's foot.
+#[inline(always)]
+fn nearer_hit(x: Real, t: [&Corner; 3], ray: &LocalRay) -> Real {
+    if beside(&t.map(|c| c.p0), &t.map(|c| c.p1)) {
+        return x;
+    }
+    let planar = t.map(|c| [c.p0, c.p1]);
+    let sol = through_triangle(&t.map(|c| c.v), &planar, &ray.pnt, &ray.vec);
+    if sol >= 0.0 && (x < 0.0 || sol < x) {
+        sol
+    } else {
+        x
+    }
 }
 
 /// An integer as `Real` (exact for f64; rounded once for f32).

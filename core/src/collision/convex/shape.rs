@@ -219,8 +219,11 @@ impl HullGraph<'_> {
         let mut best = 0;
         let mut best_dot = project(0);
         loop {
-            let mut changed = false;
-            let start = self.edgeadr[best] as usize;
+            // MuJoCo's change flag: an improvement always moves to another vertex (its
+            // projection is strictly larger), so a moved `best` says the same without a
+            // flag updated per neighbour
+            let from = best;
+            let start = self.edgeadr[from] as usize;
             for &n in self.localid.get(start..).unwrap_or(&[]) {
                 let Ok(local) = usize::try_from(n) else {
                     break;
@@ -229,10 +232,9 @@ impl HullGraph<'_> {
                 if p > best_dot {
                     best_dot = p;
                     best = local;
-                    changed = true;
                 }
             }
-            if !changed {
+            if best == from {
                 return best;
             }
         }
