@@ -210,7 +210,7 @@ def sections(mj, rollout, m, d, job):
     import numpy as np
     marks = ctypes.CDLL(job["marks"])
     n, k, warm, nroll = job["steps"], job["nstep"], job["warmup"], job["nroll"]
-    rows = list(np.array(sine_controls(m, warm + n)).reshape(-1, m.nu))
+    rows = list(np.array(sine_controls(m, warm + n)).reshape(warm + n, m.nu))
 
     def warmup():
         mj.mj_resetData(m, d)
