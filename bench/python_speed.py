@@ -3,24 +3,31 @@
 MJB files (compiled by MuJoCo: `mjref mjb`) and the same controls, in alternating rounds.
 
     bench/python_speed.py [--rounds R] [--steps-scale F] [--no-callgrind] [--no-core]
-                          [--threads 1,2] [--rollout-batch N] [--rollout-steps H]
-                          [--only overhead,loop,rollout] [--cg-loop] [NAME...]
+                          [--threads 1,2] [--rollout-batch N] [--rollout-steps H] [--nstep K]
+                          [--cg-scale F] [--cg-nroll N] [--only overhead,counts,loop,rollout]
+                          [NAME...]
 
-Three tables:
+Four tables:
 1. Per-call overhead, on a pendulum with one motor (a step of almost no work): ns per
    `mj_step(m, d)` in a Python loop, per step of one `mj_step(m, d, nstep=N)` call, their
    difference (the cost of one call from Python), and per `d.ctrl[:] = u; mj_step(m, d)`.
    The same in instructions, counted by valgrind's callgrind on the whole interpreter: two runs
    of different call counts, the difference divided by the difference in calls (so start-up and
    imports cancel out), which the load of the machine does not move.
-2. Per model of bench/models.txt (or those named): steps/s of the Python loop
-   `d.ctrl[:] = u[k]; mj_step(m, d)` with u the sine law of `mjref speed` (precomputed), and the
-   core's own steps/s (`mjrs speed` against MuJoCo's `speed` binary of mjref, same MJB and law),
-   to tell the core's share from the bindings'. "same" says whether both packages ended in the
-   same qpos, bit for bit. With --cg-loop (slow: six runs under valgrind per model) also the
-   instructions per step of that Python loop (steps 20..120, the difference of two runs) and of
-   the core's step function alone (as bench/speed.py counts them).
-3. `rollout.rollout(model, data, initial_state, control, state=, sensordata=)` against MuJoCo's
+2. Counts (callgrind, load-independent), per model of bench/models.txt (or those named): the
+   instructions per step of the whole interpreter in three sections of one run per package
+   (zeroed before and dumped after each section through bench/cg_marks.c's client requests, so
+   nothing is subtracted and start-up is not counted): `d.ctrl[:] = u; mj_step(m, d)` in a
+   Python loop, `mj_step(m, d, nstep=K)`, and `rollout.rollout`; with u the sine law of
+   `mjref speed`. Beside them the step function's own count in the same runs (mjrs_core's
+   step, MuJoCo's mj_step, inclusive), which splits each model's gap into the core's and the
+   rest's (bindings, interpreter, rollout's copies). "same": the three final states agree bit
+   for bit.
+3. Wall clock per model: steps/s of the Python loop `d.ctrl[:] = u[k]; mj_step(m, d)` and of
+   `mj_step(m, d, nstep=K)` calls, and the core's own steps/s (`mjrs speed` against MuJoCo's
+   `speed` binary of mjref, same MJB and law), to tell the core's share from the bindings'.
+   "same" says whether both packages ended in the same qpos, bit for bit.
+4. `rollout.rollout(model, data, initial_state, control, state=, sensordata=)` against MuJoCo's
    `mujoco.rollout.rollout` on the same reset state and controls (rollout r: the sine law with its
    clock shifted by 0.1 r s); on T > 1 threads mjrs's `nthread=T` against MuJoCo 3.1.6 on T
    Python threads with one MjData each (its rollout releases the GIL; it has no nthread).
@@ -31,8 +38,9 @@ alternating), each round the best of a few repeats in one process. Ratios are mj
 
 Interpreters: mjrs from the venv of python/test.sh ($CARGO_TARGET_DIR/python-venv, or
 --mjrs-python), MuJoCo from mjref's venv (~/.cache/mjref/venv, or --mujoco-python). Needs
-../shared/mjref/mjref, valgrind for the instruction counts, and for the core column the release
-`mjrs` binary (built first with cargo)."""
+../shared/mjref/mjref, valgrind and a C compiler for the instruction counts, and for the core
+column the release `mjrs` binary (built first with cargo). Every worker runs with one OpenBLAS
+thread (see main())."""
 import argparse
 import datetime
 import hashlib
@@ -46,9 +54,12 @@ import sys
 import tempfile
 import time
 
-from speed import MJREF, MJREF_HOME, ROOT, last_json, models, run  # shared with bench/speed.py
+from speed import (MJREF, MJREF_HOME, ROOT, STEP_EXACT, STEP_MUJOCO,  # shared with bench/speed.py
+                   last_json, models, run)
 
 PACKAGES = ("mjrs", "mujoco")
+# each package's step function (the core's step, counted inclusively in the counts table)
+STEP = {"mjrs": STEP_EXACT, "mujoco": STEP_MUJOCO}
 CLOCK_SHIFT = 0.1  # the clock shift between rollouts, as bench/rollout_mujoco.py
 
 # a step of almost no work: one hinge, one motor, no contacts
@@ -147,15 +158,11 @@ def worker(package, job):
             for _ in range(n):
                 d.ctrl[:] = u
                 step(m, d)
-        elif mode == "law_loop":
-            # the controls of as many steps in both runs: only the loop differs
-            rows = list(np.array(sine_controls(m, job["prepare"])).reshape(-1, m.nu))
-            for row in rows[:n]:
-                d.ctrl[:] = row
-                step(m, d)
         out = {}
+    elif case == "sections":
+        out = sections(mj, rollout_module.rollout, m, d, job)
     elif case == "loop":
-        n = job["steps"]
+        n, k = job["steps"], job["nstep"]
         u = np.array(sine_controls(m, n)).reshape(n, m.nu)
         rows = list(u)
 
@@ -164,7 +171,13 @@ def worker(package, job):
                 d.ctrl[:] = row
                 step(m, d)
 
-        out = {"steps_per_second": n / best(loop), "qpos": checksum()}
+        def chunks():
+            for row in rows[::k]:
+                d.ctrl[:] = row
+                step(m, d, nstep=k)
+
+        out = {"steps_per_second": n / best(loop), "qpos": checksum(),
+               "nstep_per_second": (n - n % k) / best(chunks)}
     elif case == "rollout":
         nroll, nstep, threads = job["nroll"], job["nstep"], job["threads"]
         spec = int(mj.mjtState.mjSTATE_FULLPHYSICS)
@@ -183,6 +196,60 @@ def worker(package, job):
     else:
         raise SystemExit(f"unknown case {case}")
     print(json.dumps(out))
+
+
+def sections(mj, rollout, m, d, job):
+    """The three ways of stepping of the counts table, each a section counted by callgrind
+    (bench/cg_marks.c through ctypes: the counts are zeroed before and dumped after it):
+    "loop", `d.ctrl[:] = u; mj_step(m, d)` for `steps` steps; "nstep", `d.ctrl[:] = u;
+    mj_step(m, d, nstep=k)` over the same steps (the controls of each call's first step); both
+    after `warmup` steps of the loop from the reset state; "rollout", `rollout.rollout` of
+    `nroll` rollouts of steps / nroll steps from the reset state (rollout r: the law's clock
+    shifted by 0.1 r s). Returns checksums of the final states."""
+    import ctypes
+    import numpy as np
+    marks = ctypes.CDLL(job["marks"])
+    n, k, warm, nroll = job["steps"], job["nstep"], job["warmup"], job["nroll"]
+    rows = list(np.array(sine_controls(m, warm + n)).reshape(warm + n, m.nu))
+
+    def warmup():
+        mj.mj_resetData(m, d)
+        for row in rows[:warm]:
+            d.ctrl[:] = row
+            mj.mj_step(m, d)
+
+    def checksum(a):
+        return hashlib.sha256(a.tobytes()).hexdigest()
+
+    warmup()
+    marks.cg_zero()
+    for row in rows[warm:]:
+        d.ctrl[:] = row
+        mj.mj_step(m, d)
+    marks.cg_dump(b"loop")
+    out = {"loop": checksum(d.qpos)}
+    warmup()
+    marks.cg_zero()
+    for row in rows[warm::k]:
+        d.ctrl[:] = row
+        mj.mj_step(m, d, nstep=k)
+    marks.cg_dump(b"nstep")
+    out["nstep"] = checksum(d.qpos)
+    spec = int(mj.mjtState.mjSTATE_FULLPHYSICS)
+    state0 = np.zeros((nroll, mj.mj_stateSize(m, spec)))
+    mj.mj_resetData(m, d)
+    mj.mj_getState(m, d, state0[0], spec)
+    state0[1:] = state0[0]
+    h = n // nroll
+    ctrl = np.array([sine_controls(m, h, CLOCK_SHIFT * r) for r in range(nroll)])
+    ctrl = ctrl.reshape(nroll, h, m.nu)
+    state = np.empty((nroll, h, state0.shape[1]))
+    sensordata = np.empty((nroll, h, m.nsensordata))
+    marks.cg_zero()
+    rollout(m, d, state0, ctrl, state=state, sensordata=sensordata)
+    marks.cg_dump(b"rollout")
+    out["rollout"] = checksum(state)
+    return out
 
 
 def rollout_runner(mj, rollout, m, d, state0, ctrl, state, sensordata, threads):
@@ -242,45 +309,83 @@ class Bench:
         return last_json(run([self.python[package], __file__, "--worker", package,
                               json.dumps(job, default=str)]))
 
-    def rounds(self, job, key, better=max):
-        """`job` in both packages for --rounds rounds, alternating which goes first; the best
-        value of `key` per package and the last results."""
-        best, last = {}, {}
+    def rounds(self, job, keys, better=max):
+        """`job` in both packages for --rounds rounds, alternating which goes first; per key of
+        `keys` the best value per package, and the last results."""
+        best, last = {key: {} for key in keys}, {}
         for _ in range(self.a.rounds):
             order = PACKAGES if self.round % 2 == 0 else PACKAGES[::-1]
             self.round += 1
             for package in order:
                 r = self.job(package, job)
                 last[package] = r
-                best[package] = r[key] if package not in best else better(best[package], r[key])
+                for key in keys:
+                    b = best[key]
+                    b[package] = r[key] if package not in b else better(b[package], r[key])
         return best, last
 
-    def count(self, package, mjb, mode, calls, prepare):
-        """Instructions of the whole interpreter running `calls` calls in `mode` (with the
-        controls of `prepare` steps made first)."""
+    def count(self, package, mjb, mode, calls):
+        """Instructions of the whole interpreter running `calls` calls in `mode`."""
         out = self.tmp / "cg.out"
-        job = {"case": "count", "mjb": str(mjb), "mode": mode, "calls": calls, "prepare": prepare}
+        job = {"case": "count", "mjb": str(mjb), "mode": mode, "calls": calls}
         run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", self.python[package],
              __file__, "--worker", package, json.dumps(job)])
         total = re.search(r"^(?:summary|totals):\s*(\d+)", out.read_text(), re.M)
         out.unlink()
         return int(total.group(1))
 
-    def per_call(self, package, mjb, mode, calls=None):
-        n1, n2 = calls or self.a.cg_calls
-        return (self.count(package, mjb, mode, n2, n2) - self.count(package, mjb, mode, n1, n2)) / (n2 - n1)
+    def per_call(self, package, mjb, mode):
+        n1, n2 = self.a.cg_calls
+        return (self.count(package, mjb, mode, n2) - self.count(package, mjb, mode, n1)) / (n2 - n1)
 
-    def core_instructions(self, mjb):
-        """Instructions per step of the core alone: bench/speed.py's count of `mjrs speed` and
-        MuJoCo's `speed` (the step function only)."""
-        sys.path.insert(0, str(ROOT / "bench"))
-        sys.dont_write_bytecode = True
-        import speed
-        n = self.a.cg_steps[1]
-        return {"mjrs": speed.callgrind([str(self.target / "release" / "mjrs"), "speed", str(mjb),
-                                         "--steps", str(n)], speed.STEP_EXACT, n, self.tmp),
-                "mujoco": speed.callgrind([str(MJREF_HOME / "speed"), str(mjb), str(n)],
-                                          speed.STEP_MUJOCO, n, self.tmp)}
+    def marks(self):
+        """bench/cg_marks.c built once: the section marks of the worker's counts."""
+        out = self.tmp / "cg_marks.so"
+        if not out.exists():
+            run(["cc", "-O2", "-shared", "-fPIC", ROOT / "bench" / "cg_marks.c", "-o", out])
+        return out
+
+    def sections(self, package, mjb, job):
+        """The worker's sections (`sections()`) under callgrind: per section the instructions per
+        step of the whole interpreter and of the step function alone (`STEP[package]`, its
+        inclusive count), and the checksums of the final states."""
+        out = self.tmp / f"cg-{package}"
+        job = dict(job, case="sections", mjb=str(mjb), marks=str(self.marks()))
+        sums = last_json(run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                              self.python[package], __file__, "--worker", package,
+                              json.dumps(job)]))
+        counts = {}
+        for dump in self.tmp.glob(f"cg-{package}*"):
+            name, total, step = read_dump(dump.read_text(), STEP[package])
+            dump.unlink()
+            if name in sums:
+                counts[name] = {"total": total / job["steps"], "step": step / job["steps"]}
+        return counts, sums
+
+
+def read_dump(text, function):
+    """A callgrind dump's section (its client-request trigger's name), total instructions, and
+    the inclusive instructions of `function`: the sum of the costs of the calls into it from
+    other functions (callgrind's compressed names: `(id) name` at first use, `(id)` after)."""
+    trigger = re.search(r"^desc: Trigger: Client Request: (\S+)", text, re.M)
+    total = int(re.search(r"^(?:summary|totals):\s*(\d+)", text, re.M).group(1))
+    names, caller, callee, inclusive, after_calls = {}, None, None, 0, False
+    for line in text.splitlines():
+        if after_calls:
+            if callee == function and caller != function:
+                inclusive += int(line.split()[-1])
+            after_calls = False
+        elif line.startswith(("fn=", "cfn=")):
+            key, _, rest = line.partition("=")
+            ref = re.match(r"\((\d+)\)(?: (.*))?", rest)
+            name = rest if ref is None else names.setdefault(ref.group(1), ref.group(2))
+            if key == "fn":
+                caller = name
+            else:
+                callee = name
+        elif line.startswith("calls="):
+            after_calls = True
+    return (trigger.group(1) if trigger else None), total, inclusive
 
 
 def overhead_table(b):
@@ -288,10 +393,7 @@ def overhead_table(b):
     xml.write_text(PENDULUM)
     mjb = b.mjb("pendulum", xml)
     job = {"case": "overhead", "mjb": str(mjb), "calls": 100_000, "repeat": 3}
-    rows = {}
-    for key in ("loop", "nstep", "ctrl_loop"):
-        best, _ = b.rounds(job, key, better=min)
-        rows[key] = best
+    rows, _ = b.rounds(job, ("loop", "nstep", "ctrl_loop"), better=min)
     rows["overhead"] = {p: rows["loop"][p] - rows["nstep"][p] for p in PACKAGES}
     print("Per-call overhead: pendulum with one motor; ns per call, best of "
           f"{b.a.rounds} rounds x 3 repeats of 100000 calls; ratio MuJoCo / mjrs (above 1: mjrs cheaper)\n")
@@ -329,45 +431,79 @@ def core_speed(b, mjb, steps):
 
 
 def loop_table(b, chosen):
-    print(f"Python loop `d.ctrl[:] = u[k]; mj_step(m, d)`: steps/s, best of {b.a.rounds} rounds x 2 "
-          f"repeats (steps: bench/models.txt x {b.a.steps_scale:g}); core: `mjrs speed` / MuJoCo's "
-          "`speed` (C loop) on the same MJB; ratios mjrs ÷ MuJoCo\n")
-    head = ["model", "mjrs/s", "MuJoCo/s", "mjrs÷MuJoCo", "same qpos", "core mjrs/s",
-            "core MuJoCo/s", "core mjrs÷MuJoCo"]
-    if b.a.cg_loop:
-        n1, n2 = b.a.cg_steps
-        print(f"Ki/step: callgrind, the Python loop over steps {n1}..{n2} (whole interpreter, the "
-              f"difference of two runs) and the core's step function over {n2} steps (as "
-              "bench/speed.py); ratios MuJoCo ÷ mjrs (above 1: mjrs fewer)\n")
-        head += ["loop Ki mjrs", "loop Ki MuJoCo", "MuJoCo÷mjrs", "core Ki mjrs", "core Ki MuJoCo",
-                 "MuJoCo÷mjrs core"]
+    k = b.a.nstep
+    print(f"Python loop `d.ctrl[:] = u[k]; mj_step(m, d)` and `mj_step(m, d, nstep={k})` (the "
+          f"controls of each call's first step): steps/s, best of {b.a.rounds} rounds x 2 repeats "
+          f"(steps: bench/models.txt x {b.a.steps_scale:g}); core: `mjrs speed` / MuJoCo's `speed` "
+          "(C loop) on the same MJB; ratios mjrs ÷ MuJoCo\n")
+    head = ["model", "loop mjrs/s", "loop MuJoCo/s", "mjrs÷MuJoCo", f"nstep={k} mjrs/s",
+            f"nstep={k} MuJoCo/s", "mjrs÷MuJoCo", "same qpos", "core mjrs/s", "core MuJoCo/s",
+            "core mjrs÷MuJoCo"]
     print("| " + " | ".join(head) + " |")
-    print("|" + "|".join([" --- "] + [" ---: "] * 3 + [" --- "] + [" ---: "] * (len(head) - 5)) + "|")
+    print("|" + "|".join([" --- "] + [" ---: "] * 6 + [" --- "] + [" ---: "] * 3) + "|")
     for name, xml, steps in chosen:
         mjb = b.mjb(name, xml)
-        n = max(1, round(steps * b.a.steps_scale))
+        n = max(k, round(steps * b.a.steps_scale))
+        job = {"case": "loop", "mjb": str(mjb), "steps": n, "nstep": k, "repeat": 2}
         try:
-            best, last = b.rounds({"case": "loop", "mjb": str(mjb), "steps": n, "repeat": 2},
-                                  "steps_per_second")
+            best, last = b.rounds(job, ("steps_per_second", "nstep_per_second"))
         except RuntimeError as e:
             print(f"| {name} | fails: {str(e).splitlines()[-1][:150]} |")
             continue
         same = "yes" if last["mjrs"]["qpos"] == last["mujoco"]["qpos"] else "no"
-        cells = [name, f"{best['mjrs']:.0f}", f"{best['mujoco']:.0f}",
-                 f"{best['mjrs'] / best['mujoco']:.2f}", same]
+        cells = [name]
+        for r in best.values():
+            cells += [f"{r['mjrs']:.0f}", f"{r['mujoco']:.0f}", f"{r['mjrs'] / r['mujoco']:.2f}"]
+        cells.append(same)
         if b.a.no_core:
             cells += ["—"] * 3
         else:
             core = core_speed(b, mjb, n)
             cells += [f"{core['mjrs']:.0f}", f"{core['mujoco']:.0f}",
                       f"{core['mjrs'] / core['mujoco']:.2f}"]
-        if b.a.cg_loop:
-            loop = {p: b.per_call(p, mjb, "law_loop", b.a.cg_steps) / 1000 for p in PACKAGES}
-            core = b.core_instructions(mjb)
-            core = {p: v / 1000 for p, v in core.items()}
-            cells += [f"{loop['mjrs']:.1f}", f"{loop['mujoco']:.1f}",
-                      f"{loop['mujoco'] / loop['mjrs']:.2f}", f"{core['mjrs']:.1f}",
-                      f"{core['mujoco']:.1f}", f"{core['mujoco'] / core['mjrs']:.2f}"]
+        print("| " + " | ".join(cells) + " |", flush=True)
+    print()
+
+
+def counts_table(b, chosen):
+    k, nroll = b.a.nstep, b.a.cg_nroll
+    print(f"Instructions per step from Python (callgrind, the whole interpreter, Ki): `d.ctrl[:] = "
+          f"u; mj_step(m, d)` in a Python loop, `mj_step(m, d, nstep={k})` and `rollout.rollout` "
+          f"({nroll} rollouts), each over N steps (bench/models.txt x {b.a.cg_scale:g}, at least "
+          f"{k}; loop and nstep after min(N, 20) steps); \"step\": the step function alone "
+          "(mjrs_core's step, MuJoCo's mj_step) in the same runs; \"outside\": the rest per step "
+          "(bindings, interpreter, controls, rollout's state copies); ratios MuJoCo ÷ mjrs "
+          "(above 1: mjrs fewer); same: all three final states bit for bit equal\n")
+    head = ["model", "N", "loop mjrs", "loop MuJoCo", "MuJoCo÷mjrs", f"nstep={k} mjrs",
+            f"nstep={k} MuJoCo", "rollout mjrs", "rollout MuJoCo", "MuJoCo÷mjrs", "step mjrs",
+            "step MuJoCo", "outside mjrs loop/nstep/rollout", "outside MuJoCo", "same"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join([" --- "] + [" ---: "] * (len(head) - 2) + [" --- "]) + "|")
+    for name, xml, steps in chosen:
+        mjb = b.mjb(name, xml)
+        n = max(k, round(steps * b.a.cg_scale / (k * nroll)) * k * nroll)
+        job = {"steps": n, "nstep": k, "warmup": min(n, 20), "nroll": nroll}
+        try:
+            r = {p: b.sections(p, mjb, job) for p in PACKAGES}
+        except RuntimeError as e:
+            print(f"| {name} | fails: {str(e).splitlines()[-1][:150]} |")
+            continue
+        c = {p: r[p][0] for p in PACKAGES}
+        same = "yes" if r["mjrs"][1] == r["mujoco"][1] else "no"
+
+        def ki(p, section, part="total"):
+            return c[p][section][part] / 1000
+
+        def outside(p):
+            return "/".join(f"{ki(p, s) - ki(p, s, 'step'):.1f}" for s in ("loop", "nstep", "rollout"))
+
+        cells = [name, str(n), f"{ki('mjrs', 'loop'):.1f}", f"{ki('mujoco', 'loop'):.1f}",
+                 f"{ki('mujoco', 'loop') / ki('mjrs', 'loop'):.2f}", f"{ki('mjrs', 'nstep'):.1f}",
+                 f"{ki('mujoco', 'nstep'):.1f}", f"{ki('mjrs', 'rollout'):.1f}",
+                 f"{ki('mujoco', 'rollout'):.1f}",
+                 f"{ki('mujoco', 'rollout') / ki('mjrs', 'rollout'):.2f}",
+                 f"{ki('mjrs', 'loop', 'step'):.1f}", f"{ki('mujoco', 'loop', 'step'):.1f}",
+                 outside("mjrs"), outside("mujoco"), same]
         print("| " + " | ".join(cells) + " |", flush=True)
     print()
 
@@ -383,7 +519,8 @@ def rollout_table(b, chosen, threads):
             job = {"case": "rollout", "mjb": str(mjb), "nroll": b.a.rollout_batch,
                    "nstep": b.a.rollout_steps, "threads": t, "repeat": 2}
             try:
-                best, last = b.rounds(job, "steps_per_second")
+                best, last = b.rounds(job, ("steps_per_second",))
+                best = best["steps_per_second"]
             except RuntimeError as e:
                 print(f"| {name} | {t} | fails: {str(e).splitlines()[-1][:150]} |")
                 continue
@@ -404,31 +541,34 @@ def main():
     ap.add_argument("--threads", default="1,2", help="rollout thread counts")
     ap.add_argument("--rollout-batch", type=int, default=16)
     ap.add_argument("--rollout-steps", type=int, default=200)
-    ap.add_argument("--only", default="overhead,loop,rollout")
+    ap.add_argument("--only", default="overhead,counts,loop,rollout")
     ap.add_argument("--no-callgrind", action="store_true")
     ap.add_argument("--no-core", action="store_true", help="skip the core's steps/s columns")
     ap.add_argument("--cg-calls", default="2000,12000",
                     help="the two call counts of the callgrind difference")
-    ap.add_argument("--cg-loop", action="store_true",
-                    help="per model also instructions per step (Python loop and core; slow)")
-    ap.add_argument("--cg-steps", default="20,120",
-                    help="--cg-loop: the two step counts of the Python loop's difference")
+    ap.add_argument("--nstep", type=int, default=10, help="steps per `mj_step(m, d, nstep=k)` call")
+    ap.add_argument("--cg-scale", type=float, default=0.0025,
+                    help="counts table: steps counted per model, bench/models.txt's x this")
+    ap.add_argument("--cg-nroll", type=int, default=2, help="counts table: rollouts per batch")
     ap.add_argument("--mjrs-python")
     ap.add_argument("--mujoco-python")
     a = ap.parse_args()
     a.cg_calls = [int(x) for x in a.cg_calls.split(",")]
-    a.cg_steps = [int(x) for x in a.cg_steps.split(",")]
     unknown = set(a.names) - {m[0] for m in models()}
     if unknown:
         ap.error(f"not in bench/models.txt: {', '.join(sorted(unknown))}")
-    if a.rounds < 1 or a.steps_scale <= 0 or any(len(c) != 2 or not 0 <= c[0] < c[1]
-                                                 for c in (a.cg_calls, a.cg_steps)):
-        ap.error("--rounds and --steps-scale must be positive, --cg-calls and --cg-steps two "
-                 "increasing counts")
+    if (a.rounds < 1 or a.steps_scale <= 0 or a.cg_scale <= 0 or a.nstep < 1 or a.cg_nroll < 1
+            or len(a.cg_calls) != 2 or not 0 <= a.cg_calls[0] < a.cg_calls[1]):
+        ap.error("--rounds, --steps-scale, --cg-scale, --nstep and --cg-nroll must be positive, "
+                 "--cg-calls two increasing counts")
     only = set(a.only.split(","))
+    # NumPy's OpenBLAS starts a pool of threads that poll for work: under callgrind they add
+    # instructions that depend on the scheduling (60 Ki per hopper step), and on a loaded
+    # machine they take cores. Neither package calls BLAS while stepping.
+    os.environ.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     threads = [int(t) for t in a.threads.split(",")]
     chosen = [m for m in models() if not a.names or m[0] in a.names]
-    if (not a.no_core or a.cg_loop) and "loop" in only:
+    if not a.no_core and "loop" in only:
         subprocess.run(["cargo", "build", "--release", "-q", "--bin", "mjrs"], cwd=ROOT, check=True)
     commit = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h %cs"],
                             capture_output=True, text=True).stdout.strip()
@@ -439,6 +579,8 @@ def main():
         b = Bench(a, tmp)
         if "overhead" in only:
             overhead_table(b)
+        if "counts" in only:
+            counts_table(b, chosen)
         if "loop" in only:
             loop_table(b, chosen)
         if "rollout" in only:
