@@ -333,9 +333,22 @@ fn gradient_terms(d: &Data, ctx: &Context) -> Real {
 fn update_gradient(m: &Model, d: &Data, ctx: &mut Context) {
     let sub = ctx.sub;
     let nv = sub.nv(m.nv);
-    for c in 0..nv {
-        let i = sub.dof(c);
-        ctx.grad[c] = ctx.ma[c] - d.qfrc_smooth[i] - d.qfrc_constraint[i];
+    let grad = &mut ctx.grad[..nv];
+    match sub.island {
+        // every dof: one pass over sliced vectors, without an index lookup and bounds checks
+        None => {
+            let forces = d.qfrc_smooth[..nv].iter().zip(&d.qfrc_constraint[..nv]);
+            for ((g, &ma), (&smooth, &constraint)) in grad.iter_mut().zip(&ctx.ma[..nv]).zip(forces)
+            {
+                *g = ma - smooth - constraint;
+            }
+        }
+        Some(_) => {
+            for (c, g) in grad.iter_mut().enumerate() {
+                let i = sub.dof(c);
+                *g = ctx.ma[c] - d.qfrc_smooth[i] - d.qfrc_constraint[i];
+            }
+        }
     }
     match &ctx.hessian {
         Some(h) => {
