@@ -646,9 +646,11 @@ fn warmstart(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Resul
         // add the Gauss term to the constraint cost of qacc_warmstart
         let ma = frame.alloc::<Real>(nv)?;
         mul_m(m, d, ma, d.qacc_warmstart);
-        for i in 0..nv {
-            cost_warmstart +=
-                0.5 * (ma[i] - d.qfrc_smooth[i]) * (d.qacc_warmstart[i] - d.qacc_smooth[i]);
+        // slices cut to nv: the loop carries no bounds checks
+        let forces = ma.iter().zip(&d.qfrc_smooth[..nv]);
+        let accs = d.qacc_warmstart[..nv].iter().zip(&d.qacc_smooth[..nv]);
+        for ((&ma, &smooth), (&warm, &acc_smooth)) in forces.zip(accs) {
+            cost_warmstart += 0.5 * (ma - smooth) * (warm - acc_smooth);
         }
 
         // cost of qacc_smooth: only constraints (jar = efc_b there)
