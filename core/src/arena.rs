@@ -344,17 +344,17 @@ pub struct ArenaState {
 /// One arena array for [`Stack::push_all`]: `n` elements of `T` for arena field `field`.
 #[derive(Clone, Copy, Debug)]
 pub struct PushItem {
-    field: usize,
+    field: ArenaField,
     n: usize,
     elem_size: usize,
     align: usize,
 }
 
 impl PushItem {
-    /// `n` elements of `T` for arena field `field` (an [`ArenaField`] as `usize`).
+    /// `n` elements of `T` for arena field `field`.
     pub const fn new<T: Pod>(field: ArenaField, n: usize) -> Self {
         Self {
-            field: field as usize,
+            field,
             n,
             elem_size: size_of::<T>(),
             align: align_of::<T>(),
@@ -938,36 +938,34 @@ impl<'s> Stack<'s> {
         cast_mut::<T>(&mut region[padding..]).ok_or(ArenaError::SizeOverflow)
     }
 
-    /// Pushes several arena arrays at once, as consecutive [`Stack::push`]es would, without
-    /// handing out their slices: for allocating rows that later stages fill (`push` costs about
-    /// a hundred instructions, and making constraints pushes two dozen arrays per pass). On an
-    /// error the arrays before the failing one stay pushed, as with single pushes.
+    /// Pushes several arena arrays at once, each recorded anew (a block pushed earlier for the
+    /// same array is forgotten, not extended), without handing out their slices: for
+    /// allocating the constraint rows, two dozen arrays per pass, right after `mj_clearEfc`
+    /// forgot the old ones. On an error the arrays before the failing one stay pushed, as with
+    /// single [`Stack::push`]es.
     pub fn push_all(&mut self, items: &[PushItem]) -> Result<(), ArenaError> {
         if self.fields.is_none() {
             return Err(ArenaError::Detached);
         }
         self.sync();
-        let hi = self.hi;
-        let mut lo = self.lo;
-        let fields: &mut [(usize, usize)] = match self.fields.as_deref_mut() {
-            Some(f) => f,
-            None => &mut [],
+        let (hi, mut lo) = (self.hi, self.lo);
+        let Some(fields) = self.fields.as_deref_mut() else {
+            return Err(ArenaError::Detached);
         };
         let mut failed = None;
         for item in items {
+            // `lo <= hi <= narena`, the length of a slice, so rounding `lo` up cannot overflow
+            let start = (lo + item.align - 1) & !(item.align - 1);
             let end = item
-                .elem_size
-                .checked_mul(item.n)
-                .and_then(|bytes| Some((align_up(lo, item.align)?, bytes)))
-                .and_then(|(start, bytes)| Some((start, start.checked_add(bytes)?)));
-            let Some((start, end)) = end.filter(|&(_, end)| end <= hi) else {
-                let bytes = item.elem_size.saturating_mul(item.n);
-                failed = Some(bytes);
+                .n
+                .checked_mul(item.elem_size)
+                .and_then(|bytes| start.checked_add(bytes))
+                .filter(|&end| end <= hi);
+            let Some(end) = end else {
+                failed = Some(item.elem_size.saturating_mul(item.n));
                 break;
             };
-            if let Some(slot) = fields.get_mut(item.field) {
-                record_push(slot, start, item.n, item.elem_size);
-            }
+            fields[item.field as usize] = (start, item.n);
             lo = end;
         }
         let free = core::mem::take(&mut self.free);

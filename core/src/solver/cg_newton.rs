@@ -7,14 +7,14 @@
 use super::context::{Context, Hessian};
 use super::hessian::{hessian_direct, hessian_incremental};
 use super::update::constraint_update_subset;
-use super::{save_stats, stat_scale, Efc, Subset};
+use super::{count_changes, save_stats, stat_scale, Efc, Subset};
 use crate::arena::Stack;
 use crate::data::{Data, SolverStat};
 use crate::error::StepError;
 use crate::math::chol::chol_solve;
 use crate::math::scalar::sqrt;
 use crate::math::sparse::chol_solve_sparse;
-use crate::math::vec::{add_to_scl, dot, norm, sub as sub_vec};
+use crate::math::vec::{add_to_scl, dot, norm, sub as sub_vec, sub_from};
 use crate::model::Model;
 use crate::real::{Real, MINVAL};
 use crate::smooth::{solve_ld, solve_m_island};
@@ -143,8 +143,13 @@ fn sol_cg_newton(
 
     mul_m_subset(m, d, ctx.ma, d.qacc, true, &sub);
     efc.jac.mul_vec_subset(ctx.jaref, d.qacc, true, &sub);
-    for (c, x) in ctx.jaref.iter_mut().enumerate() {
-        *x -= efc.aref[sub.efc(c)];
+    match sub.island {
+        None => sub_from(ctx.jaref, efc.aref),
+        Some(_) => {
+            for (c, x) in ctx.jaref.iter_mut().enumerate() {
+                *x -= efc.aref[sub.efc(c)];
+            }
+        }
     }
 
     update_constraint(m, d, efc, &mut ctx);
@@ -204,9 +209,12 @@ fn sol_cg_newton(
         }
         update_gradient(m, d, &mut ctx);
 
-        let nchange = (0..nefc)
-            .filter(|&c| efc.state[sub.efc(c)] != oldstate[c])
-            .count() as i32;
+        let nchange = match sub.island {
+            None => count_changes(oldstate, efc.state),
+            Some(_) => (0..nefc)
+                .filter(|&c| efc.state[sub.efc(c)] != oldstate[c])
+                .count() as i32,
+        };
         let improvement = scale * (oldcost - ctx.cost);
         let gradient = scale * norm(ctx.grad);
         let stat = SolverStat {
@@ -333,9 +341,22 @@ fn gradient_terms(d: &Data, ctx: &Context) -> Real {
 fn update_gradient(m: &Model, d: &Data, ctx: &mut Context) {
     let sub = ctx.sub;
     let nv = sub.nv(m.nv);
-    for c in 0..nv {
-        let i = sub.dof(c);
-        ctx.grad[c] = ctx.ma[c] - d.qfrc_smooth[i] - d.qfrc_constraint[i];
+    let grad = &mut ctx.grad[..nv];
+    match sub.island {
+        // every dof: one pass over sliced vectors, without an index lookup and bounds checks
+        None => {
+            let forces = d.qfrc_smooth[..nv].iter().zip(&d.qfrc_constraint[..nv]);
+            for ((g, &ma), (&smooth, &constraint)) in grad.iter_mut().zip(&ctx.ma[..nv]).zip(forces)
+            {
+                *g = ma - smooth - constraint;
+            }
+        }
+        Some(_) => {
+            for (c, g) in grad.iter_mut().enumerate() {
+                let i = sub.dof(c);
+                *g = ctx.ma[c] - d.qfrc_smooth[i] - d.qfrc_constraint[i];
+            }
+        }
     }
     match &ctx.hessian {
         Some(h) => {

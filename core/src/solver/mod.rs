@@ -40,7 +40,7 @@ use crate::math::sparse::{dot_sparse, dot_sparse2, mul_mat_vec_sparse};
 use crate::math::vec::{dot, sub_from};
 use crate::model::Model;
 use crate::real::Real;
-use crate::support::{disabled, enabled, is_sparse, mul_m};
+use crate::support::{disabled, enabled, is_dual, is_sparse, mul_m};
 use crate::types::*;
 
 impl Jacobian<'_> {
@@ -341,34 +341,38 @@ impl<'a> Efc<'a> {
     /// (see [`transposed`]).
     const ARRAYS_DENSE: ArenaMask = crate::constraint::JACOBIAN_DENSE.union(Self::ROWS);
 
+    /// [`Efc::ARRAYS`] without the dual matrix and the islands: what the primal solvers read
+    /// when neither a dual solver nor the island solver runs.
+    const ARRAYS_PRIMAL: ArenaMask = crate::constraint::JACOBIAN.union(Self::PRIMAL_ROWS);
+
+    /// [`Efc::ARRAYS_PRIMAL`] with the dense Jacobian alone.
+    const ARRAYS_PRIMAL_DENSE: ArenaMask =
+        crate::constraint::JACOBIAN_DENSE.union(Self::PRIMAL_ROWS);
+
     /// The arena arrays of [`Efc::ARRAYS`] as writable views, and a scratch frame, cut from
-    /// `detached`: with the dense Jacobian alone when it has no transpose. Each array cut costs
-    /// a few dozen instructions, and the solver runs once per `mj_forward`.
+    /// `detached`: with the dense Jacobian alone when it has no transpose, and without the dual
+    /// matrix `efc_AR` and the island arrays unless a dual solver (PGS, noslip) or islands may
+    /// read them (the others are empty). Each array cut costs a few dozen instructions, and the
+    /// solver runs once per `mj_forward`; each mask is a constant so that the skipped cuts
+    /// vanish.
     #[inline(always)]
     pub fn arrays_and_stack<'f>(
         m: &Model,
         detached: &'f mut Detached<'_>,
         fields: &ArenaFields,
     ) -> (ArenaArraysMut<'f>, Stack<'f>) {
-        if transposed(m) {
-            detached.arrays_mut_only_and_stack(fields, Self::ARRAYS)
-        } else {
-            detached.arrays_mut_only_and_stack(fields, Self::ARRAYS_DENSE)
+        // one call per mask: a mask chosen at run time would test every array
+        let all = is_dual(m) || enabled(m, ENBL_ISLAND);
+        match (transposed(m), all) {
+            (true, true) => detached.arrays_mut_only_and_stack(fields, Self::ARRAYS),
+            (false, true) => detached.arrays_mut_only_and_stack(fields, Self::ARRAYS_DENSE),
+            (true, false) => detached.arrays_mut_only_and_stack(fields, Self::ARRAYS_PRIMAL),
+            (false, false) => detached.arrays_mut_only_and_stack(fields, Self::ARRAYS_PRIMAL_DENSE),
         }
     }
 
     /// The arena arrays of [`Efc::ARRAYS`] besides the Jacobian.
-    const ROWS: ArenaMask = ArenaMask::of(&[
-        ArenaField::contact,
-        ArenaField::efc_type,
-        ArenaField::efc_id,
-        ArenaField::efc_frictionloss,
-        ArenaField::efc_D,
-        ArenaField::efc_R,
-        ArenaField::efc_aref,
-        ArenaField::efc_b,
-        ArenaField::efc_force,
-        ArenaField::efc_state,
+    const ROWS: ArenaMask = Self::PRIMAL_ROWS.union(ArenaMask::of(&[
         ArenaField::efc_AR_rownnz,
         ArenaField::efc_AR_rowadr,
         ArenaField::efc_AR_colind,
@@ -380,6 +384,20 @@ impl<'a> Efc<'a> {
         ArenaField::island_efcnum,
         ArenaField::island_efcadr,
         ArenaField::island_efcind,
+    ]));
+
+    /// The rows' arrays every solver reads or writes.
+    const PRIMAL_ROWS: ArenaMask = ArenaMask::of(&[
+        ArenaField::contact,
+        ArenaField::efc_type,
+        ArenaField::efc_id,
+        ArenaField::efc_frictionloss,
+        ArenaField::efc_D,
+        ArenaField::efc_R,
+        ArenaField::efc_aref,
+        ArenaField::efc_b,
+        ArenaField::efc_force,
+        ArenaField::efc_state,
     ]);
 
     /// The rows of `d` (`ne`, `nf`, `nefc`) in the arena arrays `a`; `Err` when an array the
@@ -546,8 +564,7 @@ pub fn fwd_constraint_solve(m: &Model, d: &mut Data) -> Result<(), StepError> {
 
 /// The solve on the rows `efc` (see [`fwd_constraint_solve`]).
 fn solve(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Result<(), StepError> {
-    let dual = m.opt.solver == SOL_PGS || m.opt.noslip_iterations > 0;
-    if dual && !efc.has_dual() {
+    if is_dual(m) && !efc.has_dual() {
         return Err(StepError::Unsupported(
             "dual solver without the constraint matrix efc_AR",
         ));
@@ -629,9 +646,11 @@ fn warmstart(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Resul
         // add the Gauss term to the constraint cost of qacc_warmstart
         let ma = frame.alloc::<Real>(nv)?;
         mul_m(m, d, ma, d.qacc_warmstart);
-        for i in 0..nv {
-            cost_warmstart +=
-                0.5 * (ma[i] - d.qfrc_smooth[i]) * (d.qacc_warmstart[i] - d.qacc_smooth[i]);
+        // slices cut to nv: the loop carries no bounds checks
+        let forces = ma.iter().zip(&d.qfrc_smooth[..nv]);
+        let accs = d.qacc_warmstart[..nv].iter().zip(&d.qacc_smooth[..nv]);
+        for ((&ma, &smooth), (&warm, &acc_smooth)) in forces.zip(accs) {
+            cost_warmstart += 0.5 * (ma - smooth) * (warm - acc_smooth);
         }
 
         // cost of qacc_smooth: only constraints (jar = efc_b there)
