@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The fast build's distance from MuJoCo 3.1.6 against MuJoCo's own chaos (issue 25 item 3b).
 
-    bench/fast_accuracy.py [--steps N] [--every K] [--fast-bin PATH --exact-bin PATH] [NAME...]
+    bench/fast_accuracy.py [--steps N] [--every K] [--single] [--fast-bin PATH --exact-bin PATH] [NAME...]
 
 For each model of bench/models.txt (or those named), on the same MuJoCo-compiled MJB under the
 control law, N steps (default 1000), the qpos of every K-th step (default 10) of:
@@ -9,12 +9,17 @@ control law, N steps (default 1000), the qpos of every K-th step (default 10) of
   * MuJoCo from that state with qpos moved by one ulp (every element up, every element down,
     and alternately): the chaos envelope is the largest distance of these three runs from the
     reference so far (a running maximum over the recorded steps);
+  * with --single, also 2 nq more samples of the same definition: one element of qpos moved by
+    one ulp, up or down, the others unchanged; the wider envelope is the running maximum over
+    all 3 + 2 nq runs. Each run is one draw of MuJoCo's sensitivity to a one-ulp change of its
+    initial state: three draws are a small sample of it, the fast build's own rounding (a
+    different few ulps in every step) is compared against the largest of more draws;
   * mjrs's fast build (`--features fast`, RUSTFLAGS of bench/speed.py's `fast_flags`: FMA and
     AVX2 on x86-64) and, as a check, its exact build.
 Distance: the largest |qpos difference| over the elements. The table gives, per model, the
 envelope and the fast build's distance at the last step, the largest ratio fast/envelope over
 the recorded steps (where the envelope is non-zero), and the share of recorded steps where the
-fast build is within the envelope. Needs ../shared/mjref/mjref and its Python (mujoco 3.1.6),
+fast build is within the envelope (with --single: for both envelopes). Needs ../shared/mjref/mjref and its Python (mujoco 3.1.6),
 under which this script re-runs itself."""
 import argparse
 import json
@@ -40,7 +45,7 @@ except ImportError:
 
 def mujoco_qpos(mjb, steps, every, nudge=None):
     """qpos of every `every`-th step of MuJoCo under the control law; `nudge` moves the initial
-    qpos by one ulp: "up", "down" or "alternate"."""
+    qpos by one ulp: "up", "down", "alternate", or (i, +1 or -1) for element i alone."""
     m = mujoco.MjModel.from_binary_path(str(mjb))
     d = mujoco.MjData(m)
     if nudge:
@@ -49,8 +54,11 @@ def mujoco_qpos(mjb, steps, every, nudge=None):
             d.qpos[:] = up
         elif nudge == "down":
             d.qpos[:] = down
-        else:
+        elif nudge == "alternate":
             d.qpos[:] = np.where(np.arange(m.nq) % 2 == 0, up, down)
+        else:
+            i, sign = nudge
+            d.qpos[i] = up[i] if sign > 0 else down[i]
     out = []
     for k in range(1, steps + 1):
         for i in range(m.nu):
@@ -83,6 +91,8 @@ def main():
     ap.add_argument("--steps", type=int, default=1000)
     ap.add_argument("--every", type=int, default=10)
     ap.add_argument("--fast-bin", help="an mjrs fast build to use instead of building one")
+    ap.add_argument("--single", action="store_true",
+                    help="widen the envelope with every element of qpos moved alone, up and down")
     ap.add_argument("--exact-bin", help="an mjrs exact build to use instead of building one")
     a = ap.parse_args()
     if a.steps < 1 or a.every < 1 or a.every > a.steps:
@@ -93,6 +103,8 @@ def main():
     chosen = [m for m in speed.models() if not a.names or m[0] in a.names]
     print(f"fast build: {a.fast_bin or speed.fast_flags()}; {a.steps} steps, qpos every {a.every}th; distance: max |qpos - MuJoCo's|\n")
     head = ["model", "envelope (last)", "fast (last)", "exact (last)", "max fast÷envelope", "steps within"]
+    if a.single:
+        head += ["runs", "wide envelope (last)", "max fast÷wide", "steps within wide"]
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join([" --- "] + [" ---: "] * (len(head) - 1)) + "|", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -100,16 +112,31 @@ def main():
             mjb = pathlib.Path(tmp) / f"{name}.mjb"
             speed.run([str(speed.MJREF), "mjb", str(xml), "-o", str(mjb)])
             ref = mujoco_qpos(mjb, a.steps, a.every)
-            chaos = np.max([distance(mujoco_qpos(mjb, a.steps, a.every, n), ref)
-                            for n in ("up", "down", "alternate")], axis=0)
-            envelope = np.maximum.accumulate(chaos)
+            envelope = running_envelope(mjb, a, ref, ("up", "down", "alternate"))
             fast = distance(mjrs_qpos(fast_bin, mjb, a.steps, a.every, tmp), ref)
             exact = distance(mjrs_qpos(exact_bin, mjb, a.steps, a.every, tmp), ref)
-            positive = envelope > 0
-            worst = np.max(fast[positive] / envelope[positive]) if positive.any() else float("inf")
-            within = np.mean(fast <= envelope)
-            print(f"| {name} | {envelope[-1]:.1e} | {fast[-1]:.1e} | {exact[-1]:.1e} | {worst:.2g} | {within:.0%} |",
-                  flush=True)
+            row = [name, f"{envelope[-1]:.1e}", f"{fast[-1]:.1e}", f"{exact[-1]:.1e}", *within(fast, envelope)]
+            if a.single:
+                nq = ref.shape[1]
+                singles = [(i, s) for i in range(nq) for s in (1, -1)]
+                wide = np.maximum(envelope, running_envelope(mjb, a, ref, singles))
+                row += [str(3 + len(singles)), f"{wide[-1]:.1e}", *within(fast, wide)]
+            print("| " + " | ".join(row) + " |", flush=True)
+
+
+def running_envelope(mjb, a, ref, nudges):
+    """Running maximum over the recorded steps of the largest distance from `ref` of MuJoCo's
+    runs from the nudged initial states."""
+    chaos = np.max([distance(mujoco_qpos(mjb, a.steps, a.every, n), ref) for n in nudges], axis=0)
+    return np.maximum.accumulate(chaos)
+
+
+def within(fast, envelope):
+    """The largest ratio fast/envelope where the envelope is non-zero, and the share of recorded
+    steps where the fast build is within the envelope, as table cells."""
+    positive = envelope > 0
+    worst = np.max(fast[positive] / envelope[positive]) if positive.any() else float("inf")
+    return [f"{worst:.2g}", f"{np.mean(fast <= envelope):.0%}"]
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where the instructions of one step go, mjrs against MuJoCo 3.1.6, function by function.
 
-    bench/profile.py NAME|MODEL [--steps N] [--top K] [--f32]
+    bench/profile.py NAME|MODEL [--steps N] [--top K] [--f32 | --fast]
 
 NAME is a model of bench/models.txt (or a path to an MJCF/MJB file). Both engines step the same
 MuJoCo-compiled MJB under the same control law inside valgrind's callgrind, counting only the
@@ -41,10 +41,13 @@ def main():
     ap.add_argument("--steps", type=int, default=300)
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--f32", action="store_true", help="profile mjrs's f32 build")
+    ap.add_argument("--fast", action="store_true", help="profile mjrs's opt-in fast build (bench/speed.py's flags)")
     a = ap.parse_args()
     known = {name: xml for name, xml, _ in speed.models()}
     xml = known.get(a.model, pathlib.Path(a.model))
-    mjrs = speed.build_mjrs()
+    if a.f32 and a.fast:
+        ap.error("--f32 and --fast: one build at a time")
+    mjrs = speed.build_mjrs(fast=a.fast)
     speed.run([str(speed.MJREF), "setup"])
     with tempfile.TemporaryDirectory() as tmp:
         mjb = pathlib.Path(tmp) / "m.mjb"

@@ -59,8 +59,9 @@ pub fn mul_add(a: Real, b: Real, c: Real) -> Real {
 }
 
 /// Dot product in [`LANES`] accumulators: on x86-64 with hardware FMA in f64, two 256-bit
-/// registers ([`avx::dot`]); elsewhere [`dot_portable`].
-#[inline]
+/// registers ([`avx::dot`]); elsewhere [`dot_portable`]. Always inlined, as the exact `dot`:
+/// most calls are short rows.
+#[inline(always)]
 pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
     debug_assert_eq!(vec1.len(), vec2.len());
     #[cfg(all(target_arch = "x86_64", target_feature = "fma", not(feature = "f32")))]
@@ -98,13 +99,18 @@ fn dot_portable(vec1: &[Real], vec2: &[Real]) -> Real {
             lanes[k] = mul_add(a[k], b[k], lanes[k]);
         }
     }
-    let tail = match (tail1, tail2) {
+    sum_lanes(&lanes) + dot_short(tail1, tail2)
+}
+
+/// Dot product of at most three elements: one product and fused multiply-adds onto it.
+#[inline(always)]
+fn dot_short(vec1: &[Real], vec2: &[Real]) -> Real {
+    match (vec1, vec2) {
         ([a0, a1, a2], [b0, b1, b2]) => mul_add(*a2, *b2, mul_add(*a1, *b1, *a0 * *b0)),
         ([a0, a1], [b0, b1]) => mul_add(*a1, *b1, *a0 * *b0),
         ([a0], [b0]) => *a0 * *b0,
         _ => 0.0,
-    };
-    sum_lanes(&lanes) + tail
+    }
 }
 
 /// Sum of the accumulators of [`dot`], pairwise.
@@ -132,9 +138,15 @@ mod avx {
 
     /// Dot product in two registers of four lanes: blocks of eight, one block of four, and the
     /// last up to three products by masked loads (no scalar tail), then the lanes summed.
-    #[inline]
+    /// Fewer than four products (the first rows of a Cholesky factor, 2D models' short rows)
+    /// are a chain of scalar fused multiply-adds: the mask and the horizontal sum would cost
+    /// more than the products.
+    #[inline(always)]
     pub fn dot(vec1: &[f64], vec2: &[f64]) -> f64 {
         let n = vec1.len().min(vec2.len());
+        if n < 4 {
+            return super::dot_short(&vec1[..n], &vec2[..n]);
+        }
         let (p1, p2) = (vec1.as_ptr(), vec2.as_ptr());
         // SAFETY: the `fma` target feature (checked at compile time) implies AVX; every full
         // load reads elements i..i + 4 with i + 4 <= n, inside both slices; the masked loads
