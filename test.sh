@@ -77,4 +77,7 @@ if (($#)); then
   exec cargo test --workspace --release "$@"
 fi
 cargo test --workspace --release
+# the core without its optional parts (Cargo features, on by default, that firmware leaves out):
+# the models that need one are refused at validation, naming the feature
+cargo test --release -p mjrs-core --no-default-features --lib optional_parts
 exec python/test.sh

@@ -58,9 +58,8 @@ fi
 # Debian's compiler (424 s of CPU).
 caller=(env -u RUSTC -u RUSTC_BOOTSTRAP PATH="$PATH" ${RUSTC:+RUSTC="$RUSTC"} ${RUSTC_BOOTSTRAP:+RUSTC_BOOTSTRAP="$RUSTC_BOOTSTRAP"})
 export PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
-device=(--release --target thumbv7em-none-eabihf -Z build-std=core -p mjrs-firmware-example)
-built=target/thumbv7em-none-eabihf/release/mjrs-firmware-example
-elf=$built
+device=(--target thumbv7em-none-eabihf -Z build-std=core -p mjrs-firmware-example)
+elf=target/thumbv7em-none-eabihf/release/mjrs-firmware-example
 
 # run BOARD LOG [TASK]: the ELF $elf under QEMU (-icount: instructions advance virtual time
 # evenly, which the firmware's SysTick clock counts), TASK named on the semihosting command line
@@ -73,12 +72,14 @@ run() {
   return $status
 }
 
-# build NAME FEATURES: the device program with FEATURES (no default features), kept as
-# target/programs/NAME.elf (cargo's ELF is overwritten by the next build) and set as $elf
+# build NAME FEATURES [PROFILE]: the device program with FEATURES (no default features) built
+# with the Cargo profile PROFILE (release unless named), kept as target/programs/NAME.elf (cargo's
+# ELF is overwritten by the next build) and set as $elf
 build() {
-  cargo build "${device[@]}" --quiet --no-default-features --features "$2"
+  local profile=${3:-release}
+  cargo build "${device[@]}" --profile "$profile" --quiet --no-default-features --features "$2"
   mkdir -p target/programs
-  cp "$built" "target/programs/$1.elf"
+  cp "target/thumbv7em-none-eabihf/$profile/mjrs-firmware-example" "target/programs/$1.elf"
   elf=target/programs/$1.elf
 }
 
@@ -124,7 +125,7 @@ fi
 # cpi: the worst-case cycles per instruction of the MPC's code on the Cortex-M4 (cpi-bound.py),
 # from the instruction mix of the first 5 million logged blocks of the netduinoplus2 mpc run
 if [[ ${1:-} == cpi ]]; then
-  cargo build "${device[@]}" --quiet --no-default-features --features board-netduino,mpc
+  cargo build "${device[@]}" --release --quiet --no-default-features --features board-netduino,mpc
   { timeout 300 qemu-system-arm -machine netduinoplus2 -icount shift=0 -nographic \
       -semihosting-config enable=on,target=native -kernel "$elf" -d exec,nochain,in_asm \
       -D /dev/stderr 2>&1 >/dev/null | head -n 5000000 >target/cpi-trace.log; } || true
@@ -183,9 +184,7 @@ if [[ ${1:-} == flash ]]; then
   for profile in release flash; do
     for board in mps2-an386 netduinoplus2; do
       feature=board-mps2; [[ $board == netduinoplus2 ]] && feature=board-netduino
-      cargo build --profile "$profile" --target thumbv7em-none-eabihf -Z build-std=core \
-        -p mjrs-firmware-example --quiet --no-default-features --features "$feature"
-      elf=target/thumbv7em-none-eabihf/$profile/mjrs-firmware-example
+      build "lqr-$feature-$profile" "$feature" "$profile"
       arm-none-eabi-size "$elf" | tail -1 | awk -v b="$board" -v p="$profile" '{printf "firmware: LQR build on %s, profile %s: flash %d B (text+data)\n", b, p, $1+$2}'
       [[ $profile == flash ]] || continue
       status=0; run "$board" "$out/flash-$board.log" || status=$?

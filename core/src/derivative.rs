@@ -144,6 +144,12 @@ impl<'a> Merge<'a> {
 /// `qDeriv = d(qfrc_actuator + qfrc_passive - [qfrc_bias]) / d qvel` (`mjd_smooth_vel`); the
 /// bias (RNE) term only with `flg_bias`, which `implicitfast` leaves out.
 pub fn smooth_vel(m: &Model, d: &mut Data, flg_bias: bool) -> Result<(), StepError> {
+    if !cfg!(feature = "implicit") {
+        // validation refuses the implicit integrators in such a build
+        return Err(StepError::Rejected(
+            "the implicit integrators need the mjrs-core feature `implicit`",
+        ));
+    }
     zero(d.qDeriv);
     actuator_vel(m, d);
     passive_vel(m, d)?;

@@ -41,7 +41,8 @@ const WRONG_STAGE: StepError = StepError::Unsupported("sensor type in another st
 /// joint, tendon and actuator positions, ball joint quaternions, frame positions, orientations and
 /// axes, subtree centers of mass, clock, and user sensors of this stage. Writes `sensordata`.
 pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
-    if disabled(m, DSBL_SENSOR) {
+    // without the `sensor` feature, validation refuses models with sensors
+    if !cfg!(feature = "sensor") || disabled(m, DSBL_SENSOR) {
         return Ok(());
     }
     let mut has_user = false;
@@ -91,7 +92,8 @@ pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
 /// Like MuJoCo, runs `subtree_vel` (which writes `subtree_linvel` and `subtree_angmom`) only
 /// when a subtree or user sensor of this stage needs it.
 pub fn sensor_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {
-    if disabled(m, DSBL_SENSOR) {
+    // without the `sensor` feature, validation refuses models with sensors
+    if !cfg!(feature = "sensor") || disabled(m, DSBL_SENSOR) {
         return Ok(());
     }
     let needs_subtree = stage_sensors(m, STAGE_VEL).any(|i| {
@@ -140,7 +142,8 @@ pub fn sensor_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {
 /// Like MuJoCo, runs `rne_post_constraint` (which writes `cacc`, `cfrc_int` and `cfrc_ext`)
 /// only when a sensor of this stage reads those or is a user sensor.
 pub fn sensor_acc(m: &Model, d: &mut Data) -> Result<(), StepError> {
-    if disabled(m, DSBL_SENSOR) {
+    // without the `sensor` feature, validation refuses models with sensors
+    if !cfg!(feature = "sensor") || disabled(m, DSBL_SENSOR) {
         return Ok(());
     }
     let needs_rne_post = stage_sensors(m, STAGE_ACC).any(|i| {

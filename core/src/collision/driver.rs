@@ -47,10 +47,25 @@ pub fn collision(m: &Model, d: &mut Data) -> Result<(), StepError> {
 /// Broad phase, then mid- and narrow phase for every body pair merged with the explicit pairs,
 /// in a stack frame of the arena.
 fn collide_all(m: &Model, d: &mut Data, arena: &mut Arena) -> Result<(), StepError> {
+    if !cfg!(feature = "collision") {
+        return without_collision(d);
+    }
     let frame = mark_stack(arena)?;
     let result = collide_in_frame(m, d, arena);
     arena.release(frame);
     result
+}
+
+/// A build without the `collision` feature finds no contacts: validation refused every model
+/// whose geoms could collide by contype/conaffinity or explicit pairs (`validate::features`);
+/// a user's contact filter could let others collide, so it is refused here.
+fn without_collision(d: &Data) -> Result<(), StepError> {
+    match d.callbacks.contactfilter {
+        Some(_) => Err(StepError::Rejected(
+            "a contact filter needs the mjrs-core feature `collision`",
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The body of [`collide_all`]: the pair list stays reserved at the top of the arena while

@@ -24,6 +24,11 @@
 //! `mj_collideGeoms`, `mj_geomDistance`), `flex` (flex elements and vertices) and `contact`
 //! (the contact's parameters).
 //!
+//! The colliders come in families, each a Cargo feature on by default (`collision`: the driver
+//! and the primitive colliders; `collision-box`, `collision-convex`, `collision-sdf`): a build
+//! without one has the family's refusal in the table, and validation refuses the models whose
+//! geoms would reach it (`validate::features`).
+//!
 //! Geom pairs found by the broad phase (not explicit `<pair>`s) pass the user's contact filter
 //! (`Callbacks::contactfilter`, MuJoCo's `mjcb_contactfilter`) instead of the contype/conaffinity
 //! test when one is set.
@@ -61,33 +66,141 @@ pub type Collider =
 
 const NTYPES: usize = NGEOMTYPES as usize;
 
-/// `Some(f)` as a table entry.
-const fn c(f: Collider) -> Option<Collider> {
-    Some(f)
+/// The family of a collider: the Cargo feature that builds it in (`collision` holds the driver
+/// and the primitive colliders, which every other family needs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Family {
+    Primitive,
+    Box,
+    Convex,
+    Sdf,
 }
 
-/// The collider of each pair of geom types (`mjCOLLISIONFUNC`), indexed `[type1][type2]` with
-/// `type1 <= type2`; `None`: the pair never collides.
+impl Family {
+    /// The Cargo feature of the family.
+    pub(crate) const fn feature(self) -> &'static str {
+        match self {
+            Family::Primitive => "collision",
+            Family::Box => "collision-box",
+            Family::Convex => "collision-convex",
+            Family::Sdf => "collision-sdf",
+        }
+    }
+
+    /// Whether this build holds the family's colliders.
+    pub(crate) const fn built(self) -> bool {
+        match self {
+            Family::Primitive => cfg!(feature = "collision"),
+            Family::Box => cfg!(feature = "collision-box"),
+            Family::Convex => cfg!(feature = "collision-convex"),
+            Family::Sdf => cfg!(feature = "collision-sdf"),
+        }
+    }
+
+    /// What the table holds for a collider of the family when the build leaves it out: an
+    /// error naming the feature. Validation refuses the models that would reach it
+    /// (`validate::features`); a user's contact filter that lets other geoms collide meets it.
+    const fn refusal(self) -> Collider {
+        fn refuse<const F: u8>(
+            _: &Model,
+            _: &Data,
+            _: &mut [Contact],
+            _: usize,
+            _: usize,
+            _: Real,
+        ) -> Result<usize, StepError> {
+            Err(StepError::Rejected(match F {
+                0 => "this collision needs the mjrs-core feature `collision`",
+                1 => "this collision needs the mjrs-core feature `collision-box`",
+                2 => "this collision needs the mjrs-core feature `collision-convex`",
+                _ => "this collision needs the mjrs-core feature `collision-sdf`",
+            }))
+        }
+        match self {
+            Family::Primitive => refuse::<0>,
+            Family::Box => refuse::<1>,
+            Family::Convex => refuse::<2>,
+            Family::Sdf => refuse::<3>,
+        }
+    }
+}
+
+/// A table entry: a collider and its family.
+type Entry = Option<(Family, Collider)>;
+
+/// The collider of each pair of geom types with its family (`mjCOLLISIONFUNC`), indexed
+/// `[type1][type2]` with `type1 <= type2`; `None`: the pair never collides.
 #[rustfmt::skip]
-pub const COLLISION_FUNC: [[Option<Collider>; NTYPES]; NTYPES] = {
+const COLLIDERS: [[Entry; NTYPES]; NTYPES] = {
     use boxes::{box_box, capsule_box, sphere_box};
     use convex::{convex as cvx, convex_hfield as chf, plane_convex as pcv};
     use primitive::*;
     use sdf::{hfield_sdf as hsd, mesh_sdf as msd, sdf_sdf as sdf};
-    const N: Option<Collider> = None;
+    use Family::{Box as B, Convex as C, Primitive as P, Sdf as S};
+    const N: Entry = None;
+    const fn c(family: Family, f: Collider) -> Entry {
+        Some((family, f))
+    }
     [
         //              plane, hfield, sphere, capsule, ellipsoid, cylinder, box, mesh, sdf
-        /* plane     */ [N, N, c(plane_sphere),  c(plane_capsule),   c(pcv), c(plane_cylinder),  c(plane_box),   c(pcv), c(pcv)],
-        /* hfield    */ [N, N, c(chf),           c(chf),             c(chf), c(chf),             c(chf),         c(chf), c(hsd)],
-        /* sphere    */ [N, N, c(sphere_sphere), c(sphere_capsule),  c(cvx), c(sphere_cylinder), c(sphere_box),  c(cvx), c(sdf)],
-        /* capsule   */ [N, N, N,                c(capsule_capsule), c(cvx), c(cvx),             c(capsule_box), c(cvx), c(sdf)],
-        /* ellipsoid */ [N, N, N,                N,                  c(cvx), c(cvx),             c(cvx),         c(cvx), c(sdf)],
-        /* cylinder  */ [N, N, N,                N,                  N,      c(cvx),             c(cvx),         c(cvx), c(sdf)],
-        /* box       */ [N, N, N,                N,                  N,      N,                  c(box_box),     c(cvx), c(sdf)],
-        /* mesh      */ [N, N, N,                N,                  N,      N,                  N,              c(cvx), c(msd)],
-        /* sdf       */ [N, N, N,                N,                  N,      N,                  N,              N,      c(sdf)],
+        /* plane     */ [N, N, c(P, plane_sphere),  c(P, plane_capsule),   c(C, pcv), c(P, plane_cylinder),  c(P, plane_box),   c(C, pcv), c(C, pcv)],
+        /* hfield    */ [N, N, c(C, chf),           c(C, chf),             c(C, chf), c(C, chf),             c(C, chf),         c(C, chf), c(S, hsd)],
+        /* sphere    */ [N, N, c(P, sphere_sphere), c(P, sphere_capsule),  c(C, cvx), c(P, sphere_cylinder), c(B, sphere_box),  c(C, cvx), c(S, sdf)],
+        /* capsule   */ [N, N, N,                   c(P, capsule_capsule), c(C, cvx), c(C, cvx),             c(B, capsule_box), c(C, cvx), c(S, sdf)],
+        /* ellipsoid */ [N, N, N,                   N,                     c(C, cvx), c(C, cvx),             c(C, cvx),         c(C, cvx), c(S, sdf)],
+        /* cylinder  */ [N, N, N,                   N,                     N,         c(C, cvx),             c(C, cvx),         c(C, cvx), c(S, sdf)],
+        /* box       */ [N, N, N,                   N,                     N,         N,                     c(B, box_box),     c(C, cvx), c(S, sdf)],
+        /* mesh      */ [N, N, N,                   N,                     N,         N,                     N,                 c(C, cvx), c(S, msd)],
+        /* sdf       */ [N, N, N,                   N,                     N,         N,                     N,                 N,         c(S, sdf)],
     ]
 };
+
+/// The collider of each pair of geom types that this build calls (`mjCOLLISIONFUNC`), indexed
+/// `[type1][type2]` with `type1 <= type2`; `None`: the pair never collides. A collider whose
+/// family the build leaves out is its family's refusal, so its code is not linked.
+pub const COLLISION_FUNC: [[Option<Collider>; NTYPES]; NTYPES] = {
+    let mut table = [[None; NTYPES]; NTYPES];
+    let mut t1 = 0;
+    while t1 < NTYPES {
+        let mut t2 = 0;
+        while t2 < NTYPES {
+            if let Some((family, f)) = COLLIDERS[t1][t2] {
+                table[t1][t2] = Some(if family.built() { f } else { family.refusal() });
+            }
+            t2 += 1;
+        }
+        t1 += 1;
+    }
+    table
+};
+
+/// The family of each table entry, without the colliders (a runtime read of [`COLLIDERS`]
+/// would link every collider).
+const FAMILY_OF: [[Option<Family>; NTYPES]; NTYPES] = {
+    let mut table = [[None; NTYPES]; NTYPES];
+    let mut t1 = 0;
+    while t1 < NTYPES {
+        let mut t2 = 0;
+        while t2 < NTYPES {
+            if let Some((family, _)) = COLLIDERS[t1][t2] {
+                table[t1][t2] = Some(family);
+            }
+            t2 += 1;
+        }
+        t1 += 1;
+    }
+    table
+};
+
+/// The feature a pair of geom types (in either order) needs to collide and this build leaves
+/// out, if any.
+pub(crate) fn missing_feature(t1: usize, t2: usize) -> Option<&'static str> {
+    let (t1, t2) = (t1.min(t2), t1.max(t2));
+    match FAMILY_OF.get(t1)?.get(t2)? {
+        Some(family) if !family.built() => Some(family.feature()),
+        _ => None,
+    }
+}
 
 /// Position, orientation and size of a geom: what MuJoCo's colliders read (`mjGETINFO`) and
 /// what its `mjraw_*` variants take.

@@ -24,6 +24,7 @@
 mod actuator;
 mod asset;
 mod custom;
+mod features;
 mod flex;
 mod geom;
 mod global;
@@ -90,6 +91,9 @@ pub enum Problem {
     },
     /// The plugin refused its instance (MuJoCo's `init` failing); the text is the plugin's.
     Plugin(&'static str),
+    /// The model needs a part of the core that this build leaves out; the text names its
+    /// Cargo feature of `mjrs-core`.
+    NeedsFeature(&'static str),
 }
 
 impl core::fmt::Display for Problem {
@@ -120,6 +124,10 @@ impl core::fmt::Display for Problem {
                 write!(f, "no plugin is registered at slot {slot}")
             }
             Problem::Plugin(text) => f.write_str(text),
+            Problem::NeedsFeature(feature) => write!(
+                f,
+                "needs the mjrs-core feature `{feature}`, which this build leaves out"
+            ),
         }
     }
 }
@@ -148,6 +156,7 @@ pub fn validate(m: &Model) -> Check {
     geom::validate_bvh(m)?;
     flex::validate(m)?;
     geom::validate_pairs(m)?;
+    features::validate(m)?;
     tendon::validate(m)?;
     tendon::validate_equality(m)?;
     plugin::validate(m)?;

@@ -787,3 +787,97 @@ fn all_in_range_agrees_with_the_element_checks() {
         Err(err("f", 2, out_of_range(9, 0, 4)))
     );
 }
+
+/// `Ok` in a build with `feature`, otherwise the refusal naming it at `field[index]`.
+#[track_caller]
+fn needs_feature(r: Check, built: bool, feature: &'static str, field: &str, index: Option<usize>) {
+    if built {
+        assert_eq!(r, Ok(()));
+    } else {
+        assert_eq!(
+            fails_at(r, field, index),
+            Problem::NeedsFeature(feature),
+            "the refusal names the feature"
+        );
+    }
+}
+
+/// The optional parts of the core (Cargo features): a model that needs one passes in a build
+/// with it and is refused, naming the feature, in a build without it (run both ways:
+/// `cargo test -p mjrs-core --lib optional_parts` and the same with `--no-default-features`).
+#[test]
+fn optional_parts_refused_without_their_feature() {
+    // the tiny model's spheres have contype and conaffinity 0: nothing collides
+    assert_eq!(check(|_| {}), Ok(()));
+    let colliding = |m: &mut Model| {
+        m.geom_contype.fill(1);
+        m.geom_conaffinity.fill(1);
+    };
+    needs_feature(
+        check(colliding),
+        cfg!(feature = "collision"),
+        "collision",
+        "geom_contype",
+        None,
+    );
+    // a box meets a sphere through the box family
+    let boxes = |m: &mut Model| {
+        colliding(m);
+        m.geom_type[1] = GEOM_BOX;
+    };
+    let (boxes_ok, missing) = if cfg!(feature = "collision") {
+        (cfg!(feature = "collision-box"), "collision-box")
+    } else {
+        (false, "collision")
+    };
+    let field = if cfg!(feature = "collision") {
+        "geom_type"
+    } else {
+        "geom_contype"
+    };
+    let index = cfg!(feature = "collision").then_some(1);
+    needs_feature(check(boxes), boxes_ok, missing, field, index);
+    let ellipsoids = |m: &mut Model| {
+        colliding(m);
+        m.geom_type.fill(GEOM_ELLIPSOID);
+    };
+    let convex_ok = cfg!(feature = "collision-convex") || !cfg!(feature = "collision");
+    if cfg!(feature = "collision") {
+        needs_feature(
+            check(ellipsoids),
+            convex_ok,
+            "collision-convex",
+            "geom_type",
+            Some(0),
+        );
+    }
+    // an explicit pair collides whatever the bits say
+    let paired = check_with(
+        |s| s.npair = 1,
+        |m| {
+            m.pair_geom1[0] = 0;
+            m.pair_geom2[0] = 1;
+            m.pair_dim[0] = 3;
+            m.pair_signature[0] = (1 << 16) | 2;
+        },
+    );
+    needs_feature(
+        paired,
+        cfg!(feature = "collision"),
+        "collision",
+        "npair",
+        None,
+    );
+    let implicit = check(|m| m.opt.integrator = INT_IMPLICITFAST);
+    needs_feature(
+        implicit,
+        cfg!(feature = "implicit"),
+        "implicit",
+        "opt.integrator",
+        None,
+    );
+    let sensor = with_sensor(SENS_JOINTPOS, OBJ_JOINT, 0, 1, |_| {});
+    needs_feature(sensor, cfg!(feature = "sensor"), "sensor", "nsensor", None);
+    let flex = with_flex(false, |_| {});
+    needs_feature(flex, cfg!(feature = "flex"), "flex", "nflex", None);
+}
