@@ -184,12 +184,16 @@ pub(super) fn with_pair_buffer(
 ) -> Result<(), StepError> {
     // the contact array ends where the arena's bottom does (`reset_arena` after every pair), so
     // the pushed elements are its next MAXCONPAIR slots
-    let mut stack = arena.stack();
-    let Ok(con) = stack.push::<Contact>(ArenaField::contact as usize, MAXCONPAIR) else {
-        warning(d, WARN_CONTACTFULL, d.ncon as i32);
-        return Ok(());
+    let result = {
+        // the frame ends (noting the reservation in the peak-use counters) before the unused
+        // slots are given back
+        let mut stack = arena.stack();
+        let Ok(con) = stack.push::<Contact>(ArenaField::contact as usize, MAXCONPAIR) else {
+            warning(d, WARN_CONTACTFULL, d.ncon as i32);
+            return Ok(());
+        };
+        fill(d, con)
     };
-    let result = fill(d, con);
     d.ncon += *result.as_ref().unwrap_or(&0);
     reset_arena(arena, d.ncon);
     result.map(|_| ())
