@@ -859,8 +859,10 @@ macro_rules! elem_float {
 }
 elem_float!(f32, f64);
 
-/// The most elements of one field of an option struct (`mjOption`, `mjVisual`, ...).
-const MAX_STRUCT_FIELD: usize = 32;
+/// The most elements of one field of an option struct (`mjOption`, `mjVisual`, ...; 5 in
+/// MuJoCo 3.1.6, checked where the structs are defined): each field passes through a buffer
+/// of this many [`Scalar`]s, which a load fills for every field.
+pub(crate) const MAX_STRUCT_FIELD: usize = 8;
 
 /// Calls `f(name, kind, values)` with the field `src` of an option struct as [`Scalar`]s. One
 /// call per field, not inlined: the structs' `for_each` is one call per field, not a copy of
@@ -897,6 +899,37 @@ pub fn fill_from_scalars<T: Elem, E>(
         *d = T::from_scalar(*x);
     }
     Ok(())
+}
+
+/// Fills the fields of an option struct, one call per field with the field's own type: MJB
+/// reading decodes a field's bytes straight into it (as it does an array), with no
+/// [`Scalar`] in between.
+pub trait StructFieldsMut {
+    /// Why filling stopped.
+    type Error;
+    /// Called once per field, in C order, with the field as a slice (one element for a
+    /// scalar field).
+    fn field<T: Elem>(
+        &mut self,
+        name: &'static str,
+        kind: Kind,
+        dst: &mut [T],
+    ) -> Result<(), Self::Error>;
+}
+
+/// [`StructFieldsMut`] from `f(name, kind, values)`, which fills one [`Scalar`] per element
+/// (the structs' `try_fill`).
+pub struct ScalarFill<F, E>(pub F, pub core::marker::PhantomData<E>);
+
+impl<F, E> StructFieldsMut for ScalarFill<F, E>
+where
+    F: FnMut(&'static str, Kind, &mut [Scalar]) -> Result<(), E>,
+{
+    type Error = E;
+
+    fn field<T: Elem>(&mut self, name: &'static str, kind: Kind, dst: &mut [T]) -> Result<(), E> {
+        fill_from_scalars(name, kind, dst, &mut self.0)
+    }
 }
 
 /// Walks arrays read-only: the JSON dumps, comparisons, MJB writing.

@@ -63,6 +63,7 @@ pub mod error;
 pub mod flex;
 pub mod fluid;
 pub mod forward;
+pub mod hash;
 pub mod integrate;
 pub mod inverse;
 pub mod io;

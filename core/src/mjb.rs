@@ -25,10 +25,12 @@
 //! chance after every odd-length byte array; the others are converted into a small RAM buffer.
 
 use crate::arena::{ArenaError, Carver, LayoutCounter};
-use crate::layout::{ArrayVisitor, ArrayVisitorMut, Elem, FieldInfo, Kind, Scalar};
+use crate::layout::{
+    ArrayVisitor, ArrayVisitorMut, Elem, FieldInfo, Kind, Scalar, StructFieldsMut,
+};
 use crate::model::{
-    mujoco_nnames_map, Model, ModelHeader, ModelSizes, Options, SizeId, Visual, MODEL_ARRAYS,
-    N_MODEL_ARRAYS,
+    mujoco_nnames_map, Model, ModelHeader, ModelSizes, Options, SizeCounts, Visual, MODEL_ARRAYS,
+    N_MODEL_ARRAYS, N_SIZE_IDS,
 };
 use crate::pod::{Place, Places, Pod, ReadOnly};
 use crate::real::REAL_BYTES;
@@ -39,10 +41,7 @@ pub const MJB_ID: i32 = 54321;
 const NHEADER: usize = 5;
 const NINT: usize = 76;
 const NSIZE: usize = 2;
-const _: () = assert!(
-    SizeId::ALL.len() == NINT,
-    "the size table has MuJoCo's int sizes"
-);
+const _: () = assert!(N_SIZE_IDS == NINT, "the size table has MuJoCo's int sizes");
 
 /// Why an MJB blob was rejected.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -193,7 +192,7 @@ impl<'b> Reader<'b> {
 }
 
 /// Bytes of one element of `kind` in a blob whose `mjtNum` has `real_bytes`.
-fn elem_bytes(kind: Kind, real_bytes: usize) -> usize {
+const fn elem_bytes(kind: Kind, real_bytes: usize) -> usize {
     match kind {
         Kind::Num => real_bytes,
         Kind::Float | Kind::Int => 4,
@@ -241,23 +240,29 @@ fn encode(kind: Kind, s: Scalar, out: &mut [u8]) {
 
 /// Bytes of a C struct given as its field list: fields in order, no inner padding (true for
 /// `mjOption`, `mjVisual`, `mjStatistic`), tail padded to the largest field alignment.
-fn c_struct_bytes(fields: &[(Kind, usize)], real_bytes: usize) -> usize {
-    let mut size = 0;
-    let mut align = 1;
-    for &(kind, n) in fields {
+const fn c_struct_bytes(fields: &[(Kind, usize)], real_bytes: usize) -> usize {
+    let (mut size, mut align, mut i) = (0, 1, 0);
+    while i < fields.len() {
+        let (kind, n) = fields[i];
         let b = elem_bytes(kind, real_bytes);
-        align = align.max(b);
+        if b > align {
+            align = b;
+        }
         size += b * n;
+        i += 1;
     }
     size.div_ceil(align) * align
 }
 
+/// Bytes of `mjOption` in a blob whose `mjtNum` has `real_bytes` (4 or 8).
 fn options_bytes(real_bytes: usize) -> usize {
-    let mut fields = heapless::Vec::<(Kind, usize), 40>::new();
-    Options::default().for_each(|_, k, v| {
-        let _ = fields.push((k, v.len()));
-    });
-    c_struct_bytes(&fields, real_bytes)
+    const NARROW: usize = c_struct_bytes(Options::FIELDS, 4);
+    const WIDE: usize = c_struct_bytes(Options::FIELDS, 8);
+    if real_bytes == 4 {
+        NARROW
+    } else {
+        WIDE
+    }
 }
 
 /// `mjVisual` is 156 four-byte fields: 624 bytes.
@@ -305,21 +310,26 @@ fn read_header_from(r: &mut Reader) -> Result<Header, MjbError> {
             });
         }
     }
-    let mut sizes = ModelSizes::default();
-    read_sizes(r, &mut sizes)?;
     Ok(Header {
         real_bytes: real as usize,
-        sizes,
+        sizes: read_sizes(r)?,
     })
 }
 
-fn read_sizes(r: &mut Reader, s: &mut ModelSizes) -> Result<(), MjbError> {
-    for id in SizeId::ALL {
-        let v = r.i32("sizes")?;
-        s.set(id, v).map_err(|_| MjbError::BadSize {
-            name: id.name(),
-            value: i64::from(v),
-        })?;
+fn read_sizes(r: &mut Reader) -> Result<ModelSizes, MjbError> {
+    // the ints a blob cut short in its sizes has are checked before the cut is reported, as
+    // when they were read one by one (the missing ones read as 0, a valid count)
+    let n = (r.bytes.len() - r.pos).min(4 * NINT) / 4;
+    let mut ints = [0; NINT];
+    for (v, b) in ints.iter_mut().zip(r.take(4 * n, "sizes")?.chunks_exact(4)) {
+        *v = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    }
+    let mut s = ModelSizes::from_ints(&ints).map_err(|id| MjbError::BadSize {
+        name: id.name(),
+        value: i64::from(ints[id as usize]),
+    })?;
+    if n < NINT {
+        return Err(MjbError::Truncated { what: "sizes" });
     }
     for (name, slot) in [("narena", &mut s.narena), ("nbuffer", &mut s.nbuffer)] {
         let v = r.u64("sizes")?;
@@ -334,40 +344,53 @@ fn read_sizes(r: &mut Reader, s: &mut ModelSizes) -> Result<(), MjbError> {
             value: 0,
         });
     }
-    let expected = mujoco_nnames_map(s);
+    let expected = mujoco_nnames_map(&s);
     if s.nnames_map != expected {
         return Err(MjbError::BadSize {
             name: "nnames_map",
             value: s.nnames_map as i64,
         });
     }
-    Ok(())
+    Ok(s)
 }
 
 /// MuJoCo's `nbuffer` for these sizes: the arrays laid out with 64-byte alignment, `mjtNum`
 /// of `real_bytes`. `None` on overflow.
 pub fn mujoco_nbuffer(s: &ModelSizes, real_bytes: usize) -> Option<usize> {
-    let mut total = Some(0usize);
-    visit_layout(s, |info| {
-        let bytes = blob_bytes(info, real_bytes);
-        total = (|| total?.checked_add(63).map(|t| t & !63)?.checked_add(bytes?))();
-    })?;
-    total
+    Some(blob_layout(&s.counts(), real_bytes)?.nbuffer)
 }
 
-/// Calls `f` with every array of the table for `sizes` (without a model), for byte counts;
-/// `None`, after the arrays before it, at the first whose column count overflows.
-fn visit_layout(s: &ModelSizes, mut f: impl FnMut(&FieldInfo)) -> Option<()> {
+/// Byte counts of a blob's arrays.
+struct BlobLayout {
+    /// All arrays, packed as in an MJB.
+    arrays: usize,
+    /// MuJoCo's `nbuffer`: the arrays each at a multiple of 64 bytes.
+    nbuffer: usize,
+}
+
+/// The byte counts of the arrays for sizes `c` with an `mjtNum` of `real_bytes`, in one walk
+/// of the table; `None` on overflow.
+fn blob_layout(c: &SizeCounts, real_bytes: usize) -> Option<BlobLayout> {
+    let (mut arrays, mut nbuffer) = (0usize, 0usize);
     for desc in &MODEL_ARRAYS {
-        f(&desc.info(s)?);
+        let bytes = desc
+            .len(c)?
+            .checked_mul(elem_bytes(desc.kind, real_bytes))?;
+        nbuffer = (nbuffer.checked_add(63)? & !63).checked_add(bytes)?;
+        // never overflows: `arrays` is at most `nbuffer`
+        arrays += bytes;
+    }
+    Some(BlobLayout { arrays, nbuffer })
+}
+
+/// Calls `f` with every array of the table for `sizes` (without a model); `None`, after the
+/// arrays before it, at the first whose column count overflows.
+fn visit_layout(s: &ModelSizes, mut f: impl FnMut(&FieldInfo)) -> Option<()> {
+    let c = s.counts();
+    for desc in &MODEL_ARRAYS {
+        f(&desc.info(&c)?);
     }
     Some(())
-}
-
-/// Bytes of array `info` in a blob whose `mjtNum` has `real_bytes`; `None` on overflow.
-fn blob_bytes(info: &FieldInfo, real_bytes: usize) -> Option<usize> {
-    crate::layout::field_len(info.rows, Some(info.cols))?
-        .checked_mul(elem_bytes(info.kind, real_bytes))
 }
 
 /// Fills the model's arrays from the reader, converting element widths.
@@ -481,17 +504,16 @@ fn open_into<'b>(blob: &'b [u8], m: &mut ModelHeader) -> Result<Reader<'b>, MjbE
     };
     let header = read_header_from(&mut r)?;
     let s = header.sizes;
-    let expected =
-        mujoco_nbuffer(&s, header.real_bytes).ok_or(MjbError::Memory(ArenaError::SizeOverflow))?;
-    if s.nbuffer != expected {
+    let layout = blob_layout(&s.counts(), header.real_bytes)
+        .ok_or(MjbError::Memory(ArenaError::SizeOverflow))?;
+    if s.nbuffer != layout.nbuffer {
         return Err(MjbError::NbufferMismatch {
             found: s.nbuffer as u64,
-            expected: expected as u64,
+            expected: layout.nbuffer as u64,
         });
     }
     // the blob must hold every array before we ask for memory of that size
-    let array_bytes = mujoco_array_bytes(&s, header.real_bytes)
-        .ok_or(MjbError::Memory(ArenaError::SizeOverflow))?;
+    let array_bytes = layout.arrays;
     let structs = options_bytes(header.real_bytes) + VISUAL_BYTES + 7 * header.real_bytes;
     let body = blob.len() - r.pos;
     if body < structs {
@@ -690,50 +712,55 @@ fn first_truncated_array(s: &ModelSizes, real_bytes: usize, r: &mut Reader) -> M
 
 /// Bytes of all arrays in a blob (no padding).
 fn mujoco_array_bytes(s: &ModelSizes, real_bytes: usize) -> Option<usize> {
-    let mut total = Some(0usize);
-    visit_layout(s, |info| {
-        let bytes = blob_bytes(info, real_bytes);
-        total = (|| total?.checked_add(bytes?))();
-    })?;
-    total
+    Some(blob_layout(&s.counts(), real_bytes)?.arrays)
 }
 
 fn read_structs(r: &mut Reader, m: &mut ModelHeader, real_bytes: usize) -> Result<(), MjbError> {
     let start = r.pos;
-    m.opt
-        .try_fill(|_, kind, out| read_scalars(r, kind, real_bytes, out, "options"))?;
+    let mut fields = StructReader {
+        r,
+        real_bytes,
+        what: "options",
+    };
+    m.opt.fill_fields(&mut fields)?;
     // skip mjOption's tail padding
-    let pad = options_bytes(real_bytes) - (r.pos - start);
-    r.take(pad, "options")?;
+    let pad = options_bytes(real_bytes) - (fields.r.pos - start);
+    fields.r.take(pad, "options")?;
+    fields.what = "visual";
     let v = &mut m.vis;
-    v.global
-        .try_fill(|_, k, out| read_scalars(r, k, real_bytes, out, "visual"))?;
-    v.quality
-        .try_fill(|_, k, out| read_scalars(r, k, real_bytes, out, "visual"))?;
-    v.headlight
-        .try_fill(|_, k, out| read_scalars(r, k, real_bytes, out, "visual"))?;
-    v.map
-        .try_fill(|_, k, out| read_scalars(r, k, real_bytes, out, "visual"))?;
-    v.scale
-        .try_fill(|_, k, out| read_scalars(r, k, real_bytes, out, "visual"))?;
-    v.rgba
-        .try_fill(|_, k, out| read_scalars(r, k, real_bytes, out, "visual"))?;
-    m.stat
-        .try_fill(|_, kind, out| read_scalars(r, kind, real_bytes, out, "statistics"))
+    v.global.fill_fields(&mut fields)?;
+    v.quality.fill_fields(&mut fields)?;
+    v.headlight.fill_fields(&mut fields)?;
+    v.map.fill_fields(&mut fields)?;
+    v.scale.fill_fields(&mut fields)?;
+    v.rgba.fill_fields(&mut fields)?;
+    fields.what = "statistics";
+    m.stat.fill_fields(&mut fields)
 }
 
-fn read_scalars(
-    r: &mut Reader,
-    kind: Kind,
+/// Reads the fields of an option struct (`what`) from a blob, each as [`fill_array`] reads
+/// an array.
+struct StructReader<'r, 'b> {
+    r: &'r mut Reader<'b>,
     real_bytes: usize,
-    out: &mut [Scalar],
     what: &'static str,
-) -> Result<(), MjbError> {
-    let w = elem_bytes(kind, real_bytes);
-    for s in out.iter_mut() {
-        *s = decode(kind, r.take(w, what)?);
+}
+
+impl StructFieldsMut for StructReader<'_, '_> {
+    type Error = MjbError;
+
+    fn field<T: Elem>(
+        &mut self,
+        _: &'static str,
+        kind: Kind,
+        dst: &mut [T],
+    ) -> Result<(), MjbError> {
+        let src = self
+            .r
+            .take(dst.len() * elem_bytes(kind, self.real_bytes), self.what)?;
+        fill_array(kind, src, dst);
+        Ok(())
     }
-    Ok(())
 }
 
 /// Bytes of the blob [`save`] writes for `m` with an `mjtNum` of `real_bytes` (`mj_sizeModel`).
@@ -928,6 +955,29 @@ mod tests {
         }
         let ordinary = [0.1, -2.0, 3.0, 0.5, 1e3, 2.0];
         assert_eq!(narrow_box(ordinary), ordinary.map(|x| x as f32));
+    }
+
+    /// A blob cut short in its sizes: a negative count before the cut is named, else the cut.
+    #[test]
+    fn sizes_cut_short_name_a_negative_count_first() {
+        let ints = |sizes: &[i32]| -> std::vec::Vec<u8> {
+            [MJB_ID, 8, NINT as i32, NSIZE as i32, N_MODEL_ARRAYS as i32]
+                .iter()
+                .chain(sizes)
+                .flat_map(|v| v.to_le_bytes())
+                .collect()
+        };
+        assert_eq!(
+            read_header(&ints(&[3, -1, 0])),
+            Err(MjbError::BadSize {
+                name: "nv",
+                value: -1
+            })
+        );
+        assert_eq!(
+            read_header(&ints(&[3, 1, 0])),
+            Err(MjbError::Truncated { what: "sizes" })
+        );
     }
 
     /// Narrowing happens where an f64 box becomes an f32 one: saving with 4-byte reals.

@@ -30,12 +30,12 @@ macro_rules! size_as_count {
     };
 }
 
-macro_rules! set_size {
-    ($f:expr, count, $v:ident) => {
-        $f = usize::try_from($v).map_err(|_| $v)?
+macro_rules! size_from_int {
+    ($v:expr, $id:ident, count) => {
+        usize::try_from($v).map_err(|_| SizeId::$id)?
     };
-    ($f:expr, int, $v:ident) => {
-        $f = $v
+    ($v:expr, $id:ident, int) => {
+        $v
     };
 }
 
@@ -79,21 +79,29 @@ macro_rules! gen_sizes {
             }
         }
 
+        /// Number of [`SizeId`]s: MuJoCo's `int` sizes (76 in 3.1.6).
+        pub const N_SIZE_IDS: usize = SizeId::ALL.len();
+
+        /// Every size as a count, indexed by [`SizeId`]: what walks of [`MODEL_ARRAYS`] read
+        /// (an index, where a match over 76 sizes per array cost more than the rest of the
+        /// walk).
+        pub type SizeCounts = [usize; N_SIZE_IDS];
+
         impl ModelSizes {
-            /// Sets size `id` to `v` (its `int` in an MJB); `Err(v)` when a count is negative.
-            pub fn set(&mut self, id: SizeId, v: i32) -> Result<(), i32> {
-                match id {
-                    $( SizeId::$name => set_size!(self.$name, $k, v), )*
-                }
-                Ok(())
+            /// The sizes from their `int`s in MJB order, `narena` and `nbuffer` zero; `Err`
+            /// names the first count that is negative.
+            pub fn from_ints(v: &[i32; N_SIZE_IDS]) -> Result<Self, SizeId> {
+                Ok(Self {
+                    $( $name: size_from_int!(v[SizeId::$name as usize], $name, $k), )*
+                    narena: 0,
+                    nbuffer: 0,
+                })
             }
 
-            /// The size `id` as a count (an `int` size, never an array's rows, reads as its
+            /// Every size as a count (an `int` size, never an array's rows, counts as its
             /// value when non-negative, else 0).
-            pub fn get(&self, id: SizeId) -> usize {
-                match id {
-                    $( SizeId::$name => size_as_count!(self.$name, $k), )*
-                }
+            pub fn counts(&self) -> SizeCounts {
+                [ $( size_as_count!(self.$name, $k), )* ]
             }
 
             /// Every size zero.
@@ -131,6 +139,13 @@ macro_rules! c_struct {
             pub const DEFAULT: Self = Self { $( $field: $default, )* };
         }
 
+        $( $(
+            const _: () = assert!(
+                $n <= $crate::layout::MAX_STRUCT_FIELD,
+                "an option-struct field fits the buffer of `for_each` and `try_fill`"
+            );
+        )? )*
+
         impl Default for $name {
             fn default() -> Self {
                 Self::DEFAULT
@@ -154,18 +169,28 @@ macro_rules! c_struct {
             /// first error.
             pub fn try_fill<E>(
                 &mut self,
-                mut f: impl FnMut(&'static str, $crate::layout::Kind, &mut [$crate::layout::Scalar]) -> Result<(), E>,
+                f: impl FnMut(&'static str, $crate::layout::Kind, &mut [$crate::layout::Scalar]) -> Result<(), E>,
             ) -> Result<(), E> {
+                self.fill_fields(&mut $crate::layout::ScalarFill(f, core::marker::PhantomData))
+            }
+
+            /// Sets every field, in C order, through `v` (one call per field); stops at the
+            /// first error.
+            pub fn fill_fields<V: $crate::layout::StructFieldsMut>(&mut self, v: &mut V) -> Result<(), V::Error> {
                 $(
-                    $crate::layout::fill_from_scalars(
+                    v.field(
                         stringify!($field),
                         c_field_kind!($ty),
                         c_field_slice_mut!(self.$field; $([$n])?),
-                        &mut f,
                     )?;
                 )*
                 Ok(())
             }
+
+            /// The kind and element count of every field, in C order.
+            pub const FIELDS: &'static [($crate::layout::Kind, usize)] = &[
+                $( (c_field_kind!($ty), c_field_len!($([$n])?)), )*
+            ];
         }
     };
 }
@@ -193,6 +218,14 @@ macro_rules! c_field_kind {
     };
     (float) => {
         $crate::layout::Kind::Float
+    };
+}
+macro_rules! c_field_len {
+    () => {
+        1
+    };
+    ([$n:literal]) => {
+        $n
     };
 }
 macro_rules! c_field_slice {
@@ -547,26 +580,31 @@ pub struct ArrayDesc {
 }
 
 impl ArrayDesc {
-    /// The array's shape for `sizes`, or `None` when its column count overflows.
-    pub fn info(&self, sizes: &ModelSizes) -> Option<FieldInfo> {
-        let cols = match self.cols {
-            Cols::Lit(n) => usize::from(n),
-            Cols::Size(id) => sizes.get(id),
-            Cols::Times(id, k) => sizes.get(id).checked_mul(usize::from(k))?,
-        };
+    /// The array's column count for sizes `c` ([`ModelSizes::counts`]); `None` on overflow.
+    #[inline]
+    pub fn cols(&self, c: &SizeCounts) -> Option<usize> {
+        match self.cols {
+            Cols::Lit(n) => Some(usize::from(n)),
+            Cols::Size(id) => Some(c[id as usize]),
+            Cols::Times(id, k) => c[id as usize].checked_mul(usize::from(k)),
+        }
+    }
+
+    /// Elements of the array for sizes `c`; `None` on overflow.
+    #[inline]
+    pub fn len(&self, c: &SizeCounts) -> Option<usize> {
+        c[self.rows as usize].checked_mul(self.cols(c)?)
+    }
+
+    /// The array's shape for sizes `c`, or `None` when its column count overflows.
+    pub fn info(&self, c: &SizeCounts) -> Option<FieldInfo> {
         Some(FieldInfo {
             name: self.name,
             kind: self.kind,
-            rows: sizes.get(self.rows),
-            cols,
+            rows: c[self.rows as usize],
+            cols: self.cols(c)?,
             matrix: self.matrix,
         })
-    }
-
-    /// Elements of the array for `sizes`; `None` on overflow.
-    pub fn len(&self, sizes: &ModelSizes) -> Option<usize> {
-        let info = self.info(sizes)?;
-        field_len(info.rows, Some(info.cols))
     }
 }
 
@@ -589,17 +627,17 @@ macro_rules! desc_cols {
 /// Makes the arrays of [`MODEL_ARRAYS`] in order, one call per array: the assembler unrolled
 /// over the table is then one call and one store per array, and the work is in this function,
 /// once.
-struct NextArray<'s> {
-    sizes: &'s ModelSizes,
+struct NextArray {
+    counts: SizeCounts,
     table: &'static [ArrayDesc],
     index: usize,
 }
 
-impl<'s> NextArray<'s> {
+impl NextArray {
     /// Starts at the first array of `table`, for a model of `sizes`.
-    fn new(sizes: &'s ModelSizes, table: &'static [ArrayDesc]) -> Self {
+    fn new(sizes: &ModelSizes, table: &'static [ArrayDesc]) -> Self {
         Self {
-            sizes,
+            counts: sizes.counts(),
             table,
             index: 0,
         }
@@ -610,7 +648,7 @@ impl<'s> NextArray<'s> {
     fn next(&mut self, elem_bytes: usize) -> Option<(FieldInfo, usize)> {
         let desc = self.table.get(self.index)?;
         self.index += 1;
-        let info = desc.info(self.sizes)?;
+        let info = desc.info(&self.counts)?;
         let len = field_len(info.rows, Some(info.cols))?;
         (info.kind.mem_bytes() == elem_bytes).then_some((info, len))
     }

@@ -8,9 +8,10 @@
 
 use std::collections::HashMap;
 use std::ffi::c_void;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
+use mjrs_core::hash::Fnv1a;
 use mjrs_core::layout::{ArrayVisitor, ArrayVisitorMut, Elem, FieldInfo, Kind};
 use numpy::npyffi::{self, npy_intp, NpyTypes, PY_ARRAY_API};
 use numpy::{Element, PyArrayDescrMethods};
@@ -101,32 +102,10 @@ impl ArrayVisitor for Collect {
 /// The most dimensions a view has (NumPy 1's `NPY_MAXDIMS`; NumPy 2 allows more).
 const MAX_DIMS: usize = 32;
 
-/// FNV-1a over the name's bytes: the field names are short ASCII words and a name is looked up
-/// on every attribute read, where SipHash cost more than the rest of the lookup.
-pub struct NameHasher(u64);
-
-impl Default for NameHasher {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for NameHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = self.0;
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// Index of every name in a table walk, built once per table (the order never changes).
-pub struct NameIndex(HashMap<&'static str, usize, BuildHasherDefault<NameHasher>>);
+/// Index of every name in a table walk, built once per table (the order never changes). Hashed
+/// by FNV-1a: the field names are short ASCII words and a name is looked up on every attribute
+/// read, where SipHash cost more than the rest of the lookup.
+pub struct NameIndex(HashMap<&'static str, usize, BuildHasherDefault<Fnv1a>>);
 
 impl NameIndex {
     /// The index of `fields`' names.

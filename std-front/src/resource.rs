@@ -479,10 +479,11 @@ fn modification_time(name: &str) -> i64 {
 /// The stamp MuJoCo's VFS keeps for a file's bytes (`vfs_hash`: FNV-1's constants, with the
 /// byte or-ed rather than xor-ed in, as 3.1.6 does).
 fn vfs_stamp(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    use mjrs_core::hash::Fnv1a;
+    let mut hash = Fnv1a::OFFSET;
     for &b in bytes {
         hash |= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        hash = hash.wrapping_mul(Fnv1a::PRIME);
     }
     hash
 }

@@ -177,14 +177,11 @@ fn read_tree(name: &str) -> TreeFixture {
 }
 
 fn fnv1a(words: &[u32]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut h = mjrs_core::hash::Fnv1a::new();
     for w in words {
-        for b in w.to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x100_0000_01b3);
-        }
+        h.write(&w.to_le_bytes());
     }
-    h
+    h.finish()
 }
 
 /// Builds the octree of a mesh with heap memory of `capacity` octree words.

@@ -49,18 +49,15 @@ fn corpus() -> Vec<(String, PathBuf)> {
 
 /// FNV-1a over the fields' values: integers as i64, reals as f64 bits, little endian.
 fn digest(values: &[Scalar]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = mjrs_core::hash::Fnv1a::new();
     for v in values {
         let bytes = match *v {
             Scalar::Int(i) => i.to_le_bytes(),
             Scalar::Real(x) => x.to_bits().to_le_bytes(),
         };
-        for b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+        h.write(&bytes);
     }
-    format!("{h:016x}")
+    format!("{:016x}", h.finish())
 }
 
 /// Field name, length and digest of every field of a model.

@@ -132,11 +132,9 @@ fn ints(v: &Value) -> Vec<i64> {
 }
 
 fn fnv(data: &[u8]) -> String {
-    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
-    for &b in data {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3);
-    }
-    format!("{h:016x}")
+    let mut h = mjrs_core::hash::Fnv1a::new();
+    h.write(data);
+    format!("{:016x}", h.finish())
 }
 
 fn hex(data: &[u8]) -> String {

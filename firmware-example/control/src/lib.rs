@@ -193,14 +193,12 @@ pub fn digest(d: &Data) -> u32 {
         .chain(d.qpos.iter())
         .chain(d.qvel.iter())
         .chain(d.act.iter());
-    let mut h: u32 = 0x811c_9dc5;
+    let mut h = mj::hash::Fnv1a32::new();
     for v in values {
         let bits = if v.is_nan() { 0x7fc0_0000 } else { v.to_bits() };
-        for b in bits.to_le_bytes() {
-            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-        }
+        h.write(&bits.to_le_bytes());
     }
-    h
+    h.finish()
 }
 
 /// Puts `d` in the start state: reset, poles tilted, at rest.

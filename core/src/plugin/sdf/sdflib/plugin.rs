@@ -16,6 +16,7 @@
 use super::build::Mesh;
 use super::{BuildError, OctreeHeader, OctreeSdf};
 use crate::arena::{ArenaError, Stack};
+use crate::hash::Fnv1a;
 use crate::math::quat::rot_vec_quat;
 use crate::model::Model;
 use crate::plugin::once::Once;
@@ -151,13 +152,8 @@ pub fn plugin_mesh<'a>(
 
 /// FNV-1a of the plugin's vertices (their bits) and faces: the key of the mesh's tree.
 pub fn mesh_key(m: &Model, mesh: usize) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    let mut eat = |w: u32| {
-        for b in w.to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x100_0000_01b3);
-        }
-    };
+    let mut h = Fnv1a::new();
+    let mut eat = |w: u32| h.write(&w.to_le_bytes());
     let nvert = m.mesh_vertnum[mesh] as usize;
     eat(nvert as u32);
     for i in 0..nvert {
@@ -168,7 +164,7 @@ pub fn mesh_key(m: &Model, mesh: usize) -> u64 {
     for &f in plugin_faces(m, mesh) {
         eat(f as u32);
     }
-    h
+    h.finish()
 }
 
 /// `mujoco.sdf.sdflib`.
