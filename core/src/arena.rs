@@ -418,7 +418,9 @@ fn visit_arena_field<V: crate::layout::ArrayVisitor, T: crate::layout::Elem>(
 }
 
 /// Cuts the array `(off, n)` from `rest`, which starts at byte offset `*cursor`; empty (and
-/// nothing cut) when absent, before the cursor, out of range or misaligned.
+/// nothing cut) when absent, before the cursor, out of range or misaligned. Inlined (as are
+/// the cast and the stack's `alloc` and `push`): the call costs as much as the checks.
+#[inline]
 fn take_field<'a, T: Pod>(
     rest: &mut &'a mut [u8],
     cursor: &mut usize,
@@ -442,6 +444,7 @@ fn take_field<'a, T: Pod>(
 /// Records `n` elements of `elem_size` bytes pushed at byte `start` in an arena array's
 /// `(offset, count)`: a push right after the array's last block extends it (contacts come one
 /// pair at a time); otherwise the array is recorded anew.
+#[inline]
 fn record_push(slot: &mut (usize, usize), start: usize, n: usize, elem_size: usize) {
     let (old_start, old_n) = *slot;
     let contiguous = old_n > 0 && old_start + old_n * elem_size == start;
@@ -454,6 +457,7 @@ fn record_push(slot: &mut (usize, usize), start: usize, n: usize, elem_size: usi
 
 /// The `n` elements of `T` at byte offset `off` of `buf` for `(off, n)`; empty when that is
 /// out of `buf` or misaligned.
+#[inline]
 fn field_in<T: Pod>(buf: &[u8], (off, n): (usize, usize)) -> &[T] {
     bytes_of::<T>(n)
         .and_then(|b| buf.get(off..off.checked_add(b)?))
@@ -624,20 +628,23 @@ impl<'a> Arena<'a> {
         self.state = detached.state;
     }
 
-    /// Moves the bytes, counters and arena-array positions into a new arena, leaving this one
-    /// empty until [`Arena::take_back`]; the plugin objects stay here (SDF plugins read theirs
-    /// while the lent arena collects contacts). Copies the positions once, where building an
-    /// empty arena and swapping would write them three times.
-    pub fn lend(&mut self) -> Arena<'a> {
+    /// Clears the arena ([`Arena::clear`]) and moves its bytes and counters into a new arena,
+    /// leaving this one empty until [`Arena::take_back`]; the plugin objects stay here (SDF
+    /// plugins read theirs while the lent arena collects contacts). The cleared positions are
+    /// written once, straight into the lent arena (collision detection does this at every
+    /// step); this arena keeps its old ones meanwhile, but with no bytes every view of it is
+    /// empty, as after a clear.
+    pub fn lend_cleared(&mut self) -> Arena<'a> {
+        self.state.parena = 0;
         Arena {
             buf: core::mem::take(&mut self.buf),
             objects: &mut [],
             state: self.state,
-            fields: self.fields,
+            fields: [(0, 0); N_ARENA_FIELDS],
         }
     }
 
-    /// Takes back what [`Arena::lend`] lent, with the arrays it gained.
+    /// Takes back what [`Arena::lend_cleared`] lent, with the arrays it gained.
     pub fn take_back(&mut self, lent: Arena<'a>) {
         self.buf = lent.buf;
         self.state = lent.state;
@@ -868,6 +875,7 @@ impl Drop for Stack<'_> {
 
 impl<'s> Stack<'s> {
     /// Takes into account arena arrays that a finished child frame pushed at the bottom.
+    #[inline]
     fn sync(&mut self) {
         if self.state.parena > self.lo {
             let pushed = (self.state.parena - self.lo).min(self.free.len());
@@ -887,6 +895,7 @@ impl<'s> Stack<'s> {
 
     /// Scratch array of `n` elements of `T`, valid until this frame ends. Its contents are
     /// whatever the arena held before (valid numbers, not zeroed), as in MuJoCo.
+    #[inline]
     pub fn alloc<T: Pod>(&mut self, n: usize) -> Result<&'s mut [T], ArenaError> {
         self.sync();
         let bytes = bytes_of::<T>(n).ok_or(ArenaError::SizeOverflow)?;
@@ -915,6 +924,7 @@ impl<'s> Stack<'s> {
     /// after the same array's last block extends that array (contacts are pushed one at a
     /// time); otherwise the array is recorded anew. Only frames of [`Arena::stack`] can push
     /// ([`ArenaError::Detached`] otherwise).
+    #[inline]
     pub fn push<T: Pod>(&mut self, field: usize, n: usize) -> Result<&'s mut [T], ArenaError> {
         if self.fields.is_none() {
             return Err(ArenaError::Detached);

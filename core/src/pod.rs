@@ -49,6 +49,7 @@ pod_struct!(crate::records::SolverStat { [crate::Real; 3], [i32; 4] });
 
 /// Views `bytes` as `&mut [T]`, or `None` when the start is misaligned for `T` or the length is
 /// not a multiple of `size_of::<T>()`.
+#[inline]
 pub fn cast_mut<T: Pod>(bytes: &mut [u8]) -> Option<&mut [T]> {
     let (ptr, len) = (bytes.as_mut_ptr(), bytes.len());
     if size_of::<T>() == 0
@@ -63,6 +64,7 @@ pub fn cast_mut<T: Pod>(bytes: &mut [u8]) -> Option<&mut [T]> {
 }
 
 /// Views `bytes` as `&[T]`; `None` as for [`cast_mut`].
+#[inline]
 pub fn cast<T: Pod>(bytes: &[u8]) -> Option<&[T]> {
     let (ptr, len) = (bytes.as_ptr(), bytes.len());
     if size_of::<T>() == 0

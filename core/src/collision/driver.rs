@@ -23,7 +23,6 @@ pub fn collision(m: &Model, d: &mut Data) -> Result<(), StepError> {
     d.ncon = 0;
     d.nefc = 0;
     d.nisland = 0;
-    d.arena.clear();
     if m.vis.global.bvactive != 0 {
         d.bvh_active.fill(0);
     }
@@ -32,11 +31,13 @@ pub fn collision(m: &Model, d: &mut Data) -> Result<(), StepError> {
         || m.nconmax == 0
         || m.nbody + m.nflex < 2
     {
+        d.arena.clear();
         return Ok(());
     }
     // the colliders read the whole `Data` while contacts are written to the arena, so the
-    // arena is lent out for the duration (the plugin objects stay in `d` for SDF plugins)
-    let mut arena = d.arena.lend();
+    // arena is lent out, cleared, for the duration (the plugin objects stay in `d` for SDF
+    // plugins)
+    let mut arena = d.arena.lend_cleared();
     let result = collide_all(m, d, &mut arena);
     d.arena.take_back(arena);
     result?;
