@@ -106,8 +106,8 @@ const RK4_C: [Real; 3] = [0.5, 0.5, 1.0];
 
 /// Explicit Runge-Kutta of order `n` (only 4 exists, `mj_RungeKutta`). `forward` has already
 /// run at the current state; three more evaluations at intermediate states follow, without
-/// sensors. The stage states `X` and derivatives `F` are reserved at the top of the arena while
-/// those evaluations use the stack below them.
+/// sensors. The stages (states `X` and derivatives `F`) and `dX` are reserved at the top of the
+/// arena while those evaluations use the stack below them.
 pub fn runge_kutta(m: &Model, d: &mut Data, n: usize) -> Result<(), StepError> {
     if n != 4 {
         return Err(StepError::Unsupported("Runge-Kutta orders other than 4"));
@@ -123,7 +123,9 @@ pub fn runge_kutta(m: &Model, d: &mut Data, n: usize) -> Result<(), StepError> {
     result
 }
 
-/// Where `dX`, `X[0..4]` and `F[0..4]` lie in the reserved block.
+/// Where `dX` and the four stages lie in the reserved block. A stage holds `qpos, act, qvel`
+/// (its state `X`) then `qacc, act_dot` (its derivative `F`): the rates weighted into
+/// `dX = (qvel, qacc, act_dot)` are then one piece of each stage, summed in one pass.
 struct RkLayout {
     nq: usize,
     nv: usize,
@@ -131,28 +133,57 @@ struct RkLayout {
 }
 
 impl RkLayout {
-    fn nx(&self) -> usize {
-        self.nq + self.nv + self.na
+    /// Length of `dX`, and of the rates of a stage.
+    fn nd(&self) -> usize {
+        2 * self.nv + self.na
     }
-    fn nf(&self) -> usize {
-        self.nv + self.na
+    /// Where a stage's rates start: after `qpos` and `act`.
+    fn rates(&self) -> usize {
+        self.nq + self.na
+    }
+    fn stage(&self) -> usize {
+        self.rates() + self.nd()
     }
     fn len(&self) -> usize {
-        self.nv + self.nf() + 4 * (self.nx() + self.nf())
+        self.nd() + 4 * self.stage()
     }
-    /// Splits the block into `dX`, the four `X` and the four `F`.
-    fn split<'b>(
-        &self,
-        buf: &'b mut [Real],
-    ) -> (&'b mut [Real], [&'b mut [Real]; 4], [&'b mut [Real]; 4]) {
-        let (dx, rest) = buf.split_at_mut(self.nv + self.nf());
-        let (xs, fs) = rest.split_at_mut(4 * self.nx());
-        (dx, quarters(xs, self.nx()), quarters(fs, self.nf()))
+    /// Splits the block into `dX` and the four stages.
+    fn split<'b>(&self, buf: &'b mut [Real]) -> (&'b mut [Real], [&'b mut [Real]; 4]) {
+        let (dx, rest) = buf.split_at_mut(self.nd());
+        (dx, quarters(rest, self.stage()))
+    }
+    /// Copies a state into `stage`.
+    fn save_state(&self, stage: &mut [Real], qpos: &[Real], act: &[Real], qvel: &[Real]) {
+        let (q, rest) = stage.split_at_mut(self.nq);
+        let (a, rest) = rest.split_at_mut(self.na);
+        q.copy_from_slice(qpos);
+        a.copy_from_slice(act);
+        rest[..self.nv].copy_from_slice(qvel);
+    }
+    /// Copies the derivatives at a stage's state into `stage`.
+    fn save_derivative(&self, stage: &mut [Real], qacc: &[Real], act_dot: &[Real]) {
+        let (acc, adot) = stage[self.rates() + self.nv..].split_at_mut(self.nv);
+        acc.copy_from_slice(qacc);
+        adot.copy_from_slice(act_dot);
     }
 }
 
-/// The first four consecutive pieces of length `n` of `buf` (empty pieces when `n` is 0: a
-/// model without degrees of freedom still integrates its time).
+/// Copies the state of `stage` into `qpos`, `act` and `qvel`.
+fn load_state(
+    l: &RkLayout,
+    stage: &[Real],
+    qpos: &mut [Real],
+    act: &mut [Real],
+    qvel: &mut [Real],
+) {
+    let (q, rest) = stage.split_at(l.nq);
+    let (a, rest) = rest.split_at(l.na);
+    qpos.copy_from_slice(q);
+    act.copy_from_slice(a);
+    qvel.copy_from_slice(&rest[..l.nv]);
+}
+
+/// The first four consecutive pieces of length `n` of `buf` (empty pieces when `n` is 0).
 fn quarters(buf: &mut [Real], n: usize) -> [&mut [Real]; 4] {
     let (a, rest) = buf.split_at_mut(n);
     let (b, rest) = rest.split_at_mut(n);
@@ -162,41 +193,37 @@ fn quarters(buf: &mut [Real], n: usize) -> [&mut [Real]; 4] {
 }
 
 fn rk4_stages(m: &Model, d: &mut Data, l: &RkLayout, block: &Reservation) -> Result<(), StepError> {
-    let (nq, nv, h, time) = (l.nq, l.nv, m.opt.timestep, d.time);
-    {
-        let (_, x, f) = l.split(d.arena.reserved::<Real>(block, l.len()));
-        x[0][..nq].copy_from_slice(d.qpos);
-        x[0][nq..nq + nv].copy_from_slice(d.qvel);
-        x[0][nq + nv..].copy_from_slice(d.act);
-        f[0][..nv].copy_from_slice(d.qacc);
-        f[0][nv..].copy_from_slice(d.act_dot);
-    }
+    let (nq, nv, na, h, time) = (l.nq, l.nv, l.na, m.opt.timestep, d.time);
     for i in 1..4 {
+        let Data {
+            arena,
+            qpos,
+            qvel,
+            act,
+            qacc,
+            act_dot,
+            ..
+        } = &mut *d;
+        let (dx, mut s) = l.split(arena.reserved::<Real>(block, l.len()));
+        if i == 1 {
+            l.save_state(s[0], qpos, act, qvel);
+        }
+        // the derivatives at the previous stage's state, which `d` holds
+        l.save_derivative(s[i - 1], qacc, act_dot);
         // X[i] = X[0] (+) h * sum_j A[i-1][j] (qvel_j, qacc_j, act_dot_j)
-        let (dx, mut x, f) = l.split(d.arena.reserved::<Real>(block, l.len()));
-        weighted_sum(
-            dx,
-            &x[..i],
-            &f[..i],
-            &RK4_A[(i - 1) * 3..(i - 1) * 3 + i],
-            nq,
-            nv,
-        );
-        let (done, rest) = x.split_at_mut(i);
-        let xi = &mut *rest[0];
-        xi.copy_from_slice(done[0]);
-        integrate_pos(m, &mut xi[..nq], &dx[..nv], h);
-        add_to_scl(&mut xi[nq..], &dx[nv..], h);
-        d.qpos.copy_from_slice(&xi[..nq]);
-        d.qvel.copy_from_slice(&xi[nq..nq + nv]);
-        d.act.copy_from_slice(&xi[nq + nv..]);
+        weighted_sum(dx, &s[..i], &RK4_A[(i - 1) * 3..(i - 1) * 3 + i], l.rates());
+        let (done, rest) = s.split_at_mut(i);
+        let si = &mut *rest[0];
+        si[..l.rates() + nv].copy_from_slice(&done[0][..l.rates() + nv]);
+        let (sq, rest) = si.split_at_mut(nq);
+        let (sa, rest) = rest.split_at_mut(na);
+        integrate_pos(m, sq, &dx[..nv], h);
+        add_to_scl(sa, &dx[2 * nv..], h);
+        add_to_scl(&mut rest[..nv], &dx[nv..2 * nv], h);
+        load_state(l, si, qpos, act, qvel);
         d.time = time + RK4_C[i - 1] * h;
 
         forward_stages(m, d, STAGE_NONE, true)?;
-
-        let (_, _, f) = l.split(d.arena.reserved::<Real>(block, l.len()));
-        f[i][..nv].copy_from_slice(d.qacc);
-        f[i][nv..].copy_from_slice(d.act_dot);
     }
 
     let Data {
@@ -204,15 +231,16 @@ fn rk4_stages(m: &Model, d: &mut Data, l: &RkLayout, block: &Reservation) -> Res
         qpos,
         qvel,
         act,
+        qacc,
+        act_dot,
         time: t,
         ..
     } = d;
-    let (dx, x, f) = l.split(arena.reserved::<Real>(block, l.len()));
-    weighted_sum(dx, &x, &f, &RK4_B, nq, nv);
+    let (dx, s) = l.split(arena.reserved::<Real>(block, l.len()));
+    l.save_derivative(s[3], qacc, act_dot);
+    weighted_sum(dx, &s, &RK4_B, l.rates());
     *t = time;
-    qpos.copy_from_slice(&x[0][..nq]);
-    qvel.copy_from_slice(&x[0][nq..nq + nv]);
-    act.copy_from_slice(&x[0][nq + nv..]);
+    load_state(l, s[0], qpos, act, qvel);
     let (vel, rest) = dx.split_at(nv);
     let (acc, act_dot) = rest.split_at(nv);
     advance(
@@ -230,19 +258,12 @@ fn rk4_stages(m: &Model, d: &mut Data, l: &RkLayout, block: &Reservation) -> Res
     advance_all(m, d)
 }
 
-/// `dx = sum_j w[j] * (qvel_j, qacc_j, act_dot_j)` over the stages `j` given.
-fn weighted_sum(
-    dx: &mut [Real],
-    x: &[&mut [Real]],
-    f: &[&mut [Real]],
-    w: &[Real],
-    nq: usize,
-    nv: usize,
-) {
+/// `dx = sum_j w[j] * (qvel_j, qacc_j, act_dot_j)` over the stages `j` given, whose rates start
+/// at `rates`.
+fn weighted_sum(dx: &mut [Real], s: &[&mut [Real]], w: &[Real], rates: usize) {
     dx.fill(0.0);
-    for j in 0..w.len() {
-        add_to_scl(&mut dx[..nv], &x[j][nq..nq + nv], w[j]);
-        add_to_scl(&mut dx[nv..], &f[j][..], w[j]);
+    for (sj, &wj) in s.iter().zip(w) {
+        add_to_scl(dx, &sj[rates..], wj);
     }
 }
 
