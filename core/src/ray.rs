@@ -1118,8 +1118,8 @@ fn nearer_hit(x: Real, t: [&Corner; 3], ray: &LocalRay) -> Real {
     }
     let planar = t.map(|c| [c.p0, c.p1]);
     let sol = through_triangle(&t.map(|c| c.v), &planar, &ray.pnt, &ray.vec);
-    if sol >= 0.0 && (x < 0.0 || sol < x) {
-        sol
+    if sol >= 0.0 {
+        nearer(x, sol)
     } else {
         x
     }

@@ -37,12 +37,17 @@ const NO_FRAME: StepError = StepError::Unsupported("sensor on an object without 
 /// `sensor_needstage` against the type, so a validated model never meets it.
 const WRONG_STAGE: StepError = StepError::Unsupported("sensor type in another stage");
 
+/// Whether the sensor stages do nothing: disabled, or a build without the `sensor` feature
+/// (whose validation refuses models with sensors).
+fn sensors_off(m: &Model) -> bool {
+    !cfg!(feature = "sensor") || disabled(m, DSBL_SENSOR)
+}
+
 /// Position-dependent sensors (`mj_sensorPos`): magnetometer, rangefinder, camera projection,
 /// joint, tendon and actuator positions, ball joint quaternions, frame positions, orientations and
 /// axes, subtree centers of mass, clock, and user sensors of this stage. Writes `sensordata`.
 pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
-    // without the `sensor` feature, validation refuses models with sensors
-    if !cfg!(feature = "sensor") || disabled(m, DSBL_SENSOR) {
+    if sensors_off(m) {
         return Ok(());
     }
     let mut has_user = false;
@@ -92,8 +97,7 @@ pub fn sensor_pos(m: &Model, d: &mut Data) -> Result<(), StepError> {
 /// Like MuJoCo, runs `subtree_vel` (which writes `subtree_linvel` and `subtree_angmom`) only
 /// when a subtree or user sensor of this stage needs it.
 pub fn sensor_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {
-    // without the `sensor` feature, validation refuses models with sensors
-    if !cfg!(feature = "sensor") || disabled(m, DSBL_SENSOR) {
+    if sensors_off(m) {
         return Ok(());
     }
     let needs_subtree = stage_sensors(m, STAGE_VEL).any(|i| {
@@ -142,8 +146,7 @@ pub fn sensor_vel(m: &Model, d: &mut Data) -> Result<(), StepError> {
 /// Like MuJoCo, runs `rne_post_constraint` (which writes `cacc`, `cfrc_int` and `cfrc_ext`)
 /// only when a sensor of this stage reads those or is a user sensor.
 pub fn sensor_acc(m: &Model, d: &mut Data) -> Result<(), StepError> {
-    // without the `sensor` feature, validation refuses models with sensors
-    if !cfg!(feature = "sensor") || disabled(m, DSBL_SENSOR) {
+    if sensors_off(m) {
         return Ok(());
     }
     let needs_rne_post = stage_sensors(m, STAGE_ACC).any(|i| {

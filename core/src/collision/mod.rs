@@ -155,42 +155,37 @@ const COLLIDERS: [[Entry; NTYPES]; NTYPES] = {
     ]
 };
 
-/// The collider of each pair of geom types that this build calls (`mjCOLLISIONFUNC`), indexed
-/// `[type1][type2]` with `type1 <= type2`; `None`: the pair never collides. A collider whose
-/// family the build leaves out is its family's refusal, so its code is not linked.
-pub const COLLISION_FUNC: [[Option<Collider>; NTYPES]; NTYPES] = {
-    let mut table = [[None; NTYPES]; NTYPES];
+/// What this build calls for each pair of geom types and the family of each entry, derived
+/// from [`COLLIDERS`] in one pass: a collider whose family the build leaves out becomes its
+/// family's refusal, so its code is not linked.
+type Tables = (
+    [[Option<Collider>; NTYPES]; NTYPES],
+    [[Option<Family>; NTYPES]; NTYPES],
+);
+const TABLES: Tables = {
+    let mut tables: Tables = ([[None; NTYPES]; NTYPES], [[None; NTYPES]; NTYPES]);
     let mut t1 = 0;
     while t1 < NTYPES {
         let mut t2 = 0;
         while t2 < NTYPES {
             if let Some((family, f)) = COLLIDERS[t1][t2] {
-                table[t1][t2] = Some(if family.built() { f } else { family.refusal() });
+                tables.0[t1][t2] = Some(if family.built() { f } else { family.refusal() });
+                tables.1[t1][t2] = Some(family);
             }
             t2 += 1;
         }
         t1 += 1;
     }
-    table
+    tables
 };
 
+/// The collider of each pair of geom types that this build calls (`mjCOLLISIONFUNC`), indexed
+/// `[type1][type2]` with `type1 <= type2`; `None`: the pair never collides.
+pub const COLLISION_FUNC: [[Option<Collider>; NTYPES]; NTYPES] = TABLES.0;
+
 /// The family of each table entry, without the colliders (a runtime read of [`COLLIDERS`]
-/// would link every collider).
-const FAMILY_OF: [[Option<Family>; NTYPES]; NTYPES] = {
-    let mut table = [[None; NTYPES]; NTYPES];
-    let mut t1 = 0;
-    while t1 < NTYPES {
-        let mut t2 = 0;
-        while t2 < NTYPES {
-            if let Some((family, _)) = COLLIDERS[t1][t2] {
-                table[t1][t2] = Some(family);
-            }
-            t2 += 1;
-        }
-        t1 += 1;
-    }
-    table
-};
+/// would link every collider; this constant's value holds no function).
+const FAMILY_OF: [[Option<Family>; NTYPES]; NTYPES] = TABLES.1;
 
 /// The feature a pair of geom types (in either order) needs to collide and this build leaves
 /// out, if any.
