@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Why the clock disagrees with the instruction count: one step of mjrs against MuJoCo 3.1.6 in
+valgrind's cache and branch simulators, and optionally timed.
+
+    bench/clock.py [--steps N] [--top K] [--rounds R] [--cpu C] NAME|MODEL...
+
+Both engines step the same MuJoCo-compiled MJB under the same control law inside callgrind
+(`--cache-sim=yes --branch-sim=yes`, counting only the step function as bench/speed.py does),
+with fixed caches so that the numbers do not depend on the host: L1 instruction and data caches
+of 32 KiB, 8-way, 64-byte lines, and a 1 MiB 8-way last level (a core's L2 on the machines the
+project is timed on). Per step, for each engine and their ratio:
+
+  Ir     instructions
+  Bc     conditional branches          Bm    mispredicted branches (conditional and indirect;
+                                             valgrind's predictor, simpler than a CPU's)
+  I1m    instruction fetches that miss L1      D1m   data reads and writes that miss L1
+  code   KiB of distinct 64-byte code lines the step executes (when they exceed the L1
+         instruction cache, every step fetches most of them again from L2)
+
+With --top K, the K functions of each engine with the most code lines executed (inlined callees
+counted in their caller) and their misses per step. With --rounds R, steps per second as well:
+best and median of R alternating runs of `mjrs speed` and MuJoCo's speed program pinned to CPU C
+(`taskset`), with the load average before and after (timings on a shared machine vary; the
+simulated counts do not).
+Needs ../shared/mjref/mjref and valgrind; builds mjrs in release first."""
+import argparse
+import collections
+import os
+import pathlib
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import speed  # noqa: E402  (models(), run(), last_json(), the paths)
+
+CACHES = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=1048576,8,64"]
+COLUMNS = ["Ir", "Bc", "Bm", "I1m", "D1m", "code"]
+
+
+def position(token, last):
+    """An address or line of a callgrind cost line: absolute, relative (+n, -n) or repeated (*)."""
+    if token == "*":
+        return last
+    if token[0] in "+-":
+        return last + int(token)
+    return int(token, 0)
+
+
+def read_profile(path):
+    """Per function: exclusive events (name -> value) and the executed instruction addresses,
+    from a callgrind output written with --dump-instr=yes."""
+    names, events, fn, last, skip = {}, [], None, 0, False
+    costs = collections.defaultdict(collections.Counter)
+    addrs = collections.defaultdict(set)
+
+    def name(text):
+        m = re.match(r"\((\d+)\)(?: (.*))?", text)
+        if not m:
+            return text
+        if m.group(2):
+            names[m.group(1)] = m.group(2)
+        return names[m.group(1)]
+
+    with open(path) as f:
+        for line in f:
+            if line.startswith("events:"):
+                events = line.split()[1:]
+            elif line.startswith("fn="):
+                fn = name(line[3:].strip())
+            elif line.startswith("cfn="):
+                name(line[4:].strip())
+            elif line.startswith("calls="):
+                skip = True  # the next cost line is the call's inclusive cost
+            elif line[:1].isdigit() or line[:1] in "+-*":
+                fields = line.split()
+                last = position(fields[0], last)
+                if skip:
+                    skip = False
+                    continue
+                addrs[fn].add(last)
+                # fields: address, line, then one value per event
+                for e, v in zip(events, fields[2:]):
+                    costs[fn][e] += int(v)
+    return costs, addrs
+
+
+def summary(costs, addrs, steps):
+    """The COLUMNS per step from one profile."""
+    total = collections.Counter()
+    for c in costs.values():
+        total.update(c)
+    lines = {a >> 6 for s in addrs.values() for a in s}
+    return {
+        "Ir": total["Ir"] / steps,
+        "Bc": total["Bc"] / steps,
+        "Bm": (total["Bcm"] + total["Bim"]) / steps,
+        "I1m": total["I1mr"] / steps,
+        "D1m": (total["D1mr"] + total["D1mw"]) / steps,
+        "code": len(lines) * 64 / 1024,
+    }
+
+
+def simulate(cmd, toggle, steps, out):
+    """Runs `cmd` in callgrind's simulators, counting `toggle` only."""
+    speed.run(["valgrind", "--tool=callgrind", "--cache-sim=yes", "--branch-sim=yes",
+               "--dump-instr=yes", *CACHES, f"--toggle-collect={toggle}",
+               f"--callgrind-out-file={out}", *cmd])
+    costs, addrs = read_profile(out)
+    out.unlink()
+    return costs, addrs, summary(costs, addrs, steps)
+
+
+def short(fn):
+    """A function name without paths, generic arguments and hashes."""
+    fn = re.sub(r"::h[0-9a-f]{16}$", "", fn.split(" [")[0].strip())
+    fn = re.sub(r"\.llvm\.\d+$", "", fn)
+    return re.sub(r"<[^<>]*>", "", re.sub(r"<[^<>]*>", "", fn))
+
+
+def top_functions(costs, addrs, steps, k):
+    """Rows of the k functions with the most executed code lines."""
+    rows = []
+    for fn, s in addrs.items():
+        c = costs[fn]
+        rows.append((len({a >> 6 for a in s}), short(fn), c["Ir"] / steps,
+                     c["I1mr"] / steps, (c["D1mr"] + c["D1mw"]) / steps,
+                     (c["Bcm"] + c["Bim"]) / steps))
+    rows.sort(reverse=True)
+    return [f"  {n:>5} lines {ir:>9.0f} Ir {i1:>7.1f} I1m {d1:>6.1f} D1m {bm:>6.1f} Bm  {fn[:70]}"
+            for n, fn, ir, i1, d1, bm in rows[:k]]
+
+
+def timed(cmds, rounds, cpu):
+    """Steps per second of each command: R alternating runs pinned to `cpu`, best and median."""
+    pin = ["taskset", "-c", str(cpu)] if shutil.which("taskset") else []
+    rates = [[] for _ in cmds]
+    for _ in range(rounds):
+        for i, cmd in enumerate(cmds):
+            rates[i].append(speed.last_json(speed.run(pin + cmd))["steps_per_second"])
+    return [(max(r), statistics.median(r)) for r in rates]
+
+
+def load():
+    return " ".join(pathlib.Path("/proc/loadavg").read_text().split()[:3]) \
+        if pathlib.Path("/proc/loadavg").exists() else "?"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("models", nargs="+", metavar="NAME|MODEL")
+    ap.add_argument("--steps", type=int, default=300, help="steps in the simulators (default 300)")
+    ap.add_argument("--top", type=int, default=0, help="list the K functions with the most code lines")
+    ap.add_argument("--rounds", type=int, default=0, help="also time R alternating rounds")
+    ap.add_argument("--cpu", type=int, default=1, help="the CPU the timed runs are pinned to")
+    a = ap.parse_args()
+    known = {name: (xml, steps) for name, xml, steps in speed.models()}
+    mjrs = speed.build_mjrs()
+    speed.run([str(speed.MJREF), "setup"])
+    ref_bin = speed.MJREF_HOME / "speed"
+    print(f"per step; L1 32 KiB 8-way, LL 1 MiB 8-way; {a.steps} steps simulated")
+    print(f"{'model':<22} {'engine':<7}" + "".join(f"{c:>10}" for c in COLUMNS))
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        for model in a.models:
+            xml, timed_steps = known.get(model, (pathlib.Path(model), 2000))
+            mjb = tmp / "m.mjb"
+            speed.run([str(speed.MJREF), "mjb", str(xml), "-o", str(mjb)])
+            n = str(a.steps)
+            ours = simulate([str(mjrs), "speed", str(mjb), "--steps", n], speed.STEP_EXACT,
+                            a.steps, tmp / "cg.mjrs")
+            ref = simulate([str(ref_bin), str(mjb), n], speed.STEP_MUJOCO, a.steps, tmp / "cg.mj")
+            for label, s in (("mjrs", ours[2]), ("MuJoCo", ref[2])):
+                print(f"{model:<22} {label:<7}" + "".join(f"{s[c]:>10.1f}" for c in COLUMNS))
+            print(f"{model:<22} {'ratio':<7}" + "".join(
+                f"{ours[2][c] / ref[2][c] if ref[2][c] else float('nan'):>10.2f}" for c in COLUMNS))
+            if a.top:
+                for label, (costs, addrs, _) in (("mjrs", ours), ("MuJoCo", ref)):
+                    print(f"  {label}: functions with the most code lines executed per step")
+                    print("\n".join(top_functions(costs, addrs, a.steps, a.top)))
+            if a.rounds:
+                before = load()
+                steps = str(timed_steps)
+                (best, med), (rbest, rmed) = timed(
+                    [[str(mjrs), "speed", str(mjb), "--steps", steps], [str(ref_bin), str(mjb), steps]],
+                    a.rounds, a.cpu)
+                print(f"{model:<22} steps/s mjrs {best:.0f} (median {med:.0f}), MuJoCo {rbest:.0f}"
+                      f" (median {rmed:.0f}): best {best / rbest:.3f}, median {med / rmed:.3f};"
+                      f" load {before} -> {load()}")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
