@@ -2,7 +2,7 @@
 """Why the clock disagrees with the instruction count: one step of mjrs against MuJoCo 3.1.6 in
 valgrind's cache and branch simulators, and optionally timed.
 
-    bench/clock.py [--steps N] [--top K] [--rounds R] [--cpu C] NAME|MODEL...
+    bench/clock.py [--steps N] [--data] [--top K] [--rounds R] [--cpu C] NAME|MODEL...
 
 Both engines step the same MuJoCo-compiled MJB under the same control law inside callgrind
 (`--cache-sim=yes --branch-sim=yes`, counting only the step function as bench/speed.py does),
@@ -17,6 +17,9 @@ project is timed on). Per step, for each engine and their ratio:
   code   KiB of distinct 64-byte code lines the step executes (when they exceed the L1
          instruction cache, every step fetches most of them again from L2)
 
+With --data, the data side from valgrind's lackey over 7 steps (slow): distinct 64-byte data lines
+one step touches, those on the thread's stack among them, and the lines beyond 8 per L1 set (64
+sets), which an 8-way L1 cannot hold at once: each pass of the pipeline misses them again.
 With --top K, the K functions of each engine with the most code lines executed (inlined callees
 counted in their caller) and their misses per step. With --rounds R, steps per second as well:
 best and median of R alternating runs of `mjrs speed` and MuJoCo's speed program pinned to CPU C
@@ -25,11 +28,11 @@ simulated counts do not).
 Needs ../shared/mjref/mjref and valgrind; builds mjrs in release first."""
 import argparse
 import collections
-import os
 import pathlib
 import re
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 
@@ -113,6 +116,54 @@ def simulate(cmd, toggle, steps, out):
     return costs, addrs, summary(costs, addrs, steps)
 
 
+def entry_offset(binary, symbol):
+    """The address of `symbol` (demangled, without hash) in `binary`, relative to its load address."""
+    for line in speed.run(["nm", "-C", "-D" if ".so" in binary.name else "--defined-only",
+                           str(binary)]).splitlines():
+        fields = line.split(maxsplit=2)
+        if len(fields) == 3 and fields[2] == symbol:
+            return int(fields[0], 16)
+    raise RuntimeError(f"{symbol} not found in {binary}")
+
+
+def trace(cmd):
+    """The lines of valgrind's lackey trace of `cmd` (instructions and data accesses), streamed."""
+    p = subprocess.Popen(["valgrind", "--tool=lackey", "--trace-mem=yes", "--log-fd=1", *cmd],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    yield from p.stdout
+    p.stdout.close()
+    if p.wait():
+        raise RuntimeError(f"lackey failed on {' '.join(cmd)}")
+
+
+DATA_STEPS = 7  # steps traced; a count that no other instruction at the step's offset runs
+
+
+def data_lines(cmd, binary, symbol):
+    """Distinct data lines of one steady step (the second), its stack lines and the lines beyond
+    8 per L1 set, from two lackey traces of DATA_STEPS steps: the first finds the step's entry as
+    the instruction at the symbol's offset (same low 12 bits) that runs exactly DATA_STEPS times."""
+    low = entry_offset(binary, symbol) & 0xFFF
+    counts = collections.Counter()
+    for line in trace(cmd):
+        if line.startswith("I") and int(line[3:line.index(",")], 16) & 0xFFF == low:
+            counts[line[3:line.index(",")]] += 1
+    marks = [a for a, n in counts.items() if n == DATA_STEPS]
+    if len(marks) != 1:
+        raise RuntimeError(f"cannot find the entry of {symbol} in the trace")
+    step, lines = -1, set()
+    for line in trace(cmd):
+        if line.startswith("I"):
+            if line[3:line.index(",")] == marks[0]:
+                step += 1
+        elif step == 1 and line[:2] in (" S", " L", " M"):
+            lines.add(int(line.split()[1].split(",")[0], 16) >> 6)
+    per_set = collections.Counter(line & 63 for line in lines)
+    # the client stack is at the top of the user address space (above 64 GiB) under valgrind
+    stack = sum(1 for line in lines if line << 6 >= 1 << 36)
+    return len(lines), stack, sum(max(0, n - 8) for n in per_set.values())
+
+
 def short(fn):
     """A function name without paths, generic arguments and hashes."""
     fn = re.sub(r"::h[0-9a-f]{16}$", "", fn.split(" [")[0].strip())
@@ -143,6 +194,13 @@ def timed(cmds, rounds, cpu):
     return [(max(r), statistics.median(r)) for r in rates]
 
 
+def mujoco_lib():
+    """MuJoCo's shared library in mjref's environment."""
+    lib = speed.run([str(speed.MJREF_HOME / "venv" / "bin" / "python"), "-c",
+                     "import mujoco, os; print(os.path.dirname(mujoco.__file__))"]).strip()
+    return next(pathlib.Path(lib).glob("libmujoco.so.*"))
+
+
 def load():
     return " ".join(pathlib.Path("/proc/loadavg").read_text().split()[:3]) \
         if pathlib.Path("/proc/loadavg").exists() else "?"
@@ -152,6 +210,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("models", nargs="+", metavar="NAME|MODEL")
     ap.add_argument("--steps", type=int, default=300, help="steps in the simulators (default 300)")
+    ap.add_argument("--data", action="store_true", help="also the data lines of a step (lackey, slow)")
     ap.add_argument("--top", type=int, default=0, help="list the K functions with the most code lines")
     ap.add_argument("--rounds", type=int, default=0, help="also time R alternating rounds")
     ap.add_argument("--cpu", type=int, default=1, help="the CPU the timed runs are pinned to")
@@ -176,6 +235,15 @@ def main():
                 print(f"{model:<22} {label:<7}" + "".join(f"{s[c]:>10.1f}" for c in COLUMNS))
             print(f"{model:<22} {'ratio':<7}" + "".join(
                 f"{ours[2][c] / ref[2][c] if ref[2][c] else float('nan'):>10.2f}" for c in COLUMNS))
+            if a.data:
+                steps7 = str(DATA_STEPS)
+                for label, cmd, binary, symbol in (
+                        ("mjrs", [str(mjrs), "speed", str(mjb), "--steps", steps7], mjrs,
+                         speed.STEP_EXACT),
+                        ("MuJoCo", [str(ref_bin), str(mjb), steps7], mujoco_lib(), "mj_step")):
+                    n, stack, over = data_lines(cmd, binary, symbol)
+                    print(f"  {label}: {n} data lines per step ({n * 64 / 1024:.1f} KiB), {stack} on"
+                          f" the stack, {over} beyond 8 ways of an L1 set")
             if a.top:
                 for label, (costs, addrs, _) in (("mjrs", ours), ("MuJoCo", ref)):
                     print(f"  {label}: functions with the most code lines executed per step")
