@@ -139,22 +139,28 @@ def trace(cmd):
 DATA_STEPS = 7  # steps traced; a count that no other instruction at the step's offset runs
 
 
-def data_lines(cmd, binary, symbol):
+def data_lines(cmd, binary, symbol, callee):
     """Distinct data lines of one steady step (the second), its stack lines and the lines beyond
-    8 per L1 set, from two lackey traces of DATA_STEPS steps: the first finds the step's entry as
-    the instruction at the symbol's offset (same low 12 bits) that runs exactly DATA_STEPS times."""
-    low = entry_offset(binary, symbol) & 0xFFF
+    8 per L1 set, from two lackey traces of DATA_STEPS steps. The first finds where the step
+    starts: the instruction at `symbol`'s offset (same low 12 bits: the load address is page
+    aligned) that runs exactly DATA_STEPS times, with `callee`'s entry run too at the same load
+    address."""
+    entry, other = entry_offset(binary, symbol), entry_offset(binary, callee)
     counts = collections.Counter()
     for line in trace(cmd):
-        if line.startswith("I") and int(line[3:line.index(",")], 16) & 0xFFF == low:
-            counts[line[3:line.index(",")]] += 1
-    marks = [a for a, n in counts.items() if n == DATA_STEPS]
+        if line.startswith("I"):
+            a = int(line[3:line.index(",")], 16)
+            if a & 0xFFF in (entry & 0xFFF, other & 0xFFF):
+                counts[a] += 1
+    marks = [a for a, n in counts.items()
+             if n == DATA_STEPS and (a - entry) & 0xFFF == 0 and counts[a - entry + other]]
     if len(marks) != 1:
         raise RuntimeError(f"cannot find the entry of {symbol} in the trace")
+    mark = f"{marks[0]:08x}"
     step, lines = -1, set()
     for line in trace(cmd):
         if line.startswith("I"):
-            if line[3:line.index(",")] == marks[0]:
+            if line[3:line.index(",")] == mark:
                 step += 1
         elif step == 1 and line[:2] in (" S", " L", " M"):
             lines.add(int(line.split()[1].split(",")[0], 16) >> 6)
@@ -237,11 +243,12 @@ def main():
                 f"{ours[2][c] / ref[2][c] if ref[2][c] else float('nan'):>10.2f}" for c in COLUMNS))
             if a.data:
                 steps7 = str(DATA_STEPS)
-                for label, cmd, binary, symbol in (
+                for label, cmd, binary, symbol, callee in (
                         ("mjrs", [str(mjrs), "speed", str(mjb), "--steps", steps7], mjrs,
-                         speed.STEP_EXACT),
-                        ("MuJoCo", [str(ref_bin), str(mjb), steps7], mujoco_lib(), "mj_step")):
-                    n, stack, over = data_lines(cmd, binary, symbol)
+                         speed.STEP_EXACT, "mjrs_core::forward::forward_stages"),
+                        ("MuJoCo", [str(ref_bin), str(mjb), steps7], mujoco_lib(), "mj_step",
+                         "mj_forwardSkip")):
+                    n, stack, over = data_lines(cmd, binary, symbol, callee)
                     print(f"  {label}: {n} data lines per step ({n * 64 / 1024:.1f} KiB), {stack} on"
                           f" the stack, {over} beyond 8 ways of an L1 set")
             if a.top:
