@@ -211,16 +211,17 @@ macro_rules! line_search_evals {
 /// gradient is), where `ls_tolerance` alone lies below f32's resolution: 200 steps of the bench
 /// cloth (1200 dofs, flex contacts on a sphere from step 110 on) evaluated 2.96 points per CG
 /// iteration in f32 against 2.52 in f64 (this test without the noise floor failed at 1.18x);
-/// now 2.65. About 2 s in release.
+/// 2.65 after, 2.69 on the blob `mjrs compile --f32` writes (its own flex rest lengths; f64
+/// 2.52, and 2896 CG iterations against f64's 4358). About 2 s in release.
 #[test]
 fn f32_cg_line_search_evaluates_like_f64() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/models/cloth.xml");
     let mut owned = mjrs_xml::load_xml(std::path::Path::new(path), None)
         .unwrap()
         .model;
-    let mut blob = |bytes| owned.to_mjb(bytes).unwrap();
-    let (evals, iterations) = line_search_evals!(mjrs_core, blob(8), 200);
-    let (evals32, iterations32) = line_search_evals!(mjrs_core_f32, blob(4), 200);
+    let (evals, iterations) = line_search_evals!(mjrs_core, owned.to_mjb(8).unwrap(), 200);
+    let (evals32, iterations32) =
+        line_search_evals!(mjrs_core_f32, cloth_f32_blob(&mut owned), 200);
     let (wide, narrow) = (
         evals as f64 / iterations.max(1) as f64,
         evals32 as f64 / iterations32.max(1) as f64,
@@ -242,6 +243,55 @@ fn f32_cg_line_search_evaluates_like_f64() {
         iterations32 as f64 <= 1.1 * iterations as f64,
         "f32 {iterations32} CG iterations, f64 {iterations}"
     );
+}
+
+/// The bench cloth (`bench/models/cloth.xml`) as `mjrs compile --f32` writes it.
+fn cloth_f32_blob(owned: &mut mjrs_alloc::OwnedModel) -> Vec<u8> {
+    mjrs::f32::blob(&owned.view()).unwrap()
+}
+
+/// The bench cloth falls freely for its first 100 steps (it meets the sphere at step 112): in
+/// f64 its edge equality constraints hold exactly and CG starts converged (no iteration). The
+/// f32 blob's edge rest lengths are the f32 core's own lengths in `qpos0` (`mjrs::f32::blob`,
+/// `setconst::set_flex0`): with rest lengths rounded from f64, every edge started an ulp of
+/// its vertices' positions (3e-8) off its rest length, and CG took 1.5 iterations per step on
+/// that residual (the f32 step 5% more instructions than f64's over the first 50 steps, 5532
+/// against 5267 Ki). Also checks that the blob's rest lengths are f32 lengths of the f64 ones.
+#[test]
+fn f32_cloth_falls_without_solver_iterations() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/models/cloth.xml");
+    let mut owned = mjrs_xml::load_xml(std::path::Path::new(path), None)
+        .unwrap()
+        .model;
+    let blob = cloth_f32_blob(&mut owned);
+    let wide = mean_iterations!(mjrs_core, owned.to_mjb(8).unwrap(), 100);
+    let narrow = mean_iterations!(mjrs_core_f32, blob.clone(), 100);
+    println!("cloth, 100 steps of free fall: f64 {wide:.2}, f32 {narrow:.2} iterations per step");
+    assert!(
+        narrow <= wide,
+        "f32 {narrow:.2} CG iterations per step, f64 {wide:.2}"
+    );
+    let mut buf = vec![
+        0u8;
+        mjrs_core_f32::mjb::read_header(&blob)
+            .unwrap()
+            .model_bytes()
+            .unwrap()
+    ];
+    let m32 = mjrs_core_f32::mjb::load(&blob, &mut buf).unwrap();
+    let m = owned.view();
+    for (e, (&l32, &l)) in m32
+        .flexedge_length0
+        .iter()
+        .zip(m.flexedge_length0.iter())
+        .enumerate()
+    {
+        let off = (f64::from(l32) - l).abs();
+        assert!(
+            off <= 1e-6 * l,
+            "edge {e}: rest length {l32} in f32, {l} in f64"
+        );
+    }
 }
 
 /// Constraint solver iterations summed over `steps` steps in which the f32 core starts each
