@@ -410,10 +410,15 @@ fn bundled_humanoid() -> Result<OwnedModel, String> {
 
 /// Writes `m` as an MJB file, with 8- or 4-byte `mjtNum`.
 fn write_mjb(m: &Model, output: &Path, f32: bool) -> Result<(), String> {
-    let real_bytes = if f32 { 4 } else { 8 };
-    let mut out = vec![0u8; mjrs_core::mjb::save_size(m, real_bytes)];
-    let n = mjrs_core::mjb::save(m, &mut out, real_bytes).map_err(|e| e.to_string())?;
-    mjrs_std::write_file(output, &out[..n])
+    let out = if f32 {
+        mjrs::f32::blob(m)?
+    } else {
+        let mut out = vec![0u8; mjrs_core::mjb::save_size(m, 8)];
+        let n = mjrs_core::mjb::save(m, &mut out, 8).map_err(|e| e.to_string())?;
+        out.truncate(n);
+        out
+    };
+    mjrs_std::write_file(output, &out)
         .map_err(|e| format!("cannot write {}: {e}", output.display()))
 }
 

@@ -141,12 +141,10 @@ fn set0(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
     set_m0(m, d);
     smooth::crb(m, d);
     smooth::factor_m(m, d);
-    flex::flex_all_edges(m, d)?;
+    flex_rest(m, d)?;
     tendon::tendon(m, d)?;
     transmission::transmission(m, d)?;
 
-    m.flex_xvert0.copy_from_slice(d.flexvert_xpos);
-    m.flexedge_length0.copy_from_slice(d.flexedge_length);
     m.tendon_length0.copy_from_slice(d.ten_length);
     m.actuator_length0.copy_from_slice(d.actuator_length);
 
@@ -181,6 +179,30 @@ fn set0(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
     eq_data0(m, d);
     camlight0(m, d);
     damping_from_dampratio(m, d);
+    Ok(())
+}
+
+/// The flexes' rest configuration in `qpos0`, `flex_xvert0` and `flexedge_length0` (the part
+/// of [`set_const`] that measures the flexes), without the rest of it. The f32 command line
+/// runs it in the f32 core on a model whose reals were rounded from f64 (`mjrs compile
+/// --f32`): edge lengths rounded from f64 are not the lengths the f32 core computes from the
+/// rounded vertex positions, which left every edge equality a residual of an f32 ulp of those
+/// positions that the solver then worked on (issue 25: the free-falling bench cloth took 1.5
+/// CG iterations per step in f32, none in f64). `d` is scratch, as in [`set_const`].
+pub fn set_flex0(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
+    check_sizes(m, d)?;
+    d.qpos.copy_from_slice(&m.qpos0);
+    smooth::kinematics(m, d);
+    smooth::com_pos(m, d)?;
+    flex_rest(m, d)
+}
+
+/// `flex_xvert0` and `flexedge_length0` from the kinematics in `d` (positions, Jacobians'
+/// centers of mass).
+fn flex_rest(m: &mut Model, d: &mut Data) -> Result<(), SetConstError> {
+    flex::flex_all_edges(m, d)?;
+    m.flex_xvert0.copy_from_slice(d.flexvert_xpos);
+    m.flexedge_length0.copy_from_slice(d.flexedge_length);
     Ok(())
 }
 

@@ -33,12 +33,10 @@ fn check_blob(name: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware-example/model");
     let xml = dir.join(format!("{name}.xml"));
     let mut c = mjrs_xml::load_xml(&xml, None).unwrap_or_else(|e| panic!("{}: {e}", xml.display()));
-    let m = c.model.view();
-    let mut blob = vec![0u8; mjrs_core::mjb::save_size(&m, 4)];
-    let n = mjrs_core::mjb::save(&m, &mut blob, 4).unwrap();
+    let blob = mjrs::f32::blob(&c.model.view()).unwrap();
     let checked_in = std::fs::read(dir.join(format!("{name}.mjb"))).unwrap();
     assert!(
-        blob[..n] == checked_in[..],
+        blob == checked_in,
         "firmware-example/model/{name}.mjb is stale: regenerate it with \
          `cargo run --release -- compile --f32 firmware-example/model/{name}.xml \
          -o firmware-example/model/{name}.mjb`"

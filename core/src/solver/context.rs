@@ -45,6 +45,12 @@ pub(super) struct Context<'s, 'i> {
     pub ls_iter: i32,
     /// Slope at the line search's result, scaled (1: not computed).
     pub ls_slope: Real,
+    /// f32 only: `|qfrc_smooth|` over the dofs solved for (fixed for the solve), part of
+    /// `forces`.
+    pub smooth_norm: Real,
+    /// f32 only: `|M qacc| + |qfrc_smooth|` at the current point, the size of the forces whose
+    /// difference the gradient is (`cg_newton::gradient_terms`), from the last gradient update.
+    pub forces: Real,
     /// Whether rows may be elliptic cones (cone type elliptic); with pyramidal cones every
     /// contact row is a plain inequality.
     pub elliptic: bool,
