@@ -420,21 +420,24 @@ fn visit_arena_field<V: crate::layout::ArrayVisitor, T: crate::layout::Elem>(
 /// Cuts the array `(off, n)` from `rest`, which starts at byte offset `*cursor`; empty (and
 /// nothing cut) when absent, before the cursor, out of range or misaligned. Inlined (as are
 /// the cast and the stack's `alloc` and `push`): the call costs as much as the checks.
-#[inline]
+///
+/// Two comparisons bound the array, without overflow checks: an offset before the cursor (an
+/// absent array's 0 among them) wraps to a skip beyond `rest`, and the count is compared in
+/// whole elements with what follows the skip, so `skip + n * size_of::<T>()` cannot overflow.
+/// An empty array may move the cursor up to its offset; the arrays are pushed in table order,
+/// so no later one lies before it.
+#[inline(always)]
 fn take_field<'a, T: Pod>(
     rest: &mut &'a mut [u8],
     cursor: &mut usize,
     (off, n): (usize, usize),
 ) -> &'a mut [T] {
-    let Some(skip) = off.checked_sub(*cursor) else {
-        return &mut [];
-    };
-    let Some(end) = bytes_of::<T>(n).and_then(|b| skip.checked_add(b)) else {
-        return &mut [];
-    };
-    if n == 0 || end > rest.len() {
+    let skip = off.wrapping_sub(*cursor);
+    let len = rest.len();
+    if skip > len || n > (len - skip) / size_of::<T>() {
         return &mut [];
     }
+    let end = skip + n * size_of::<T>();
     let (head, tail) = core::mem::take(rest).split_at_mut(end);
     *rest = tail;
     *cursor += end;

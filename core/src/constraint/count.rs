@@ -26,10 +26,9 @@ fn block_rows(m: &Model, sparse: bool, size: usize, nnz: usize) -> usize {
 
 /// Counts the rows of every kind and, for sparse Jacobians, their non-zeros.
 pub(super) fn count_rows(m: &Model, d: &mut Data, sparse: bool) -> Result<RowCounts, StepError> {
-    let fields = d.arena.fields;
     let mut detached = d.arena.detach();
     let counted = {
-        let (contacts, mut stack) = detached.contacts_and_stack(&fields);
+        let (contacts, mut stack) = detached.contacts_and_stack(&d.arena.fields);
         count_with(m, d, sparse, contacts, &mut stack)
     };
     d.arena.attach(detached);

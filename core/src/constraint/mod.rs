@@ -87,8 +87,8 @@ pub fn make_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
     }
     // one view of the arena arrays for the rows and their parameters: the dense Jacobian alone
     // when it has no transpose
-    let fill = |d: &Data, mut arrays: ArenaArraysMut<'_>, stack: &mut Stack<'_>| {
-        fill_rows(m, d, sparse, &counted, &mut arrays, stack)
+    let fill = |d: &Data, arrays: &mut ArenaArraysMut<'_>, stack: &mut Stack<'_>| {
+        fill_rows(m, d, sparse, &counted, arrays, stack)
     };
     let made = if transposed(m) {
         with_arrays(d, JACOBIAN.union(ROWS), fill)

@@ -50,7 +50,7 @@ const DUAL_SPARSE: ArenaMask = DUAL_DENSE.union(ArenaMask::of(&[
 fn project_dense(
     m: &Model,
     d: &Data,
-    a: ArenaArraysMut,
+    a: &mut ArenaArraysMut,
     stack: &mut Stack,
 ) -> Result<(), StepError> {
     let (nefc, nv) = (d.nefc, m.nv);
@@ -110,7 +110,7 @@ fn solve_m2_transposed(
 fn project_sparse(
     m: &Model,
     d: &Data,
-    a: ArenaArraysMut,
+    a: &mut ArenaArraysMut,
     stack: &mut Stack,
 ) -> Result<(), StepError> {
     let (nefc, nv) = (d.nefc, m.nv);
@@ -148,7 +148,11 @@ fn project_sparse(
         jm2.colind,
     );
     super_sparse(nefc, rowsuper, jm2.rownnz, jm2.rowadr, jm2.colind);
-    let (ar_rownnz, ar_rowadr, ar_colind) = (a.efc_AR_rownnz, a.efc_AR_rowadr, a.efc_AR_colind);
+    let (ar_rownnz, ar_rowadr, ar_colind) = (
+        &mut *a.efc_AR_rownnz,
+        &mut *a.efc_AR_rowadr,
+        &mut *a.efc_AR_colind,
+    );
     sqr_mat_td_sparse_init(ar_rownnz, ar_rowadr, nefc, &jm2t, &jm2, rowsuper, stack)?;
     sqr_mat_td_sparse(
         a.efc_AR,

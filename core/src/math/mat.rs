@@ -65,9 +65,16 @@ pub fn mul_mat_mat_t3(a: &[Real; 9], b: &[Real; 9]) -> [Real; 9] {
 /// `res = mat * vec` with `mat` of size `nr × nc` (`mju_mulMatVec`); each element is a
 /// [`dot`] of a row with `vec`.
 pub fn mul_mat_vec(res: &mut [Real], mat: &[Real], vec: &[Real], nr: usize, nc: usize) {
-    let vec = &vec[..nc];
-    for r in 0..nr {
-        res[r] = dot(&mat[r * nc..(r + 1) * nc], vec);
+    let (res, vec) = (&mut res[..nr], &vec[..nc]);
+    if nc == 0 {
+        // the dot of empty rows
+        res.fill(0.0);
+        return;
+    }
+    // rows as chunks: their bounds are checked once, not per row (the rows are often short:
+    // constraint Jacobians of small models)
+    for (r, row) in res.iter_mut().zip(mat[..nr * nc].chunks_exact(nc)) {
+        *r = dot(row, vec);
     }
 }
 

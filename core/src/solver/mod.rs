@@ -556,7 +556,12 @@ pub fn fwd_constraint_solve(m: &Model, d: &mut Data) -> Result<(), StepError> {
     let mut detached = d.arena.detach();
     let result = {
         let (arrays, mut stack) = Efc::arrays_and_stack(m, &mut detached, &d.arena.fields);
-        Efc::new(m, d, arrays).and_then(|mut efc| solve(m, d, &mut efc, &mut stack))
+        // the rows (30 slices) are solved where `Efc::new` put them: moving them out of the
+        // result cost a copy
+        match &mut Efc::new(m, d, arrays) {
+            Ok(efc) => solve(m, d, efc, &mut stack),
+            Err(e) => Err(*e),
+        }
     };
     d.arena.attach(detached);
     result
