@@ -267,9 +267,12 @@ pub fn decode_pyramid(force: &mut [Real], pyramid: &[Real], mu: &[Real], dim: us
         force[0] = pyramid[0];
         return;
     }
-    force[0] = pyramid[..2 * (dim - 1)].iter().fold(0.0, |acc, p| acc + *p);
-    for i in 0..dim - 1 {
-        force[i + 1] = (pyramid[2 * i] - pyramid[2 * i + 1]) * mu[i];
+    // cut once to the 2 (dim - 1) edges: the tangent loop then runs over pairs unchecked
+    let pyramid = &pyramid[..2 * (dim - 1)];
+    force[0] = pyramid.iter().fold(0.0, |acc, p| acc + *p);
+    let pairs = pyramid.as_chunks::<2>().0;
+    for ((f, &[p0, p1]), &mu) in force[1..dim].iter_mut().zip(pairs).zip(&mu[..dim - 1]) {
+        *f = (p0 - p1) * mu;
     }
 }
 
