@@ -144,30 +144,33 @@ fn activation_dynamics(m: &Model, d: &mut Data, ctrl: &[Real]) {
 /// `actuator_force = gain * (ctrl or act) + bias` for every enabled actuator that is not a
 /// plugin's.
 fn actuator_forces(m: &Model, d: &mut Data, ctrl: &[Real]) {
-    // per-actuator parameter blocks as arrays: a parameter is read without a bounds check
-    let gainprm = m.actuator_gainprm.as_chunks::<NGAIN>().0;
-    let biasprm = m.actuator_biasprm.as_chunks::<NBIAS>().0;
-    let lengthranges = m.actuator_lengthrange.as_chunks::<2>().0;
-    for i in 0..m.nu {
-        if actuator_disabled(m, i) || m.actuator_plugin[i] >= 0 {
+    let nu = m.nu;
+    // every per-actuator array cut to nu once: actuator i's entries need no further checks
+    let gainprm = &m.actuator_gainprm.as_chunks::<NGAIN>().0[..nu];
+    let biasprm = &m.actuator_biasprm.as_chunks::<NBIAS>().0[..nu];
+    let lengthranges = &m.actuator_lengthrange.as_chunks::<2>().0[..nu];
+    let (gaintype, biastype) = (&m.actuator_gaintype[..nu], &m.actuator_biastype[..nu]);
+    let (plugin, actadr, acc0) = (
+        &m.actuator_plugin[..nu],
+        &m.actuator_actadr[..nu],
+        &m.actuator_acc0[..nu],
+    );
+    let ctrl = &ctrl[..nu];
+    let (lengths, velocities) = (&d.actuator_length[..nu], &d.actuator_velocity[..nu]);
+    for i in 0..nu {
+        if actuator_disabled(m, i) || plugin[i] >= 0 {
             continue;
         }
-        let (length, velocity) = (d.actuator_length[i], d.actuator_velocity[i]);
+        let (length, velocity) = (lengths[i], velocities[i]);
         let lengthrange = &lengthranges[i];
         let prm = &gainprm[i];
-        let gain = match m.actuator_gaintype[i] {
+        let gain = match gaintype[i] {
             GAIN_FIXED => prm[0],
             GAIN_AFFINE => prm[0] + prm[1] * length + prm[2] * velocity,
-            GAIN_MUSCLE => muscle_gain(
-                length,
-                velocity,
-                lengthrange,
-                m.actuator_acc0[i],
-                &first9(prm),
-            ),
+            GAIN_MUSCLE => muscle_gain(length, velocity, lengthrange, acc0[i], &first9(prm)),
             _ => d.callbacks.act_gain.map_or(1.0, |f| f(m, d, i)),
         };
-        let input = match usize::try_from(m.actuator_actadr[i]) {
+        let input = match usize::try_from(actadr[i]) {
             Err(_) => ctrl[i],
             Ok(adr) => {
                 // the last activation variable drives the force
@@ -180,14 +183,14 @@ fn actuator_forces(m: &Model, d: &mut Data, ctrl: &[Real]) {
             }
         };
         let prm = &biasprm[i];
-        let bias = match m.actuator_biastype[i] {
+        let bias = match biastype[i] {
             BIAS_NONE => 0.0,
             BIAS_AFFINE => prm[0] + prm[1] * length + prm[2] * velocity,
-            BIAS_MUSCLE => muscle_bias(length, lengthrange, m.actuator_acc0[i], &first9(prm)),
+            BIAS_MUSCLE => muscle_bias(length, lengthrange, acc0[i], &first9(prm)),
             _ => d.callbacks.act_bias.map_or(0.0, |f| f(m, d, i)),
         };
-        d.actuator_force[i] = gain * input;
-        d.actuator_force[i] += bias;
+        // gain * input, then the bias added (MuJoCo's order)
+        d.actuator_force[i] = gain * input + bias;
     }
 }
 

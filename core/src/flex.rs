@@ -256,6 +256,10 @@ fn sparse_row(
 /// Edge velocities `flexedge_velocity = flexedge_J qvel`, dense or sparse (the first step of
 /// `mj_fwdVelocity`).
 pub fn flexedge_velocity(m: &Model, d: &mut Data) {
+    // most models have none: skip the product's set-up
+    if m.nflexedge == 0 {
+        return;
+    }
     if is_sparse(m) {
         mul_mat_vec_sparse(
             d.flexedge_velocity,

@@ -12,7 +12,7 @@ use crate::io::reset_data;
 use crate::math::vec::{add_to, sub};
 use crate::model::Model;
 use crate::real::{Real, MAXVAL};
-use crate::support::{disabled, enabled, warning, xfrc_accumulate};
+use crate::support::{disabled, enabled, has_xfrc, warning, xfrc_accumulate};
 use crate::timer::{tic, toc};
 use crate::types::*;
 use crate::{
@@ -190,14 +190,17 @@ pub fn fwd_acceleration(m: &Model, d: &mut Data) -> Result<(), StepError> {
     sub(d.qfrc_smooth, d.qfrc_passive, d.qfrc_bias);
     add_to(d.qfrc_smooth, d.qfrc_applied);
     add_to(d.qfrc_smooth, d.qfrc_actuator);
-    d.with_stack(|d, stack| -> Result<(), ArenaError> {
-        let mut frame = stack.frame();
-        let qfrc = frame.alloc::<Real>(m.nv)?;
-        qfrc.copy_from_slice(d.qfrc_smooth);
-        xfrc_accumulate(m, d, qfrc, &mut frame)?;
-        d.qfrc_smooth.copy_from_slice(qfrc);
-        Ok(())
-    })?;
+    // the scratch copy (xfrc_accumulate reads Data) only when a body has an applied force
+    if has_xfrc(m, d) {
+        d.with_stack(|d, stack| -> Result<(), ArenaError> {
+            let mut frame = stack.frame();
+            let qfrc = frame.alloc::<Real>(m.nv)?;
+            qfrc.copy_from_slice(d.qfrc_smooth);
+            xfrc_accumulate(m, d, qfrc, &mut frame)?;
+            d.qfrc_smooth.copy_from_slice(qfrc);
+            Ok(())
+        })?;
+    }
     d.qacc_smooth.copy_from_slice(d.qfrc_smooth);
     smooth::solve_ld(m, d.qacc_smooth, 1, d.qLD, d.qLDiagInv);
     Ok(())

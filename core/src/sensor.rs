@@ -25,7 +25,8 @@ use crate::ray::{self, ray_geom};
 use crate::real::{Real, MINVAL, PI};
 use crate::smooth::{rne_post_constraint, subtree_vel};
 use crate::support::{
-    contact_force, disabled, enabled, mul_m, object_acceleration, object_velocity, v3, v4, v6, v9,
+    contact_force_of, disabled, enabled, mul_m, object_acceleration, object_velocity, v3, v4, v6,
+    v9,
 };
 use crate::types::*;
 
@@ -621,16 +622,20 @@ fn touch(m: &Model, d: &Data, site: usize) -> Reading {
     let (pos, mat) = (&v3(d.site_xpos)[site], &v9(d.site_xmat)[site]);
     let size = &v3(&m.site_size)[site];
     let mut total = 0.0;
-    let only = crate::arena::ArenaMask::of(&[crate::arena::ArenaField::contact]);
-    let contacts = d.arena.arrays_only(only).contact;
-    for (j, con) in contacts.iter().enumerate().take(d.ncon) {
+    // the views once, not once per contact
+    let only = crate::arena::ArenaMask::of(&[
+        crate::arena::ArenaField::contact,
+        crate::arena::ArenaField::efc_force,
+    ]);
+    let a = d.arena.arrays_only(only);
+    for con in a.contact.iter().take(d.ncon) {
         let conbody = con
             .geom
             .map(|g| usize::try_from(g).map_or(-1, |g| m.geom_bodyid[g]));
         if con.efc_address < 0 || (body != conbody[0] && body != conbody[1]) {
             continue;
         }
-        let normal = contact_force(m, d, j)[0];
+        let normal = contact_force_of(m, con, a.efc_force)[0];
         if normal <= 0.0 {
             continue;
         }

@@ -30,13 +30,24 @@ pub fn kinematics(m: &Model, d: &mut Data) {
         normalize4(q);
     }
 
-    // the views are made once: the loop reads the parents' frames and writes the body's
-    let (xpos, xquat, xmat) = (v3m(d.xpos), v4m(d.xquat), v9m(d.xmat));
-    let (xipos, ximat) = (v3m(d.xipos), v9m(d.ximat));
+    // the views are made once, cut to the bodies: body i's entries then need no bounds checks
+    // in the loop, only the parents' frames it reads
+    let nb = m.nbody;
+    let (xpos, xquat, xmat) = (
+        &mut v3m(d.xpos)[..nb],
+        &mut v4m(d.xquat)[..nb],
+        &mut v9m(d.xmat)[..nb],
+    );
+    let (xipos, ximat) = (&mut v3m(d.xipos)[..nb], &mut v9m(d.ximat)[..nb]);
     let (xanchor, xaxis) = (v3m(d.xanchor), v3m(d.xaxis));
     let (mocap_pos, mocap_quat) = (v3(d.mocap_pos), v4(d.mocap_quat));
-    let (body_pos, body_quat) = (v3(&m.body_pos), v4(&m.body_quat));
-    let (body_ipos, body_iquat) = (v3(&m.body_ipos), v4(&m.body_iquat));
+    let (body_pos, body_quat) = (&v3(&m.body_pos)[..nb], &v4(&m.body_quat)[..nb]);
+    let (body_ipos, body_iquat) = (&v3(&m.body_ipos)[..nb], &v4(&m.body_iquat)[..nb]);
+    let (mocapid, parentid, sameframe) = (
+        &m.body_mocapid[..nb],
+        &m.body_parentid[..nb],
+        &m.body_sameframe[..nb],
+    );
     const EYE: [Real; 9] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
     xpos[0] = [0.0; 3];
     xquat[0] = [1.0, 0.0, 0.0, 0.0];
@@ -44,12 +55,12 @@ pub fn kinematics(m: &Model, d: &mut Data) {
     xmat[0] = EYE;
     ximat[0] = EYE;
 
-    for i in 1..m.nbody {
-        let offset = match usize::try_from(m.body_mocapid[i]) {
+    for i in 1..nb {
+        let offset = match usize::try_from(mocapid[i]) {
             Ok(id) => (mocap_pos[id], mocap_quat[id]),
             Err(_) => (body_pos[i], body_quat[i]),
         };
-        let pid = m.body_parentid[i] as usize;
+        let pid = parentid[i] as usize;
         let parent = (pid != 0).then(|| ParentFrame {
             pos: &xpos[pid],
             mat: &xmat[pid],
@@ -63,7 +74,7 @@ pub fn kinematics(m: &Model, d: &mut Data) {
         normalize4(&mut quat);
         let mat = quat2mat(&quat);
         // the inertial frame (`mj_local2Global` on body_ipos, body_iquat)
-        (xipos[i], ximat[i]) = match m.body_sameframe[i] {
+        (xipos[i], ximat[i]) = match sameframe[i] {
             0 => {
                 let mut ipos = rot_vec_mat(&body_ipos[i], &mat);
                 add_to3(&mut ipos, &pos);
@@ -106,6 +117,10 @@ fn place(
     xpos: &mut [Real],
     xmat: &mut [Real],
 ) {
+    // a model without sites (most) skips the set-up of the views
+    if bodyid.is_empty() {
+        return;
+    }
     let objects = v3m(xpos)
         .iter_mut()
         .zip(v9m(xmat))
@@ -370,28 +385,31 @@ pub fn crb_into(m: &Model, cinert: &[Real], cdof: &[Real], crb: &mut [Real], qm:
 
     qm.fill(0.0);
     let nv = m.nv;
-    let (crb10, cdof6, parent) = (v10(crb), v6(cdof), &m.dof_parentid[..nv]);
+    // every per-dof array cut to nv once: dof i and its ancestors j need no further checks
+    let (crb10, cdof6, parent) = (v10(crb), &v6(cdof)[..nv], &m.dof_parentid[..nv]);
+    let (madr, simplenum, bodyid) = (
+        &m.dof_Madr[..nv],
+        &m.dof_simplenum[..nv],
+        &m.dof_bodyid[..nv],
+    );
+    let (armature, m0) = (&m.dof_armature[..nv], &m.dof_M0[..nv]);
     let mut i = 0;
     while i < nv {
         // simple dofs: the diagonal is the precomputed dof_M0
-        let simple = m.dof_simplenum[i] as usize;
+        let simple = simplenum[i] as usize;
         if simple > 0 {
             for k in i..i + simple {
-                qm[m.dof_Madr[k] as usize] = m.dof_M0[k];
+                qm[madr[k] as usize] = m0[k];
             }
             i += simple;
             continue;
         }
         // row i of qM: dof i, then one entry per ancestor, nearest first (the validated tree
-        // makes the parent chain exactly as long as the row)
-        let end = if i + 1 < nv {
-            m.dof_Madr[i + 1] as usize
-        } else {
-            m.nM
-        };
-        let row = &mut qm[m.dof_Madr[i] as usize..end];
-        row[0] = m.dof_armature[i];
-        let buf = mul_inert_vec(&crb10[m.dof_bodyid[i] as usize], &cdof6[i]);
+        // makes the parent chain exactly as long as the row); it ends where row i + 1 starts
+        let end = madr.get(i + 1).map_or(m.nM, |&a| a as usize);
+        let row = &mut qm[madr[i] as usize..end];
+        row[0] = armature[i];
+        let buf = mul_inert_vec(&crb10[bodyid[i] as usize], &cdof6[i]);
         let mut j = i;
         for q in row {
             *q += dot6(&cdof6[j], &buf);
@@ -420,8 +438,12 @@ pub fn factor_i(
         &m.dof_simplenum[..nv],
     );
     qld.copy_from_slice(&mat[..m.nM]);
+    // rows are contiguous and in dof order: walking backwards, row k ends where row k+1 starts
+    let mut row_end = m.nM;
     for k in (0..nv).rev() {
         let kk = madr[k] as usize;
+        let row_k = kk..row_end;
+        row_end = kk;
         if qld[kk] < MINVAL {
             let w = &mut warnings[WARN_INERTIA as usize];
             w.lastinfo = k as i32;
@@ -431,22 +453,14 @@ pub fn factor_i(
         if simple[k] != 0 {
             continue;
         }
-        // eliminate row k from its ancestors' rows
-        let mut ki = kk + 1;
-        let mut i = parent[k];
-        while i >= 0 {
-            let iu = i as usize;
-            // row i (an ancestor, so earlier in qLD) -= tmp * the rest of row k; the helper's
-            // separate slices spare the loop the overlap test of two views of one array
-            let (rows_before, row_k) = qld.split_at_mut(ki);
-            let tmp = row_k[0] / rows_before[kk];
-            let start = madr[iu] as usize;
-            let cnt = ancestor_count(m, iu);
-            add_to_scl(&mut rows_before[start..start + cnt], &row_k[..cnt], -tmp);
-            row_k[0] = tmp;
-            i = parent[iu];
-            ki += 1;
-        }
+        // row k is cut once: its diagonal, then one entry per ancestor, nearest first; every
+        // ancestor's row lies before it in qLD
+        let (rows_before, rest) = qld.split_at_mut(kk);
+        let Some((diag, below)) = rest[..row_k.len()].split_first_mut() else {
+            continue;
+        };
+        let diag = *diag;
+        eliminate_row(rows_before, below, diag, madr, parent, parent[k]);
     }
     for (inv, &adr) in diag_inv[..nv].iter_mut().zip(madr) {
         *inv = 1.0 / qld[adr as usize];
@@ -458,14 +472,29 @@ pub fn factor_i(
     }
 }
 
-/// Entries in row `i` of `qM` (dof `i` and its ancestors).
-fn ancestor_count(m: &Model, i: usize) -> usize {
-    let end = if i + 1 < m.nv {
-        m.dof_Madr[i + 1] as usize
-    } else {
-        m.nM
-    };
-    end - m.dof_Madr[i] as usize
+/// [`factor_i`]'s elimination of one row `k` from the rows of its ancestors (`rows_before`:
+/// qLD up to row k): `below` is row k past its diagonal `diag`, entry j for the j-th ancestor,
+/// the first being `first`. The ancestor's row i (i and its own ancestors) is exactly as long as
+/// the rest of row k from its entry on (the validated tree), so the update needs no row lengths.
+#[inline(always)]
+fn eliminate_row(
+    rows_before: &mut [Real],
+    below: &mut [Real],
+    diag: Real,
+    madr: &[i32],
+    parent: &[i32],
+    first: i32,
+) {
+    let mut i = first as usize;
+    for j in 0..below.len() {
+        let tail = &mut below[j..];
+        let tmp = tail[0] / diag;
+        let start = madr[i] as usize;
+        add_to_scl(&mut rows_before[start..start + tail.len()], tail, -tmp);
+        tail[0] = tmp;
+        // past the root this is -1 as usize, never read
+        i = parent[i] as usize;
+    }
 }
 
 /// Factorizes the mass matrix (`mj_factorM`): `qLD`, `qLDiagInv`, `qLDiagSqrtInv`.
@@ -507,12 +536,9 @@ pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[R
                 continue;
             }
             // row i of L below the diagonal: one entry per ancestor, nearest first (the
-            // validated tree makes the parent chain exactly as long as the row)
-            let end = if i + 1 < nv {
-                madr[i + 1] as usize
-            } else {
-                m.nM
-            };
+            // validated tree makes the parent chain exactly as long as the row); it ends where
+            // row i + 1 starts
+            let end = madr.get(i + 1).map_or(m.nM, |&a| a as usize);
             let mut xi = x[i];
             let mut j = parent[i] as usize;
             for &lij in &qld[madr[i] as usize + 1..end] {
@@ -627,21 +653,31 @@ pub fn solve_m2(m: &Model, d: &Data, x: &mut [Real], y: &[Real], n: usize) {
 
 /// Com-based body velocities `cvel` and dof derivatives `cdof_dot` (`mj_comVel`).
 pub fn com_vel(m: &Model, d: &mut Data) {
-    v6m(d.cvel)[0] = [0.0; 6];
-    for i in 1..m.nbody {
-        let bda = m.body_dofadr[i].max(0) as usize;
-        let dofnum = m.body_dofnum[i] as usize;
-        let mut cvel = v6(d.cvel)[m.body_parentid[i] as usize];
+    let (nb, nv) = (m.nbody, m.nv);
+    // the views are cut once to the bodies and dofs: the loop then checks only the parent's
+    // velocity and the dof ranges of each body
+    let cvel_all = &mut v6m(d.cvel)[..nb];
+    let cdof_dot = &mut v6m(d.cdof_dot)[..nv];
+    let (cdof, qvel) = (&v6(d.cdof)[..nv], &d.qvel[..nv]);
+    let (dofadr, dofnum, parentid) = (
+        &m.body_dofadr[..nb],
+        &m.body_dofnum[..nb],
+        &m.body_parentid[..nb],
+    );
+    let dof_jntid = &m.dof_jntid[..nv];
+    cvel_all[0] = [0.0; 6];
+    for i in 1..nb {
+        let bda = dofadr[i].max(0) as usize;
+        let dofnum = dofnum[i] as usize;
+        let mut cvel = cvel_all[parentid[i] as usize];
         let mut j = 0;
         while j < dofnum {
             let dof = bda + j;
-            let (skip, n) = match m.jnt_type[m.dof_jntid[dof] as usize] {
+            let (skip, n) = match m.jnt_type[dof_jntid[dof] as usize] {
                 JNT_FREE => {
                     // translations have cdof_dot = 0; the rotations follow as a ball joint
-                    for k in 0..3 {
-                        v6m(d.cdof_dot)[dof + k] = [0.0; 6];
-                    }
-                    add_dof_velocity(d, &mut cvel, dof, 3);
+                    cdof_dot[dof..dof + 3].fill([0.0; 6]);
+                    add_dof_velocity(&mut cvel, &cdof[dof..dof + 3], &qvel[dof..dof + 3]);
                     (3, 3)
                 }
                 JNT_BALL => (0, 3),
@@ -649,20 +685,21 @@ pub fn com_vel(m: &Model, d: &mut Data) {
             };
             // cdof_dot from the velocity before this joint's rotation; for one dof that is
             // exact because cdof x cdof = 0
-            let first = dof + skip;
-            for k in first..first + n {
-                v6m(d.cdof_dot)[k] = cross_motion(&cvel, &v6(d.cdof)[k]);
+            let dofs = dof + skip..dof + skip + n;
+            let cdof = &cdof[dofs.clone()];
+            for (dot, c) in cdof_dot[dofs.clone()].iter_mut().zip(cdof) {
+                *dot = cross_motion(&cvel, c);
             }
-            add_dof_velocity(d, &mut cvel, first, n);
+            add_dof_velocity(&mut cvel, cdof, &qvel[dofs]);
             j += skip + n;
         }
-        v6m(d.cvel)[i] = cvel;
+        cvel_all[i] = cvel;
     }
 }
 
-/// `cvel += cdof[dof..dof+n] * qvel[dof..dof+n]`.
-fn add_dof_velocity(d: &Data, cvel: &mut [Real; 6], dof: usize, n: usize) {
-    let tmp = mul_dof_vec(&d.cdof[6 * dof..6 * (dof + n)], &d.qvel[dof..dof + n]);
+/// `cvel += cdof * qvel` over the few dofs of one joint.
+fn add_dof_velocity(cvel: &mut [Real; 6], cdof: &[[Real; 6]], qvel: &[Real]) {
+    let tmp = mul_dof_vec(cdof.as_flattened(), qvel);
     for k in 0..6 {
         cvel[k] += tmp[k];
     }
@@ -801,36 +838,45 @@ pub fn rne_post_constraint(m: &Model, d: &mut Data) {
             v6m(d.cfrc_ext)[i] = add6(&v6(d.cfrc_ext)[i], &at_com);
         }
     }
-    for i in 0..d.ncon {
-        contact_cfrc_ext(m, d, i);
-    }
+    contact_cfrc_ext(m, d);
     equality_cfrc_ext(m, d);
 
-    v6m(d.cfrc_int)[0] = [0.0; 6];
+    // the views cut to the bodies once: body j's entries need no checks, only its parent's
+    let (cacc_all, cfrc_int) = (&mut v6m(d.cacc)[..nbody], &mut v6m(d.cfrc_int)[..nbody]);
+    let (cinert, cvel) = (&v10(d.cinert)[..nbody], &v6(d.cvel)[..nbody]);
+    let cfrc_ext = &v6(d.cfrc_ext)[..nbody];
+    let (dofadr, dofnum, parentid) = (
+        &m.body_dofadr[..nbody],
+        &m.body_dofnum[..nbody],
+        &m.body_parentid[..nbody],
+    );
+    cfrc_int[0] = [0.0; 6];
     for j in 1..nbody {
-        let bda = m.body_dofadr[j].max(0) as usize;
-        let n = m.body_dofnum[j] as usize;
-        let tmp = mul_dof_vec(&d.cdof_dot[6 * bda..6 * (bda + n)], &d.qvel[bda..bda + n]);
-        let mut cacc = add6(&v6(d.cacc)[m.body_parentid[j] as usize], &tmp);
-        let tmp = mul_dof_vec(&d.cdof[6 * bda..6 * (bda + n)], &d.qacc[bda..bda + n]);
+        let dofs = dofadr[j].max(0) as usize..(dofadr[j].max(0) + dofnum[j]) as usize;
+        let range6 = 6 * dofs.start..6 * dofs.end;
+        let tmp = mul_dof_vec(&d.cdof_dot[range6.clone()], &d.qvel[dofs.clone()]);
+        let mut cacc = add6(&cacc_all[parentid[j] as usize], &tmp);
+        let tmp = mul_dof_vec(&d.cdof[range6], &d.qacc[dofs]);
         cacc = add6(&cacc, &tmp);
-        v6m(d.cacc)[j] = cacc;
-        let f = body_force(&v10(d.cinert)[j], &v6(d.cvel)[j], &cacc);
-        let ext = v6(d.cfrc_ext)[j];
-        v6m(d.cfrc_int)[j] = core::array::from_fn(|k| f[k] - ext[k]);
+        cacc_all[j] = cacc;
+        let f = body_force(&cinert[j], &cvel[j], &cacc);
+        let ext = &cfrc_ext[j];
+        cfrc_int[j] = core::array::from_fn(|k| f[k] - ext[k]);
     }
     for j in (1..nbody).rev() {
-        let child = v6(d.cfrc_int)[j];
-        let p = m.body_parentid[j] as usize;
-        v6m(d.cfrc_int)[p] = add6(&v6(d.cfrc_int)[p], &child);
+        let child = cfrc_int[j];
+        let p = parentid[j] as usize;
+        cfrc_int[p] = add6(&cfrc_int[p], &child);
     }
 }
 
 /// Adds `force` (torque:force, world-oriented, acting at `point`) to the `cfrc_ext` of `body`
-/// (subtracts it when `!add`), moved to the body's subtree center of mass; nothing for the world.
+/// (subtracts it when `!add`), moved to the body's subtree center of mass (`subtree_com`);
+/// nothing for the world.
 fn apply_cfrc_ext(
     m: &Model,
-    d: &mut Data,
+    subtree_com: &[Real],
+    cfrc_ext: &mut [Real],
     body: usize,
     force: &[Real; 6],
     point: &[Real; 3],
@@ -839,9 +885,9 @@ fn apply_cfrc_ext(
     if body == 0 {
         return;
     }
-    let com = v3(d.subtree_com)[m.body_rootid[body] as usize];
+    let com = v3(subtree_com)[m.body_rootid[body] as usize];
     let at_com = crate::math::spatial::transform_spatial(force, true, &com, point, None);
-    let ext = &mut v6m(d.cfrc_ext)[body];
+    let ext = &mut v6m(cfrc_ext)[body];
     for (e, f) in ext.iter_mut().zip(at_com) {
         if add {
             *e += f;
@@ -851,34 +897,30 @@ fn apply_cfrc_ext(
     }
 }
 
-/// The force of contact `i` in `cfrc_ext`: on the body of its second geom, and opposite on the
-/// first's. Contacts without rows or with flexes are skipped.
-fn contact_cfrc_ext(m: &Model, d: &mut Data, i: usize) {
-    let contacts = d
+/// The contact forces in `cfrc_ext`: each on the body of its second geom, and opposite on the
+/// first's. Contacts without rows or with flexes are skipped. The arena views are made once.
+fn contact_cfrc_ext(m: &Model, d: &mut Data) {
+    let a = d
         .arena
-        .arrays_only(ArenaMask::of(&[ArenaField::contact]))
-        .contact;
-    // only the fields used below, not the whole 576-byte record: a copy of it read nine cache
-    // lines per contact and cost ~90 instructions in memcpy
-    let Some((efc_address, geom, frame, pos)) = contacts
-        .get(i)
-        .map(|c| (c.efc_address, c.geom, c.frame, c.pos))
-    else {
-        return;
-    };
-    if efc_address < 0 || geom[0] < 0 || geom[1] < 0 {
-        return;
+        .arrays_only(ArenaMask::of(&[ArenaField::contact, ArenaField::efc_force]));
+    let (subtree_com, cfrc_ext) = (&*d.subtree_com, &mut *d.cfrc_ext);
+    for con in a.contact.iter().take(d.ncon) {
+        if con.efc_address < 0 || con.geom[0] < 0 || con.geom[1] < 0 {
+            continue;
+        }
+        // contact frame force:torque to world torque:force
+        let local = contact_force_of(m, con, a.efc_force);
+        let torque = rot_vec_mat_t(&[local[3], local[4], local[5]], &con.frame);
+        let force = rot_vec_mat_t(&[local[0], local[1], local[2]], &con.frame);
+        let world = [
+            torque[0], torque[1], torque[2], force[0], force[1], force[2],
+        ];
+        let body = |g: i32| m.geom_bodyid[g as usize] as usize;
+        let b = body(con.geom[0]);
+        apply_cfrc_ext(m, subtree_com, cfrc_ext, b, &world, &con.pos, false);
+        let b = body(con.geom[1]);
+        apply_cfrc_ext(m, subtree_com, cfrc_ext, b, &world, &con.pos, true);
     }
-    // contact frame force:torque to world torque:force
-    let local = contact_force(m, d, i);
-    let torque = rot_vec_mat_t(&[local[3], local[4], local[5]], &frame);
-    let force = rot_vec_mat_t(&[local[0], local[1], local[2]], &frame);
-    let world = [
-        torque[0], torque[1], torque[2], force[0], force[1], force[2],
-    ];
-    let body = |g: i32| m.geom_bodyid[g as usize] as usize;
-    apply_cfrc_ext(m, d, body(geom[0]), &world, &pos, false);
-    apply_cfrc_ext(m, d, body(geom[1]), &world, &pos, true);
 }
 
 /// The forces of connect and weld constraints in `cfrc_ext`: on body 1 at its anchor, and
@@ -930,7 +972,7 @@ fn equality_cfrc_ext(m: &Model, d: &mut Data) {
         for (obj, point, add) in [(m.eq_obj1id[id], p1, true), (m.eq_obj2id[id], p2, false)] {
             let body = obj as usize;
             let pos = local2global_pos(d.xpos, d.xmat, d.xipos, &point, body, 0);
-            apply_cfrc_ext(m, d, body, &world, &pos, add);
+            apply_cfrc_ext(m, d.subtree_com, d.cfrc_ext, body, &world, &pos, add);
         }
         i += rows;
     }

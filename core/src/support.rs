@@ -139,7 +139,8 @@ impl<'a> BodyFrames<'a> {
 
     /// Position of a point given in body `body`'s frame (`mj_local2Global`, position part).
     /// `sameframe`: 0 compute, 1 the body frame itself, 2 the body's inertial frame.
-    #[inline]
+    // always inlined: a call costs as much as the copy most objects (sameframe) need
+    #[inline(always)]
     pub fn pos(&self, pos: &[Real; 3], body: usize, sameframe: u8) -> [Real; 3] {
         match sameframe {
             0 => {
@@ -153,7 +154,7 @@ impl<'a> BodyFrames<'a> {
     }
 
     /// Orientation of a frame given in body `body`'s frame (`mj_local2Global`, rotation part).
-    #[inline]
+    #[inline(always)]
     pub fn mat(&self, quat: &[Real; 4], body: usize, sameframe: u8) -> [Real; 9] {
         match sameframe {
             0 => quat2mat(&mul_quat(&self.xquat[body], quat)),
@@ -551,6 +552,13 @@ pub fn apply_torque(
     }
 }
 
+/// Whether a body other than the world has a nonzero entry in `xfrc_applied`: without one,
+/// [`xfrc_accumulate`] adds nothing. One pass without early exit, so that it vectorizes.
+pub fn has_xfrc(m: &Model, d: &Data) -> bool {
+    let bodies = d.xfrc_applied.get(6..6 * m.nbody).unwrap_or_default();
+    bodies.iter().fold(false, |any, &x| any | (x != 0.0))
+}
+
 /// Adds the generalized forces of all `xfrc_applied` to `qfrc` (`mj_xfrcAccumulate`).
 pub fn xfrc_accumulate(
     m: &Model,
@@ -661,24 +669,40 @@ pub fn mul_m(m: &Model, d: &Data, res: &mut [Real], vec: &[Real]) {
 pub(crate) fn mul_sym_sparse(m: &Model, mat: &[Real], res: &mut [Real], vec: &[Real]) {
     let nv = m.nv;
     let (res, vec) = (&mut res[..nv], &vec[..nv]);
-    let (madr, parent) = (&m.dof_Madr[..nv], &m.dof_parentid[..nv]);
-    for ((r, &v), &adr) in res.iter_mut().zip(vec).zip(madr) {
-        *r = mat[adr as usize] * v;
-    }
+    let (madr, parent, simplenum) = (
+        &m.dof_Madr[..nv],
+        &m.dof_parentid[..nv],
+        &m.dof_simplenum[..nv],
+    );
+    let mat = &mat[..m.nM];
+    // one pass in dof order: each row's diagonal first, then its entries below it, added to
+    // the row and (transposed) to its ancestors' rows, which come earlier and are set by then
     let mut i = 0;
     while i < nv {
-        // a run of simple dofs has only diagonals: skipped whole (a cloth's vertices are all
-        // simple, and a test per dof cost a third of this product there)
-        let simple = m.dof_simplenum[i] as usize;
+        // a run of simple dofs has only diagonals (a cloth's vertices are all simple, and a
+        // test per dof cost a third of this product there)
+        let simple = simplenum[i] as usize;
         if simple > 0 {
+            let run = i..(i + simple).min(nv);
+            let diagonals = res[run.clone()].iter_mut().zip(&vec[run.clone()]);
+            for ((r, &v), &adr) in diagonals.zip(&madr[run]) {
+                *r = mat[adr as usize] * v;
+            }
             i += simple;
             continue;
         }
-        // row i below the diagonal: one entry per ancestor, nearest first (the validated tree
-        // makes the chain exactly as long as the row)
-        let row = &mat[madr[i] as usize + 1..row_end(m, i)];
+        // row i: the diagonal, then one entry per ancestor, nearest first (the validated tree
+        // makes the chain exactly as long as the row); it ends where row i + 1 starts
+        let end = madr.get(i + 1).map_or(m.nM, |&a| a as usize);
+        let Some((&mii, row)) = mat[madr[i] as usize..end].split_first() else {
+            // no row at all (the validator refuses such a layout)
+            res[i] = 0.0;
+            i += 1;
+            continue;
+        };
         // res[i] accumulates in a register: the ancestors j written meanwhile are not i
-        let (mut ri, vi) = (res[i], vec[i]);
+        let vi = vec[i];
+        let mut ri = mii * vi;
         let mut j = parent[i] as usize;
         for &mij in row {
             ri += mij * vec[j];
@@ -687,15 +711,6 @@ pub(crate) fn mul_sym_sparse(m: &Model, mat: &[Real], res: &mut [Real], vec: &[R
         }
         res[i] = ri;
         i += 1;
-    }
-}
-
-/// End of row `i` of a matrix in `qM`'s layout (the start of row `i + 1`).
-#[inline]
-pub(crate) fn row_end(m: &Model, i: usize) -> usize {
-    match m.dof_Madr.get(i + 1) {
-        Some(&adr) if i + 1 < m.nv => adr as usize,
-        _ => m.nM,
     }
 }
 
@@ -947,25 +962,33 @@ pub fn get_totalmass(m: &Model) -> Real {
 /// dimension goes; decoded from the pyramid edges for pyramidal cones. Zero for a contact that
 /// does not exist or has no rows.
 pub fn contact_force(m: &Model, d: &Data, id: usize) -> [Real; 6] {
-    let mut result = [0.0; 6];
     let a = d
         .arena
         .arrays_only(ArenaMask::of(&[ArenaField::contact, ArenaField::efc_force]));
-    let Some(con) = a
-        .contact
-        .get(id)
-        .filter(|c| id < d.ncon && c.efc_address >= 0)
-    else {
+    match a.contact.get(id).filter(|_| id < d.ncon) {
+        Some(con) => contact_force_of(m, con, a.efc_force),
+        None => [0.0; 6],
+    }
+}
+
+/// [`contact_force`] of one contact with the solver's forces `efc_force` at hand, for the
+/// loops over contacts (they make the arena views once, not once per contact).
+pub(crate) fn contact_force_of(
+    m: &Model,
+    con: &crate::records::Contact,
+    efc_force: &[Real],
+) -> [Real; 6] {
+    let mut result = [0.0; 6];
+    let Ok(adr) = usize::try_from(con.efc_address) else {
         return result;
     };
-    let adr = con.efc_address as usize;
     let dim = con.dim.clamp(1, 6) as usize;
     if is_pyramidal(m) {
         let edges = if dim == 1 { 1 } else { 2 * (dim - 1) };
-        if let Some(pyramid) = a.efc_force.get(adr..adr + edges) {
+        if let Some(pyramid) = efc_force.get(adr..adr + edges) {
             crate::math::misc::decode_pyramid(&mut result, pyramid, &con.friction, dim);
         }
-    } else if let Some(force) = a.efc_force.get(adr..adr + dim) {
+    } else if let Some(force) = efc_force.get(adr..adr + dim) {
         result[..dim].copy_from_slice(force);
     }
     result

@@ -349,6 +349,10 @@ fn add_segment_jacobian(
 
 /// Tendon velocities `ten_velocity = ten_J * qvel`, dense or sparse (part of `mj_fwdVelocity`).
 pub fn tendon_velocity(m: &Model, d: &mut Data) {
+    // most models have none: skip the product's set-up
+    if m.ntendon == 0 {
+        return;
+    }
     if is_sparse(m) {
         mul_mat_vec_sparse(
             d.ten_velocity,

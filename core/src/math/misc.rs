@@ -267,10 +267,19 @@ pub fn decode_pyramid(force: &mut [Real], pyramid: &[Real], mu: &[Real], dim: us
         force[0] = pyramid[0];
         return;
     }
-    force[0] = pyramid[..2 * (dim - 1)].iter().fold(0.0, |acc, p| acc + *p);
-    for i in 0..dim - 1 {
-        force[i + 1] = (pyramid[2 * i] - pyramid[2 * i + 1]) * mu[i];
+    // the dim - 1 pairs of edges, cut once: one loop sums the normal force in the edges' order
+    // and sets the tangential ones, without bounds checks
+    let pairs = &pyramid.as_chunks::<2>().0[..dim - 1];
+    let Some((normal, tangents)) = force[..dim].split_first_mut() else {
+        return;
+    };
+    let mut sum = 0.0;
+    for ((t, &[p0, p1]), &mu_i) in tangents.iter_mut().zip(pairs).zip(&mu[..dim - 1]) {
+        sum += p0;
+        sum += p1;
+        *t = (p0 - p1) * mu_i;
     }
+    *normal = sum;
 }
 
 /// Position at time `t` of the spring-damper `x'' = -k x - b x'` started at `pos0` with
