@@ -135,7 +135,7 @@ pub(super) fn hessian_incremental(
     let (nv, nefc) = (m.nv, efc.nefc);
     let jac = &efc.jac;
     #[cfg(feature = "fast")]
-    if refactor_cheaper(ctx, efc, oldstate, nv) {
+    if refactor_cheaper(ctx, efc, oldstate, nv, stack)? {
         return hessian_direct(m, d, efc, ctx, stack);
     }
     ctx.nupdate = 0;
@@ -183,30 +183,55 @@ pub(super) fn hessian_incremental(
     Ok(())
 }
 
-/// Fast build: whether the rows that changed state since `oldstate` are so many that factoring
-/// afresh is cheaper than updating the factor by each (`math::fast::refactor_cheaper`; forming
-/// `J' D J` costs half the square of each quadratic row's length).
+/// Fast build: whether the rows that changed state since `oldstate` cost more in rank-one
+/// updates than factoring afresh (`math::fast::refactor_cheaper_*`): dense, by their number;
+/// sparse, by the factor rows each one touches, so that a model of independent bodies (the
+/// pile, humanoid100) keeps its cheap updates and a coupled one (the stack) refactors.
 #[cfg(feature = "fast")]
-fn refactor_cheaper(ctx: &Context, efc: &Efc, oldstate: &[i32], nv: usize) -> bool {
+fn refactor_cheaper(
+    ctx: &Context,
+    efc: &Efc,
+    oldstate: &[i32],
+    nv: usize,
+    stack: &mut Stack,
+) -> Result<bool, StepError> {
+    use crate::math::fast;
     let Some(h) = ctx.hessian.as_ref() else {
-        return false;
+        return Ok(false);
     };
     let jac = &efc.jac;
     let quadratic = |s: i32| s == CNSTRSTATE_QUADRATIC;
-    let (mut nchange, mut form) = (0, 0);
-    for i in 0..efc.nefc {
-        nchange += usize::from(quadratic(oldstate[i]) != quadratic(efc.state[i]));
-        if quadratic(efc.state[i]) {
-            let len = if jac.sparse {
-                jac.rownnz[i] as usize
-            } else {
-                nv
-            };
-            form += len * len / 2;
-        }
+    let changed = |i: usize| quadratic(oldstate[i]) != quadratic(efc.state[i]);
+    if !jac.sparse {
+        let nchange = (0..efc.nefc).filter(|&i| changed(i)).count();
+        let nquad = efc.state[..efc.nefc]
+            .iter()
+            .filter(|&&s| quadratic(s))
+            .count();
+        return Ok(fast::refactor_cheaper_dense(
+            nchange,
+            nv,
+            nquad * (nv * nv / 2),
+        ));
     }
-    let rownnz = jac.sparse.then_some(&h.rownnz[..nv]);
-    crate::math::fast::refactor_cheaper(nchange, h.nnz, rownnz, nv, form)
+    let nchange = (0..efc.nefc).filter(|&i| changed(i)).count();
+    if !fast::refactor_possible_sparse(nchange, h.nnz, nv) {
+        return Ok(false);
+    }
+    let mut frame = stack.frame();
+    let path = frame.alloc::<u64>(nv)?;
+    fast::update_paths(h.rownnz, h.rowadr, h.colind, path);
+    let mut update = 0;
+    for i in (0..efc.nefc).filter(|&i| changed(i)) {
+        let adr = jac.rowadr[i] as usize;
+        let cols = &jac.colind[adr..adr + jac.rownnz[i] as usize];
+        update += fast::update_cost_sparse(cols, path);
+    }
+    let form = || {
+        let len = &jac.rownnz[..efc.nefc];
+        len.iter().map(|&k| k as u64 * k as u64 / 2).sum()
+    };
+    Ok(fast::refactor_cheaper_sparse(update, &h.rownnz[..nv], form))
 }
 
 /// `hcone` = the factor of `H` plus, for each elliptic cone in the middle zone, `J' Hc J` with
