@@ -661,26 +661,39 @@ pub fn mul_m(m: &Model, d: &Data, res: &mut [Real], vec: &[Real]) {
 pub(crate) fn mul_sym_sparse(m: &Model, mat: &[Real], res: &mut [Real], vec: &[Real]) {
     let nv = m.nv;
     let (res, vec) = (&mut res[..nv], &vec[..nv]);
-    let (madr, parent) = (&m.dof_Madr[..nv], &m.dof_parentid[..nv]);
-    for ((r, &v), &adr) in res.iter_mut().zip(vec).zip(madr) {
-        *r = mat[adr as usize] * v;
-    }
+    let (madr, parent, simple) = (
+        &m.dof_Madr[..nv],
+        &m.dof_parentid[..nv],
+        &m.dof_simplenum[..nv],
+    );
+    // dof by dof, each row's diagonal term first: the ancestors j < i that row i adds to were
+    // set when their own rows were reached (MuJoCo's order of additions)
     let mut i = 0;
     while i < nv {
-        // a run of simple dofs has only diagonals: skipped whole (a cloth's vertices are all
-        // simple, and a test per dof cost a third of this product there)
-        let simple = m.dof_simplenum[i] as usize;
-        if simple > 0 {
-            i += simple;
+        // a run of simple dofs has only diagonals (a cloth's vertices are all simple, and a
+        // test per dof cost a third of this product there)
+        let run = simple[i] as usize;
+        if run > 0 {
+            let end = (i + run).min(nv);
+            let run = i..end;
+            for ((r, &v), &adr) in res[run.clone()]
+                .iter_mut()
+                .zip(&vec[run.clone()])
+                .zip(&madr[run])
+            {
+                *r = mat[adr as usize] * v;
+            }
+            i = end;
             continue;
         }
-        // row i below the diagonal: one entry per ancestor, nearest first (the validated tree
+        // row i: the diagonal, then one entry per ancestor, nearest first (the validated tree
         // makes the chain exactly as long as the row)
-        let row = &mat[madr[i] as usize + 1..row_end(m, i)];
+        let row = &mat[madr[i] as usize..row_end(m, i)];
+        let vi = vec[i];
         // res[i] accumulates in a register: the ancestors j written meanwhile are not i
-        let (mut ri, vi) = (res[i], vec[i]);
+        let mut ri = row[0] * vi;
         let mut j = parent[i] as usize;
-        for &mij in row {
+        for &mij in &row[1..] {
             ri += mij * vec[j];
             res[j] += mij * vi;
             j = parent[j] as usize;

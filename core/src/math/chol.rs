@@ -60,9 +60,10 @@ pub fn chol_solve_in_place(res: &mut [Real], mat: &[Real], n: usize) {
 fn back_sub(res: &mut [Real], mat: &[Real], n: usize) {
     for i in (0..n).rev() {
         let mut r = res[i];
-        // the rows below i, whole: no bounds check per strided element
-        for (row, &x) in mat[(i + 1) * n..n * n].chunks_exact(n).zip(&res[i + 1..n]) {
-            r = madd(-row[i], x, r);
+        let mut li = (i + 1) * n + i;
+        for &x in &res[i + 1..n] {
+            r = madd(-mat[li], x, r);
+            li += n;
         }
         res[i] = r / mat[i * (n + 1)];
     }

@@ -207,8 +207,12 @@ pub fn mul_mat_vec_sparse(
     let mut r = 0;
     while r < nr {
         // rowsuper[r] counts the rows after r with r's pattern: three rows at a time while a
-        // supernode has three left, then one (the grouping of MuJoCo's loop)
-        if rowsuper[r] >= 2 && r + 3 <= nr {
+        // supernode has three left, then one (the grouping of MuJoCo's loop). An empty row
+        // (a dof that no constraint reaches, in `J'`) sums to 0 either way, without set-up.
+        if rownnz[r] == 0 {
+            res[r] = 0.0;
+            r += 1;
+        } else if rowsuper[r] >= 2 && r + 3 <= nr {
             let nnz = rownnz[r];
             let (_, cols) = row(rowadr[r], nnz);
             let values = |r: usize| &mat[span(rowadr[r], nnz)];
@@ -655,12 +659,17 @@ pub fn sqr_mat_td_sparse(
                 res_colind.copy_within(prev..prev + nnz, radr);
             }
         }
+        let (adr_t, len_t) = (rowadr_t[i] as usize, rownnz_t[i] as usize);
+        if len_t == 0 && nnz == 0 {
+            // an empty row of matT (a dof that no row reaches): an empty row of the result
+            res_rownnz[i] = 0;
+            continue;
+        }
         let cols = &mut res_colind[radr..];
 
         // the columns of a lower-triangle row are at most i: one bounds check here covers
         // the lookups in the loops below
         let (row_buf, row_mark) = (&mut buffer[..=i], &mut markers[..=i]);
-        let (adr_t, len_t) = (rowadr_t[i] as usize, rownnz_t[i] as usize);
         let row_t = adr_t..adr_t + len_t;
         for (&t, &vt) in colind_t[row_t.clone()].iter().zip(&mat_t[row_t]) {
             let t = t as usize;
@@ -727,8 +736,12 @@ pub(crate) fn mirror_lower(
 ) {
     let (rownnz, rowadr) = (&mut rownnz[..n], &rowadr[..n]);
     for i in 0..n {
-        let start = rowadr[i] as usize;
         let len = (rownnz[i] as usize).saturating_sub(1);
+        if len == 0 {
+            // a diagonal alone (most rows of a Hessian over many independent bodies)
+            continue;
+        }
+        let start = rowadr[i] as usize;
         // the entries go to rows before i, which end before row i starts: reads from the
         // upper part, writes to the lower, one bound check per entry for both arrays
         let (val_lo, val_hi) = val.split_at_mut(start);
