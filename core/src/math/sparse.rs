@@ -207,13 +207,16 @@ pub fn mul_mat_vec_sparse(
     let mut r = 0;
     while r < nr {
         // rowsuper[r] counts the rows after r with r's pattern: three rows at a time while a
-        // supernode has three left, then one (the grouping of MuJoCo's loop). An empty row
-        // (a dof that no constraint reaches, in `J'`) sums to 0 either way, without set-up.
-        if rownnz[r] == 0 {
-            res[r] = 0.0;
-            r += 1;
-        } else if rowsuper[r] >= 2 && r + 3 <= nr {
+        // supernode has three left, then one (the grouping of MuJoCo's loop)
+        if rowsuper[r] >= 2 && r + 3 <= nr {
             let nnz = rownnz[r];
+            if nnz == 0 {
+                // empty rows (dofs that no constraint reaches, in `J'`) sum to 0 either way:
+                // no set-up for them
+                res[r..r + 3].fill(0.0);
+                r += 3;
+                continue;
+            }
             let (_, cols) = row(rowadr[r], nnz);
             let values = |r: usize| &mat[span(rowadr[r], nnz)];
             let out = dot_row3(values(r), values(r + 1), values(r + 2), cols, vec);
