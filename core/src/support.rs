@@ -6,7 +6,7 @@ use crate::data::Data;
 use crate::error::StepError;
 use crate::math::mat::{mul_mat_mat, mul_mat_mat3, mul_mat_mat_t3, mul_mat_t_vec, rot_vec_mat};
 use crate::math::quat::{mul_quat, quat2mat, quat_integrate, sub_quat};
-use crate::math::sparse::combine_sparse;
+use crate::math::sparse::{combine_rows, mirror_lower};
 use crate::math::spatial::transform_spatial;
 use crate::math::vec::{add_to, add_to3, cross, normalize4, scl3, scl_in_place, sub, sub3};
 use crate::model::Model;
@@ -1101,44 +1101,40 @@ pub fn make_m_sparse(
     colind: &mut [i32],
 ) {
     let nv = m.nv;
-    let rowadr = &*d.D_rowadr;
+    let rowadr = &d.D_rowadr[..nv];
+    let (parent, simple) = (&m.dof_parentid[..nv], &m.dof_simplenum[..nv]);
 
-    // lower triangle, walking each dof's ancestors, then reversed into column order
+    // lower triangle: row i of qM is the diagonal, then one entry per ancestor, nearest first
+    // (the validated tree makes the chain exactly as long as the row); it is stored reversed,
+    // in column order
     for i in 0..nv {
         let start = rowadr[i] as usize;
-        let mut madr = m.dof_Madr[i] as usize;
-        if m.dof_simplenum[i] != 0 {
+        let madr = m.dof_Madr[i] as usize;
+        if simple[i] != 0 {
             rownnz[i] = 1;
             mat[start] = d.qM[madr];
             colind[start] = i as i32;
             continue;
         }
-        let mut col = start;
-        let mut j = i as i32;
-        while j >= 0 {
-            mat[col] = d.qM[madr];
-            colind[col] = j;
-            madr += 1;
-            col += 1;
-            j = m.dof_parentid[j as usize];
+        // row i ends where row i + 1 starts
+        let end = m.dof_Madr[..nv].get(i + 1).map_or(m.nM, |&a| a as usize);
+        let row = &d.qM[madr..end];
+        let len = row.len();
+        let (vals, cols) = (
+            &mut mat[start..start + len],
+            &mut colind[start..start + len],
+        );
+        let mut j = i;
+        for ((v, c), &q) in vals.iter_mut().rev().zip(cols.iter_mut().rev()).zip(row) {
+            *v = q;
+            *c = j as i32;
+            // -1 after the root, never read
+            j = parent[j] as usize;
         }
-        rownnz[i] = (col - start) as i32;
-        mat[start..col].reverse();
-        colind[start..col].reverse();
+        rownnz[i] = len as i32;
     }
 
-    // upper triangle from the lower
-    for i in 1..nv {
-        let start = rowadr[i] as usize;
-        let end = start + rownnz[i] as usize - 1;
-        for j in start..end {
-            let c = colind[j] as usize;
-            let a = (rowadr[c] + rownnz[c]) as usize;
-            rownnz[c] += 1;
-            mat[a] = mat[j];
-            colind[a] = i as i32;
-        }
-    }
+    mirror_lower(mat, colind, rownnz, rowadr, nv);
 }
 
 /// Adds the sparse mass matrix of [`make_m_sparse`] to the sparse `dst` (room for `nv` per
@@ -1160,10 +1156,12 @@ pub fn add_m_sparse(
     let mut frame = stack.frame();
     let buf_ind = frame.alloc::<i32>(nv)?;
     let buf = frame.alloc::<Real>(nv)?;
+    let (rownnz, rowadr) = (&mut rownnz[..nv], &rowadr[..nv]);
+    let (m_rowadr, m_rownnz) = (&d.D_rowadr[..nv], &m_rownnz[..nv]);
     for i in 0..nv {
-        let (adr, madr) = (rowadr[i] as usize, d.D_rowadr[i] as usize);
+        let (adr, madr) = (rowadr[i] as usize, m_rowadr[i] as usize);
         let mnnz = m_rownnz[i] as usize;
-        rownnz[i] = combine_sparse(
+        rownnz[i] = combine_rows(
             &mut dst[adr..],
             &mat[madr..madr + mnnz],
             1.0,

@@ -15,6 +15,15 @@ use crate::error::StepError;
 use crate::real::MINVAL;
 use crate::Real;
 
+/// Address range of a sparse row at `adr` with `nnz` entries. Both are zero-extended: the end
+/// cannot overflow, so slicing with the range checks one bound (a negative value, never
+/// stored, becomes an address past any array and fails that check).
+#[inline(always)]
+fn span(adr: i32, nnz: i32) -> core::ops::Range<usize> {
+    let adr = adr as u32 as usize;
+    adr..adr + nnz as u32 as usize
+}
+
 /// Sum of `prod(0) + ... + prod(n-1)` in the order of MuJoCo's AVX dot products: each block of
 /// four goes into four lanes, the lanes are reduced as `(l0 + l2) + (l1 + l3)`, and the last
 /// `n % 4` products are then added one by one.
@@ -186,10 +195,7 @@ pub fn mul_mat_vec_sparse(
     // values and columns cut to one length: slicing a row checks one bound for both
     let len = mat.len().min(colind.len());
     let (mat, colind) = (&mat[..len], &colind[..len]);
-    let row = |adr: i32, nnz: i32| {
-        let (adr, nnz) = (adr as usize, nnz as usize);
-        (&mat[adr..][..nnz], &colind[adr..][..nnz])
-    };
+    let row = |adr: i32, nnz: i32| (&mat[span(adr, nnz)], &colind[span(adr, nnz)]);
     let Some(rowsuper) = rowsuper else {
         for ((out, &nnz), &adr) in res.iter_mut().zip(rownnz).zip(rowadr) {
             let (values, cols) = row(adr, nnz);
@@ -204,8 +210,15 @@ pub fn mul_mat_vec_sparse(
         // supernode has three left, then one (the grouping of MuJoCo's loop)
         if rowsuper[r] >= 2 && r + 3 <= nr {
             let nnz = rownnz[r];
+            if nnz == 0 {
+                // empty rows (dofs that no constraint reaches, in `J'`) sum to 0 either way:
+                // no set-up for them
+                res[r..r + 3].fill(0.0);
+                r += 3;
+                continue;
+            }
             let (_, cols) = row(rowadr[r], nnz);
-            let values = |r: usize| &mat[rowadr[r] as usize..][..nnz as usize];
+            let values = |r: usize| &mat[span(rowadr[r], nnz)];
             let out = dot_row3(values(r), values(r + 1), values(r + 2), cols, vec);
             res[r..r + 3].copy_from_slice(&out);
             r += 3;
@@ -249,6 +262,26 @@ pub fn combine_sparse_count(a_ind: &[i32], b_ind: &[i32]) -> usize {
 /// pattern. `src` is compressed with pattern `src_ind`. `buf` and `buf_ind` are scratch of at
 /// least `dst_nnz` elements.
 pub fn combine_sparse(
+    dst: &mut [Real],
+    src: &[Real],
+    a: Real,
+    b: Real,
+    dst_nnz: usize,
+    dst_ind: &mut [i32],
+    src_ind: &[i32],
+    buf: &mut [Real],
+    buf_ind: &mut [i32],
+) -> usize {
+    combine_rows(dst, src, a, b, dst_nnz, dst_ind, src_ind, buf, buf_ind)
+}
+
+/// [`combine_sparse`], inlined into the loops that combine a row per non-zero (the sparse
+/// Cholesky factorization and its rank-one update) or per dof (adding the mass matrix to the
+/// Hessian): the call's set-up of nine arguments cost more than a third of the merge there
+/// (humanoid, Newton with the sparse Hessian).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn combine_rows(
     dst: &mut [Real],
     src: &[Real],
     a: Real,
@@ -481,12 +514,17 @@ pub fn super_sparse(
     if nr == 0 {
         return;
     }
-    let pattern = |r: usize| {
-        let adr = rowadr[r] as usize;
-        &colind[adr..adr + rownnz[r] as usize]
-    };
+    let (rowsuper, rownnz, rowadr) = (&mut rowsuper[..nr], &rownnz[..nr], &rowadr[..nr]);
     for r in 0..nr - 1 {
-        rowsuper[r] = i32::from(same_pattern(pattern(r), pattern(r + 1)));
+        // rows of different lengths differ without a look at their columns
+        let (nnz, next_nnz) = (rownnz[r] as usize, rownnz[r + 1] as usize);
+        rowsuper[r] = i32::from(
+            nnz == next_nnz
+                && same_pattern(
+                    &colind[rowadr[r] as usize..][..nnz],
+                    &colind[rowadr[r + 1] as usize..][..nnz],
+                ),
+        );
     }
     rowsuper[nr - 1] = 0;
     for r in (0..nr - 1).rev() {
@@ -610,21 +648,31 @@ pub fn sqr_mat_td_sparse(
 
     for i in 0..nc {
         let radr = res_rowadr[i] as usize;
-        res_rownnz[i] = 0;
         buffer[i] = 0.0;
         markers[i] = 0;
 
         // a supernode row starts from the previous row's pattern
+        let mut nnz = 0;
         if rowsuper_t.is_some_and(|s| i > 0 && s[i - 1] != 0) {
-            res_rownnz[i] = res_rownnz[i - 1];
-            let prev = res_rowadr[i - 1] as usize;
-            res_colind.copy_within(prev..prev + res_rownnz[i] as usize, radr);
+            nnz = res_rownnz[i - 1] as usize;
+            // no call to move nothing: rows of matT without entries (dofs no row reaches)
+            // form one long supernode of empty patterns
+            if nnz > 0 {
+                let prev = res_rowadr[i - 1] as usize;
+                res_colind.copy_within(prev..prev + nnz, radr);
+            }
         }
+        let (adr_t, len_t) = (rowadr_t[i] as usize, rownnz_t[i] as usize);
+        if len_t == 0 && nnz == 0 {
+            // an empty row of matT (a dof that no row reaches): an empty row of the result
+            res_rownnz[i] = 0;
+            continue;
+        }
+        let cols = &mut res_colind[radr..];
 
         // the columns of a lower-triangle row are at most i: one bounds check here covers
         // the lookups in the loops below
         let (row_buf, row_mark) = (&mut buffer[..=i], &mut markers[..=i]);
-        let (adr_t, len_t) = (rowadr_t[i] as usize, rownnz_t[i] as usize);
         let row_t = adr_t..adr_t + len_t;
         for (&t, &vt) in colind_t[row_t.clone()].iter().zip(&mat_t[row_t]) {
             let t = t as usize;
@@ -641,22 +689,15 @@ pub fn sqr_mat_td_sparse(
                 row_buf[cc] += v * m;
                 if row_mark[cc] == 0 {
                     row_mark[cc] = 1;
-                    insert_sorted(
-                        &mut res_colind[radr..],
-                        &mut res_rownnz[i],
-                        cc as i32,
-                        cc == i,
-                    );
+                    insert_sorted(cols, nnz, cc as i32, cc == i);
+                    nnz += 1;
                 }
             }
         }
+        res_rownnz[i] = nnz as i32;
 
-        let end = res_rownnz[i] as usize;
         let keep_pattern = rowsuper_t.is_some_and(|s| s[i] != 0);
-        for (r, &cc) in res[radr..radr + end]
-            .iter_mut()
-            .zip(&res_colind[radr..radr + end])
-        {
+        for (r, &cc) in res[radr..radr + nnz].iter_mut().zip(&cols[..nnz]) {
             let cc = cc as usize;
             *r = row_buf[cc];
             row_buf[cc] = 0.0;
@@ -665,34 +706,57 @@ pub fn sqr_mat_td_sparse(
             }
         }
     }
-
-    // upper triangle from the lower
-    for i in 0..nc {
-        let start = res_rowadr[i] as usize;
-        let end = start + (res_rownnz[i] as usize).saturating_sub(1);
-        for j in start..end {
-            let col = res_colind[j] as usize;
-            let adr = (res_rowadr[col] + res_rownnz[col]) as usize;
-            res_rownnz[col] += 1;
-            res[adr] = res[j];
-            res_colind[adr] = i as i32;
-        }
-    }
+    mirror_lower(res, res_colind, res_rownnz, res_rowadr, nc);
     Ok(())
 }
 
-/// Inserts column `cc` into the sorted pattern `cols[..*nnz]` (at the end if `last`, the
+/// Inserts column `cc` into the sorted pattern `cols[..nnz]` (at the end if `last`, the
 /// diagonal, which is the rightmost column of a lower-triangle row).
-fn insert_sorted(cols: &mut [i32], nnz: &mut i32, cc: i32, last: bool) {
-    let n = *nnz as usize;
+#[inline]
+fn insert_sorted(cols: &mut [i32], nnz: usize, cc: i32, last: bool) {
     let at = if last {
-        n
+        nnz
     } else {
-        cols[..n].partition_point(|&c| c < cc)
+        cols[..nnz].partition_point(|&c| c < cc)
     };
-    cols.copy_within(at..n, at + 1);
+    // columns mostly arrive in increasing order: no call to move nothing
+    if at < nnz {
+        cols.copy_within(at..nnz, at + 1);
+    }
     cols[at] = cc;
-    *nnz += 1;
+}
+
+/// Fills the upper triangle of the symmetric `n x n` sparse matrix whose rows hold their lower
+/// triangle (diagonal last) and have room for the full row: row `i`'s entries before its
+/// diagonal are appended, in row order, to the rows of their columns (the last step of
+/// `mju_sqrMatTDSparse` and `mj_makeMSparse`).
+pub(crate) fn mirror_lower(
+    val: &mut [Real],
+    colind: &mut [i32],
+    rownnz: &mut [i32],
+    rowadr: &[i32],
+    n: usize,
+) {
+    let (rownnz, rowadr) = (&mut rownnz[..n], &rowadr[..n]);
+    for i in 0..n {
+        let len = (rownnz[i] as usize).saturating_sub(1);
+        if len == 0 {
+            // a diagonal alone (most rows of a Hessian over many independent bodies)
+            continue;
+        }
+        let start = rowadr[i] as usize;
+        // the entries go to rows before i, which end before row i starts: reads from the
+        // upper part, writes to the lower, one bound check per entry for both arrays
+        let (val_lo, val_hi) = val.split_at_mut(start);
+        let (ind_lo, ind_hi) = colind.split_at_mut(start);
+        for (&v, &c) in val_hi[..len].iter().zip(&ind_hi[..len]) {
+            let c = c as usize;
+            let adr = (rowadr[c] + rownnz[c]) as usize;
+            rownnz[c] += 1;
+            val_lo[adr] = v;
+            ind_lo[adr] = i as i32;
+        }
+    }
 }
 
 /// Row addresses of the uncompressed layout of an `nc x nc` matrix
@@ -714,14 +778,21 @@ pub fn compress_sparse(
     if nr == 0 {
         return;
     }
+    let (rownnz, rowadr) = (&rownnz[..nr], &mut rowadr[..nr]);
     rowadr[0] = 0;
     let mut adr = rownnz[0] as usize;
     for r in 1..nr {
         let old = rowadr[r] as usize;
         rowadr[r] = adr as i32;
         let nnz = rownnz[r] as usize;
-        mat.copy_within(old..old + nnz, adr);
-        colind.copy_within(old..old + nnz, adr);
+        // rows only move towards the front (adr <= old): an element at a time front to back
+        // is right where the rows overlap, and for rows this short cheaper than a `memmove`
+        let (vals, cols) = (&mut mat[adr..old + nnz], &mut colind[adr..old + nnz]);
+        let shift = old - adr;
+        for k in 0..nnz {
+            vals[k] = vals[k + shift];
+            cols[k] = cols[k + shift];
+        }
         adr += nnz;
     }
 }
@@ -751,48 +822,54 @@ pub fn chol_factor_sparse(
     let buf_ind = frame.alloc::<i32>(n)?;
     let buf = frame.alloc::<Real>(n)?;
 
-    // keep the lower triangle
+    // keep the lower triangle: drop the entries after the diagonal
+    let (rownnz, rowadr) = (&mut rownnz[..n], &rowadr[..n]);
     for r in 0..n {
         let adr = rowadr[r] as usize;
-        while rownnz[r] > 0 && colind[adr + rownnz[r] as usize - 1] as usize > r {
-            rownnz[r] -= 1;
-        }
-        if rownnz[r] == 0 || colind[adr + rownnz[r] as usize - 1] as usize != r {
+        let row = &colind[adr..adr + rownnz[r] as usize];
+        let nnz = row
+            .iter()
+            .rposition(|&c| c <= r as i32)
+            .map_or(0, |k| k + 1);
+        if nnz == 0 || row[nnz - 1] != r as i32 {
             return Err(structure_error("matrix must have non-zero diagonal"));
         }
+        rownnz[r] = nnz as i32;
     }
 
     let mut rank = n;
     for r in (0..n).rev() {
         let (nnz, adr) = (rownnz[r] as usize, rowadr[r] as usize);
+        // row r is after the rows c < r that it updates
+        let (mat_lo, mat_hi) = mat.split_at_mut(adr);
+        let (ind_lo, ind_hi) = colind.split_at_mut(adr);
+        let (row, diag) = mat_hi[..nnz].split_at_mut(nnz - 1);
+        let row_ind = &ind_hi[..nnz - 1];
 
         // diagonal, then the row before it
-        let mut tmp = mat[adr + nnz - 1];
+        let mut tmp = diag[0];
         if tmp < mindiag {
             tmp = mindiag;
             rank -= 1;
         }
-        mat[adr + nnz - 1] = sqrt(tmp);
-        let inv = 1.0 / mat[adr + nnz - 1];
-        for x in &mut mat[adr..adr + nnz - 1] {
+        diag[0] = sqrt(tmp);
+        let inv = 1.0 / diag[0];
+        for x in row.iter_mut() {
             *x *= inv;
         }
 
         // rows c < r with L(r,c) != 0: row(c)[0..=c] -= L(r,c) * row(r)[0..=c]
-        for i in 0..nnz - 1 {
-            let c = colind[adr + i] as usize;
+        for (i, &c) in row_ind.iter().enumerate() {
+            let c = c as usize;
             let cadr = rowadr[c] as usize;
-            let (mat_lo, mat_hi) = mat.split_at_mut(adr);
-            let (ind_lo, ind_hi) = colind.split_at_mut(adr);
-            let scl = -mat_hi[i];
-            rownnz[c] = combine_sparse(
+            rownnz[c] = combine_rows(
                 &mut mat_lo[cadr..],
-                &mat_hi[..=i],
+                &row[..=i],
                 1.0,
-                scl,
+                -row[i],
                 rownnz[c] as usize,
                 &mut ind_lo[cadr..],
-                &ind_hi[..=i],
+                &row_ind[..=i],
                 buf,
                 buf_ind,
             ) as i32;
@@ -811,35 +888,50 @@ pub fn chol_solve_sparse(
     rowadr: &[i32],
     colind: &[i32],
 ) {
-    res[..n].copy_from_slice(&vec[..n]);
+    let res = &mut res[..n];
+    res.copy_from_slice(&vec[..n]);
+    let (rownnz, rowadr) = (&rownnz[..n], &rowadr[..n]);
+    // values and columns cut to one length: slicing a row checks one bound for both
+    let len = mat.len().min(colind.len());
+    let (mat, colind) = (&mat[..len], &colind[..len]);
 
     // res <- L^-T res
     for i in (0..n).rev() {
         if res[i] == 0.0 {
             continue;
         }
-        let (adr, nnz) = (rowadr[i] as usize, rownnz[i] as usize);
-        res[i] /= mat[adr + nnz - 1];
+        let (vals, cols, diag) = factor_row(mat, colind, rowadr[i], rownnz[i]);
+        res[i] /= diag;
         let x = res[i];
-        let off = adr..adr + nnz - 1;
-        for (&l, &c) in mat[off.clone()].iter().zip(&colind[off]) {
+        for (&l, &c) in vals.iter().zip(cols) {
             res[c as usize] -= l * x;
         }
     }
 
     // res <- L^-1 res
     for i in 0..n {
-        let (adr, nnz) = (rowadr[i] as usize, rownnz[i] as usize);
-        if nnz > 1 {
-            res[i] -= dot_sparse(
-                &mat[adr..adr + nnz - 1],
-                res,
-                &colind[adr..adr + nnz - 1],
-                false,
-            );
+        let (vals, cols, diag) = factor_row(mat, colind, rowadr[i], rownnz[i]);
+        if !cols.is_empty() {
+            res[i] -= dot_row(vals, cols, res);
         }
-        res[i] /= mat[adr + nnz - 1];
+        res[i] /= diag;
     }
+}
+
+/// A row of the factor of [`chol_factor_sparse`] at `adr` with `nnz` entries (`mat` and `colind`
+/// of one length): the entries before the diagonal, their columns, and the diagonal.
+#[inline(always)]
+fn factor_row<'a>(
+    mat: &'a [Real],
+    colind: &'a [i32],
+    adr: i32,
+    nnz: i32,
+) -> (&'a [Real], &'a [i32], Real) {
+    let (vals, cols) = (&mat[span(adr, nnz)], &colind[span(adr, nnz)]);
+    let (&diag, vals) = vals
+        .split_last()
+        .expect("a factor row ends at its diagonal");
+    (vals, &cols[..vals.len()], diag)
 }
 
 /// Rank-one update `L' L ± x x'` of the factor of [`chol_factor_sparse`] in place
@@ -891,7 +983,7 @@ pub fn chol_update_sparse(
         // row: (row + s x) / c, before the diagonal (a pattern that grows spills into the
         // next row, as in MuJoCo, and is an error)
         let b = if flg_plus { s / c } else { -s / c };
-        let new_nnz = combine_sparse(
+        let new_nnz = combine_rows(
             &mut mat[adr..],
             &x[..iu],
             1.0 / c,
@@ -907,7 +999,7 @@ pub fn chol_update_sparse(
         }
 
         // x: c x - s row, before the diagonal
-        let new_x_nnz = combine_sparse(
+        let new_x_nnz = combine_rows(
             x,
             &mat[adr..adr + nnz - 1],
             c,
@@ -929,8 +1021,7 @@ pub fn chol_update_sparse(
 /// Address range of row `i` of a compressed-row matrix.
 #[inline]
 fn row_range(rownnz: &[i32], rowadr: &[i32], i: usize) -> core::ops::Range<usize> {
-    let adr = rowadr[i] as usize;
-    adr..adr + rownnz[i] as usize
+    span(rowadr[i], rownnz[i])
 }
 
 /// Why [`factor_lu_sparse`] could not factor a matrix (MuJoCo stops with `mjERROR` in each
