@@ -36,6 +36,9 @@ pub(super) fn collide_tree(
     if !can_collide2(m, b1, b2) {
         return Ok(());
     }
+    if let Some(leaves) = single_leaves(m, b1, b2) {
+        return collide_single_leaves(m, d, arena, leaves, merged);
+    }
     let trees = Trees::new(m, b1, b2)?;
     let frame = mark_stack(arena)?;
     let capacity = trees.nodes[0] + trees.nodes[1];
@@ -50,6 +53,50 @@ pub(super) fn collide_tree(
     };
     arena.release(frame);
     result
+}
+
+/// The roots of two bodies' hierarchies when each is a single node, a leaf (a body with one
+/// collidable geom, as most links of a hand or an arm), or `None` when the general traversal
+/// is needed.
+fn single_leaves(m: &Model, b1: usize, b2: usize) -> Option<[usize; 2]> {
+    if b2 >= m.nbody {
+        return None;
+    }
+    let root = |b: usize| {
+        let adr = usize::try_from(m.body_bvhadr[b]).ok()?;
+        let &[c0, c1] = m.bvh_child.as_chunks::<2>().0.get(adr)?;
+        (m.body_bvhnum[b] == 1 && c0 < 0 && c1 < 0).then_some(adr)
+    };
+    Some([root(b1)?, root(b2)?])
+}
+
+/// [`collide_tree`] for two single leaves: the traversal would visit only the root pair, so
+/// the leaves are collided directly. The arena reservations are the traversal's (the room left
+/// for contacts and the peak counters stay MuJoCo's); what is saved is setting up the
+/// traversal, which cost more than the leaf test on a hand's finger links (callgrind, bench
+/// hand).
+fn collide_single_leaves(
+    m: &Model,
+    d: &mut Data,
+    arena: &mut Arena,
+    [n1, n2]: [usize; 2],
+    merged: Merged,
+) -> Result<(), StepError> {
+    let frame = mark_stack(arena)?;
+    // the traversal's stack of two node pairs
+    let result = match arena.reserve::<u32>(4) {
+        Ok(_) => {
+            let (g1, g2) = (m.bvh_nodeid[n1] as usize, m.bvh_nodeid[n2] as usize);
+            collide_leaf_geoms(m, d, arena, g1, g2, merged)
+        }
+        Err(e) => Err(e.into()),
+    };
+    arena.release(frame);
+    if result? && m.vis.global.bvactive != 0 {
+        d.bvh_active[n1] = 1;
+        d.bvh_active[n2] = 1;
+    }
+    Ok(())
 }
 
 /// The planes of a static body `b1` against flex `b2`'s vertices, which the hierarchies leave
@@ -323,14 +370,7 @@ fn collide_leaves(
     let (id1, id2) = (id1 as usize, id2 as usize);
     match trees.side {
         [TreeSide::Body(_), TreeSide::Body(_)] => {
-            let (g1, g2) = (id1, id2);
-            let margin = assign_margin(m, max(m.geom_margin[g1], m.geom_margin[g2]));
-            let box1 = Obb::geom(m, d, g1);
-            let box2 = Obb::geom(m, d, g2);
-            if filter_sphere(m, d, g1, g2, margin) || !collide_obb(&box1, &box2, margin) {
-                return Ok(false);
-            }
-            collide_geom_pair(m, d, arena, g1, g2, merged)?;
+            return collide_leaf_geoms(m, d, arena, id1, id2, merged);
         }
         [TreeSide::Body(_), TreeSide::Flex(f)] => {
             let (g, e) = (id1, id2);
@@ -358,6 +398,28 @@ fn collide_leaves(
             ));
         }
     }
+    Ok(true)
+}
+
+/// Collides geoms `g1`, `g2`, two leaves of bodies' hierarchies, when their bounding spheres
+/// and boxes overlap; returns whether they did (which marks the leaves active).
+// inlined into its two callers: once per leaf pair
+#[inline(always)]
+fn collide_leaf_geoms(
+    m: &Model,
+    d: &mut Data,
+    arena: &mut Arena,
+    g1: usize,
+    g2: usize,
+    merged: Merged,
+) -> Result<bool, StepError> {
+    let margin = assign_margin(m, max(m.geom_margin[g1], m.geom_margin[g2]));
+    let box1 = Obb::geom(m, d, g1);
+    let box2 = Obb::geom(m, d, g2);
+    if filter_sphere(m, d, g1, g2, margin) || !collide_obb(&box1, &box2, margin) {
+        return Ok(false);
+    }
+    collide_geom_pair(m, d, arena, g1, g2, merged)?;
     Ok(true)
 }
 
