@@ -358,7 +358,9 @@ pub fn ray_geom(
 }
 
 /// [`ray_geom`], `None` for a type that is not a primitive shape (a plain return value: the
-/// per-geom loops call it for most geoms).
+/// per-geom loops call it for most geoms). Always inlined: its dispatch then merges with
+/// [`cast_geom`]'s, and the sphere test needs no call.
+#[inline(always)]
 fn primitive(
     pos: &[Real; 3],
     mat: &[Real; 9],
