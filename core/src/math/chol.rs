@@ -74,13 +74,16 @@ fn back_sub(res: &mut [Real], mat: &[Real], n: usize) {
 /// (before the square root) below `MINVAL` are replaced by `MINVAL`; returns `n` minus the
 /// number of such replacements.
 pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -> usize {
+    let mat = &mut mat[..n * n];
+    let x = &mut x[..n];
     let mut rank = n;
-    for k in 0..n {
-        if x[k] == 0.0 {
-            continue;
-        }
+    let mut k = 0;
+    // skip to the next nonzero x[k] with a bare scan (x is often sparse: a constraint row)
+    while let Some(skip) = x[k..].iter().position(|&v| v != 0.0) {
+        k += skip;
         let lkk = mat[k * (n + 1)];
-        let xx = if flg_plus { x[k] * x[k] } else { -x[k] * x[k] };
+        let xk = x[k];
+        let xx = if flg_plus { xk * xk } else { -xk * xk };
         let mut tmp = lkk * lkk + xx;
         if tmp < MINVAL {
             tmp = MINVAL;
@@ -89,15 +92,14 @@ pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -
         let r = sqrt(tmp);
         let c = r / lkk;
         let cinv = 1.0 / c;
-        let s = x[k] / lkk;
+        let s = xk / lkk;
         mat[k * (n + 1)] = r;
         // column k below the diagonal, then x from the updated column (one pass: x[i] reads
-        // only L[i][k], which is final once written); a strided index, not chunks, whose count
-        // would cost an integer division per column
-        let mut ik = (k + 1) * n + k;
-        for xi in &mut x[k + 1..n] {
-            let lik = &mut mat[ik];
-            ik += n;
+        // only L[i][k], which is final once written); rows as chunks, so column k of each row
+        // needs no check per element
+        let (_, tail) = x.split_at_mut(k + 1);
+        for (row, xi) in mat[(k + 1) * n..].chunks_exact_mut(n).zip(tail) {
+            let lik = &mut row[k];
             let l = if flg_plus {
                 madd(s, *xi, *lik) * cinv
             } else {
@@ -106,6 +108,7 @@ pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -
             *lik = l;
             *xi = madd(c, *xi, -(s * l));
         }
+        k += 1;
     }
     rank
 }
