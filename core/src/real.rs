@@ -23,9 +23,9 @@ pub const MINVAL: Real = 1e-15;
 /// solver's scaled units) is `scaled_cost`: MuJoCo's `tolerance` in f64 builds, exactly; in f32
 /// builds at least ten epsilons of the cost's magnitude (and of 1), because a change below
 /// that is rounding noise and the solver would iterate on it (issue 8: the Gymnasium hopper
-/// took 1.5 Newton iterations per step in f32 against 0.9 in f64). PGS, CG and noslip need no
-/// floor: their iteration counts in f32 match f64's (tests/tests/f32_iterations.rs), and a floor
-/// would stop CG short of f64's accuracy.
+/// took 1.5 Newton iterations per step in f32 against 0.9 in f64). CG and noslip need no floor
+/// here (a floor would stop CG short of f64's accuracy); PGS has its own, from the forces of
+/// its rows (`solver::pgs`).
 #[inline]
 pub fn solver_tolerance(tolerance: Real, scaled_cost: Real) -> Real {
     #[cfg(feature = "f32")]
