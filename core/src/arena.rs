@@ -426,7 +426,7 @@ fn visit_arena_field<V: crate::layout::ArrayVisitor, T: crate::layout::Elem>(
 /// whole elements with what follows the skip, so `skip + n * size_of::<T>()` cannot overflow.
 /// An empty array may move the cursor up to its offset; the arrays are pushed in table order,
 /// so no later one lies before it.
-#[inline(always)]
+#[inline]
 fn take_field<'a, T: Pod>(
     rest: &mut &'a mut [u8],
     cursor: &mut usize,
