@@ -437,30 +437,27 @@ pub fn factor_i(
         &m.dof_parentid[..nv],
         &m.dof_simplenum[..nv],
     );
+    let qld = &mut qld[..m.nM];
     qld.copy_from_slice(&mat[..m.nM]);
-    // rows are contiguous and in dof order: walking backwards, row k ends where row k+1 starts
-    let mut row_end = m.nM;
+    // rows are contiguous and in dof order: walking backwards, `rows` ends where row k + 1
+    // starts, so cutting it at row k's start leaves row k and every row before it
+    let mut rows = &mut *qld;
     for k in (0..nv).rev() {
-        let kk = madr[k] as usize;
-        let row_k = kk..row_end;
-        row_end = kk;
-        if qld[kk] < MINVAL {
+        let (before, row_k) = core::mem::take(&mut rows).split_at_mut(madr[k] as usize);
+        rows = before;
+        // row k is its diagonal, then one entry per ancestor, nearest first
+        let Some((diag, below)) = row_k.split_first_mut() else {
+            continue;
+        };
+        if *diag < MINVAL {
             let w = &mut warnings[WARN_INERTIA as usize];
             w.lastinfo = k as i32;
             w.number += 1;
-            qld[kk] = MINVAL;
+            *diag = MINVAL;
         }
-        if simple[k] != 0 {
-            continue;
+        if simple[k] == 0 {
+            eliminate_row(rows, below, *diag, madr, parent, parent[k]);
         }
-        // row k is cut once: its diagonal, then one entry per ancestor, nearest first; every
-        // ancestor's row lies before it in qLD
-        let (rows_before, rest) = qld.split_at_mut(kk);
-        let Some((diag, below)) = rest[..row_k.len()].split_first_mut() else {
-            continue;
-        };
-        let diag = *diag;
-        eliminate_row(rows_before, below, diag, madr, parent, parent[k]);
     }
     for (inv, &adr) in diag_inv[..nv].iter_mut().zip(madr) {
         *inv = 1.0 / qld[adr as usize];
@@ -519,9 +516,10 @@ pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[R
         &diag_inv[..nv],
     );
     let qld = &qld[..m.nM];
-    for x in x[..n * nv].chunks_exact_mut(nv.max(1)) {
+    // one vector after another, cut by index (no division for the count, as chunks would)
+    for v in 0..n {
         // as long as `parent`: an ancestor index checked against one is in bounds for the other
-        let x = &mut x[..nv];
+        let x = &mut x[v * nv..(v + 1) * nv];
         solve_lt(m, qld, x);
         for (xi, &di) in x.iter_mut().zip(diag_inv) {
             *xi *= di;
@@ -535,14 +533,14 @@ pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[R
                 i += run;
                 continue;
             }
-            // row i of L below the diagonal: one entry per ancestor, nearest first (the
-            // validated tree makes the parent chain exactly as long as the row); it ends where
-            // row i + 1 starts
-            let end = madr.get(i + 1).map_or(m.nM, |&a| a as usize);
+            // row i of L below the diagonal: one entry per ancestor, nearest first, until the
+            // parent chain ends (-1, no entry of x: the validated tree makes the row exactly
+            // that long)
             let mut xi = x[i];
             let mut j = parent[i] as usize;
-            for &lij in &qld[madr[i] as usize + 1..end] {
-                xi -= lij * x[j];
+            for &lij in &qld[madr[i] as usize + 1..] {
+                let Some(&xj) = x.get(j) else { break };
+                xi -= lij * xj;
                 j = parent[j] as usize;
             }
             x[i] = xi;
@@ -565,20 +563,17 @@ fn solve_lt(m: &Model, qld: &[Real], x: &mut [Real]) {
     let qld = &qld[..m.nM];
     // as long as `parent`: an ancestor index checked against one is in bounds for the other
     let x = &mut x[..nv];
-    // a row ends where the next one starts: walking backwards, where the last one started
-    let mut end = m.nM;
     for i in (0..nv).rev() {
-        let (start, stop) = (madr[i] as usize, end);
-        end = start;
         if simple[i] != 0 || x[i] == 0.0 {
             continue;
         }
-        // row i of L below the diagonal: one entry per ancestor, nearest first (the validated
-        // tree makes the parent chain exactly as long as the row)
+        // row i of L below the diagonal: one entry per ancestor, nearest first, until the parent
+        // chain ends (-1, no entry of x: the validated tree makes the row exactly that long)
         let xi = x[i];
         let mut j = parent[i] as usize;
-        for &lij in &qld[start + 1..stop] {
-            x[j] -= lij * xi;
+        for &lij in &qld[madr[i] as usize + 1..] {
+            let Some(xj) = x.get_mut(j) else { break };
+            *xj -= lij * xi;
             j = parent[j] as usize;
         }
     }
