@@ -33,6 +33,8 @@
 //! (`Callbacks::contactfilter`, MuJoCo's `mjcb_contactfilter`) instead of the contype/conaffinity
 //! test when one is set.
 
+#[cfg(feature = "fast")]
+mod all_pairs;
 pub mod boxes;
 mod bv;
 mod contact;
