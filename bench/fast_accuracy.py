@@ -8,9 +8,14 @@ control law, N steps (default 1000), the qpos of every K-th step (default 10) of
   * MuJoCo from the model's initial state (the reference);
   * MuJoCo from that state with qpos moved by one ulp (every element up, every element down,
     and alternately): the chaos envelope is the largest distance of these three runs from the
-    reference so far (a running maximum over the recorded steps);
+    reference so far (a running maximum over the recorded steps). One ulp is taken at the scale
+    of the arithmetic, not below that of 1: an element moves by the spacing of doubles at
+    max(|qpos[i]|, 1), i.e. by one ulp of 1 (2.2e-16) where |qpos[i]| < 1. The literal next
+    double of an element that is 0 (4.9e-324; half_cheetah's whole qpos) or tiny is absorbed by
+    the first sum it enters (body positions and orientations of order 1), so such runs can equal
+    the reference bit for bit and measure no chaos (half_cheetah's envelope was 0);
   * with --single, also 2 nq more samples of the same definition: one element of qpos moved by
-    one ulp, up or down, the others unchanged; the wider envelope is the running maximum over
+    that ulp, up or down, the others unchanged; the wider envelope is the running maximum over
     all 3 + 2 nq runs. Each run is one draw of MuJoCo's sensitivity to a one-ulp change of its
     initial state: three draws are a small sample of it, the fast build's own rounding (a
     different few ulps in every step) is compared against the largest of more draws;
@@ -45,11 +50,12 @@ except ImportError:
 
 def mujoco_qpos(mjb, steps, every, nudge=None):
     """qpos of every `every`-th step of MuJoCo under the control law; `nudge` moves the initial
-    qpos by one ulp: "up", "down", "alternate", or (i, +1 or -1) for element i alone."""
+    qpos by one ulp at the arithmetic's scale (see `ulp`): "up", "down", "alternate", or
+    (i, +1 or -1) for element i alone."""
     m = mujoco.MjModel.from_binary_path(str(mjb))
     d = mujoco.MjData(m)
     if nudge:
-        up, down = np.nextafter(d.qpos, np.inf), np.nextafter(d.qpos, -np.inf)
+        up, down = d.qpos + ulp(d.qpos), d.qpos - ulp(d.qpos)
         if nudge == "up":
             d.qpos[:] = up
         elif nudge == "down":
@@ -72,6 +78,12 @@ def mujoco_qpos(mjb, steps, every, nudge=None):
         if k % every == 0:
             out.append(d.qpos.copy())
     return np.array(out)
+
+
+def ulp(q):
+    """The spacing of doubles at max(|q|, 1) per element: a change of an element of order 1 or
+    less that the sums it enters (positions and rotations of order 1) do not round away."""
+    return np.spacing(np.maximum(np.abs(q), 1.0))
 
 
 def mjrs_qpos(binary, mjb, steps, every, tmp):
@@ -136,7 +148,7 @@ def within(fast, envelope):
     steps where the fast build is within the envelope, as table cells."""
     positive = envelope > 0
     worst = np.max(fast[positive] / envelope[positive]) if positive.any() else float("inf")
-    return [f"{worst:.2g}", f"{np.mean(fast <= envelope):.0%}"]
+    return [f"{worst:.3g}", f"{np.mean(fast <= envelope):.0%}"]
 
 
 if __name__ == "__main__":

@@ -19,10 +19,11 @@
 //!   side.
 //!
 //! The stages sit in one file each: `driver` (`mj_collision`: the walk over the body pairs),
-//! `sap` (broad phase: sweep and prune and its sorts), `filter` (the pair filters), `bv`
-//! (midphase: bounding-volume hierarchies and box overlap), `narrow` (one geom pair:
-//! `mj_collideGeoms`, `mj_geomDistance`), `flex` (flex elements and vertices) and `contact`
-//! (the contact's parameters).
+//! `sap` (broad phase: sweep and prune and its sorts; the fast build's `all_pairs` tests every
+//! pair of a few bodies instead), `filter` (the pair filters), `bv` (midphase: bounding-volume
+//! hierarchies and box overlap), `narrow` (one geom pair: `mj_collideGeoms`,
+//! `mj_geomDistance`), `flex` (flex elements and vertices) and `contact` (the contact's
+//! parameters).
 //!
 //! The colliders come in families, each a Cargo feature on by default (`collision`: the driver
 //! and the primitive colliders; `collision-box`, `collision-convex`, `collision-sdf`): a build
@@ -33,6 +34,8 @@
 //! (`Callbacks::contactfilter`, MuJoCo's `mjcb_contactfilter`) instead of the contype/conaffinity
 //! test when one is set.
 
+#[cfg(feature = "fast")]
+mod all_pairs;
 pub mod boxes;
 mod bv;
 mod contact;
