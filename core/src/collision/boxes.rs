@@ -12,7 +12,7 @@
 #![allow(clippy::manual_range_contains, clippy::neg_cmp_op_on_partial_ord)]
 
 use super::primitive::{set_normal, z_axis};
-use super::{degenerate_bound, Shape, ShapeRef};
+use super::{degenerate_bound, ShapeRef};
 use crate::data::{Contact, Data};
 use crate::error::StepError;
 use crate::math::mat::{mul_mat_mat_t3, mul_mat_t_mat3, rot_vec_mat, rot_vec_mat_t};
@@ -71,11 +71,11 @@ fn sign_if(flag: bool) -> Real {
 
 /// Sphere `s` against box `b` (`mjraw_SphereBox`): from the nearest point of the box, or, when
 /// the center is inside, out through the nearest face.
-pub(crate) fn raw_sphere_box(con: &mut Contact, margin: Real, s: &Shape, b: &Shape) -> usize {
+pub(crate) fn raw_sphere_box(con: &mut Contact, margin: Real, s: ShapeRef, b: ShapeRef) -> usize {
     let radius = s.size[0];
-    let center = rot_vec_mat_t(&sub3(&s.pos, &b.pos), &b.mat);
+    let center = rot_vec_mat_t(&sub3(s.pos, b.pos), b.mat);
     let mut clamped = center;
-    clamp_vec(&mut clamped, &b.size);
+    clamp_vec(&mut clamped, b.size);
     let mut dir = sub3(&clamped, &center);
     let dist = normalize3(&mut dir);
     if dist - radius > margin {
@@ -107,8 +107,8 @@ pub(crate) fn raw_sphere_box(con: &mut Contact, margin: Real, s: &Shape, b: &Sha
         add_to_scl3(&mut pos, &deepest, 0.5);
         (pos, dir)
     };
-    set_normal(con, &rot_vec_mat(&normal, &b.mat));
-    con.pos = add3(&rot_vec_mat(&pos, &b.mat), &b.pos);
+    set_normal(con, &rot_vec_mat(&normal, b.mat));
+    con.pos = add3(&rot_vec_mat(&pos, b.mat), b.pos);
     con.dist = dist - radius;
     1
 }
@@ -122,8 +122,8 @@ pub fn sphere_box(
     g2: usize,
     margin: Real,
 ) -> Result<usize, StepError> {
-    let (s, b) = (Shape::of(m, d, g1), Shape::of(m, d, g2));
-    Ok(raw_sphere_box(&mut con[0], margin, &s, &b))
+    let (s, b) = (ShapeRef::of(m, d, g1), ShapeRef::of(m, d, g2));
+    Ok(raw_sphere_box(&mut con[0], margin, s, b))
 }
 
 /// What of the box is nearest the capsule's segment (MuJoCo's `cltype` and companions).
@@ -399,12 +399,17 @@ fn capsule_box_second(
 
 /// Capsule `c` against box `b` (`mjraw_CapsuleBox`): the sphere at the segment point nearest
 /// the box, and when the capsule lies along a face or an edge, a second sphere further along.
-pub(crate) fn raw_capsule_box(con: &mut [Contact], margin: Real, c: &Shape, b: &Shape) -> usize {
-    let size = &b.size;
+pub(crate) fn raw_capsule_box(
+    con: &mut [Contact],
+    margin: Real,
+    c: ShapeRef,
+    b: ShapeRef,
+) -> usize {
+    let size = b.size;
     let halflength = c.size[1];
     // the capsule in the box frame
-    let pos = rot_vec_mat_t(&sub3(&c.pos, &b.pos), &b.mat);
-    let axis = rot_vec_mat_t(&z_axis(&c.mat), &b.mat);
+    let pos = rot_vec_mat_t(&sub3(c.pos, b.pos), b.mat);
+    let axis = rot_vec_mat_t(&z_axis(c.mat), b.mat);
     let halfaxis = scl3(&axis, halflength);
 
     let bestdistmax = margin + 2.0 * (c.size[0] + halflength + size[0] + size[1] + size[2]);
@@ -421,9 +426,9 @@ pub(crate) fn raw_capsule_box(con: &mut [Contact], margin: Real, c: &Shape, b: &
     let sphere_at = |con: &mut Contact, t: Real| {
         let mut p = pos;
         add_to_scl3(&mut p, &halfaxis, t);
-        let mut center = rot_vec_mat(&p, &b.mat);
-        add_to3(&mut center, &b.pos);
-        raw_sphere_box(con, margin, &Shape { pos: center, ..*c }, b)
+        let mut center = rot_vec_mat(&p, b.mat);
+        add_to3(&mut center, b.pos);
+        raw_sphere_box(con, margin, ShapeRef { pos: &center, ..c }, b)
     };
     let mut n = sphere_at(&mut con[0], bestpos);
     if let Some(second) = second {
@@ -441,8 +446,8 @@ pub fn capsule_box(
     g2: usize,
     margin: Real,
 ) -> Result<usize, StepError> {
-    let (c, b) = (Shape::of(m, d, g1), Shape::of(m, d, g2));
-    Ok(raw_capsule_box(con, margin, &c, &b))
+    let (c, b) = (ShapeRef::of(m, d, g1), ShapeRef::of(m, d, g2));
+    Ok(raw_capsule_box(con, margin, c, b))
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ use super::convex::{convex_elem, elem_vertices, flex_vertices, hfield_elem, Flex
 use super::filter::{assign_margin, filter_box, filter_sphere_box};
 use super::narrow::{push_contact, with_pair_buffer};
 use super::primitive::{raw_capsule_capsule, raw_sphere_capsule, raw_sphere_triangle};
-use super::Shape;
+use super::{Shape, ShapeRef};
 use crate::arena::Arena;
 use crate::data::{Contact, Data};
 use crate::error::StepError;
@@ -154,16 +154,17 @@ fn geom_elem_contacts(
     margin: Real,
 ) -> usize {
     let (dim, ty) = (m.flex_dim[f], m.geom_type[g]);
-    let geom = Shape::of(m, d, g);
+    let geom = ShapeRef::of(m, d, g);
     match (dim, ty) {
         (1, GEOM_SPHERE | GEOM_CAPSULE | GEOM_BOX) => {
             let capsule = make_capsule(m, d, f, elem_vertices(m, f, e));
+            let capsule = capsule.view();
             match ty {
-                GEOM_SPHERE => raw_sphere_capsule(&mut con[0], margin, &geom, &capsule),
-                GEOM_CAPSULE => raw_capsule_capsule(con, margin, &geom, &capsule),
+                GEOM_SPHERE => raw_sphere_capsule(&mut con[0], margin, geom, capsule),
+                GEOM_CAPSULE => raw_capsule_capsule(con, margin, geom, capsule),
                 _ => {
                     // the box is the collider's second shape: the normals point to the capsule
-                    let num = raw_capsule_box(con, margin, &capsule, &geom);
+                    let num = raw_capsule_box(con, margin, capsule, geom);
                     for c in &mut con[..num] {
                         for x in &mut c.frame[..3] {
                             *x = -*x;
@@ -181,7 +182,7 @@ fn geom_elem_contacts(
             raw_sphere_triangle(
                 &mut con[0],
                 margin,
-                &geom.pos,
+                geom.pos,
                 geom.size[0],
                 tri,
                 m.flex_radius[f],
@@ -224,7 +225,7 @@ pub(super) fn elems(
         let num = if m.flex_dim[f1] == 1 && m.flex_dim[f2] == 1 {
             let c1 = make_capsule(m, d, f1, elem_vertices(m, f1, e1));
             let c2 = make_capsule(m, d, f2, elem_vertices(m, f2, e2));
-            raw_capsule_capsule(con, margin, &c1, &c2)
+            raw_capsule_capsule(con, margin, c1.view(), c2.view())
         } else {
             let mut obj1 = FlexShape::elem(m, d, f1, e1, margin);
             let mut obj2 = FlexShape::elem(m, d, f2, e2, margin);
@@ -276,7 +277,7 @@ fn elem_vert(
                     size: [radius, 0.0, 0.0],
                 };
                 let capsule = make_capsule(m, d, f, ids);
-                raw_sphere_capsule(&mut con[0], 0.0, &sphere, &capsule)
+                raw_sphere_capsule(&mut con[0], 0.0, sphere.view(), capsule.view())
             }
             2 => {
                 let all = flex_vertices(m, d, f);

@@ -234,10 +234,20 @@ impl Shape {
             size: v3(&m.geom_size)[g],
         }
     }
+
+    /// This shape, borrowed (what the `raw_*` colliders take).
+    pub(crate) fn view(&self) -> ShapeRef<'_> {
+        ShapeRef {
+            pos: &self.pos,
+            mat: &self.mat,
+            size: &self.size,
+        }
+    }
 }
 
-/// A geom's [`Shape`] borrowed from the model and data rather than copied: for colliders that
-/// read the pose many times (box-box), where the copies cost more than the arithmetic.
+/// A [`Shape`] borrowed rather than copied: what the colliders read a geom's pose through
+/// ([`ShapeRef::of`]) and what the `raw_*` colliders take, so that a collider that moves a shape
+/// (a capsule's end sphere) makes one new position instead of a copy of the whole shape.
 #[derive(Clone, Copy)]
 pub(crate) struct ShapeRef<'a> {
     pub(crate) pos: &'a [Real; 3],

@@ -143,15 +143,16 @@ pub(super) fn collide_geoms(
         Candidate::Geoms(g1, g2) => (g1, g2, None),
         Candidate::Pair(p) => (m.pair_geom1[p] as usize, m.pair_geom2[p] as usize, Some(p)),
     };
-    let (g1, g2) = if m.geom_type[g1] > m.geom_type[g2] {
-        (g2, g1)
+    // each type read once: the pair is ordered with its types
+    let (ty1, ty2) = (m.geom_type[g1], m.geom_type[g2]);
+    let (g1, g2, t1, t2) = if ty1 > ty2 {
+        (g2, g1, ty2, ty1)
     } else {
-        (g1, g2)
+        (g1, g2, ty1, ty2)
     };
-    let (t1, t2) = (m.geom_type[g1] as usize, m.geom_type[g2] as usize);
     let Some(collider) = COLLISION_FUNC
-        .get(t1)
-        .and_then(|row| row.get(t2))
+        .get(t1 as usize)
+        .and_then(|row| row.get(t2 as usize))
         .copied()
         .flatten()
     else {

@@ -6,9 +6,10 @@
 //! position, normal in `frame[0..3]`, and a tangent or zeros in `frame[3..6]`) to the front of the
 //! contact buffer; the driver fills in the rest. The `raw_*` variants take the geometry
 //! directly, as MuJoCo's `mjraw_*` do, so that other colliders can reuse them with modified
-//! poses. Arithmetic follows MuJoCo's operation order, for bit-identical contacts.
+//! poses; they borrow it ([`ShapeRef`]), so that a modified pose is one new position, not a copy
+//! of the whole shape. Arithmetic follows MuJoCo's operation order, for bit-identical contacts.
 
-use super::{degenerate_bound, Shape};
+use super::{degenerate_bound, ShapeRef};
 use crate::data::{Contact, Data};
 use crate::error::StepError;
 use crate::math::misc::{clip, max, sign};
@@ -32,16 +33,18 @@ pub(crate) fn set_normal(con: &mut Contact, normal: &[Real; 3]) {
 // planes
 
 /// Plane `p` against a sphere of radius `s.size[0]` (`mjraw_PlaneSphere`).
-pub(crate) fn raw_plane_sphere(con: &mut Contact, margin: Real, p: &Shape, s: &Shape) -> usize {
-    let normal = z_axis(&p.mat);
+pub(crate) fn raw_plane_sphere(con: &mut Contact, margin: Real, p: ShapeRef, s: ShapeRef) -> usize {
+    // read before the contact is written, which the compiler cannot tell apart from the shapes
+    let normal = z_axis(p.mat);
+    let (center, radius) = (*s.pos, s.size[0]);
+    let cdist = dot3(&sub3(&center, p.pos), &normal);
     con.frame[..3].copy_from_slice(&normal);
-    let cdist = dot3(&sub3(&s.pos, &p.pos), &normal);
-    if cdist > margin + s.size[0] {
+    if cdist > margin + radius {
         return 0;
     }
-    con.dist = cdist - s.size[0];
+    con.dist = cdist - radius;
     // the midpoint between the sphere's deepest point and the plane
-    con.pos = add3(&s.pos, &scl3(&normal, -con.dist / 2.0 - s.size[0]));
+    con.pos = add3(&center, &scl3(&normal, -con.dist / 2.0 - radius));
     con.frame[3..6].fill(0.0);
     1
 }
@@ -55,8 +58,8 @@ pub fn plane_sphere(
     g2: usize,
     margin: Real,
 ) -> Result<usize, StepError> {
-    let (p, s) = (Shape::of(m, d, g1), Shape::of(m, d, g2));
-    Ok(raw_plane_sphere(&mut con[0], margin, &p, &s))
+    let (p, s) = (ShapeRef::of(m, d, g1), ShapeRef::of(m, d, g2));
+    Ok(raw_plane_sphere(&mut con[0], margin, p, s))
 }
 
 /// Plane : capsule (`mjc_PlaneCapsule`): the two end spheres, with the capsule axis as the
@@ -69,23 +72,16 @@ pub fn plane_capsule(
     g2: usize,
     margin: Real,
 ) -> Result<usize, StepError> {
-    let (p, c) = (Shape::of(m, d, g1), Shape::of(m, d, g2));
-    let axis = z_axis(&c.mat);
+    let (p, c) = (ShapeRef::of(m, d, g1), ShapeRef::of(m, d, g2));
+    let axis = z_axis(c.mat);
     let segment = [
         c.size[1] * axis[0],
         c.size[1] * axis[1],
         c.size[1] * axis[2],
     ];
-    let end1 = Shape {
-        pos: add3(&c.pos, &segment),
-        ..c
-    };
-    let n1 = raw_plane_sphere(&mut con[0], margin, &p, &end1);
-    let end2 = Shape {
-        pos: sub3(&c.pos, &segment),
-        ..c
-    };
-    let n2 = raw_plane_sphere(&mut con[n1], margin, &p, &end2);
+    let (end1, end2) = (add3(c.pos, &segment), sub3(c.pos, &segment));
+    let n1 = raw_plane_sphere(&mut con[0], margin, p, ShapeRef { pos: &end1, ..c });
+    let n2 = raw_plane_sphere(&mut con[n1], margin, p, ShapeRef { pos: &end2, ..c });
     if n1 > 0 {
         con[0].frame[3..6].copy_from_slice(&axis);
     }
@@ -106,9 +102,9 @@ pub fn plane_cylinder(
     g2: usize,
     margin: Real,
 ) -> Result<usize, StepError> {
-    let (p, c) = (Shape::of(m, d, g1), Shape::of(m, d, g2));
-    let normal = z_axis(&p.mat);
-    let mut axis = z_axis(&c.mat);
+    let (p, c) = (ShapeRef::of(m, d, g1), ShapeRef::of(m, d, g2));
+    let normal = z_axis(p.mat);
+    let mut axis = z_axis(c.mat);
 
     // make the axis point towards the plane
     let mut prjaxis = dot3(&normal, &axis);
@@ -116,7 +112,7 @@ pub fn plane_cylinder(
         axis = scl3(&axis, -1.0);
         prjaxis = -prjaxis;
     }
-    let dist0 = dot3(&sub3(&c.pos, &p.pos), &normal);
+    let dist0 = dot3(&sub3(c.pos, p.pos), &normal);
 
     // radial direction of the rim point nearest the plane: -normal without its axial part
     let mut vec = scl3(&axis, prjaxis);
@@ -151,14 +147,14 @@ pub fn plane_cylinder(
     if !within {
         return Ok(0);
     }
-    let mut center = add3(&c.pos, &vec);
+    let mut center = add3(c.pos, &vec);
     add_to3(&mut center, &axis);
     rim_point(&mut con[0], dist, center);
     let mut cnt = 1;
 
     let dist = dist0 - prjaxis + prjvec;
     if dist <= margin {
-        let mut center = add3(&c.pos, &vec);
+        let mut center = add3(c.pos, &vec);
         center = sub3(&center, &axis);
         rim_point(&mut con[cnt], dist, center);
         cnt += 1;
@@ -172,9 +168,9 @@ pub fn plane_cylinder(
         side = scl3(&side, c.size[0] * sqrt(3.0) / 2.0);
         for sign in [1.0, -1.0] {
             let mut center = if sign > 0.0 {
-                add3(&c.pos, &side)
+                add3(c.pos, &side)
             } else {
-                sub3(&c.pos, &side)
+                sub3(c.pos, &side)
             };
             add_to3(&mut center, &axis);
             add_to_scl3(&mut center, &vec, -0.5);
@@ -194,9 +190,9 @@ pub fn plane_box(
     g2: usize,
     margin: Real,
 ) -> Result<usize, StepError> {
-    let (p, b) = (Shape::of(m, d, g1), Shape::of(m, d, g2));
-    let normal = z_axis(&p.mat);
-    let dist = dot3(&sub3(&b.pos, &p.pos), &normal);
+    let (p, b) = (ShapeRef::of(m, d, g1), ShapeRef::of(m, d, g2));
+    let normal = z_axis(p.mat);
+    let dist = dot3(&sub3(b.pos, p.pos), &normal);
     let mut cnt = 0;
     for i in 0..8 {
         let half = |k: usize| {
@@ -206,7 +202,7 @@ pub fn plane_box(
                 -b.size[k]
             }
         };
-        let corner = crate::math::mat::rot_vec_mat(&[half(0), half(1), half(2)], &b.mat);
+        let corner = crate::math::mat::rot_vec_mat(&[half(0), half(1), half(2)], b.mat);
         let ldist = dot3(&normal, &corner);
         if dist + ldist > margin || ldist > 0.0 {
             continue;
@@ -214,7 +210,7 @@ pub fn plane_box(
         let c = &mut con[cnt];
         c.dist = dist + ldist;
         set_normal(c, &normal);
-        c.pos = add3(&add3(&corner, &b.pos), &scl3(&normal, -c.dist / 2.0));
+        c.pos = add3(&add3(&corner, b.pos), &scl3(&normal, -c.dist / 2.0));
         cnt += 1;
         if cnt >= 4 {
             break;
@@ -228,21 +224,29 @@ pub fn plane_box(
 
 /// Sphere `s1` against sphere `s2`, radii `size[0]` (`mjraw_SphereSphere`). Concentric spheres
 /// take the cross product of their z axes as normal (x when those are parallel).
-pub(crate) fn raw_sphere_sphere(con: &mut Contact, margin: Real, s1: &Shape, s2: &Shape) -> usize {
-    let dif = sub3(&s1.pos, &s2.pos);
+pub(crate) fn raw_sphere_sphere(
+    con: &mut Contact,
+    margin: Real,
+    s1: ShapeRef,
+    s2: ShapeRef,
+) -> usize {
+    // read before the contact is written, which the compiler cannot tell apart from the shapes
+    let (pos1, pos2) = (*s1.pos, *s2.pos);
+    let (r1, r2) = (s1.size[0], s2.size[0]);
+    let dif = sub3(&pos1, &pos2);
     let cdist_sqr = dot3(&dif, &dif);
-    let min_dist = margin + s1.size[0] + s2.size[0];
+    let min_dist = margin + r1 + r2;
     if cdist_sqr > min_dist * min_dist {
         return 0;
     }
-    con.dist = sqrt(cdist_sqr) - s1.size[0] - s2.size[0];
-    let mut normal = sub3(&s2.pos, &s1.pos);
+    con.dist = sqrt(cdist_sqr) - r1 - r2;
+    let mut normal = sub3(&pos2, &pos1);
     if normalize3(&mut normal) < MINVAL {
-        normal = cross(&z_axis(&s1.mat), &z_axis(&s2.mat));
+        normal = cross(&z_axis(s1.mat), &z_axis(s2.mat));
         normalize3(&mut normal);
     }
-    con.pos = scl3(&normal, s1.size[0] + con.dist / 2.0);
-    add_to3(&mut con.pos, &s1.pos);
+    con.pos = scl3(&normal, r1 + con.dist / 2.0);
+    add_to3(&mut con.pos, &pos1);
     set_normal(con, &normal);
     1
 }
@@ -256,18 +260,23 @@ pub fn sphere_sphere(
     g2: usize,
     margin: Real,
 ) -> Result<usize, StepError> {
-    let (s1, s2) = (Shape::of(m, d, g1), Shape::of(m, d, g2));
-    Ok(raw_sphere_sphere(&mut con[0], margin, &s1, &s2))
+    let (s1, s2) = (ShapeRef::of(m, d, g1), ShapeRef::of(m, d, g2));
+    Ok(raw_sphere_sphere(&mut con[0], margin, s1, s2))
 }
 
 /// Sphere `s` against capsule `c` (`mjraw_SphereCapsule`): the sphere against the capsule's
 /// sphere at the nearest point of its segment.
-pub(crate) fn raw_sphere_capsule(con: &mut Contact, margin: Real, s: &Shape, c: &Shape) -> usize {
-    let axis = z_axis(&c.mat);
-    let x = clip(dot3(&axis, &sub3(&s.pos, &c.pos)), -c.size[1], c.size[1]);
+pub(crate) fn raw_sphere_capsule(
+    con: &mut Contact,
+    margin: Real,
+    s: ShapeRef,
+    c: ShapeRef,
+) -> usize {
+    let axis = z_axis(c.mat);
+    let x = clip(dot3(&axis, &sub3(s.pos, c.pos)), -c.size[1], c.size[1]);
     let mut nearest = scl3(&axis, x);
-    add_to3(&mut nearest, &c.pos);
-    raw_sphere_sphere(con, margin, s, &Shape { pos: nearest, ..*c })
+    add_to3(&mut nearest, c.pos);
+    raw_sphere_sphere(con, margin, s, ShapeRef { pos: &nearest, ..c })
 }
 
 /// A sphere (center `s`, radius `rs`) against a triangle `t` thickened by `rt`
@@ -364,8 +373,8 @@ pub fn sphere_capsule(
     g2: usize,
     margin: Real,
 ) -> Result<usize, StepError> {
-    let (s, c) = (Shape::of(m, d, g1), Shape::of(m, d, g2));
-    Ok(raw_sphere_capsule(&mut con[0], margin, &s, &c))
+    let (s, c) = (ShapeRef::of(m, d, g1), ShapeRef::of(m, d, g2));
+    Ok(raw_sphere_capsule(&mut con[0], margin, s, c))
 }
 
 /// Sphere : cylinder (`mjc_SphereCylinder`): against the side (as a sphere on the axis), a
@@ -378,12 +387,12 @@ pub fn sphere_cylinder(
     g2: usize,
     margin: Real,
 ) -> Result<usize, StepError> {
-    let (s, c) = (Shape::of(m, d, g1), Shape::of(m, d, g2));
+    let (s, c) = (ShapeRef::of(m, d, g1), ShapeRef::of(m, d, g2));
     let (radius, height) = (c.size[0], c.size[1]);
-    let axis = z_axis(&c.mat);
+    let axis = z_axis(c.mat);
 
     // the sphere's center relative to the cylinder, split along and across the axis
-    let vec = sub3(&s.pos, &c.pos);
+    let vec = sub3(s.pos, c.pos);
     let x = dot3(&axis, &vec);
     let mut a_proj = scl3(&axis, x);
     let mut p_proj = sub3(&vec, &a_proj);
@@ -403,27 +412,26 @@ pub fn sphere_cylinder(
     }
 
     if collide_side {
-        add_to3(&mut a_proj, &c.pos);
-        let on_axis = Shape { pos: a_proj, ..c };
-        return Ok(raw_sphere_sphere(&mut con[0], margin, &s, &on_axis));
+        add_to3(&mut a_proj, c.pos);
+        let on_axis = ShapeRef { pos: &a_proj, ..c };
+        return Ok(raw_sphere_sphere(&mut con[0], margin, s, on_axis));
     }
 
     if collide_cap {
-        let cap = if x > 0.0 {
-            Shape {
-                pos: add_scl3(&c.pos, &axis, height),
-                ..c
-            }
+        let (pos, mat) = if x > 0.0 {
+            (add_scl3(c.pos, &axis, height), *c.mat)
         } else {
             // the bottom cap: a frame whose z axis points down
-            let r = &c.mat;
-            Shape {
-                pos: add_scl3(&c.pos, &axis, -height),
-                mat: [-r[0], r[1], -r[2], -r[3], r[4], -r[5], -r[6], r[7], -r[8]],
-                ..c
-            }
+            let r = c.mat;
+            let flipped = [-r[0], r[1], -r[2], -r[3], r[4], -r[5], -r[6], r[7], -r[8]];
+            (add_scl3(c.pos, &axis, -height), flipped)
         };
-        let n = raw_plane_sphere(&mut con[0], margin, &cap, &s);
+        let cap = ShapeRef {
+            pos: &pos,
+            mat: &mat,
+            ..c
+        };
+        let n = raw_plane_sphere(&mut con[0], margin, cap, s);
         if n > 0 {
             // the plane collider's normal points from the cap to the sphere; flip it to
             // point from the sphere (geom 1) to the cylinder
@@ -437,13 +445,13 @@ pub fn sphere_cylinder(
     p_proj = scl3(&p_proj, c.size[0] / sqrt(p_proj_sqr));
     let mut corner = scl3(&axis, if x > 0.0 { height } else { -height });
     add_to3(&mut corner, &p_proj);
-    add_to3(&mut corner, &c.pos);
-    let point = Shape {
-        pos: corner,
+    add_to3(&mut corner, c.pos);
+    let point = ShapeRef {
+        pos: &corner,
         mat: c.mat,
-        size: [0.0; 3],
+        size: &[0.0; 3],
     };
-    Ok(raw_sphere_sphere(&mut con[0], margin, &s, &point))
+    Ok(raw_sphere_sphere(&mut con[0], margin, s, point))
 }
 
 /// Capsule `c1` against capsule `c2` (`mjraw_CapsuleCapsule`): spheres at the nearest points of
@@ -451,15 +459,15 @@ pub fn sphere_cylinder(
 pub(crate) fn raw_capsule_capsule(
     con: &mut [Contact],
     margin: Real,
-    c1: &Shape,
-    c2: &Shape,
+    c1: ShapeRef,
+    c2: ShapeRef,
 ) -> usize {
-    let scaled_axis = |c: &Shape| {
-        let a = z_axis(&c.mat);
+    let scaled_axis = |c: ShapeRef| {
+        let a = z_axis(c.mat);
         [a[0] * c.size[1], a[1] * c.size[1], a[2] * c.size[1]]
     };
     let (axis1, axis2) = (scaled_axis(c1), scaled_axis(c2));
-    let dif = sub3(&c1.pos, &c2.pos);
+    let dif = sub3(c1.pos, c2.pos);
 
     // normal equations of the nearest points pos1 + x1 axis1, pos2 + x2 axis2
     let ma = dot3(&axis1, &axis1);
@@ -472,14 +480,14 @@ pub(crate) fn raw_capsule_capsule(
     // spheres at segment parameters x1, x2
     let spheres = |con: &mut Contact, x1: Real, x2: Real| {
         let mut p1 = scl3(&axis1, x1);
-        add_to3(&mut p1, &c1.pos);
+        add_to3(&mut p1, c1.pos);
         let mut p2 = scl3(&axis2, x2);
-        add_to3(&mut p2, &c2.pos);
+        add_to3(&mut p2, c2.pos);
         raw_sphere_sphere(
             con,
             margin,
-            &Shape { pos: p1, ..*c1 },
-            &Shape { pos: p2, ..*c2 },
+            ShapeRef { pos: &p1, ..c1 },
+            ShapeRef { pos: &p2, ..c2 },
         )
     };
 
@@ -507,34 +515,34 @@ pub(crate) fn raw_capsule_capsule(
     // contacts, the ends of segment 2 against segment 1
     let end1 = |con: &mut Contact, sign: Real| {
         let p1 = if sign > 0.0 {
-            add3(&c1.pos, &axis1)
+            add3(c1.pos, &axis1)
         } else {
-            sub3(&c1.pos, &axis1)
+            sub3(c1.pos, &axis1)
         };
         let x2 = clip((v - sign * mb) / mc, -1.0, 1.0);
         let mut p2 = scl3(&axis2, x2);
-        add_to3(&mut p2, &c2.pos);
+        add_to3(&mut p2, c2.pos);
         raw_sphere_sphere(
             con,
             margin,
-            &Shape { pos: p1, ..*c1 },
-            &Shape { pos: p2, ..*c2 },
+            ShapeRef { pos: &p1, ..c1 },
+            ShapeRef { pos: &p2, ..c2 },
         )
     };
     let end2 = |con: &mut Contact, sign: Real| {
         let p2 = if sign > 0.0 {
-            add3(&c2.pos, &axis2)
+            add3(c2.pos, &axis2)
         } else {
-            sub3(&c2.pos, &axis2)
+            sub3(c2.pos, &axis2)
         };
         let x1 = clip((u - sign * mb) / ma, -1.0, 1.0);
         let mut p1 = scl3(&axis1, x1);
-        add_to3(&mut p1, &c1.pos);
+        add_to3(&mut p1, c1.pos);
         raw_sphere_sphere(
             con,
             margin,
-            &Shape { pos: p1, ..*c1 },
-            &Shape { pos: p2, ..*c2 },
+            ShapeRef { pos: &p1, ..c1 },
+            ShapeRef { pos: &p2, ..c2 },
         )
     };
     let mut n = end1(&mut con[0], 1.0);
@@ -558,6 +566,6 @@ pub fn capsule_capsule(
     g2: usize,
     margin: Real,
 ) -> Result<usize, StepError> {
-    let (c1, c2) = (Shape::of(m, d, g1), Shape::of(m, d, g2));
-    Ok(raw_capsule_capsule(con, margin, &c1, &c2))
+    let (c1, c2) = (ShapeRef::of(m, d, g1), ShapeRef::of(m, d, g2));
+    Ok(raw_capsule_capsule(con, margin, c1, c2))
 }

@@ -569,11 +569,11 @@ impl Sap<'_> {
             1 => (0, 2),
             _ => (0, 1),
         };
+        // one bounds check per box rather than per coordinate
+        let boxes = aamm.as_chunks::<6>().0;
         let separated = |a: usize, b: usize| {
-            aamm[6 * a + ka] > aamm[6 * b + ka + 3]
-                || aamm[6 * a + kb] > aamm[6 * b + kb + 3]
-                || aamm[6 * b + ka] > aamm[6 * a + ka + 3]
-                || aamm[6 * b + kb] > aamm[6 * a + kb + 3]
+            let (a, b) = (&boxes[a], &boxes[b]);
+            a[ka] > b[ka + 3] || a[kb] > b[kb + 3] || b[ka] > a[ka + 3] || b[kb] > a[kb + 3]
         };
         let mut cnt = 0;
         for &e in self.order.iter() {
