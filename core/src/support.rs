@@ -1161,6 +1161,22 @@ pub fn add_m_sparse(
     for i in 0..nv {
         let (adr, madr) = (rowadr[i] as usize, m_rowadr[i] as usize);
         let mnnz = m_rownnz[i] as usize;
+        if rownnz[i] == 0 {
+            // no J' D J entries (no row in the quadratic state reaches the dof: most dofs
+            // of many independent bodies): the sum is M's row (the merge would scale it by 1,
+            // which is exact), without the merge's set-up
+            let (src, src_ind) = (&mat[madr..madr + mnnz], &m_colind[madr..madr + mnnz]);
+            let dst_row = dst[adr..adr + mnnz].iter_mut();
+            for ((dv, dc), (&v, &c)) in dst_row
+                .zip(&mut colind[adr..adr + mnnz])
+                .zip(src.iter().zip(src_ind))
+            {
+                *dv = v;
+                *dc = c;
+            }
+            rownnz[i] = mnnz as i32;
+            continue;
+        }
         rownnz[i] = combine_rows(
             &mut dst[adr..],
             &mat[madr..madr + mnnz],
