@@ -22,6 +22,9 @@ pub struct Speed {
     /// Bytes of one `Data` for the model: its arrays and arena plus the `Data` struct itself
     /// (the counterpart of MuJoCo's `sizeof(mjData) + nbuffer + narena`).
     pub data_bytes: usize,
+    /// Which build stepped: `exact` (f64, bit for bit with MuJoCo), `fast` (feature `fast`),
+    /// `f32` or `f32-fast` (the f32 core, without or with the feature).
+    pub build: &'static str,
 }
 
 impl Speed {
@@ -38,15 +41,27 @@ impl Speed {
             self.nv,
             self.nu,
             self.data_bytes,
-            // the fast build (feature `fast`, issue 25) or the exact one
-            if cfg!(feature = "fast") { "fast" } else { "exact" }
+            self.build
         )
     }
 }
 
+/// The label of a build of the core whose `Real` takes `real_bytes` (4: the f32 core), with or
+/// without the feature `fast` (issue 25).
+pub fn build_label(real_bytes: usize) -> &'static str {
+    match (real_bytes == 4, cfg!(feature = "fast")) {
+        (false, false) => "exact",
+        (false, true) => "fast",
+        (true, false) => "f32",
+        (true, true) => "f32-fast",
+    }
+}
+
 /// Times `steps` calls of `step_once` (control law and one step, returning the step's contact
-/// count and solver iterations) for a model of sizes `[nq, nv, nu]` whose data takes `data_bytes`.
+/// count and solver iterations) for a model of sizes `[nq, nv, nu]` whose data takes `data_bytes`,
+/// on the build `build` ([`build_label`]).
 pub fn timed(
+    build: &'static str,
     steps: usize,
     [nq, nv, nu]: [usize; 3],
     data_bytes: usize,
@@ -69,5 +84,6 @@ pub fn timed(
         nv,
         nu,
         data_bytes,
+        build,
     })
 }

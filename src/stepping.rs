@@ -152,7 +152,8 @@ pub fn speed(
     steps: usize,
     data_bytes: usize,
 ) -> Result<crate::speed::Speed, String> {
-    crate::speed::timed(steps, [m.nq, m.nv, m.nu], data_bytes, || {
+    let build = crate::speed::build_label(core::mem::size_of::<mj::Real>());
+    crate::speed::timed(build, steps, [m.nq, m.nv, m.nu], data_bytes, || {
         sine(m, d);
         step(m, d)?;
         let islands = d.solver_nisland.clamp(1, d.solver_niter.len());

@@ -39,10 +39,18 @@ fn check(
     let Some(i) = values(d).iter().position(|&x| is_bad(x)) else {
         return false;
     };
+    reset_warned(m, d, warn, i);
+    true
+}
+
+/// The reset of [`check`], out of line: it runs only on a bad state, and inlined, `reset_data`
+/// grew the frame and code of every step.
+#[cold]
+#[inline(never)]
+fn reset_warned(m: &Model, d: &mut Data, warn: i32, i: usize) {
     warning(d, warn, i as i32);
     reset_data(m, d);
     warning(d, warn, i as i32);
-    true
 }
 
 /// Resets if `qpos` has a NaN or huge value (`mj_checkPos`).
@@ -137,6 +145,18 @@ fn inertia_and_collision(m: &Model, d: &mut Data) -> Result<(), StepError> {
         smooth::factor_m(m, d);
         return collision::collision(m, d);
     };
+    inertia_and_collision_pooled(m, d, pool)
+}
+
+/// [`inertia_and_collision`] on the thread pool `pool`, out of line: its borrowed arrays and
+/// warnings would otherwise widen the stack frame of `fwd_position`, which every step enters
+/// (four times with RK4) pool or not.
+#[inline(never)]
+fn inertia_and_collision_pooled(
+    m: &Model,
+    d: &mut Data,
+    pool: &dyn crate::thread::Parallel,
+) -> Result<(), StepError> {
     let cinert = core::mem::take(&mut d.cinert);
     let cdof = core::mem::take(&mut d.cdof);
     let crb = core::mem::take(&mut d.crb);
@@ -190,20 +210,27 @@ pub fn fwd_acceleration(m: &Model, d: &mut Data) -> Result<(), StepError> {
     sub(d.qfrc_smooth, d.qfrc_passive, d.qfrc_bias);
     add_to(d.qfrc_smooth, d.qfrc_applied);
     add_to(d.qfrc_smooth, d.qfrc_actuator);
-    // the scratch copy (xfrc_accumulate reads Data) only when a body has an applied force
     if has_xfrc(m, d) {
-        d.with_stack(|d, stack| -> Result<(), ArenaError> {
-            let mut frame = stack.frame();
-            let qfrc = frame.alloc::<Real>(m.nv)?;
-            qfrc.copy_from_slice(d.qfrc_smooth);
-            xfrc_accumulate(m, d, qfrc, &mut frame)?;
-            d.qfrc_smooth.copy_from_slice(qfrc);
-            Ok(())
-        })?;
+        add_xfrc(m, d)?;
     }
     d.qacc_smooth.copy_from_slice(d.qfrc_smooth);
     smooth::solve_ld(m, d.qacc_smooth, 1, d.qLD, d.qLDiagInv);
     Ok(())
+}
+
+/// Adds the applied body forces `J' xfrc_applied` to `qfrc_smooth`, through a scratch copy
+/// (`xfrc_accumulate` reads `Data`). Out of line: few models apply body forces, and inlined its
+/// scratch and Jacobians widened the frame of every `fwd_acceleration`.
+#[inline(never)]
+fn add_xfrc(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
+    d.with_stack(|d, stack| -> Result<(), ArenaError> {
+        let mut frame = stack.frame();
+        let qfrc = frame.alloc::<Real>(m.nv)?;
+        qfrc.copy_from_slice(d.qfrc_smooth);
+        xfrc_accumulate(m, d, qfrc, &mut frame)?;
+        d.qfrc_smooth.copy_from_slice(qfrc);
+        Ok(())
+    })
 }
 
 /// Constraint stage (`mj_fwdConstraint`): without constraint rows the acceleration is the

@@ -18,6 +18,9 @@ use crate::types::*;
 /// Noslip iterations (`mj_solNoSlip`), at most `maxiter` sweeps; statistics continue after the
 /// main solver's, and `solver_niter` counts both. Then `qfrc_constraint` and `qacc` from the
 /// forces.
+// never inlined: one call per solve, in few models; inlined into `solve`, its scratch widened
+// the stack frame every solver's step runs under
+#[inline(never)]
 pub(super) fn sol_noslip(
     m: &Model,
     d: &mut Data,

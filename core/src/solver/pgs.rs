@@ -238,6 +238,9 @@ pub(super) fn friction_qcqp(
 
 /// Projected Gauss-Seidel (`mj_solPGS`), at most `maxiter` sweeps, starting from the forces
 /// in `efc_force`; then `qfrc_constraint` and `qacc` from the forces.
+// never inlined: one call per solve; inlined into `solve`, its scratch widened the stack frame
+// every solver's step runs under
+#[inline(never)]
 pub(super) fn sol_pgs(
     m: &Model,
     d: &mut Data,
