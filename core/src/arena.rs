@@ -66,6 +66,8 @@ pub enum ArenaError {
     /// Arena arrays can be pushed only through the arena's own frames ([`Arena::stack`]), not
     /// through the scratch frames of `Data::with_stack`.
     Detached,
+    /// A push of elements of another type than the arena array's (see [`ArenaField`]).
+    ElementType,
 }
 
 impl core::error::Error for ArenaError {}
@@ -96,6 +98,9 @@ impl core::fmt::Display for ArenaError {
                 write!(f, "Could not allocate memory: {needed} bytes")
             }
             ArenaError::Detached => f.write_str("arena arrays pushed through a scratch-only frame"),
+            ArenaError::ElementType => {
+                f.write_str("arena array pushed with elements of another type than its own")
+            }
         }
     }
 }
@@ -206,7 +211,7 @@ macro_rules! visit_unless_struct {
 macro_rules! gen_arena_fields {
     ($($name:ident : $ty:ident [$rows:ident, $($cols:tt)+]),* $(,)?) => {
         /// The arrays of the data arena (contacts, constraint rows, islands), in table order;
-        /// `ArenaField::efc_J as usize` indexes [`Arena::fields`].
+        /// `ArenaField::efc_J as usize` indexes [`ArenaTable::positions`].
         #[allow(non_camel_case_types)] // MuJoCo's field names
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         #[repr(usize)]
@@ -233,24 +238,42 @@ macro_rules! gen_arena_fields {
             $( pub $name: &'a mut [mj_type!($ty)], )*
         }
 
+        /// Element size and alignment of each arena array, in table order.
+        const ELEM: [(usize, usize); N_ARENA_FIELDS] =
+            [$( (size_of::<mj_type!($ty)>(), align_of::<mj_type!($ty)>()), )*];
+
         impl<'a> ArenaArraysMut<'a> {
-            /// The arrays recorded in `fields`, cut from `used` (the arena's bottom) in table
-            /// order, which is the order the pipeline pushes them in; an array that is absent or
-            /// out of order is empty.
-            fn within(used: &'a mut [u8], fields: &[(usize, usize); N_ARENA_FIELDS]) -> Self {
-                Self::within_only(used, fields, ArenaMask::ALL)
+            /// The arrays of `table`, cut from `used`, the bytes of an arena from its start.
+            fn within(used: &'a mut [u8], table: &ArenaTable) -> Self {
+                Self::within_only(used, table, ArenaMask::ALL)
             }
 
             /// [`ArenaArraysMut::within`] cutting only the arrays in `only` (the others are
-            /// empty): each cut costs a few dozen instructions, and a stage that runs several
-            /// times per step may need a third of the 39 arrays. Inlined so that a constant
-            /// mask removes the skipped cuts entirely.
+            /// empty). Inlined so that a constant mask removes the skipped cuts entirely. Every
+            /// array is empty when the table reaches beyond `used` (or records nothing).
+            ///
+            /// Each cut is a pointer and a length, without the checks of a slice cut (a few
+            /// dozen instructions per array, and a stage that runs several times per step cuts
+            /// a dozen arrays or more): the table's invariant already proves them.
             #[inline(always)]
-            fn within_only(mut used: &'a mut [u8], fields: &[(usize, usize); N_ARENA_FIELDS], only: ArenaMask) -> Self {
-                let mut cursor = 0;
+            #[allow(unsafe_code)]
+            fn within_only(used: &'a mut [u8], table: &ArenaTable, only: ArenaMask) -> Self {
+                if !table.lies_in(used) {
+                    return ArenaArraysMut { $( $name: &mut [], )* };
+                }
+                let base = used.as_mut_ptr();
                 $(
-                    let $name = if only.has(ArenaField::$name) {
-                        take_field::<mj_type!($ty)>(&mut used, &mut cursor, fields[ArenaField::$name as usize])
+                    let $name: &'a mut [mj_type!($ty)] = if only.has(ArenaField::$name) {
+                        let (off, n) = table.pos[ArenaField::$name as usize];
+                        // SAFETY: by the invariant of `ArenaTable`, the array's bytes
+                        // `off .. off + n * size` lie within the table's `end`, which `lies_in`
+                        // checked to be within `used`, whose start is aligned to MAX_ALIGN; `off`
+                        // is a multiple of the element's alignment, so the pointer is in bounds
+                        // and aligned (also for an empty array). The element type is `Pod`:
+                        // every bit pattern is valid. Arrays with elements are pairwise disjoint
+                        // and each is cut once here, so the writable slices do not alias; they
+                        // borrow `used` for 'a, so nothing else reaches the bytes meanwhile.
+                        unsafe { core::slice::from_raw_parts_mut(base.add(off).cast(), n) }
                     } else {
                         &mut []
                     };
@@ -260,17 +283,25 @@ macro_rules! gen_arena_fields {
         }
 
         impl<'a> ArenaArrays<'a> {
-            /// The arrays recorded in `fields`, within the bytes `used` (the arena's bottom).
-            fn within(used: &'a [u8], fields: &[(usize, usize); N_ARENA_FIELDS]) -> Self {
-                Self::within_only(used, fields, ArenaMask::ALL)
+            /// The arrays of `table`, within `used`, the bytes of an arena from its start.
+            fn within(used: &'a [u8], table: &ArenaTable) -> Self {
+                Self::within_only(used, table, ArenaMask::ALL)
             }
 
             /// [`ArenaArrays::within`] viewing only the arrays in `only` (the others empty);
-            /// inlined so that a constant mask removes the skipped views.
+            /// inlined so that a constant mask removes the skipped views. Unchecked views as
+            /// in [`ArenaArraysMut::within_only`].
             #[inline(always)]
-            fn within_only(used: &'a [u8], fields: &[(usize, usize); N_ARENA_FIELDS], only: ArenaMask) -> Self {
+            #[allow(unsafe_code)]
+            fn within_only(used: &'a [u8], table: &ArenaTable, only: ArenaMask) -> Self {
+                if !table.lies_in(used) {
+                    return ArenaArrays { $( $name: &[], )* };
+                }
+                let base = used.as_ptr();
                 ArenaArrays { $( $name: if only.has(ArenaField::$name) {
-                    field_in::<mj_type!($ty)>(used, fields[ArenaField::$name as usize])
+                    let (off, n) = table.pos[ArenaField::$name as usize];
+                    // SAFETY: as in `ArenaArraysMut::within_only`, for shared slices.
+                    unsafe { core::slice::from_raw_parts(base.add(off).cast(), n) }
                 } else {
                     &[]
                 }, )* }
@@ -319,6 +350,9 @@ impl ArenaMask {
     }
 }
 
+/// The contacts alone.
+const CONTACTS: ArenaMask = ArenaMask::of(&[ArenaField::contact]);
+
 const _: () = assert!(
     N_ARENA_FIELDS <= 64,
     "ArenaMask has one bit per arena array"
@@ -327,7 +361,7 @@ const _: () = assert!(
 /// Byte offset and element count of each arena array, in table order; `(0, 0)` when absent.
 pub type ArenaFields = [(usize, usize); N_ARENA_FIELDS];
 
-/// Use counters of an arena (its arena-array positions are [`Arena::fields`]).
+/// Use counters of an arena (its arena-array positions are [`Arena::table`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ArenaState {
     /// Bytes in use at the bottom by arena arrays (MuJoCo's `parena`).
@@ -341,23 +375,48 @@ pub struct ArenaState {
     pub maxuse_arena: usize,
 }
 
-/// One arena array for [`Stack::push_all`]: `n` elements of `T` for arena field `field`.
-#[derive(Clone, Copy, Debug)]
-pub struct PushItem {
-    field: ArenaField,
-    n: usize,
-    elem_size: usize,
-    align: usize,
+/// Arena arrays being pushed one after another by [`Stack::push_each`].
+pub struct Pushes<'t> {
+    table: &'t mut ArenaTable,
+    /// The free bytes `[lo, hi)`, as in [`Stack`].
+    lo: usize,
+    hi: usize,
+    narena: usize,
 }
 
-impl PushItem {
-    /// `n` elements of `T` for arena field `field`.
-    pub const fn new<T: Pod>(field: ArenaField, n: usize) -> Self {
-        Self {
-            field,
-            n,
-            elem_size: size_of::<T>(),
-            align: align_of::<T>(),
+impl Pushes<'_> {
+    /// Pushes `n` elements of the table type of arena array `field`, recorded anew (a block
+    /// pushed earlier for the same array is forgotten, not extended). Inlined: with `field` a
+    /// constant, its element size and alignment are constants too.
+    #[inline(always)]
+    pub fn push(&mut self, field: ArenaField, n: usize) -> Result<(), ArenaError> {
+        let (size, align) = ELEM[field as usize];
+        // `lo <= hi <= narena`, the length of a slice, so rounding `lo` up cannot overflow
+        let start = (self.lo + align - 1) & !(align - 1);
+        let end = n
+            .checked_mul(size)
+            .and_then(|bytes| start.checked_add(bytes))
+            .filter(|&end| end <= self.hi);
+        let Some(end) = end else {
+            return Err(self.refuse(size.checked_mul(n)));
+        };
+        // above every array (see `Stack::push_each`) and aligned: the table stays valid
+        self.table.pos[field as usize] = (start, n);
+        self.lo = end;
+        Ok(())
+    }
+
+    /// The error of a push of `bytes` bytes (`None`: overflow) that does not fit.
+    #[cold]
+    #[inline(never)]
+    fn refuse(&self, bytes: Option<usize>) -> ArenaError {
+        match bytes {
+            None => ArenaError::SizeOverflow,
+            Some(requested) => ArenaError::OutOfArena {
+                requested,
+                available: self.hi - self.lo,
+                narena: self.narena,
+            },
         }
     }
 }
@@ -417,45 +476,146 @@ fn visit_arena_field<V: crate::layout::ArrayVisitor, T: crate::layout::Elem>(
     );
 }
 
-/// Cuts the array `(off, n)` from `rest`, which starts at byte offset `*cursor`; empty (and
-/// nothing cut) when absent, before the cursor, out of range or misaligned. Inlined (as are
-/// the cast and the stack's `alloc` and `push`): the call costs as much as the checks.
+/// Where the arena arrays are: the byte offset from the arena's start and the element count
+/// of each array, in table order (`(0, 0)` when absent), and the bytes they span.
 ///
-/// Two comparisons bound the array, without overflow checks: an offset before the cursor (an
-/// absent array's 0 among them) wraps to a skip beyond `rest`, and the count is compared in
-/// whole elements with what follows the skip, so `skip + n * size_of::<T>()` cannot overflow.
-/// An empty array may move the cursor up to its offset; the arrays are pushed in table order,
-/// so no later one lies before it.
-#[inline]
-fn take_field<'a, T: Pod>(
-    rest: &mut &'a mut [u8],
-    cursor: &mut usize,
-    (off, n): (usize, usize),
-) -> &'a mut [T] {
-    let skip = off.wrapping_sub(*cursor);
-    let len = rest.len();
-    if skip > len || n > (len - skip) / size_of::<T>() {
-        return &mut [];
-    }
-    let end = skip + n * size_of::<T>();
-    let (head, tail) = core::mem::take(rest).split_at_mut(end);
-    *rest = tail;
-    *cursor += end;
-    cast_mut::<T>(&mut head[skip..]).unwrap_or(&mut [])
+/// Invariant, which the views of the arrays rely on instead of checking each array (see
+/// [`ArenaArraysMut`]): for every array `(off, n)` with elements of `size` bytes aligned to
+/// `align` (its table type),
+/// 1. `off` is a multiple of `align`,
+/// 2. `off + n * size` does not overflow and is at most `end`, and
+/// 3. the arrays with elements occupy pairwise disjoint bytes.
+///
+/// The positions are private: a table is made empty, validated from a caller's positions
+/// ([`ArenaTable::new`]), or changed by the arena's pushes and truncations, all in this module.
+#[derive(Clone, Copy, Debug)]
+pub struct ArenaTable {
+    pos: ArenaFields,
+    /// No array ends beyond this byte.
+    end: usize,
+    /// Whether every array but the contacts is `(0, 0)`: then truncating the contacts, which
+    /// the narrow phase does after every geom pair, need not clear the others.
+    contacts_only: bool,
 }
 
-/// Records `n` elements of `elem_size` bytes pushed at byte `start` in an arena array's
-/// `(offset, count)`: a push right after the array's last block extends it (contacts come one
-/// pair at a time); otherwise the array is recorded anew.
-#[inline]
-fn record_push(slot: &mut (usize, usize), start: usize, n: usize, elem_size: usize) {
-    let (old_start, old_n) = *slot;
-    let contiguous = old_n > 0 && old_start + old_n * elem_size == start;
-    *slot = if contiguous {
-        (old_start, old_n + n)
-    } else {
-        (start, n)
+impl ArenaTable {
+    /// No arrays.
+    pub const EMPTY: Self = Self {
+        pos: [(0, 0); N_ARENA_FIELDS],
+        end: 0,
+        contacts_only: true,
     };
+
+    /// The table of `positions` (from a caller's header or a saved state), or `None` when an
+    /// array is misaligned for its type, its bytes overflow, or it overlaps another.
+    pub fn new(positions: &ArenaFields) -> Option<Self> {
+        let mut table = Self::EMPTY;
+        for (i, &(off, n)) in positions.iter().enumerate() {
+            let (size, align) = ELEM[i];
+            let end = n.checked_mul(size)?.checked_add(off)?;
+            let overlaps = (0..i).any(|j| {
+                let (o, k) = table.pos[j];
+                n > 0 && k > 0 && o < end && off < o + k * ELEM[j].0
+            });
+            if !off.is_multiple_of(align) || overlaps {
+                return None;
+            }
+            table.pos[i] = (off, n);
+            table.end = table.end.max(end);
+            table.contacts_only &= i == ArenaField::contact as usize || (off, n) == (0, 0);
+        }
+        Some(table)
+    }
+
+    /// Byte offset and element count of each array, in table order.
+    pub fn positions(&self) -> &ArenaFields {
+        &self.pos
+    }
+
+    /// Byte offset and element count of array `field`.
+    #[inline]
+    pub fn get(&self, field: ArenaField) -> (usize, usize) {
+        self.pos[field as usize]
+    }
+
+    /// The first byte after every array (a bound: at least the end of the last one).
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    /// Whether the arrays can be viewed in `bytes`, an arena's bytes from its start: they all
+    /// lie within it, which starts at a [`MAX_ALIGN`]-aligned address. False when the table
+    /// spans no bytes (`bytes` may then be a dangling empty slice, aligned to nothing).
+    #[inline(always)]
+    fn lies_in(&self, bytes: &[u8]) -> bool {
+        self.end.wrapping_sub(1) < bytes.len()
+            && (bytes.as_ptr() as usize).is_multiple_of(MAX_ALIGN)
+    }
+
+    /// Records `n` elements pushed at byte `start` for array `i` (`< N_ARENA_FIELDS`, `start`
+    /// aligned for its type, `start + n * size` within the arena): with `extend`, a push
+    /// right after the array's last block extends it (contacts come one pair at a time);
+    /// otherwise the array is recorded anew.
+    #[inline]
+    fn record(&mut self, i: usize, start: usize, n: usize, extend: bool) {
+        let size = ELEM[i].0;
+        let end = start + n * size;
+        self.below(start);
+        let (old_start, old_n) = self.pos[i];
+        let contiguous = extend && old_n > 0 && old_start + old_n * size == start;
+        self.pos[i] = if contiguous {
+            (old_start, old_n + n)
+        } else {
+            (start, n)
+        };
+        self.end = self.end.max(end);
+        self.contacts_only &= i == ArenaField::contact as usize;
+    }
+
+    /// Makes room for pushes from byte `at` on: they go above every array (the bottom mark
+    /// is the end of the last one), but an array ending beyond `at` anyway (counters edited by
+    /// hand) is dropped, which keeps the arrays disjoint.
+    #[inline(always)]
+    fn below(&mut self, at: usize) {
+        if at < self.end {
+            self.truncate(at);
+        }
+    }
+
+    /// Drops every array that ends beyond byte `at`.
+    #[cold]
+    #[inline(never)]
+    fn truncate(&mut self, at: usize) {
+        for (i, slot) in self.pos.iter_mut().enumerate() {
+            if slot.0 + slot.1 * ELEM[i].0 > at {
+                *slot = (0, 0);
+            }
+        }
+        self.end = at;
+    }
+
+    /// Keeps the first `ncon` contacts (at most as many as there are) and drops every other
+    /// array; returns the byte where the kept contacts end.
+    #[inline]
+    fn keep_contacts(&mut self, ncon: usize) -> usize {
+        let (off, had) = self.get(ArenaField::contact);
+        let n = ncon.min(had);
+        let off = if n > 0 { off } else { 0 };
+        if !self.contacts_only {
+            *self = Self::EMPTY;
+        }
+        self.pos[ArenaField::contact as usize] = (off, n);
+        self.end = off + n * size_of::<crate::records::Contact>();
+        self.end
+    }
+}
+
+/// The arena arrays and the bottom mark of an arena at some point, to go back to with
+/// [`Arena::rewind`].
+#[derive(Clone, Copy, Debug)]
+pub struct ArenaMark {
+    table: ArenaTable,
+    parena: usize,
 }
 
 /// The `n` elements of `T` at byte offset `off` of `buf` for `(off, n)`; empty when that is
@@ -488,8 +648,8 @@ pub struct Arena<'a> {
     objects: &'a mut [u8],
     /// Use counters.
     pub state: ArenaState,
-    /// Where the arena arrays of this step are.
-    pub fields: ArenaFields,
+    /// Where the arena arrays of this step are (private: the views rely on its invariant).
+    table: ArenaTable,
 }
 
 /// The bytes and counters of an arena moved out of its `Data` for a while (see
@@ -511,45 +671,44 @@ impl Detached<'_> {
         reserved_in(self.buf, r, n)
     }
 
-    /// The arena arrays recorded in `fields`, writable, and a scratch frame, together: for the
-    /// constraint stages, which update constraint rows while reading the rest of the `Data`.
+    /// The arena arrays recorded in `table` (the arena's own, [`Arena::table`]), writable, and
+    /// a scratch frame, together: for the constraint stages, which update constraint rows while
+    /// reading the rest of the `Data`.
     pub fn arrays_mut_and_stack<'f>(
         &'f mut self,
-        fields: &'f ArenaFields,
+        table: &ArenaTable,
     ) -> (ArenaArraysMut<'f>, Stack<'f>) {
-        self.arrays_mut_only_and_stack(fields, ArenaMask::ALL)
+        self.arrays_mut_only_and_stack(table, ArenaMask::ALL)
     }
 
     /// [`Detached::arrays_mut_and_stack`] with only the arena arrays in `only` (the others
-    /// empty). The views do not borrow `fields`: callers pass the `Data`'s own positions
-    /// instead of copying them (39 pairs).
+    /// empty). The views do not borrow `table`: callers pass the `Data`'s own table instead
+    /// of copying it (39 pairs).
     #[inline(always)]
     pub fn arrays_mut_only_and_stack<'f>(
         &'f mut self,
-        fields: &ArenaFields,
+        table: &ArenaTable,
         only: ArenaMask,
     ) -> (ArenaArraysMut<'f>, Stack<'f>) {
         let (used, stack) = self.used_and_stack();
-        (ArenaArraysMut::within_only(used, fields, only), stack)
+        (ArenaArraysMut::within_only(used, table, only), stack)
     }
 
-    /// The arena arrays recorded in `fields`, read-only, and a scratch frame, together.
-    pub fn arrays_and_stack<'f>(
-        &'f mut self,
-        fields: &'f ArenaFields,
-    ) -> (ArenaArrays<'f>, Stack<'f>) {
+    /// The arena arrays recorded in `table`, read-only, and a scratch frame, together.
+    pub fn arrays_and_stack<'f>(&'f mut self, table: &ArenaTable) -> (ArenaArrays<'f>, Stack<'f>) {
         let (used, stack) = self.used_and_stack();
-        (ArenaArrays::within(used, fields), stack)
+        (ArenaArrays::within(used, table), stack)
     }
 
-    /// The contacts recorded in `fields` and a scratch frame, together, without cutting out the
+    /// The contacts recorded in `table` and a scratch frame, together, without cutting out the
     /// other arena arrays (counting constraint rows reads only the contacts).
     pub fn contacts_and_stack<'f>(
         &'f mut self,
-        fields: &'f ArenaFields,
+        table: &ArenaTable,
     ) -> (&'f [crate::records::Contact], Stack<'f>) {
         let (used, stack) = self.used_and_stack();
-        (field_in(used, fields[ArenaField::contact as usize]), stack)
+        let contacts = ArenaArrays::within_only(used, table, CONTACTS).contact;
+        (contacts, stack)
     }
 
     /// The used bottom of the arena (the arena arrays' bytes) and a scratch frame over the
@@ -565,7 +724,7 @@ impl Detached<'_> {
             hi,
             narena,
             state: &mut self.state,
-            fields: None,
+            table: None,
         };
         (used, stack)
     }
@@ -579,7 +738,7 @@ impl<'a> Arena<'a> {
             buf,
             objects: &mut [],
             state: ArenaState::default(),
-            fields: [(0, 0); N_ARENA_FIELDS],
+            table: ArenaTable::EMPTY,
         }
     }
 
@@ -602,18 +761,37 @@ impl<'a> Arena<'a> {
         })
     }
 
-    /// Whether `state` and `fields` (from a caller's header) fit this arena: the marks within
-    /// its bytes, every array below the arena arrays' top.
-    pub fn fits(&self, state: &ArenaState, fields: &[(usize, usize); N_ARENA_FIELDS]) -> bool {
+    /// The table of `fields` (from a caller's header) if it and `state` fit this arena: the
+    /// marks within its bytes, every array aligned and below the arena arrays' top, no two
+    /// overlapping.
+    fn fitting(&self, state: &ArenaState, fields: &ArenaFields) -> Option<ArenaTable> {
         let n = self.buf.len();
         let marks = state.parena <= n && state.pstack <= n - state.parena;
-        marks
-            && fields.iter().all(|&(off, len)| {
-                // a length counts elements of at most MAX_ALIGN bytes
-                len.checked_mul(MAX_ALIGN)
-                    .and_then(|b| b.checked_add(off))
-                    .is_some_and(|end| len == 0 || off <= state.parena && end >= off)
-            })
+        ArenaTable::new(fields).filter(|t| marks && t.end <= state.parena)
+    }
+
+    /// Whether `state` and `fields` (from a caller's header) fit this arena: the marks within
+    /// its bytes, every array aligned and below the arena arrays' top, no two overlapping.
+    pub fn fits(&self, state: &ArenaState, fields: &ArenaFields) -> bool {
+        self.fitting(state, fields).is_some()
+    }
+
+    /// Sets the counters and array positions to a caller's (from a header whose arena bytes
+    /// are these): [`ArenaError::BadHeader`] unless they fit ([`Arena::fits`]).
+    pub fn set_layout(
+        &mut self,
+        state: ArenaState,
+        fields: &ArenaFields,
+    ) -> Result<(), ArenaError> {
+        self.table = self.fitting(&state, fields).ok_or(ArenaError::BadHeader)?;
+        self.state = state;
+        Ok(())
+    }
+
+    /// Where the arena arrays are.
+    #[inline]
+    pub fn table(&self) -> &ArenaTable {
+        &self.table
     }
 
     /// Moves the bytes and counters out, leaving this arena empty until [`Arena::attach`]
@@ -643,7 +821,7 @@ impl<'a> Arena<'a> {
             buf: core::mem::take(&mut self.buf),
             objects: &mut [],
             state: self.state,
-            fields: [(0, 0); N_ARENA_FIELDS],
+            table: ArenaTable::EMPTY,
         }
     }
 
@@ -651,7 +829,7 @@ impl<'a> Arena<'a> {
     pub fn take_back(&mut self, lent: Arena<'a>) {
         self.buf = lent.buf;
         self.state = lent.state;
-        self.fields = lent.fields;
+        self.table = lent.table;
     }
 
     /// Size in bytes (`narena`), the plugin objects excluded.
@@ -689,7 +867,28 @@ impl<'a> Arena<'a> {
     /// collision detection and in `mj_resetData`. Peak counters are kept.
     pub fn clear(&mut self) {
         self.state.parena = 0;
-        self.fields = [(0, 0); N_ARENA_FIELDS];
+        self.table = ArenaTable::EMPTY;
+    }
+
+    /// Keeps the first `ncon` contacts (at most as many as there are) and drops every other
+    /// arena array, moving the bottom mark to the contacts' end (MuJoCo's `mj_clearEfc` and
+    /// the narrow phase's `resetArena`).
+    pub fn keep_contacts(&mut self, ncon: usize) {
+        self.state.parena = self.table.keep_contacts(ncon);
+    }
+
+    /// The arena arrays and bottom mark now, to go back to with [`Arena::rewind`].
+    pub fn mark(&self) -> ArenaMark {
+        ArenaMark {
+            table: self.table,
+            parena: self.state.parena,
+        }
+    }
+
+    /// Goes back to the arena arrays and bottom mark of `mark`, forgetting later pushes.
+    pub fn rewind(&mut self, mark: ArenaMark) {
+        self.table = mark.table;
+        self.state.parena = mark.parena;
     }
 
     /// Forgets the peak-use counters too (`mj_resetData`).
@@ -703,11 +902,11 @@ impl<'a> Arena<'a> {
         let used = src.state.parena.min(self.len());
         self.buf[..used].copy_from_slice(&src.buf[..used]);
         self.state = src.state;
-        self.fields = src.fields;
+        self.table = src.table;
     }
 
     /// The bytes of the arena arrays (the used part at the bottom), for saving a data with
-    /// its [`Arena::state`] and [`Arena::fields`].
+    /// its [`Arena::state`] and [`Arena::table`].
     pub fn used(&self) -> &[u8] {
         &self.buf[..self.state.parena.min(self.len())]
     }
@@ -720,12 +919,11 @@ impl<'a> Arena<'a> {
         fields: ArenaFields,
         used: &[u8],
     ) -> Result<(), ArenaError> {
-        if used.len() != state.parena || !self.fits(&state, &fields) {
+        if used.len() != state.parena {
             return Err(ArenaError::BadHeader);
         }
+        self.set_layout(state, &fields)?;
         self.buf[..used.len()].copy_from_slice(used);
-        self.state = state;
-        self.fields = fields;
         Ok(())
     }
 
@@ -739,7 +937,7 @@ impl<'a> Arena<'a> {
             hi,
             narena,
             state: &mut self.state,
-            fields: Some(&mut self.fields),
+            table: Some(&mut self.table),
         }
     }
 
@@ -797,7 +995,7 @@ impl<'a> Arena<'a> {
             .and_then(|bytes| cast_mut::<T>(bytes));
         (
             block.unwrap_or(&mut []),
-            ArenaArraysMut::within(arrays, &self.fields),
+            ArenaArraysMut::within(arrays, &self.table),
         )
     }
 
@@ -808,32 +1006,28 @@ impl<'a> Arena<'a> {
 
     /// Arena array number `field` (table order) as `&[T]`; empty when absent or out of range.
     pub fn field<T: Pod>(&self, field: usize) -> &[T] {
-        self.fields
+        self.table
+            .pos
             .get(field)
             .map_or(&[], |&f| field_in::<T>(self.buf, f))
     }
 
     /// Every arena array as a slice (empty when absent).
     pub fn arrays(&self) -> ArenaArrays<'_> {
-        ArenaArrays::within(self.buf, &self.fields)
+        ArenaArrays::within(self.buf, &self.table)
     }
 
     /// The arena arrays in `only` as slices; the others are empty. Viewing all 39 costs about
     /// a thousand instructions, too much for a function that reads one contact.
     #[inline(always)]
     pub fn arrays_only(&self, only: ArenaMask) -> ArenaArrays<'_> {
-        ArenaArrays::within_only(self.buf, &self.fields, only)
+        ArenaArrays::within_only(self.buf, &self.table, only)
     }
 
     /// The contacts (arena array `contact`) as a writable slice, without cutting out the other
     /// arrays as [`Arena::arrays_mut`] does (collision adds contacts one pair at a time).
     pub fn contacts_mut(&mut self) -> &mut [crate::records::Contact] {
-        let used = self.state.parena.min(self.len());
-        let (off, n) = self.fields[ArenaField::contact as usize];
-        bytes_of::<crate::records::Contact>(n)
-            .and_then(|b| self.buf[..used].get_mut(off..off.checked_add(b)?))
-            .and_then(cast_mut)
-            .unwrap_or(&mut [])
+        self.arrays_mut_only(CONTACTS).contact
     }
 
     /// Every arena array as a writable slice (empty when absent).
@@ -845,7 +1039,7 @@ impl<'a> Arena<'a> {
     #[inline(always)]
     pub fn arrays_mut_only(&mut self, only: ArenaMask) -> ArenaArraysMut<'_> {
         let used = self.state.parena.min(self.len());
-        ArenaArraysMut::within_only(&mut self.buf[..used], &self.fields, only)
+        ArenaArraysMut::within_only(&mut self.buf[..used], &self.table, only)
     }
 }
 
@@ -861,7 +1055,7 @@ pub struct Stack<'s> {
     narena: usize,
     state: &'s mut ArenaState,
     /// Arena-array positions, to record pushes; `None` in scratch-only frames.
-    fields: Option<&'s mut ArenaFields>,
+    table: Option<&'s mut ArenaTable>,
 }
 
 /// Notes the frame's peak in the arena's counters. Within a frame `hi` only falls and `parena`
@@ -927,10 +1121,16 @@ impl<'s> Stack<'s> {
     /// after the same array's last block extends that array (contacts are pushed one at a
     /// time); otherwise the array is recorded anew. Only frames of [`Arena::stack`] can push
     /// ([`ArenaError::Detached`] otherwise).
-    #[inline]
+    #[inline(always)]
     pub fn push<T: Pod>(&mut self, field: usize, n: usize) -> Result<&'s mut [T], ArenaError> {
-        if self.fields.is_none() {
+        if self.table.is_none() {
             return Err(ArenaError::Detached);
+        }
+        if ELEM
+            .get(field)
+            .is_some_and(|&e| e != (size_of::<T>(), align_of::<T>()))
+        {
+            return Err(ArenaError::ElementType);
         }
         self.sync();
         let bytes = bytes_of::<T>(n).ok_or(ArenaError::SizeOverflow)?;
@@ -945,51 +1145,43 @@ impl<'s> Stack<'s> {
         self.free = above;
         self.lo = end;
         self.state.parena = end;
-        if let Some(slot) = self.fields.as_deref_mut().and_then(|f| f.get_mut(field)) {
-            record_push(slot, start, n, size_of::<T>());
+        if let Some(table) = self.table.as_deref_mut().filter(|_| field < N_ARENA_FIELDS) {
+            table.record(field, start, n, true);
         }
         cast_mut::<T>(&mut region[padding..]).ok_or(ArenaError::SizeOverflow)
     }
 
-    /// Pushes several arena arrays at once, each recorded anew (a block pushed earlier for the
-    /// same array is forgotten, not extended), without handing out their slices: for
-    /// allocating the constraint rows, two dozen arrays per pass, right after `mj_clearEfc`
-    /// forgot the old ones. On an error the arrays before the failing one stay pushed, as with
-    /// single [`Stack::push`]es.
-    pub fn push_all(&mut self, items: &[PushItem]) -> Result<(), ArenaError> {
-        if self.fields.is_none() {
-            return Err(ArenaError::Detached);
-        }
+    /// Pushes several arena arrays at once with `pushes` ([`Pushes::push`] for each), without
+    /// handing out their slices: for allocating the constraint rows, two dozen arrays per pass,
+    /// right after `mj_clearEfc` forgot the old ones. On an error the arrays before the failing
+    /// one stay pushed, as with single [`Stack::push`]es.
+    #[inline(always)]
+    pub fn push_each(
+        &mut self,
+        pushes: impl FnOnce(&mut Pushes<'_>) -> Result<(), ArenaError>,
+    ) -> Result<(), ArenaError> {
         self.sync();
-        let (hi, mut lo) = (self.hi, self.lo);
-        let Some(fields) = self.fields.as_deref_mut() else {
+        let (lo, hi, narena) = (self.lo, self.hi, self.narena);
+        let Some(table) = self.table.as_deref_mut() else {
             return Err(ArenaError::Detached);
         };
-        let mut failed = None;
-        for item in items {
-            // `lo <= hi <= narena`, the length of a slice, so rounding `lo` up cannot overflow
-            let start = (lo + item.align - 1) & !(item.align - 1);
-            let end = item
-                .n
-                .checked_mul(item.elem_size)
-                .and_then(|bytes| start.checked_add(bytes))
-                .filter(|&end| end <= hi);
-            let Some(end) = end else {
-                failed = Some(item.elem_size.saturating_mul(item.n));
-                break;
-            };
-            fields[item.field as usize] = (start, item.n);
-            lo = end;
-        }
+        // the pushes go above `lo`, one after another, so the arrays stay disjoint
+        table.below(lo);
+        let mut p = Pushes {
+            table,
+            lo,
+            hi,
+            narena,
+        };
+        let result = pushes(&mut p);
+        let lo = p.lo;
+        table.end = table.end.max(lo);
+        table.contacts_only = false;
         let free = core::mem::take(&mut self.free);
         self.free = &mut free[lo - self.lo..];
         self.lo = lo;
         self.state.parena = lo;
-        match failed {
-            None => Ok(()),
-            Some(bytes) if bytes == usize::MAX => Err(ArenaError::SizeOverflow),
-            Some(bytes) => Err(self.out_of_arena(bytes)),
-        }
+        result
     }
 
     /// A child frame (`mj_markStack`); its scratch arrays are released when it is dropped
@@ -1002,7 +1194,7 @@ impl<'s> Stack<'s> {
             hi: self.hi,
             narena: self.narena,
             state: &mut *self.state,
-            fields: self.fields.as_deref_mut(),
+            table: self.table.as_deref_mut(),
         }
     }
 
@@ -1099,12 +1291,12 @@ mod tests {
             for k in 0..3 {
                 let scratch = s.alloc::<f64>(2).unwrap();
                 scratch[0] = 9.0;
-                s.push::<i32>(0, 1).unwrap()[0] = k;
+                s.push::<i32>(1, 1).unwrap()[0] = k;
             }
         }
-        assert_eq!(arena.field::<i32>(0), &[0, 1, 2]);
+        assert_eq!(arena.field::<i32>(1), &[0, 1, 2]);
         arena.clear();
-        assert!(arena.field::<i32>(0).is_empty());
+        assert!(arena.field::<i32>(1).is_empty());
     }
 
     #[test]
@@ -1115,7 +1307,7 @@ mod tests {
         {
             let mut s = detached.stack();
             assert!(s.alloc::<f64>(4).is_ok());
-            assert_eq!(s.push::<i32>(0, 1).unwrap_err(), ArenaError::Detached);
+            assert_eq!(s.push::<i32>(1, 1).unwrap_err(), ArenaError::Detached);
         }
         arena.attach(detached);
         assert_eq!(arena.state.maxuse_stack, 32);
@@ -1141,7 +1333,84 @@ mod tests {
             s.alloc::<f64>(usize::MAX).unwrap_err(),
             ArenaError::SizeOverflow
         );
-        assert!(s.push::<f64>(0, 1).is_err());
+        assert!(matches!(
+            s.push::<crate::Real>(ArenaField::efc_pos as usize, 1),
+            Err(ArenaError::OutOfArena { .. })
+        ));
+    }
+
+    #[test]
+    fn tables_from_callers_are_validated() {
+        let (c, t, id) = (
+            ArenaField::contact as usize,
+            ArenaField::efc_type as usize,
+            ArenaField::efc_id as usize,
+        );
+        let size = size_of::<crate::records::Contact>();
+        let mut pos = [(0, 0); N_ARENA_FIELDS];
+        pos[c] = (0, 2);
+        pos[t] = (2 * size, 3);
+        pos[id] = (2 * size + 12, 1);
+        let table = ArenaTable::new(&pos).unwrap();
+        assert_eq!(table.end(), 2 * size + 16);
+        let bad = |edit: fn(&mut ArenaFields)| {
+            let mut p = pos;
+            edit(&mut p);
+            ArenaTable::new(&p)
+        };
+        // overlapping, misaligned, overflowing
+        assert!(bad(|p| p[ArenaField::efc_id as usize].0 -= 4).is_none());
+        assert!(bad(|p| p[ArenaField::efc_J as usize] = (2, 1)).is_none());
+        assert!(bad(|p| p[ArenaField::efc_id as usize].1 = usize::MAX / 2).is_none());
+        // an empty array may sit anywhere aligned within the others' span
+        assert!(bad(|p| p[ArenaField::efc_D as usize] = (16, 0)).is_some());
+        // the views of a valid table in too short a buffer are empty, not out of bounds
+        let mut buf = Buf([0; 256]);
+        let mut arena = Arena::new(&mut buf.0[..64]);
+        let state = ArenaState {
+            parena: table.end(),
+            ..ArenaState::default()
+        };
+        assert_eq!(arena.set_layout(state, &pos), Err(ArenaError::BadHeader));
+        assert!(arena.arrays().efc_type.is_empty());
+    }
+
+    #[test]
+    fn pushes_keep_their_types_and_truncations_drop_rows() {
+        #[repr(align(8))]
+        struct Big([u8; 4096]);
+        let mut buf = Big([0; 4096]);
+        let mut arena = Arena::new(&mut buf.0);
+        {
+            let mut s = arena.stack();
+            let contact = ArenaField::contact as usize;
+            assert_eq!(
+                s.push::<f64>(contact, 1).unwrap_err(),
+                ArenaError::ElementType
+            );
+            s.push::<crate::records::Contact>(contact, 3).unwrap();
+            s.push_each(|p| {
+                p.push(ArenaField::efc_type, 2)?;
+                p.push(ArenaField::efc_pos, 2)
+            })
+            .unwrap();
+        }
+        assert_eq!(arena.arrays().efc_pos.len(), 2);
+        arena.keep_contacts(1);
+        let a = arena.arrays();
+        assert_eq!(
+            (a.contact.len(), a.efc_type.len(), a.efc_pos.len()),
+            (1, 0, 0)
+        );
+        assert_eq!(arena.state.parena, size_of::<crate::records::Contact>());
+        // a push below the arrays (counters edited by hand) drops those it overlaps
+        arena.state.parena = 0;
+        arena
+            .stack()
+            .push::<i32>(ArenaField::efc_id as usize, 4)
+            .unwrap();
+        let a = arena.arrays();
+        assert_eq!((a.contact.len(), a.efc_id.len()), (0, 4));
     }
 
     #[test]

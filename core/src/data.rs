@@ -128,7 +128,7 @@ macro_rules! gen_header {
                 DataHeader {
                     sizes: self.sizes,
                     arena: self.arena.state,
-                    arena_fields: self.arena.fields,
+                    arena_fields: *self.arena.table().positions(),
                     plugin_bytes: self.arena.objects().len(),
                     callbacks: self.callbacks,
                     $( $name: self.$name, )*
@@ -258,12 +258,7 @@ macro_rules! gen_data {
                         self.carve_arrays(header.sizes, header.plugin_bytes, c)?;
                         self.callbacks = header.callbacks;
                         $( self.$sname = header.$sname; )*
-                        if !self.arena.fits(&header.arena, &header.arena_fields) {
-                            return Err(ArenaError::BadHeader);
-                        }
-                        self.arena.state = header.arena;
-                        self.arena.fields = header.arena_fields;
-                        Ok(())
+                        self.arena.set_layout(header.arena, &header.arena_fields)
                     }
 
                     /// Starts carving `buf` for these sizes: the carver and the first array, the

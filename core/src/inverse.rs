@@ -125,10 +125,9 @@ pub fn inv_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
         toc(d, TIMER_CONSTRAINT, t);
         return Ok(());
     }
-    let fields = d.arena.fields;
     let mut detached = d.arena.detach();
     let result = {
-        let (arrays, mut stack) = detached.arrays_mut_only_and_stack(&fields, Efc::ARRAYS);
+        let (arrays, mut stack) = detached.arrays_mut_only_and_stack(d.arena.table(), Efc::ARRAYS);
         Efc::new(m, d, arrays).and_then(|mut efc| {
             let jar = stack.alloc::<Real>(efc.nefc)?;
             efc.jac.mul_vec(jar, d.qacc);

@@ -43,10 +43,9 @@ pub fn island(m: &Model, d: &mut Data) -> Result<(), StepError> {
         nefc: d.nefc,
     };
     // first pass: the number of islands, which sizes the arrays
-    let fields = d.arena.fields;
     let mut detached = d.arena.detach();
     let first = {
-        let (arrays, mut stack) = detached.arrays_and_stack(&fields);
+        let (arrays, mut stack) = detached.arrays_and_stack(d.arena.table());
         let rows = Rows {
             sparse: is_sparse(m),
             efc_type: arrays.efc_type,
@@ -66,11 +65,10 @@ pub fn island(m: &Model, d: &mut Data) -> Result<(), StepError> {
         return Ok(());
     }
     // second pass: the same search, then the arrays
-    let fields = d.arena.fields;
     let nefc = d.nefc;
     let mut detached = d.arena.detach();
     let r = {
-        let (a, mut stack) = detached.arrays_mut_and_stack(&fields);
+        let (a, mut stack) = detached.arrays_mut_and_stack(d.arena.table());
         let rows = Rows {
             sparse: is_sparse(m),
             efc_type: a.efc_type,
@@ -112,8 +110,7 @@ pub fn island(m: &Model, d: &mut Data) -> Result<(), StepError> {
 fn alloc_island(m: &Model, d: &mut Data) -> bool {
     use ArenaField as F;
     let (nv, nefc, nisland) = (m.nv, d.nefc, d.nisland);
-    let fields_before = d.arena.fields;
-    let parena_before = d.arena.state.parena;
+    let before = d.arena.mark();
     let pushed = {
         let mut stack = d.arena.stack();
         [
@@ -133,8 +130,7 @@ fn alloc_island(m: &Model, d: &mut Data) -> bool {
     if pushed.is_err() {
         let narena = d.arena.len();
         warning(d, WARN_CNSTRFULL, i32::try_from(narena).unwrap_or(i32::MAX));
-        d.arena.fields = fields_before;
-        d.arena.state.parena = parena_before;
+        d.arena.rewind(before);
         d.nefc = 0;
         d.nisland = 0;
         return false;

@@ -1,5 +1,8 @@
-//! One of the two places of `unsafe` code in mjrs (the other is the write-once cell of `plugin::once`): viewing a byte buffer as a slice of plain numbers, and [`Field`], the
-//! slice type of `Model`'s arrays, which may point into read-only bytes (a blob in flash).
+//! The main place of `unsafe` code in the core (the others: the write-once cell of
+//! `plugin::once`, the arena arrays' views in `arena`, which rely on the invariant of
+//! `ArenaTable`, and `math::fast`): viewing a byte buffer as a slice of plain numbers, and
+//! [`Field`], the slice type of `Model`'s arrays, which may point into read-only bytes (a blob
+//! in flash).
 //!
 //! Audit notes. [`cast_mut`] hands out `&mut [T]` over caller bytes. That is sound when
 //! 1. the start is aligned for `T` and the length is a whole number of `T` (checked at run time),

@@ -85,10 +85,9 @@ pub fn transmission(m: &Model, d: &mut Data) -> Result<(), StepError> {
     if !m.actuator_trntype.contains(&TRN_BODY) {
         return d.with_stack(|d, stack| transmit_all(m, d, &ConstraintRows::NONE, stack));
     }
-    let fields = d.arena.fields;
     let mut detached = d.arena.detach();
     let result = {
-        let (arrays, mut stack) = detached.arrays_and_stack(&fields);
+        let (arrays, mut stack) = detached.arrays_and_stack(d.arena.table());
         let rows = ConstraintRows::new(&arrays, d);
         transmit_all(m, d, &rows, &mut stack)
     };

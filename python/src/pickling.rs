@@ -83,7 +83,7 @@ pub fn data_state(d: &Data) -> Vec<u8> {
     [a.parena, a.pstack, a.maxuse_stack, a.maxuse_arena]
         .into_iter()
         .for_each(|n| w.usize(n));
-    for &(offset, len) in &d.arena.fields {
+    for &(offset, len) in d.arena.table().positions() {
         w.usize(offset);
         w.usize(len);
     }
@@ -143,7 +143,7 @@ pub fn restore_data(d: &mut Data, blob: &[u8]) -> Result<(), String> {
         maxuse_stack: r.usize()?,
         maxuse_arena: r.usize()?,
     };
-    let mut fields = d.arena.fields;
+    let mut fields = [(0, 0); mjrs_core::arena::N_ARENA_FIELDS];
     for f in &mut fields {
         *f = (r.usize()?, r.usize()?);
     }

@@ -14,7 +14,6 @@ use crate::model::Model;
 use crate::real::Real;
 use crate::support::warning;
 use crate::types::*;
-use core::mem::size_of;
 
 /// The explicit pairs `pair_adr` that share the signature of the body pair being processed
 /// (MuJoCo's `merged`, `startadr`, `pairadr`): their geom pairs are not collided again.
@@ -183,7 +182,7 @@ pub(super) fn with_pair_buffer(
     arena: &mut Arena,
     fill: impl FnOnce(&Data, &mut [Contact]) -> Result<usize, StepError>,
 ) -> Result<(), StepError> {
-    // the contact array ends where the arena's bottom does (`reset_arena` after every pair), so
+    // the contact array ends where the arena's bottom does (`keep_contacts` after every pair), so
     // the pushed elements are its next MAXCONPAIR slots
     let result = {
         // the frame ends (noting the reservation in the peak-use counters) before the unused
@@ -196,7 +195,7 @@ pub(super) fn with_pair_buffer(
         fill(d, con)
     };
     d.ncon += *result.as_ref().unwrap_or(&0);
-    reset_arena(arena, d.ncon);
+    arena.keep_contacts(d.ncon);
     result.map(|_| ())
 }
 
@@ -205,7 +204,7 @@ pub(super) fn with_pair_buffer(
 pub(super) fn push_contact(m: &Model, d: &mut Data, arena: &mut Arena, con: &Contact) -> bool {
     let full = m.nconmax != -1 && d.ncon as i64 >= i64::from(m.nconmax);
     let added = !full && {
-        reset_arena(arena, d.ncon);
+        arena.keep_contacts(d.ncon);
         let pushed = arena
             .stack()
             .push::<Contact>(ArenaField::contact as usize, 1)
@@ -257,14 +256,6 @@ fn collide_into(
         set_contact(m, c, &params, margin)?;
     }
     Ok(num)
-}
-
-/// Gives back the arena above the first `ncon` contacts (MuJoCo's `resetArena`).
-fn reset_arena(arena: &mut Arena, ncon: usize) {
-    let field = &mut arena.fields[ArenaField::contact as usize];
-    let start = if ncon > 0 { field.0 } else { 0 };
-    *field = (start, ncon);
-    arena.state.parena = start + ncon * size_of::<Contact>();
 }
 
 /// Removes box-box contacts outside either box (by more than 1% of its size plus the margin,

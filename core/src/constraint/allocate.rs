@@ -1,10 +1,9 @@
 //! The constraint rows' place in the arena (`mj_clearEfc`, `mj_addContact`, `arenaAllocEfc`):
 //! contacts at the bottom, then the `efc_*` arrays in the order of the layout table.
 
-use crate::arena::{ArenaArraysMut, ArenaError, ArenaField, ArenaMask, PushItem, Stack};
+use crate::arena::{ArenaArraysMut, ArenaError, ArenaField, ArenaMask, Stack};
 use crate::data::{Contact, Data};
 use crate::model::Model;
-use crate::real::Real;
 use crate::support::is_dual;
 use crate::support::warning;
 use crate::types::*;
@@ -12,16 +11,7 @@ use crate::types::*;
 /// Drops the constraint rows and islands, keeping the contacts (MuJoCo's `mj_clearEfc` with
 /// the arena pointer moved back to the end of the contact array).
 pub fn clear_efc(d: &mut Data) {
-    let contact = ArenaField::contact as usize;
-    let (off, n) = d.arena.fields[contact];
-    let n = n.min(d.ncon);
-    d.arena.fields = [(0, 0); crate::arena::N_ARENA_FIELDS];
-    if n > 0 {
-        d.arena.fields[contact] = (off, n);
-        d.arena.state.parena = off + n * core::mem::size_of::<Contact>();
-    } else {
-        d.arena.state.parena = 0;
-    }
+    d.arena.keep_contacts(d.ncon);
     d.nefc = 0;
     d.nisland = 0;
 }
@@ -59,45 +49,45 @@ fn push_efc(
 ) -> Result<(), ArenaError> {
     use ArenaField as F;
     let (nv, ntendon) = (m.nv, m.ntendon);
-    let int = PushItem::new::<i32>;
-    let num = PushItem::new::<Real>;
-    stack.push_all(&[
-        int(F::efc_type, nefc),
-        int(F::efc_id, nefc),
-        int(F::efc_J_rownnz, nefc),
-        int(F::efc_J_rowadr, nefc),
-        int(F::efc_J_rowsuper, nefc),
-        int(F::efc_J_colind, nnz),
-        int(F::efc_JT_rownnz, nv),
-        int(F::efc_JT_rowadr, nv),
-        int(F::efc_JT_rowsuper, nv),
-        int(F::efc_JT_colind, nnz),
-        num(F::efc_J, nnz),
-        num(F::efc_JT, nnz),
-        num(F::efc_pos, nefc),
-        num(F::efc_margin, nefc),
-        num(F::efc_frictionloss, nefc),
-        num(F::efc_diagApprox, nefc),
-        num(F::efc_KBIP, 4 * nefc),
-        num(F::efc_D, nefc),
-        num(F::efc_R, nefc),
-        int(F::tendon_efcadr, ntendon),
-        num(F::efc_vel, nefc),
-        num(F::efc_aref, nefc),
-        num(F::efc_b, nefc),
-        num(F::efc_force, nefc),
-        int(F::efc_state, nefc),
-    ])?;
-    if dual {
-        let nsq = nefc.checked_mul(nefc).ok_or(ArenaError::SizeOverflow)?;
-        stack.push_all(&[
-            int(F::efc_AR_rownnz, nefc),
-            int(F::efc_AR_rowadr, nefc),
-            int(F::efc_AR_colind, nsq),
-            num(F::efc_AR, nsq),
-        ])?;
-    }
-    Ok(())
+    let nsq = if dual {
+        nefc.checked_mul(nefc).ok_or(ArenaError::SizeOverflow)?
+    } else {
+        0
+    };
+    stack.push_each(|p| {
+        p.push(F::efc_type, nefc)?;
+        p.push(F::efc_id, nefc)?;
+        p.push(F::efc_J_rownnz, nefc)?;
+        p.push(F::efc_J_rowadr, nefc)?;
+        p.push(F::efc_J_rowsuper, nefc)?;
+        p.push(F::efc_J_colind, nnz)?;
+        p.push(F::efc_JT_rownnz, nv)?;
+        p.push(F::efc_JT_rowadr, nv)?;
+        p.push(F::efc_JT_rowsuper, nv)?;
+        p.push(F::efc_JT_colind, nnz)?;
+        p.push(F::efc_J, nnz)?;
+        p.push(F::efc_JT, nnz)?;
+        p.push(F::efc_pos, nefc)?;
+        p.push(F::efc_margin, nefc)?;
+        p.push(F::efc_frictionloss, nefc)?;
+        p.push(F::efc_diagApprox, nefc)?;
+        p.push(F::efc_KBIP, 4 * nefc)?;
+        p.push(F::efc_D, nefc)?;
+        p.push(F::efc_R, nefc)?;
+        p.push(F::tendon_efcadr, ntendon)?;
+        p.push(F::efc_vel, nefc)?;
+        p.push(F::efc_aref, nefc)?;
+        p.push(F::efc_b, nefc)?;
+        p.push(F::efc_force, nefc)?;
+        p.push(F::efc_state, nefc)?;
+        if dual {
+            p.push(F::efc_AR_rownnz, nefc)?;
+            p.push(F::efc_AR_rowadr, nefc)?;
+            p.push(F::efc_AR_colind, nsq)?;
+            p.push(F::efc_AR, nsq)?;
+        }
+        Ok(())
+    })
 }
 
 /// Allocates the rows counted in `d.nefc` and `d.nnzJ` after the contacts; when the arena is
@@ -127,7 +117,7 @@ pub(super) fn with_arrays<R>(
 ) -> R {
     let mut detached = d.arena.detach();
     let r = {
-        let (mut arrays, mut stack) = detached.arrays_mut_only_and_stack(&d.arena.fields, only);
+        let (mut arrays, mut stack) = detached.arrays_mut_only_and_stack(d.arena.table(), only);
         f(d, &mut arrays, &mut stack)
     };
     d.arena.attach(detached);

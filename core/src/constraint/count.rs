@@ -28,7 +28,7 @@ fn block_rows(m: &Model, sparse: bool, size: usize, nnz: usize) -> usize {
 pub(super) fn count_rows(m: &Model, d: &mut Data, sparse: bool) -> Result<RowCounts, StepError> {
     let mut detached = d.arena.detach();
     let counted = {
-        let (contacts, mut stack) = detached.contacts_and_stack(&d.arena.fields);
+        let (contacts, mut stack) = detached.contacts_and_stack(d.arena.table());
         count_with(m, d, sparse, contacts, &mut stack)
     };
     d.arena.attach(detached);

@@ -31,7 +31,7 @@ pub mod sparse {
     };
 }
 
-use crate::arena::{ArenaArraysMut, ArenaField, ArenaFields, ArenaMask, Detached, Stack};
+use crate::arena::{ArenaArraysMut, ArenaField, ArenaMask, ArenaTable, Detached, Stack};
 use crate::constraint::{efc_jacobian, transposed, Jacobian};
 use crate::data::{Contact, Data, SolverStat};
 use crate::error::StepError;
@@ -359,7 +359,7 @@ impl<'a> Efc<'a> {
     pub fn arrays_and_stack<'f>(
         m: &Model,
         detached: &'f mut Detached<'_>,
-        fields: &ArenaFields,
+        fields: &ArenaTable,
     ) -> (ArenaArraysMut<'f>, Stack<'f>) {
         // one call per mask: a mask chosen at run time would test every array
         let all = is_dual(m) || enabled(m, ENBL_ISLAND);
@@ -555,7 +555,7 @@ fn stat_scale(m: &Model) -> Real {
 pub fn fwd_constraint_solve(m: &Model, d: &mut Data) -> Result<(), StepError> {
     let mut detached = d.arena.detach();
     let result = {
-        let (arrays, mut stack) = Efc::arrays_and_stack(m, &mut detached, &d.arena.fields);
+        let (arrays, mut stack) = Efc::arrays_and_stack(m, &mut detached, d.arena.table());
         // the rows (30 slices) are solved where `Efc::new` put them: moving them out of the
         // result cost a copy
         match &mut Efc::new(m, d, arrays) {
