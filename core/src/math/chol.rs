@@ -10,6 +10,7 @@ use super::scalar::{madd, sqrt};
 use super::vec::dot;
 use crate::real::MINVAL;
 use crate::Real;
+use core::slice::ChunksExact;
 
 /// Cholesky decomposition `mat = L Lᵀ` in place (`mju_cholFactor`). Diagonal values (before
 /// the square root) below `mindiag` are replaced by `mindiag`; returns `n` minus the number of
@@ -44,28 +45,43 @@ pub fn chol_solve(res: &mut [Real], mat: &[Real], vec: &[Real], n: usize) {
 
 /// Solves `(L Lᵀ) x = res` in place: `mju_cholSolve` with `res` and `vec` the same array.
 pub fn chol_solve_in_place(res: &mut [Real], mat: &[Real], n: usize) {
-    // L y = b
-    for i in 0..n {
-        if i > 0 {
-            res[i] -= dot(&mat[i * n..i * n + i], &res[..i]);
-        }
-        res[i] /= mat[i * (n + 1)];
+    if n == 0 {
+        return; // (rows of length 0 are no chunks)
     }
+    let res = &mut res[..n];
+    forward_sub(res, mat, n);
     back_sub(res, mat, n);
 }
 
+/// The rows of the `n × n` matrix `mat` (`n > 0`). Both passes walk rows of this iterator: its one
+/// division (the row count) is shared, and no element needs a bounds check.
+fn rows(mat: &[Real], n: usize) -> ChunksExact<'_, Real> {
+    mat[..n * n].chunks_exact(n)
+}
+
+/// `L y = b` in place, row by row (row `i`'s first `i` entries against the solved part).
+/// Row 0 subtracts an empty dot product, `0`, which leaves every value as it was (MuJoCo
+/// skips it).
+fn forward_sub(res: &mut [Real], mat: &[Real], n: usize) {
+    for (i, row) in rows(mat, n).enumerate() {
+        let (done, rest) = res.split_at_mut(i);
+        let (li, diag) = row.split_at(i);
+        rest[0] = (rest[0] - dot(li, done)) / diag[0];
+    }
+}
+
 /// `Lᵀ x = y` in place: column i of L below the diagonal against the solved part, MuJoCo's
-/// order.
+/// order. Each column walks a clone of the row iterator that skips to the rows below `i`.
 #[cfg(not(feature = "fast"))]
 fn back_sub(res: &mut [Real], mat: &[Real], n: usize) {
+    let rows = rows(mat, n);
     for i in (0..n).rev() {
-        let mut r = res[i];
-        let mut li = (i + 1) * n + i;
-        for &x in &res[i + 1..n] {
-            r = madd(-mat[li], x, r);
-            li += n;
+        let (head, tail) = res.split_at_mut(i + 1);
+        let mut r = head[i];
+        for (&x, row) in tail.iter().zip(rows.clone().skip(i + 1)) {
+            r = madd(-row[i], x, r);
         }
-        res[i] = r / mat[i * (n + 1)];
+        head[i] = r / mat[i * (n + 1)];
     }
 }
 
@@ -96,15 +112,12 @@ pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -
         mat[k * (n + 1)] = r;
         // column k below the diagonal, then x from the updated column (one pass: x[i] reads
         // only L[i][k], which is final once written); rows as chunks, so column k of each row
-        // needs no check per element
+        // needs no check per element; the sign of `s x[i]` is chosen once, outside the loop
+        let s_signed = if flg_plus { s } else { -s };
         let (_, tail) = x.split_at_mut(k + 1);
         for (row, xi) in mat[(k + 1) * n..].chunks_exact_mut(n).zip(tail) {
             let lik = &mut row[k];
-            let l = if flg_plus {
-                madd(s, *xi, *lik) * cinv
-            } else {
-                madd(-s, *xi, *lik) * cinv
-            };
+            let l = madd(s_signed, *xi, *lik) * cinv;
             *lik = l;
             *xi = madd(c, *xi, -(s * l));
         }
@@ -144,6 +157,8 @@ mod tests {
         assert_eq!(chol_factor(&mut s, 2, 1e-8), 1);
         assert_eq!(s[3], sqrt(1e-8));
         assert_eq!(chol_factor(&mut [], 0, 0.0), 0);
+        chol_solve_in_place(&mut [], &[], 0);
+        chol_solve(&mut [], &[], &[], 0);
     }
 
     #[test]

@@ -510,12 +510,14 @@ fn eval(efc: &Efc, ctx: &mut Context, p: &mut Point) {
     if sub.island.is_none() && !ctx.elliptic {
         eval_pyramidal(efc, &rows, p.alpha, &mut acc);
     } else if sub.island.is_none() {
+        let arrays = RowArrays::of(efc).cut(efc.nefc);
         while c < nefc {
-            c += eval_row(efc, &rows, p.alpha, c, c, &mut acc);
+            c += eval_row(efc, &arrays, &rows, p.alpha, c, c, &mut acc);
         }
     } else {
+        let arrays = RowArrays::of(efc);
         while c < nefc {
-            c += eval_row(efc, &rows, p.alpha, c, sub.efc(c), &mut acc);
+            c += eval_row(efc, &arrays, &rows, p.alpha, c, sub.efc(c), &mut acc);
         }
     }
 
@@ -544,8 +546,9 @@ fn eval_pyramidal(efc: &Efc, rows: &LineRows, alpha: Real, acc: &mut Accumulated
     for q in &quad[..ne] {
         add_quad(&mut acc.total, q);
     }
+    let arrays = RowArrays::of(efc);
     for c in ne..ne + nf {
-        eval_row(efc, rows, alpha, c, c, acc);
+        eval_row(efc, &arrays, rows, alpha, c, c, acc);
     }
     let rest = ne + nf;
     let inequality = quad[rest..]
@@ -566,6 +569,37 @@ struct LineRows<'a> {
     quad: &'a [Real],
 }
 
+/// The constraint arrays [`eval_row`] reads (a local of its loops, kept in registers).
+struct RowArrays<'a> {
+    efc_type: &'a [i32],
+    efc_id: &'a [i32],
+    frictionloss: &'a [Real],
+    r: &'a [Real],
+}
+
+impl<'a> RowArrays<'a> {
+    /// The arrays of `efc` as they are.
+    fn of(efc: &Efc<'a>) -> Self {
+        RowArrays {
+            efc_type: efc.efc_type,
+            efc_id: efc.efc_id,
+            frictionloss: efc.frictionloss,
+            r: efc.R,
+        }
+    }
+
+    /// The arrays cut again to `nefc` rows (their length already): the cut shows the compiler
+    /// that a row below the row count needs no bounds check per row (the cone rows' loop).
+    fn cut(self, nefc: usize) -> Self {
+        RowArrays {
+            efc_type: &self.efc_type[..nefc],
+            efc_id: &self.efc_id[..nefc],
+            frictionloss: &self.frictionloss[..nefc],
+            r: &self.r[..nefc],
+        }
+    }
+}
+
 /// What [`eval`] sums over the rows: the cost and derivatives of elliptic cones' middle zones,
 /// and the total quadratic of the rows in their quadratic zones.
 struct Accumulated {
@@ -579,6 +613,7 @@ struct Accumulated {
 #[inline(always)]
 fn eval_row(
     efc: &Efc,
+    arrays: &RowArrays,
     rows: &LineRows,
     alpha: Real,
     c: usize,
@@ -596,8 +631,8 @@ fn eval_row(
         // quadratic within ±R floss, linear beyond
         let (start, dir) = (rows.jaref[c], rows.jv[c]);
         let x = start + alpha * dir;
-        let f = efc.frictionloss[i];
-        let rf = efc.R[i] * f;
+        let f = arrays.frictionloss[i];
+        let rf = arrays.r[i] * f;
         if -rf < x && x < rf {
             add_quad(total, quad);
         } else if x <= -rf {
@@ -607,14 +642,14 @@ fn eval_row(
         }
         return 1;
     }
-    if efc.efc_type[i] != CNSTR_CONTACT_ELLIPTIC {
+    if arrays.efc_type[i] != CNSTR_CONTACT_ELLIPTIC {
         if rows.jaref[c] + alpha * rows.jv[c] < 0.0 {
             add_quad(total, quad);
         }
         return 1;
     }
 
-    let con = efc.cone(i);
+    let con = &efc.contact[arrays.efc_id[i] as usize];
     let (mu, dim) = (con.mu, con.dim as usize);
     // a cone's nine terms sliced once: one bounds check instead of six
     let quad = &quad[..9];
