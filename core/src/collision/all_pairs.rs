@@ -14,7 +14,6 @@
 
 use super::body_geoms;
 use super::filter::{can_collide, filter_body_pair, weld_and_parent};
-use super::sap::PairList;
 use crate::data::Data;
 use crate::error::StepError;
 use crate::math::misc::{max, min};
@@ -28,17 +27,20 @@ use crate::types::*;
 /// broad phase cost about 1,900 instructions more than this one, `eig3` about 1,000 of them).
 const MAX_BODIES: usize = 24;
 
-/// Adds to `list` the pairs of collidable bodies (the world aside) whose boxes overlap and
-/// which welding and the parent filter do not exclude, with `bfid` and `aamm` (scratch of the
-/// exact broad phase, at least `nbody` and `6 nbody` long) for the bodies and boxes. Returns
-/// `false`, adding nothing, where the exact sweep must run instead (see the module's text).
+/// Gives `add` the pairs of collidable bodies (the world aside) whose boxes overlap and which
+/// welding and the parent filter do not exclude, with `bfid` and `aamm` (scratch of the exact
+/// broad phase, at least `nbody` and `6 nbody` long) for the bodies and boxes; `room` is how
+/// many pairs the caller's list still holds. Returns `false`, adding nothing, where the exact
+/// sweep must run instead (see the module's text). A closure rather than the sweep's pair list
+/// keeps this module out of `sap`'s imports.
 pub(super) fn body_pairs(
     m: &Model,
     d: &Data,
     bfid: &mut [i32],
     aamm: &mut [Real],
-    list: &mut PairList,
+    room: usize,
     dsbl_filterparent: bool,
+    mut add: impl FnMut(usize, usize) -> Result<(), StepError>,
 ) -> Result<bool, StepError> {
     if m.nflex != 0 || d.callbacks.contactfilter.is_some() {
         return Ok(false);
@@ -46,7 +48,7 @@ pub(super) fn body_pairs(
     let Some(n) = collidable_boxes(m, d, bfid, aamm) else {
         return Ok(false);
     };
-    if list.n + n * n.saturating_sub(1) / 2 > list.pairs.len() {
+    if n * n.saturating_sub(1) / 2 > room {
         // more candidates than the list holds, where the sweep might not fail
         return Ok(false);
     }
@@ -61,7 +63,7 @@ pub(super) fn body_pairs(
             let b2 = bfid[j] as usize;
             let (weld2, parent2) = weld_and_parent(m, b2);
             if !filter_body_pair(weld1, parent1, weld2, parent2, dsbl_filterparent) {
-                list.add(b1, b2)?;
+                add(b1, b2)?;
             }
         }
     }

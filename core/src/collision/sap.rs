@@ -140,9 +140,9 @@ impl BroadphaseMem {
 }
 
 /// The list of candidate body pairs (`add_pair` and its buffer).
-pub(super) struct PairList<'a> {
-    pub(super) pairs: &'a mut [u32],
-    pub(super) n: usize,
+struct PairList<'a> {
+    pairs: &'a mut [u32],
+    n: usize,
     /// [`BroadphaseArrays::masks`].
     masks: &'a [[i32; 2]],
 }
@@ -150,7 +150,7 @@ pub(super) struct PairList<'a> {
 impl PairList<'_> {
     /// Adds the pair `b1`, `b2` unless no geom of one can touch a geom of the other by
     /// contype/conaffinity. A full list is MuJoCo's fatal "broadphase buffer full".
-    pub(super) fn add(&mut self, b1: usize, b2: usize) -> Result<(), StepError> {
+    fn add(&mut self, b1: usize, b2: usize) -> Result<(), StepError> {
         if self.n >= self.pairs.len() {
             return Err(StepError::Numerical("broadphase buffer full"));
         }
@@ -224,7 +224,15 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
 
     // the fast build tests every pair of a few bodies' boxes instead
     #[cfg(feature = "fast")]
-    if super::all_pairs::body_pairs(m, d, bfid, aamm, &mut list, dsbl_filterparent)? {
+    if super::all_pairs::body_pairs(
+        m,
+        d,
+        bfid,
+        aamm,
+        list.pairs.len() - list.n,
+        dsbl_filterparent,
+        |b1, b2| list.add(b1, b2),
+    )? {
         let n = list.n;
         list.pairs[..n].sort_unstable();
         return Ok(n);
