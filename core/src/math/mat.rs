@@ -247,10 +247,26 @@ pub fn sqr_mat_td(res: &mut [Real], mat: &[Real], diag: Option<&[Real]>, nr: usi
             }
         }
     }
-    for i in 0..nc {
-        for j in i + 1..nc {
-            res[i * nc + j] = res[j * nc + i];
+    copy_lower_to_upper(res, nc);
+}
+
+/// Copies the lower triangle of the dense `n × n` matrix `res` to its upper one. Row `i` right
+/// of the diagonal is column `i` below it, walked by a stride over the rows below: no index is
+/// multiplied or divided per element (one bound check each).
+fn copy_lower_to_upper(res: &mut [Real], n: usize) {
+    let mut rest = res;
+    // the last row has nothing right of the diagonal (and no rows below)
+    for i in 0..n.saturating_sub(1) {
+        let (row, below) = core::mem::take(&mut rest).split_at_mut(n);
+        // a running index down column `i` of the rows below (chunks of them would cost a
+        // division per row)
+        let column = &below[i..];
+        let mut k = 0;
+        for upper in &mut row[i + 1..] {
+            *upper = column[k];
+            k += n;
         }
+        rest = below;
     }
 }
 
