@@ -493,9 +493,12 @@ pub struct ArenaTable {
     pos: ArenaFields,
     /// No array ends beyond this byte.
     end: usize,
-    /// Whether every array but the contacts is `(0, 0)`: then truncating the contacts, which
-    /// the narrow phase does after every geom pair, need not clear the others.
-    contacts_only: bool,
+    /// Whether an array but the contacts may be other than `(0, 0)`; when not, truncating the
+    /// contacts, which the narrow phase does after every geom pair, need not clear the others.
+    /// False in the empty table, so that a static holding one stays zero-initialized (in `.bss`,
+    /// not in a microcontroller's flash: a `true` there moved 12 KB of firmware statics to
+    /// `.data`).
+    holds_others: bool,
 }
 
 impl ArenaTable {
@@ -503,7 +506,7 @@ impl ArenaTable {
     pub const EMPTY: Self = Self {
         pos: [(0, 0); N_ARENA_FIELDS],
         end: 0,
-        contacts_only: true,
+        holds_others: false,
     };
 
     /// The table of `positions` (from a caller's header or a saved state), or `None` when an
@@ -522,7 +525,7 @@ impl ArenaTable {
             }
             table.pos[i] = (off, n);
             table.end = table.end.max(end);
-            table.contacts_only &= i == ArenaField::contact as usize || (off, n) == (0, 0);
+            table.holds_others |= i != ArenaField::contact as usize && (off, n) != (0, 0);
         }
         Some(table)
     }
@@ -569,7 +572,7 @@ impl ArenaTable {
             (start, n)
         };
         self.end = self.end.max(end);
-        self.contacts_only &= i == ArenaField::contact as usize;
+        self.holds_others |= i != ArenaField::contact as usize;
     }
 
     /// Makes room for pushes from byte `at` on: they go above every array (the bottom mark
@@ -601,7 +604,7 @@ impl ArenaTable {
         let (off, had) = self.get(ArenaField::contact);
         let n = ncon.min(had);
         let off = if n > 0 { off } else { 0 };
-        if !self.contacts_only {
+        if self.holds_others {
             *self = Self::EMPTY;
         }
         self.pos[ArenaField::contact as usize] = (off, n);
@@ -1176,7 +1179,7 @@ impl<'s> Stack<'s> {
         let result = pushes(&mut p);
         let lo = p.lo;
         table.end = table.end.max(lo);
-        table.contacts_only = false;
+        table.holds_others = true;
         let free = core::mem::take(&mut self.free);
         self.free = &mut free[lo - self.lo..];
         self.lo = lo;
