@@ -243,7 +243,7 @@ pub fn data_json(m: &Model, d: &Data) -> String {
     for (name, v) in [
         ("narena", m.narena),
         ("nbuffer", Data::mujoco_nbuffer(m.sizes()).unwrap_or(0)),
-        ("nplugin", h.nplugin),
+        ("nplugin", d.nplugin()),
         ("pstack", 0),
         ("pbase", 0),
         ("parena", s.parena),

@@ -491,22 +491,24 @@ fn visit_arena_field<V: crate::layout::ArrayVisitor, T: crate::layout::Elem>(
 #[derive(Clone, Copy, Debug)]
 pub struct ArenaTable {
     pos: ArenaFields,
-    /// No array ends beyond this byte.
+    /// No array ends beyond byte `end & !OTHERS`; bit [`OTHERS`] is set when an array but the
+    /// contacts may be other than `(0, 0)` (when not, truncating the contacts, which the narrow
+    /// phase does after every geom pair, need not clear the others). One word rather than a
+    /// word and a flag: `Data` holds a table and stays no larger than `mjData` (by a byte on the
+    /// pile); and the empty table is all zeros, so a static holding one stays in `.bss` (a
+    /// `true` flag there once moved 12 KB of firmware statics into flash).
     end: usize,
-    /// Whether an array but the contacts may be other than `(0, 0)`; when not, truncating the
-    /// contacts, which the narrow phase does after every geom pair, need not clear the others.
-    /// False in the empty table, so that a static holding one stays zero-initialized (in `.bss`,
-    /// not in a microcontroller's flash: a `true` there moved 12 KB of firmware statics to
-    /// `.data`).
-    holds_others: bool,
 }
+
+/// The flag bit of [`ArenaTable`]'s `end`: no array of a slice ends that far (slices are at most
+/// `isize::MAX` bytes), and [`ArenaTable::new`] refuses positions that do.
+const OTHERS: usize = 1 << (usize::BITS - 1);
 
 impl ArenaTable {
     /// No arrays.
     pub const EMPTY: Self = Self {
         pos: [(0, 0); N_ARENA_FIELDS],
         end: 0,
-        holds_others: false,
     };
 
     /// The table of `positions` (from a caller's header or a saved state), or `None` when an
@@ -523,9 +525,12 @@ impl ArenaTable {
             if !off.is_multiple_of(align) || overlaps {
                 return None;
             }
+            if end >= OTHERS {
+                return None;
+            }
             table.pos[i] = (off, n);
-            table.end = table.end.max(end);
-            table.holds_others |= i != ArenaField::contact as usize && (off, n) != (0, 0);
+            let other = i != ArenaField::contact as usize && (off, n) != (0, 0);
+            table.raise_end(end, other);
         }
         Some(table)
     }
@@ -542,8 +547,23 @@ impl ArenaTable {
     }
 
     /// The first byte after every array (a bound: at least the end of the last one).
+    #[inline(always)]
     pub fn end(&self) -> usize {
-        self.end
+        self.end & !OTHERS
+    }
+
+    /// Whether an array but the contacts may be other than `(0, 0)`.
+    #[inline(always)]
+    fn holds_others(&self) -> bool {
+        self.end & OTHERS != 0
+    }
+
+    /// Raises the end to at least `end` (`< OTHERS`), and notes an array besides the contacts
+    /// when `other`.
+    #[inline(always)]
+    fn raise_end(&mut self, end: usize, other: bool) {
+        let flag = (self.end & OTHERS) | if other { OTHERS } else { 0 };
+        self.end = self.end().max(end) | flag;
     }
 
     /// Whether the arrays can be viewed in `bytes`, an arena's bytes from its start: they all
@@ -551,7 +571,7 @@ impl ArenaTable {
     /// spans no bytes (`bytes` may then be a dangling empty slice, aligned to nothing).
     #[inline(always)]
     fn lies_in(&self, bytes: &[u8]) -> bool {
-        self.end.wrapping_sub(1) < bytes.len()
+        self.end().wrapping_sub(1) < bytes.len()
             && (bytes.as_ptr() as usize).is_multiple_of(MAX_ALIGN)
     }
 
@@ -571,8 +591,7 @@ impl ArenaTable {
         } else {
             (start, n)
         };
-        self.end = self.end.max(end);
-        self.holds_others |= i != ArenaField::contact as usize;
+        self.raise_end(end, i != ArenaField::contact as usize);
     }
 
     /// Makes room for pushes from byte `at` on: they go above every array (the bottom mark
@@ -580,7 +599,7 @@ impl ArenaTable {
     /// hand) is dropped, which keeps the arrays disjoint.
     #[inline(always)]
     fn below(&mut self, at: usize) {
-        if at < self.end {
+        if at < self.end() {
             self.truncate(at);
         }
     }
@@ -594,7 +613,7 @@ impl ArenaTable {
                 *slot = (0, 0);
             }
         }
-        self.end = at;
+        self.end = at | (self.end & OTHERS);
     }
 
     /// Keeps the first `ncon` contacts (at most as many as there are) and drops every other
@@ -604,10 +623,11 @@ impl ArenaTable {
         let (off, had) = self.get(ArenaField::contact);
         let n = ncon.min(had);
         let off = if n > 0 { off } else { 0 };
-        if self.holds_others {
+        if self.holds_others() {
             *self = Self::EMPTY;
         }
         self.pos[ArenaField::contact as usize] = (off, n);
+        // the flag is clear either way: only the contacts remain
         self.end = off + n * size_of::<crate::records::Contact>();
         self.end
     }
@@ -770,7 +790,7 @@ impl<'a> Arena<'a> {
     fn fitting(&self, state: &ArenaState, fields: &ArenaFields) -> Option<ArenaTable> {
         let n = self.buf.len();
         let marks = state.parena <= n && state.pstack <= n - state.parena;
-        ArenaTable::new(fields).filter(|t| marks && t.end <= state.parena)
+        ArenaTable::new(fields).filter(|t| marks && t.end() <= state.parena)
     }
 
     /// Whether `state` and `fields` (from a caller's header) fit this arena: the marks within
@@ -1178,8 +1198,7 @@ impl<'s> Stack<'s> {
         };
         let result = pushes(&mut p);
         let lo = p.lo;
-        table.end = table.end.max(lo);
-        table.holds_others = true;
+        table.raise_end(lo, true);
         let free = core::mem::take(&mut self.free);
         self.free = &mut free[lo - self.lo..];
         self.lo = lo;
@@ -1365,6 +1384,18 @@ mod tests {
         assert!(bad(|p| p[ArenaField::efc_id as usize].0 -= 4).is_none());
         assert!(bad(|p| p[ArenaField::efc_J as usize] = (2, 1)).is_none());
         assert!(bad(|p| p[ArenaField::efc_id as usize].1 = usize::MAX / 2).is_none());
+        // ending at or past the end word's flag bit, though the bytes do not overflow
+        assert!(bad(|p| p[ArenaField::efc_id as usize] = (usize::MAX / 2 - 3, 1)).is_none());
+        assert!(bad(|p| p[ArenaField::efc_D as usize] = (usize::MAX / 2 + 1, 0)).is_none());
+        // the flag notes arrays besides the contacts, and only those
+        assert!(table.holds_others());
+        let mut contacts = [(0, 0); N_ARENA_FIELDS];
+        contacts[c] = (0, 2);
+        assert!(!ArenaTable::new(&contacts).unwrap().holds_others());
+        let mut kept = table;
+        assert_eq!(kept.keep_contacts(1), size);
+        assert!(!kept.holds_others());
+        assert_eq!((kept.end(), kept.get(ArenaField::efc_type)), (size, (0, 0)));
         // an empty array may sit anywhere aligned within the others' span
         assert!(bad(|p| p[ArenaField::efc_D as usize] = (16, 0)).is_some());
         // the views of a valid table in too short a buffer are empty, not out of bounds

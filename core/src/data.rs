@@ -48,8 +48,6 @@ macro_rules! data_scalars {
             [
             /// Simulation time.
             time: Real = 0.0,
-            /// Number of plugin instances.
-            nplugin: usize = 0,
             /// Peak number of contacts.
             maxuse_con: usize = 0,
             /// Peak number of constraint rows.
@@ -438,6 +436,12 @@ impl<'a> Data<'a> {
     /// The sizes of the model this data was made for.
     pub fn sizes(&self) -> &ModelSizes {
         &self.sizes
+    }
+
+    /// Number of plugin instances (`mjData.nplugin`): always the model's, so read from the sizes
+    /// rather than stored (`Data` stays no larger than `mjData`; tests/tests/memory.rs).
+    pub fn nplugin(&self) -> usize {
+        self.sizes.nplugin
     }
 
     /// Peak stack bytes per thread (`mjData.maxuse_threadstack`): MuJoCo counts it only for

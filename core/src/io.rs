@@ -68,7 +68,6 @@ fn reset(m: &Model, d: &mut Data, debug_value: Option<u8>) {
     clear(d, debug_value);
     d.plugin_state = kept;
     d.plugin_data = objects;
-    d.nplugin = m.nplugin;
     for (slot, &id) in d.plugin.iter_mut().zip(m.plugin.iter()) {
         *slot = id;
     }

@@ -619,7 +619,7 @@ impl<W: Write + ?Sized> Printer<'_, W> {
         for (name, v) in [
             ("narena", m.narena),
             ("nbuffer", nbuffer),
-            ("nplugin", d.nplugin),
+            ("nplugin", d.nplugin()),
             ("maxuse_stack", a.maxuse_stack),
             ("maxuse_arena", a.maxuse_arena),
             ("maxuse_con", d.maxuse_con),

@@ -96,7 +96,7 @@ impl MjData {
             "nnzJ" => d.nnzJ,
             "ncon" => d.ncon,
             "nisland" => d.nisland,
-            "nplugin" => d.nplugin,
+            "nplugin" => d.nplugin(),
             "maxuse_con" => d.maxuse_con,
             "maxuse_efc" => d.maxuse_efc,
             "solver_nisland" => d.solver_nisland,
