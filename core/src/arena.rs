@@ -375,6 +375,15 @@ pub struct ArenaState {
     pub maxuse_arena: usize,
 }
 
+impl ArenaState {
+    /// Notes the use now (the reservations at the top and the arena arrays) in the peaks.
+    #[inline]
+    fn note_peak(&mut self) {
+        self.maxuse_stack = self.maxuse_stack.max(self.pstack);
+        self.maxuse_arena = self.maxuse_arena.max(self.pstack + self.parena);
+    }
+}
+
 /// Arena arrays being pushed one after another by [`Stack::push_each`].
 pub struct Pushes<'t> {
     table: &'t mut ArenaTable,
@@ -964,6 +973,33 @@ impl<'a> Arena<'a> {
         }
     }
 
+    /// Pushes `n` contacts at the bottom, extending the contact array when it ends there, and
+    /// notes the peak use, as a frame of [`Arena::stack`] that pushes them and ends would, but
+    /// without a frame's set-up: the narrow phase reserves room for contacts once per geom pair.
+    #[inline]
+    pub fn push_contacts(
+        &mut self,
+        n: usize,
+    ) -> Result<&mut [crate::records::Contact], ArenaError> {
+        type C = crate::records::Contact;
+        let (lo, hi) = (self.state.parena, self.top());
+        let bytes = bytes_of::<C>(n).ok_or(ArenaError::SizeOverflow)?;
+        let start = align_up(lo, align_of::<C>()).ok_or(ArenaError::SizeOverflow)?;
+        let Some(end) = start.checked_add(bytes).filter(|&e| e <= hi) else {
+            self.state.note_peak();
+            return Err(ArenaError::OutOfArena {
+                requested: bytes,
+                available: hi - lo,
+                narena: self.len(),
+            });
+        };
+        self.state.parena = end;
+        self.state.note_peak();
+        self.table
+            .record(ArenaField::contact as usize, start, n, true);
+        cast_mut::<C>(&mut self.buf[start..end]).ok_or(ArenaError::SizeOverflow)
+    }
+
     /// First byte of the region reserved at the top.
     fn top(&self) -> usize {
         self.len() - self.state.pstack
@@ -987,9 +1023,7 @@ impl<'a> Arena<'a> {
             })?;
         let previous = self.state.pstack;
         self.state.pstack = self.len() - start;
-        let s = &mut self.state;
-        s.maxuse_stack = s.maxuse_stack.max(s.pstack);
-        s.maxuse_arena = s.maxuse_arena.max(s.pstack + s.parena);
+        self.state.note_peak();
         Ok(Reservation {
             offset: start,
             previous,
@@ -1302,6 +1336,38 @@ mod tests {
         a.efc_pos[1] = 1.5;
         assert_eq!(arena.arrays().efc_id, &[0, 0, 7]);
         assert_eq!(arena.arrays().efc_pos[1], 1.5);
+    }
+
+    #[test]
+    fn contact_pushes_match_a_frame_that_pushes() {
+        use crate::records::Contact;
+        const N: usize = 8192;
+        #[repr(align(16))]
+        struct Big([u8; N]);
+        let (mut a, mut b) = (Big([0; N]), Big([0; N]));
+        let (mut by_frame, mut direct) = (Arena::new(&mut a.0), Arena::new(&mut b.0));
+        let c = ArenaField::contact as usize;
+        for arena in [&mut by_frame, &mut direct] {
+            // a bottom mark that needs aligning and a reservation at the top
+            arena
+                .stack()
+                .push::<i32>(ArenaField::efc_type as usize, 3)
+                .unwrap();
+            arena.reserve::<u8>(100).unwrap();
+        }
+        let room = (N - 100) / size_of::<Contact>();
+        // the last but one does not fit
+        for n in [2, 1, room - 1, room, 1] {
+            let framed = by_frame.stack().push::<Contact>(c, n).map(|s| s.len());
+            let pushed = direct.push_contacts(n).map(|s| s.len());
+            assert_eq!(framed, pushed, "{n} contacts");
+            assert_eq!(by_frame.state, direct.state);
+            assert_eq!(by_frame.table().positions(), direct.table().positions());
+            by_frame.keep_contacts(1);
+            direct.keep_contacts(1);
+        }
+        assert!(direct.push_contacts(room).is_err(), "beyond the arena");
+        assert!(direct.push_contacts(usize::MAX).is_err(), "overflow");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::contact::{set_contact, ContactParams};
 use super::filter::{assign_margin, filter_bitmask, filter_sphere};
 use super::{Collider, ShapeRef, COLLISION_FUNC};
-use crate::arena::{Arena, ArenaField};
+use crate::arena::Arena;
 use crate::data::{Contact, Data};
 use crate::error::StepError;
 use crate::math::misc::{max, outside_box};
@@ -184,11 +184,10 @@ pub(super) fn with_pair_buffer(
 ) -> Result<(), StepError> {
     // the contact array ends where the arena's bottom does (`keep_contacts` after every pair), so
     // the pushed elements are its next MAXCONPAIR slots
+    // the push notes the reservation in the peak-use counters before the unused slots are
+    // given back
     let result = {
-        // the frame ends (noting the reservation in the peak-use counters) before the unused
-        // slots are given back
-        let mut stack = arena.stack();
-        let Ok(con) = stack.push::<Contact>(ArenaField::contact as usize, MAXCONPAIR) else {
+        let Ok(con) = arena.push_contacts(MAXCONPAIR) else {
             warning(d, WARN_CONTACTFULL, d.ncon as i32);
             return Ok(());
         };
@@ -205,10 +204,7 @@ pub(super) fn push_contact(m: &Model, d: &mut Data, arena: &mut Arena, con: &Con
     let full = m.nconmax != -1 && d.ncon as i64 >= i64::from(m.nconmax);
     let added = !full && {
         arena.keep_contacts(d.ncon);
-        let pushed = arena
-            .stack()
-            .push::<Contact>(ArenaField::contact as usize, 1)
-            .map(|dst| dst[0] = *con);
+        let pushed = arena.push_contacts(1).map(|dst| dst[0] = *con);
         pushed.is_ok()
     };
     if added {
