@@ -6,7 +6,7 @@
 //! position, normal in `frame[0..3]`, and a tangent or zeros in `frame[3..6]`) to the front of the
 //! contact buffer; the driver fills in the rest. The `raw_*` variants take the geometry
 //! directly, as MuJoCo's `mjraw_*` do, so that other colliders can reuse them with modified
-//! poses; they borrow it ([`ShapeRef`]), so that a modified pose is one new position, not a copy
+//! poses; they borrow it (`ShapeRef`), so that a modified pose is one new position, not a copy
 //! of the whole shape. Arithmetic follows MuJoCo's operation order, for bit-identical contacts.
 
 use super::{degenerate_bound, ShapeRef};
