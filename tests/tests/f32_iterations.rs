@@ -396,14 +396,27 @@ fn f32_terrain_has_the_contacts_of_f64_from_f64_states() {
         .unwrap()
         .model;
     let work = work_from_f64_states(owned, 2000);
+    assert_work_like_f64("terrain", 2000, &work, 2000 * 30, 1.001);
+}
+
+/// Checks `work` (`steps` steps of model `name` from f64's states): f64 met more than
+/// `min_contacts` contacts, f32 at most `contact_ratio` times f64's and at most 1.02 times its
+/// solver iterations.
+fn assert_work_like_f64(
+    name: &str,
+    steps: usize,
+    work: &FromF64States,
+    min_contacts: usize,
+    contact_ratio: f64,
+) {
     let ((wide, narrow), (niter, niter32)) = (work.contacts, work.iterations);
     println!(
-        "terrain, 2000 steps from f64's states: f64 {wide} contacts {niter} iterations, \
+        "{name}, {steps} steps from f64's states: f64 {wide} contacts {niter} iterations, \
          f32 {narrow} contacts {niter32} iterations"
     );
-    assert!(wide > 2000 * 30, "the terrain meets {wide} contacts");
+    assert!(wide > min_contacts, "{name} meets {wide} contacts");
     assert!(
-        narrow as f64 <= 1.001 * wide as f64,
+        narrow as f64 <= contact_ratio * wide as f64,
         "f32 {narrow} contacts, f64 {wide}"
     );
     assert!(
@@ -522,18 +535,5 @@ fn f32_noslip_stops_near_f64_from_f64_states() {
 fn f32_implicitfast_humanoid_works_like_f64_from_f64_states() {
     let owned = mjrs_tests::compile_model("implicit_humanoid_fast.xml");
     let work = work_from_f64_states(owned, 3000);
-    let ((wide, narrow), (niter, niter32)) = (work.contacts, work.iterations);
-    println!(
-        "humanoid_implicitfast, 3000 steps from f64's states: f64 {wide} contacts {niter} \
-         iterations, f32 {narrow} contacts {niter32} iterations"
-    );
-    assert!(wide > 3000, "the humanoid meets {wide} contacts");
-    assert!(
-        narrow as f64 <= 1.01 * wide as f64,
-        "f32 {narrow} contacts, f64 {wide}"
-    );
-    assert!(
-        niter32 as f64 <= 1.02 * niter as f64,
-        "f32 {niter32} iterations, f64 {niter}"
-    );
+    assert_work_like_f64("humanoid_implicitfast", 3000, &work, 3000, 1.01);
 }

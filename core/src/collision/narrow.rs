@@ -183,16 +183,13 @@ pub(super) fn with_pair_buffer(
     fill: impl FnOnce(&Data, &mut [Contact]) -> Result<usize, StepError>,
 ) -> Result<(), StepError> {
     // the contact array ends where the arena's bottom does (`keep_contacts` after every pair), so
-    // the pushed elements are its next MAXCONPAIR slots
-    // the push notes the reservation in the peak-use counters before the unused slots are
-    // given back
-    let result = {
-        let Ok(con) = arena.push_contacts(MAXCONPAIR) else {
-            warning(d, WARN_CONTACTFULL, d.ncon as i32);
-            return Ok(());
-        };
-        fill(d, con)
+    // the pushed elements are its next MAXCONPAIR slots; the push notes them in the peak-use
+    // counters before the unused slots are given back
+    let Ok(con) = arena.push_contacts(MAXCONPAIR) else {
+        warning(d, WARN_CONTACTFULL, d.ncon as i32);
+        return Ok(());
     };
+    let result = fill(d, con);
     d.ncon += *result.as_ref().unwrap_or(&0);
     arena.keep_contacts(d.ncon);
     result.map(|_| ())
