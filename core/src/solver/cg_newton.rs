@@ -209,10 +209,15 @@ fn sol_cg_newton(
         let oldcost = ctx.cost;
 
         update_constraint(m, d, efc, &mut ctx);
-        if newton {
-            hessian_incremental(m, d, efc, &mut ctx, oldstate, &mut frame)?;
+        #[cfg(not(feature = "fast"))]
+        {
+            if newton {
+                hessian_incremental(m, d, efc, &mut ctx, oldstate, &mut frame)?;
+            }
+            update_gradient(m, d, &mut ctx);
         }
-        update_gradient(m, d, &mut ctx);
+        #[cfg(feature = "fast")]
+        set_grad(m, d, &mut ctx);
 
         let nchange = match sub.island {
             None => count_changes(oldstate, efc.state),
@@ -222,6 +227,22 @@ fn sol_cg_newton(
         };
         let improvement = scale * (oldcost - ctx.cost);
         let gradient = scale * norm(ctx.grad);
+        // fast build: the next direction (Newton's Hessian and both solvers' preconditioned
+        // gradient) only when there is a next iteration; MuJoCo computes it at the last point
+        // too, where nothing reads it (the last iteration's `nupdate` is then 0)
+        #[cfg(feature = "fast")]
+        let converged = {
+            let converged = converged(m, newton, &ctx, scale, [improvement, gradient]);
+            if !converged && iter + 1 < maxiter {
+                if newton {
+                    hessian_incremental(m, d, efc, &mut ctx, oldstate, &mut frame)?;
+                }
+                precondition(m, d, &mut ctx);
+            } else {
+                ctx.nupdate = 0;
+            }
+            converged || (iter + 1 < maxiter && newton_done(newton, d, &ctx))
+        };
         let stat = SolverStat {
             improvement,
             gradient,
@@ -237,20 +258,10 @@ fn sol_cg_newton(
         }
         iter += 1;
 
-        // Newton's quadratic convergence meets the rounding floor of f32 in one more step; CG's
-        // many small improvements would stop short of the accuracy the f64 build reaches
-        let (tolerance, gtolerance) = if newton {
-            let t = |cost| crate::real::solver_tolerance(m.opt.tolerance, cost);
-            let forces = if cfg!(feature = "f32") {
-                scale * ctx.forces
-            } else {
-                1.0
-            };
-            (t(scale * ctx.cost), t(forces))
-        } else {
-            (m.opt.tolerance, m.opt.tolerance)
-        };
-        if improvement < tolerance || gradient < gtolerance || newton_done(newton, d, &ctx) {
+        #[cfg(not(feature = "fast"))]
+        let converged = converged(m, newton, &ctx, scale, [improvement, gradient])
+            || newton_done(newton, d, &ctx);
+        if converged {
             break;
         }
 
@@ -279,6 +290,32 @@ fn sol_cg_newton(
         };
     }
     Ok(())
+}
+
+/// Whether the solve has converged: the (scaled) cost improved or the gradient's norm fell below
+/// the tolerance.
+#[inline(always)]
+fn converged(
+    m: &Model,
+    newton: bool,
+    ctx: &Context,
+    scale: Real,
+    [improvement, gradient]: [Real; 2],
+) -> bool {
+    // Newton's quadratic convergence meets the rounding floor of f32 in one more step; CG's
+    // many small improvements would stop short of the accuracy the f64 build reaches
+    let (tolerance, gtolerance) = if newton {
+        let t = |cost| crate::real::solver_tolerance(m.opt.tolerance, cost);
+        let forces = if cfg!(feature = "f32") {
+            scale * ctx.forces
+        } else {
+            1.0
+        };
+        (t(scale * ctx.cost), t(forces))
+    } else {
+        (m.opt.tolerance, m.opt.tolerance)
+    };
+    improvement < tolerance || gradient < gtolerance
 }
 
 /// Constraint forces, states and cost at the current point, plus the Gauss cost
@@ -350,6 +387,14 @@ fn smooth_norm(d: &Data, ctx: &Context) -> Real {
 /// (`CGupdateGradient`): `H⁻¹ grad` with the Hessian factor (with cones if any) for Newton,
 /// `M⁻¹ grad` for CG; in f32 also the size of the forces it is the difference of.
 fn update_gradient(m: &Model, d: &Data, ctx: &mut Context) {
+    set_grad(m, d, ctx);
+    precondition(m, d, ctx);
+}
+
+/// `grad = M qacc - qfrc_smooth - qfrc_constraint`; in f32 also the size of the forces it is
+/// the difference of.
+#[inline(always)]
+fn set_grad(m: &Model, d: &Data, ctx: &mut Context) {
     if cfg!(feature = "f32") {
         ctx.forces = gradient_terms(ctx);
     }
@@ -372,6 +417,14 @@ fn update_gradient(m: &Model, d: &Data, ctx: &mut Context) {
             }
         }
     }
+}
+
+/// `mgrad`, the preconditioned gradient: `H⁻¹ grad` with the Hessian factor (with cones if any)
+/// for Newton, `M⁻¹ grad` for CG.
+#[inline(always)]
+fn precondition(m: &Model, d: &Data, ctx: &mut Context) {
+    let sub = ctx.sub;
+    let nv = sub.nv(m.nv);
     match &ctx.hessian {
         Some(h) => {
             let factor: &[Real] = if ctx.ncone > 0 { h.hcone } else { h.h };
