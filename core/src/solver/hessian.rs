@@ -253,7 +253,15 @@ fn hessian_cone(
     let ltj_row = frame.alloc::<Real>(nv)?;
     let ltj_ind = frame.alloc::<i32>(nv)?;
 
+    #[cfg(not(feature = "fast"))]
     h.hcone[..h.nnz].copy_from_slice(&h.h[..h.nnz]);
+    // fast build: a dense factor's lower triangle only (the updates and solves read no more)
+    #[cfg(feature = "fast")]
+    if jac.sparse {
+        h.hcone[..h.nnz].copy_from_slice(&h.h[..h.nnz]);
+    } else {
+        crate::math::fast::copy_lower(h.hcone, h.h, nv);
+    }
 
     let mut i = 0;
     while i < nefc {
