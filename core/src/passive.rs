@@ -59,37 +59,36 @@ pub fn passive(m: &Model, d: &mut Data) -> Result<(), StepError> {
 /// `mj_springdamper`). Ball joints and the rotation of free joints use the quaternion
 /// difference as a rotation vector, so the torque is `-stiffness * angle * axis`.
 fn joint_springs(m: &Model, d: &mut Data) {
-    for (j, &stiffness) in m.jnt_stiffness[..m.njnt].iter().enumerate() {
-        if stiffness != 0.0 {
-            joint_spring(m, d, j, stiffness);
-        }
+    let stiffnesses = &m.jnt_stiffness[..m.njnt];
+    // most models have no joint springs: this scan spares them the set-up of the loop below
+    if stiffnesses.iter().all(|&s| s == 0.0) {
+        return;
     }
-}
-
-/// The spring of joint `j` ([`joint_springs`]). Out of line: most joints have none, and the
-/// loop over them stays short.
-#[inline(never)]
-fn joint_spring(m: &Model, d: &mut Data, j: usize, stiffness: Real) {
-    let mut padr = m.jnt_qposadr[j] as usize;
-    let mut dadr = m.jnt_dofadr[j] as usize;
-    let (qpos, qpos_spring) = (&*d.qpos, &*m.qpos_spring);
-    let frc = &mut *d.qfrc_spring;
-    let jnt_type = m.jnt_type[j];
-    if jnt_type == JNT_FREE {
-        for k in 0..3 {
-            frc[dadr + k] = -stiffness * (qpos[padr + k] - qpos_spring[padr + k]);
+    for (j, &stiffness) in stiffnesses.iter().enumerate() {
+        if stiffness == 0.0 {
+            continue;
         }
-        padr += 3;
-        dadr += 3;
-    }
-    if jnt_type == JNT_FREE || jnt_type == JNT_BALL {
-        let quat = |q: &[Real]| [q[padr], q[padr + 1], q[padr + 2], q[padr + 3]];
-        let dif = sub_quat(&quat(qpos), &quat(qpos_spring));
-        for k in 0..3 {
-            frc[dadr + k] = -stiffness * dif[k];
+        let mut padr = m.jnt_qposadr[j] as usize;
+        let mut dadr = m.jnt_dofadr[j] as usize;
+        let (qpos, qpos_spring) = (&*d.qpos, &*m.qpos_spring);
+        let frc = &mut *d.qfrc_spring;
+        let jnt_type = m.jnt_type[j];
+        if jnt_type == JNT_FREE {
+            for k in 0..3 {
+                frc[dadr + k] = -stiffness * (qpos[padr + k] - qpos_spring[padr + k]);
+            }
+            padr += 3;
+            dadr += 3;
         }
-    } else {
-        frc[dadr] = -stiffness * (qpos[padr] - qpos_spring[padr]);
+        if jnt_type == JNT_FREE || jnt_type == JNT_BALL {
+            let quat = |q: &[Real]| [q[padr], q[padr + 1], q[padr + 2], q[padr + 3]];
+            let dif = sub_quat(&quat(qpos), &quat(qpos_spring));
+            for k in 0..3 {
+                frc[dadr + k] = -stiffness * dif[k];
+            }
+        } else {
+            frc[dadr] = -stiffness * (qpos[padr] - qpos_spring[padr]);
+        }
     }
 }
 
