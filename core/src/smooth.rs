@@ -25,11 +25,7 @@ use crate::types::*;
 /// (`xpos`, `xquat`, `xmat`), their inertial frames (`xipos`, `ximat`), joint anchors and axes
 /// (`xanchor`, `xaxis`), geoms and sites. Normalizes the quaternions in `qpos` and `mocap_quat`.
 pub fn kinematics(m: &Model, d: &mut Data) {
-    // quaternions come with ball and free joints only, each one position more than its dofs
-    // (validated): a model without them has nothing to normalize
-    if m.nq != m.nv {
-        normalize_quat(m, d.qpos);
-    }
+    normalize_quat(m, d.qpos);
     for q in v4m(d.mocap_quat) {
         normalize4(q);
     }
