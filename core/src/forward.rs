@@ -192,12 +192,13 @@ pub fn fwd_velocity(m: &Model, d: &mut Data) -> Result<(), StepError> {
     smooth::com_vel(m, d);
     passive::passive(m, d)?;
     constraint::reference_constraint(m, d)?;
+    // rne reads `d` and writes `qfrc_bias` (which it does not read): lent out meanwhile, it
+    // needs no scratch copy
     d.with_stack(|d, stack| -> Result<(), ArenaError> {
-        let mut frame = stack.frame();
-        let bias = frame.alloc::<Real>(m.nv)?;
-        smooth::rne(m, d, false, bias, &mut frame)?;
-        d.qfrc_bias.copy_from_slice(bias);
-        Ok(())
+        let bias = core::mem::take(&mut d.qfrc_bias);
+        let r = smooth::rne(m, d, false, bias, stack);
+        d.qfrc_bias = bias;
+        r
     })?;
     toc(d, TIMER_VELOCITY, t);
     Ok(())

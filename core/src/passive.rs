@@ -34,9 +34,15 @@ pub fn passive(m: &Model, d: &mut Data) -> Result<(), StepError> {
 
     joint_springs(m, d);
     dof_dampers(m, d);
-    flex_spring_dampers(m, d);
-    tendon_spring_dampers(m, d);
-    let has_gravcomp = gravcomp(m, d)?;
+    // the rarer features are out of line (below): inlined, their set-up and stack frame
+    // weighed on every call
+    if m.nflex > 0 {
+        flex_spring_dampers(m, d);
+    }
+    if m.ntendon > 0 {
+        tendon_spring_dampers(m, d);
+    }
+    let has_gravcomp = m.ngravcomp > 0 && gravcomp(m, d)?;
     let has_fluid = m.opt.viscosity > 0.0 || m.opt.density > 0.0;
     if has_fluid {
         fluid_forces(m, d)?;
@@ -53,8 +59,12 @@ pub fn passive(m: &Model, d: &mut Data) -> Result<(), StepError> {
 /// `mj_springdamper`). Ball joints and the rotation of free joints use the quaternion
 /// difference as a rotation vector, so the torque is `-stiffness * angle * axis`.
 fn joint_springs(m: &Model, d: &mut Data) {
-    for j in 0..m.njnt {
-        let stiffness = m.jnt_stiffness[j];
+    let stiffnesses = &m.jnt_stiffness[..m.njnt];
+    // most models have no joint springs: this scan spares them the set-up of the loop below
+    if stiffnesses.iter().all(|&s| s == 0.0) {
+        return;
+    }
+    for (j, &stiffness) in stiffnesses.iter().enumerate() {
         if stiffness == 0.0 {
             continue;
         }
@@ -95,6 +105,7 @@ fn dof_dampers(m: &Model, d: &mut Data) {
 /// Flex edge springs and dampers (part of `mj_springdamper`): each edge that is not rigid
 /// pulls toward its rest length `flexedge_length0` and resists its velocity, mapped to joint
 /// space through `flexedge_J` (dense or sparse as the Jacobians are).
+#[inline(never)]
 fn flex_spring_dampers(m: &Model, d: &mut Data) {
     let (nv, sparse) = (m.nv, is_sparse(m));
     for f in 0..m.nflex {
@@ -132,6 +143,7 @@ fn flex_spring_dampers(m: &Model, d: &mut Data) {
 /// Tendon springs and dampers (part of `mj_springdamper`), mapped to joint space through
 /// `ten_J` (dense or sparse as the Jacobians are). The spring acts only outside the deadband
 /// `tendon_lengthspring = [lower, upper]`, pulling the length back to the nearer bound.
+#[inline(never)]
 fn tendon_spring_dampers(m: &Model, d: &mut Data) {
     let (nv, sparse) = (m.nv, is_sparse(m));
     for i in 0..m.ntendon {
@@ -177,9 +189,11 @@ fn tendon_spring_dampers(m: &Model, d: &mut Data) {
 
 /// Gravity compensation (`mj_gravcomp`): the force `-gravity * mass * body_gravcomp` at each
 /// compensated body's center of mass, into `qfrc_gravcomp`. Returns whether any body is
-/// compensated; nothing is computed without gravity or with the gravity flag disabled.
+/// compensated; nothing is computed without gravity or with the gravity flag disabled. Called
+/// only for a model with compensated bodies (`ngravcomp > 0`).
+#[inline(never)]
 fn gravcomp(m: &Model, d: &mut Data) -> Result<bool, ArenaError> {
-    if m.ngravcomp == 0 || disabled(m, DSBL_GRAVITY) || norm3(&m.opt.gravity) == 0.0 {
+    if disabled(m, DSBL_GRAVITY) || norm3(&m.opt.gravity) == 0.0 {
         return Ok(false);
     }
     let mut any = false;
@@ -201,6 +215,7 @@ fn gravcomp(m: &Model, d: &mut Data) -> Result<bool, ArenaError> {
 }
 
 /// Fluid forces of all bodies into `qfrc_fluid` (`mj_fluid`; see [`crate::fluid`]).
+#[inline(never)]
 fn fluid_forces(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
     d.with_stack(|d, stack| -> Result<(), ArenaError> {
         let qfrc = stack.alloc_zeroed::<Real>(m.nv)?;

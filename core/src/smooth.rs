@@ -509,6 +509,22 @@ pub fn factor_m(m: &Model, d: &mut Data) {
 /// Solves `L'DL x = x` in place for `n` vectors stored one after another (`mj_solveLD`).
 pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[Real]) {
     let nv = m.nv;
+    // most calls solve one vector: without the per-vector cut of the loop below
+    if n == 1 {
+        solve_ld_vec(m, &mut x[..nv], qld, diag_inv);
+        return;
+    }
+    // one vector after another, cut by index (no division for the count, as chunks would)
+    for v in 0..n {
+        solve_ld_vec(m, &mut x[v * nv..(v + 1) * nv], qld, diag_inv);
+    }
+}
+
+/// [`solve_ld`] for one vector `x` of length `nv`.
+// always inlined: [`solve_ld`] runs it on its own and in its loop over vectors
+#[inline(always)]
+fn solve_ld_vec(m: &Model, x: &mut [Real], qld: &[Real], diag_inv: &[Real]) {
+    let nv = m.nv;
     let (parent, simple, madr, diag_inv) = (
         &m.dof_parentid[..nv],
         &m.dof_simplenum[..nv],
@@ -516,36 +532,35 @@ pub fn solve_ld(m: &Model, x: &mut [Real], n: usize, qld: &[Real], diag_inv: &[R
         &diag_inv[..nv],
     );
     let qld = &qld[..m.nM];
-    // one vector after another, cut by index (no division for the count, as chunks would)
-    for v in 0..n {
-        // as long as `parent`: an ancestor index checked against one is in bounds for the other
-        let x = &mut x[v * nv..(v + 1) * nv];
-        solve_lt(m, qld, x);
-        for (xi, &di) in x.iter_mut().zip(diag_inv) {
-            *xi *= di;
-        }
-        // x <- inv(L) x (x[i] in a register: its ancestors j are other entries), runs of
-        // simple dofs skipped whole
-        let mut i = 0;
-        while i < nv {
-            let run = simple[i] as usize;
-            if run > 0 {
-                i += run;
-                continue;
+    // as long as `parent`: an ancestor index checked against one is in bounds for the other
+    let x = &mut x[..nv];
+    solve_lt(m, qld, x);
+    // x <- inv(D) x, then x <- inv(L) x, row by row: x[i] is scaled before its ancestors
+    // (scaled already, j < i) are subtracted, the order of the two separate passes; x[i] in a
+    // register (its ancestors are other entries); runs of simple dofs are only scaled
+    let mut i = 0;
+    while i < nv {
+        let run = simple[i] as usize;
+        if run > 0 {
+            let end = (i + run).min(nv);
+            for (xk, &dk) in x[i..end].iter_mut().zip(&diag_inv[i..end]) {
+                *xk *= dk;
             }
-            // row i of L below the diagonal: one entry per ancestor, nearest first, until the
-            // parent chain ends (-1, no entry of x: the validated tree makes the row exactly
-            // that long)
-            let mut xi = x[i];
-            let mut j = parent[i] as usize;
-            for &lij in &qld[madr[i] as usize + 1..] {
-                let Some(&xj) = x.get(j) else { break };
-                xi -= lij * xj;
-                j = parent[j] as usize;
-            }
-            x[i] = xi;
-            i += 1;
+            i = end;
+            continue;
         }
+        // row i of L below the diagonal: one entry per ancestor, nearest first, until the
+        // parent chain ends (-1, no entry of x: the validated tree makes the row exactly
+        // that long)
+        let mut xi = x[i] * diag_inv[i];
+        let mut j = parent[i] as usize;
+        for &lij in &qld[madr[i] as usize + 1..] {
+            let Some(&xj) = x.get(j) else { break };
+            xi -= lij * xj;
+            j = parent[j] as usize;
+        }
+        x[i] = xi;
+        i += 1;
     }
 }
 

@@ -204,6 +204,11 @@ pub fn local2global(
 
 /// Normalizes the quaternions of ball and free joints in a qpos-like vector (`mj_normalizeQuat`).
 pub fn normalize_quat(m: &Model, qpos: &mut [Real]) {
+    // quaternions come with ball and free joints only, each one position more than its dofs
+    // (validated): a model without them has nothing to normalize
+    if m.nq == m.nv {
+        return;
+    }
     for j in 0..m.njnt {
         let t = m.jnt_type[j];
         if t == JNT_BALL || t == JNT_FREE {
