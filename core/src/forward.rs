@@ -9,7 +9,6 @@ use crate::data::Data;
 // also reachable as `forward::StepError`, the path the firmware example names
 pub use crate::error::StepError;
 use crate::io::reset_data;
-use crate::math::vec::{add_to, sub};
 use crate::model::Model;
 use crate::real::{Real, MAXVAL};
 use crate::support::{disabled, enabled, has_xfrc, warning, xfrc_accumulate};
@@ -208,9 +207,13 @@ pub fn fwd_velocity(m: &Model, d: &mut Data) -> Result<(), StepError> {
 /// (`mj_fwdAcceleration`): `qfrc_smooth = qfrc_passive - qfrc_bias + qfrc_applied +
 /// qfrc_actuator + J' xfrc_applied`, `qacc_smooth = M \ qfrc_smooth`.
 pub fn fwd_acceleration(m: &Model, d: &mut Data) -> Result<(), StepError> {
-    sub(d.qfrc_smooth, d.qfrc_passive, d.qfrc_bias);
-    add_to(d.qfrc_smooth, d.qfrc_applied);
-    add_to(d.qfrc_smooth, d.qfrc_actuator);
+    // one pass over the four vectors, each entry summed in MuJoCo's order (its three passes:
+    // passive - bias, + applied, + actuator)
+    let forces = d.qfrc_passive.iter().zip(&*d.qfrc_bias);
+    let inputs = d.qfrc_applied.iter().zip(&*d.qfrc_actuator);
+    for (s, ((&p, &b), (&a, &u))) in d.qfrc_smooth.iter_mut().zip(forces.zip(inputs)) {
+        *s = p - b + a + u;
+    }
     if has_xfrc(m, d) {
         add_xfrc(m, d)?;
     }
