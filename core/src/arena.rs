@@ -402,31 +402,31 @@ impl Pushes<'_> {
         let (size, align) = ELEM[field as usize];
         // `lo <= hi <= narena`, the length of a slice, so rounding `lo` up cannot overflow
         let start = (self.lo + align - 1) & !(align - 1);
-        let end = n
-            .checked_mul(size)
-            .and_then(|bytes| start.checked_add(bytes))
-            .filter(|&end| end <= self.hi);
-        let Some(end) = end else {
-            return Err(self.refuse(size.checked_mul(n)));
-        };
+        // at most `isize::MAX` bytes, so `start + n * size` cannot overflow either: two
+        // comparisons where checked arithmetic takes three
+        if n > isize::MAX as usize / size {
+            return Err(ArenaError::SizeOverflow);
+        }
+        let end = start + n * size;
+        if end > self.hi {
+            return Err(refuse_push(n * size, self.hi - self.lo, self.narena));
+        }
         // above every array (see `Stack::push_each`) and aligned: the table stays valid
         self.table.pos[field as usize] = (start, n);
         self.lo = end;
         Ok(())
     }
+}
 
-    /// The error of a push of `bytes` bytes (`None`: overflow) that does not fit.
-    #[cold]
-    #[inline(never)]
-    fn refuse(&self, bytes: Option<usize>) -> ArenaError {
-        match bytes {
-            None => ArenaError::SizeOverflow,
-            Some(requested) => ArenaError::OutOfArena {
-                requested,
-                available: self.hi - self.lo,
-                narena: self.narena,
-            },
-        }
+/// The error of a push of `requested` bytes that does not fit in the `available` ones. Takes
+/// values rather than the [`Pushes`], which then stays in registers.
+#[cold]
+#[inline(never)]
+fn refuse_push(requested: usize, available: usize, narena: usize) -> ArenaError {
+    ArenaError::OutOfArena {
+        requested,
+        available,
+        narena,
     }
 }
 
@@ -1142,22 +1142,25 @@ impl<'s> Stack<'s> {
     fn out_of_arena(&self, requested: usize) -> ArenaError {
         ArenaError::OutOfArena {
             requested,
-            available: self.hi - self.lo,
+            available: self.available(),
             narena: self.narena,
         }
     }
 
     /// Scratch array of `n` elements of `T`, valid until this frame ends. Its contents are
     /// whatever the arena held before (valid numbers, not zeroed), as in MuJoCo.
+    ///
+    /// No [`Stack::sync`] first: arena arrays that a finished child frame pushed end at
+    /// `parena`, so a block starting at or above it misses them, and `free` (from the stale
+    /// `lo`) still covers it.
     #[inline]
     pub fn alloc<T: Pod>(&mut self, n: usize) -> Result<&'s mut [T], ArenaError> {
-        self.sync();
         let bytes = bytes_of::<T>(n).ok_or(ArenaError::SizeOverflow)?;
         let start = self
             .hi
             .checked_sub(bytes)
             .map(|s| s & !(align_of::<T>() - 1))
-            .filter(|&s| s >= self.lo)
+            .filter(|&s| s >= self.state.parena)
             .ok_or_else(|| self.out_of_arena(bytes))?;
         let free = core::mem::take(&mut self.free);
         let (below, region) = free.split_at_mut(start - self.lo);
@@ -1243,7 +1246,7 @@ impl<'s> Stack<'s> {
     /// A child frame (`mj_markStack`); its scratch arrays are released when it is dropped
     /// (`mj_freeStack`). Arena arrays it pushes stay.
     pub fn frame(&mut self) -> Stack<'_> {
-        self.sync();
+        // no `sync`: the child's allocations keep above `parena` (see `alloc`), its pushes sync
         Stack {
             free: &mut *self.free,
             lo: self.lo,
@@ -1305,10 +1308,22 @@ mod tests {
             // the inner scratch is released, the 12-byte push (16 with alignment) stays
             assert_eq!(s.available(), before - 12);
             assert_eq!(a, &[1.0; 4]);
+            // the parent's scratch stays clear of what its child pushed, to the last byte
+            let rest = s.available();
+            assert_eq!(
+                s.alloc::<u8>(rest + 1).unwrap_err(),
+                ArenaError::OutOfArena {
+                    requested: rest + 1,
+                    available: rest,
+                    narena: 256
+                }
+            );
+            s.alloc::<u8>(rest).unwrap().fill(0xff);
         }
         assert_eq!(arena.state.parena, 12);
         assert_eq!(arena.field::<i32>(1), &[7, 8, 9]);
-        assert_eq!(arena.state.maxuse_stack, 96);
+        assert_eq!(arena.state.maxuse_stack, 256 - 12);
+        assert_eq!(arena.state.maxuse_arena, 256);
     }
 
     #[test]
@@ -1496,6 +1511,23 @@ mod tests {
             .unwrap();
         }
         assert_eq!(arena.arrays().efc_pos.len(), 2);
+        {
+            // pushes that do not fit, or could not exist, are refused; the earlier ones stay
+            let mut s = arena.stack();
+            let room = s.available();
+            let too_many = s.push_each(|p| {
+                p.push(ArenaField::efc_id, 1)?;
+                p.push(ArenaField::efc_D, room / 8)
+            });
+            assert!(matches!(
+                too_many,
+                Err(ArenaError::OutOfArena { requested, .. }) if requested == room / 8 * 8
+            ));
+            let huge = s.push_each(|p| p.push(ArenaField::efc_D, usize::MAX / 8));
+            assert_eq!(huge.unwrap_err(), ArenaError::SizeOverflow);
+        }
+        assert_eq!(arena.arrays().efc_id.len(), 1);
+        assert_eq!(arena.arrays().efc_D.len(), 0);
         arena.keep_contacts(1);
         let a = arena.arrays();
         assert_eq!(
