@@ -261,14 +261,14 @@ fn find_penetration<A: ConvexShape, B: ConvexShape>(
         let dir = portal_dir(portal);
         let v4 = support(a, b, &dir);
         if reaches_tolerance(portal, &v4, &dir, settings) || iterations > settings.max_iterations {
-            let (dist2, witness) =
+            let (dist2, witness, interior) =
                 point_triangle_dist2(&[0.0; 3], &portal[1].v, &portal[2].v, &portal[3].v);
             let depth = sqrt(dist2);
             // zero depth is a touching contact: no direction, as in the touch case
             let dir = if is_zero(depth) {
                 [0.0; 3]
             } else {
-                normalized(&witness)
+                penetration_dir(&witness, interior, &dir)
             };
             return Penetration {
                 depth,
@@ -278,6 +278,24 @@ fn find_penetration<A: ConvexShape, B: ConvexShape>(
         }
         expand_portal(portal, &v4);
         iterations += 1;
+    }
+}
+
+/// The penetration direction: the nearest point of the portal triangle to the origin,
+/// normalized (libccd). f32 only: where that point lies inside the triangle it is the origin's
+/// projection on the triangle's plane, whose direction is the portal's normal `normal`, taken
+/// instead. The nearest point is a sum of Minkowski points of the shapes' size that cancels
+/// down to the depth: in f32 it carries an error of `EPSILON` times that size, so that the
+/// normal of a contact 5e-6 deep between two resting boxes was off by up to 6e-3 rad (issue 25:
+/// the multi-CCD contacts of one face disagreed by that much, f32's noslip ran 1.15x f64's
+/// sweeps on multiple_objects); the portal's normal is a cross product of edges of the shapes'
+/// size, accurate to `EPSILON`.
+#[inline]
+fn penetration_dir(witness: &[Real; 3], interior: bool, normal: &[Real; 3]) -> [Real; 3] {
+    if cfg!(feature = "f32") && interior {
+        *normal
+    } else {
+        normalized(witness)
     }
 }
 
@@ -402,14 +420,15 @@ fn point_segment_dist2(p: &[Real; 3], x0: &[Real; 3], b: &[Real; 3]) -> (Real, [
     (dot3(&w, &w), witness)
 }
 
-/// Squared distance from `p` to the triangle `(x0, b, c)` and the nearest point
-/// (`ccdVec3PointTriDist2` with a witness).
+/// Squared distance from `p` to the triangle `(x0, b, c)`, the nearest point
+/// (`ccdVec3PointTriDist2` with a witness), and whether that point lies inside the triangle
+/// (not on an edge's segment test).
 fn point_triangle_dist2(
     p: &[Real; 3],
     x0: &[Real; 3],
     b: &[Real; 3],
     c: &[Real; 3],
-) -> (Real, [Real; 3]) {
+) -> (Real, [Real; 3], bool) {
     let d1 = sub3(b, x0);
     let d2 = sub3(c, x0);
     let a = sub3(x0, p);
@@ -432,7 +451,7 @@ fn point_triangle_dist2(
     if in_unit(s) && in_unit(t) && (eq(t + s, 1.0) || t + s < 1.0) {
         let witness: [Real; 3] = core::array::from_fn(|k| x0[k] + d1[k] * s + d2[k] * t);
         let dw = sub3(&witness, p);
-        return (dot3(&dw, &dw), witness);
+        return (dot3(&dw, &dw), witness, true);
     }
     let mut best = point_segment_dist2(p, x0, b);
     for (e0, e1) in [(x0, c), (b, c)] {
@@ -441,7 +460,7 @@ fn point_triangle_dist2(
             best = cand;
         }
     }
-    best
+    (best.0, best.1, false)
 }
 
 #[cfg(test)]
@@ -482,6 +501,73 @@ mod tests {
         let tol = 1e4 * crate::real::EPSILON;
         assert!((p.depth - 0.1).abs() < tol, "{p:?}");
         assert!((p.dir[2] - 1.0).abs() < tol, "{p:?}");
+    }
+
+    /// A box given by its center, half sizes and axes (rows, unit vectors in the world).
+    struct TiltedBox {
+        center: [Real; 3],
+        half: [Real; 3],
+        axes: [[Real; 3]; 3],
+    }
+
+    impl ConvexShape for TiltedBox {
+        fn center(&self) -> [Real; 3] {
+            self.center
+        }
+        fn support(&mut self, dir: &[Real; 3]) -> [Real; 3] {
+            let mut p = self.center;
+            for (axis, &half) in self.axes.iter().zip(&self.half) {
+                let s = half * dot3(axis, dir).signum();
+                for k in 0..3 {
+                    p[k] += s * axis[k];
+                }
+            }
+            p
+        }
+    }
+
+    /// The world axes turned by `angle` about the unit `axis`.
+    fn turned_axes(axis: &[Real; 3], angle: Real) -> [[Real; 3]; 3] {
+        let q = crate::math::quat::axis_angle2quat(axis, angle);
+        let unit = |i: usize| core::array::from_fn(|k| if k == i { 1.0 } else { 0.0 });
+        core::array::from_fn(|i| crate::math::quat::rot_vec_quat(&unit(i), &q))
+    }
+
+    /// A box resting on a tilted face, 5e-6 deep, away from the origin (issue 25): the
+    /// direction is the face's normal within 1e-5 rad (4.5e-11 in f64, 4.8e-8 in f32). In f32
+    /// the portal's nearest point to the origin, normalized as libccd does, was 8.1e-3 rad off
+    /// (its error is `EPSILON` times the shapes' size, divided by the depth).
+    #[test]
+    fn shallow_face_contact_has_the_face_normal() {
+        let tilt = turned_axes(&[0.6, 0.8, 0.0], 0.12);
+        let mut floor = TiltedBox {
+            center: [0.4, -0.3, 0.2],
+            half: [0.5, 0.5, 0.05],
+            axes: tilt,
+        };
+        let normal = tilt[2];
+        let q = crate::math::quat::axis_angle2quat(&normal, 0.35);
+        let (half, depth) = (0.05, 5e-6);
+        let offset = [0.1, 0.05, 0.05 + half - depth];
+        let mut center = floor.center;
+        for (axis, &o) in tilt.iter().zip(&offset) {
+            for k in 0..3 {
+                center[k] += o * axis[k];
+            }
+        }
+        // the upper box: the floor's axes turned about the normal
+        let axes = tilt.map(|a| crate::math::quat::rot_vec_quat(&a, &q));
+        let mut upper = TiltedBox {
+            center,
+            half: [0.2, 0.15, half],
+            axes,
+        };
+        let p = penetration(&mut floor, &mut upper, &SETTINGS).unwrap();
+        let off = cross(&p.dir, &normal);
+        let sine = sqrt(dot3(&off, &off));
+        assert!(sine < 1e-5, "{p:?}: {sine:e} off the normal");
+        assert!(dot3(&p.dir, &normal) > 0.0, "{p:?}");
+        assert!((p.depth - depth).abs() < 1e-6, "{p:?}");
     }
 
     #[test]
