@@ -487,10 +487,30 @@ fn eliminate_row(
         let tail = &mut below[j..];
         let tmp = tail[0] / diag;
         let start = madr[i] as usize;
-        add_to_scl(&mut rows_before[start..start + tail.len()], tail, -tmp);
+        add_to_scl_short(&mut rows_before[start..start + tail.len()], tail, -tmp);
         tail[0] = tmp;
         // past the root this is -1 as usize, never read
         i = parent[i] as usize;
+    }
+}
+
+/// `res += vec * scl` (`mju_addToScl`) with rows of one to three entries unrolled: the rows
+/// of [`eliminate_row`] are as long as an ancestor's depth, mostly too short for the general
+/// kernel's vector loops, whose set-up and exits cost more than the few updates.
+#[inline(always)]
+fn add_to_scl_short(res: &mut [Real], vec: &[Real], scl: Real) {
+    match (res, vec) {
+        ([r0], [v0]) => *r0 += *v0 * scl,
+        ([r0, r1], [v0, v1]) => {
+            *r0 += *v0 * scl;
+            *r1 += *v1 * scl;
+        }
+        ([r0, r1, r2], [v0, v1, v2]) => {
+            *r0 += *v0 * scl;
+            *r1 += *v1 * scl;
+            *r2 += *v2 * scl;
+        }
+        (res, vec) => add_to_scl(res, vec, scl),
     }
 }
 
@@ -709,7 +729,7 @@ pub fn com_vel(m: &Model, d: &mut Data) {
 
 /// `cvel += cdof * qvel` over the few dofs of one joint.
 fn add_dof_velocity(cvel: &mut [Real; 6], cdof: &[[Real; 6]], qvel: &[Real]) {
-    let tmp = mul_dof_vec(cdof.as_flattened(), qvel);
+    let tmp = mul_dof_vec(cdof, qvel);
     for k in 0..6 {
         cvel[k] += tmp[k];
     }
@@ -786,14 +806,15 @@ pub fn rne(
         cacc[0][3..].copy_from_slice(&g);
     }
 
+    let (cdof, cdof_dot) = (v6(d.cdof), v6(d.cdof_dot));
     for i in 1..m.nbody {
         let bda = m.body_dofadr[i].max(0) as usize;
-        let n = m.body_dofnum[i] as usize;
-        let tmp = mul_dof_vec(&d.cdof_dot[6 * bda..6 * (bda + n)], &d.qvel[bda..bda + n]);
+        let dofs = bda..bda + m.body_dofnum[i] as usize;
+        let tmp = mul_dof_vec(&cdof_dot[dofs.clone()], &d.qvel[dofs.clone()]);
         let parent = cacc[m.body_parentid[i] as usize];
         cacc[i] = add6(&parent, &tmp);
         if flg_acc {
-            let tmp = mul_dof_vec(&d.cdof[6 * bda..6 * (bda + n)], &d.qacc[bda..bda + n]);
+            let tmp = mul_dof_vec(&cdof[dofs.clone()], &d.qacc[dofs]);
             cacc[i] = add6(&cacc[i], &tmp);
         }
         cfrc[i] = body_force(&v10(d.cinert)[i], &v6(d.cvel)[i], &cacc[i]);
@@ -863,10 +884,9 @@ pub fn rne_post_constraint(m: &Model, d: &mut Data) {
     cfrc_int[0] = [0.0; 6];
     for j in 1..nbody {
         let dofs = dofadr[j].max(0) as usize..(dofadr[j].max(0) + dofnum[j]) as usize;
-        let range6 = 6 * dofs.start..6 * dofs.end;
-        let tmp = mul_dof_vec(&d.cdof_dot[range6.clone()], &d.qvel[dofs.clone()]);
+        let tmp = mul_dof_vec(&v6(d.cdof_dot)[dofs.clone()], &d.qvel[dofs.clone()]);
         let mut cacc = add6(&cacc_all[parentid[j] as usize], &tmp);
-        let tmp = mul_dof_vec(&d.cdof[range6], &d.qacc[dofs]);
+        let tmp = mul_dof_vec(&v6(d.cdof)[dofs.clone()], &d.qacc[dofs]);
         cacc = add6(&cacc, &tmp);
         cacc_all[j] = cacc;
         let f = body_force(&cinert[j], &cvel[j], &cacc);
