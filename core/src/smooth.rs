@@ -459,12 +459,20 @@ pub fn factor_i(
             eliminate_row(rows, below, *diag, madr, parent, parent[k]);
         }
     }
-    for (inv, &adr) in diag_inv[..nv].iter_mut().zip(madr) {
-        *inv = 1.0 / qld[adr as usize];
-    }
-    if let Some(s) = diag_sqrt_inv {
-        for (inv, &adr) in s[..nv].iter_mut().zip(madr) {
-            *inv = 1.0 / crate::math::scalar::sqrt(qld[adr as usize]);
+    // 1/D and 1/sqrt(D) in one pass over the diagonal, as `mj_factorI`
+    match diag_sqrt_inv {
+        Some(s) => {
+            let invs = diag_inv[..nv].iter_mut().zip(&mut s[..nv]);
+            for ((inv, sqrt_inv), &adr) in invs.zip(madr) {
+                let d = qld[adr as usize];
+                *inv = 1.0 / d;
+                *sqrt_inv = 1.0 / crate::math::scalar::sqrt(d);
+            }
+        }
+        None => {
+            for (inv, &adr) in diag_inv[..nv].iter_mut().zip(madr) {
+                *inv = 1.0 / qld[adr as usize];
+            }
         }
     }
 }
@@ -829,8 +837,12 @@ pub fn rne(
         }
     }
 
-    for i in 0..m.nv {
-        result[i] = dot6(&v6(d.cdof)[i], &cfrc[m.dof_bodyid[i] as usize]);
+    let dofs = result[..m.nv]
+        .iter_mut()
+        .zip(cdof)
+        .zip(&m.dof_bodyid[..m.nv]);
+    for ((r, cdof), &b) in dofs {
+        *r = dot6(cdof, &cfrc[b as usize]);
     }
     Ok(())
 }
