@@ -212,48 +212,54 @@ pub(crate) fn pose_from_parent(
 /// dofs `cdof`, both in the com-based frame of their tree.
 pub fn com_pos(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
     let mut stack = d.arena.stack();
-    let mass_subtree = stack.alloc_zeroed::<Real>(m.nbody)?;
-    d.subtree_com.fill(0.0);
+    let nb = m.nbody;
+    let mass_subtree = &mut stack.alloc_zeroed::<Real>(nb)?[..nb];
+    // the views are cut once to the bodies (and joints): the loops then check only the
+    // indices they read from the model (parents, roots, dof addresses)
+    let subtree_com = &mut v3m(d.subtree_com)[..nb];
+    let (xipos, ximat) = (&v3(d.xipos)[..nb], &v9(d.ximat)[..nb]);
+    let (body_mass, parentid, rootid) = (
+        &m.body_mass[..nb],
+        &m.body_parentid[..nb],
+        &m.body_rootid[..nb],
+    );
+    subtree_com.fill([0.0; 3]);
 
     // backward pass: mass-weighted sums, then the com of each subtree
-    for i in (0..m.nbody).rev() {
-        let mass = m.body_mass[i];
-        add_to_scl3(&mut v3m(d.subtree_com)[i], &v3(d.xipos)[i], mass);
+    for i in (0..nb).rev() {
+        let mass = body_mass[i];
+        add_to_scl3(&mut subtree_com[i], &xipos[i], mass);
         mass_subtree[i] += mass;
         if i > 0 {
-            let j = m.body_parentid[i] as usize;
-            let child = v3(d.subtree_com)[i];
-            add_to3(&mut v3m(d.subtree_com)[j], &child);
+            let j = parentid[i] as usize;
+            let child = subtree_com[i];
+            add_to3(&mut subtree_com[j], &child);
             mass_subtree[j] += mass_subtree[i];
         }
-        v3m(d.subtree_com)[i] = if mass_subtree[i] < MINVAL {
-            v3(d.xipos)[i]
+        subtree_com[i] = if mass_subtree[i] < MINVAL {
+            xipos[i]
         } else {
-            scl3(&v3(d.subtree_com)[i], 1.0 / mass_subtree[i].max(MINVAL))
+            scl3(&subtree_com[i], 1.0 / mass_subtree[i].max(MINVAL))
         };
     }
 
-    v10m(d.cinert)[0] = [0.0; 10];
-    for i in 1..m.nbody {
-        let root = m.body_rootid[i] as usize;
-        let offset = sub3(&v3(d.xipos)[i], &v3(d.subtree_com)[root]);
-        v10m(d.cinert)[i] = inert_com(
-            &v3(&m.body_inertia)[i],
-            &v9(d.ximat)[i],
-            &offset,
-            m.body_mass[i],
-        );
+    let cinert = &mut v10m(d.cinert)[..nb];
+    let inertia = &v3(&m.body_inertia)[..nb];
+    cinert[0] = [0.0; 10];
+    for i in 1..nb {
+        let offset = sub3(&xipos[i], &subtree_com[rootid[i] as usize]);
+        cinert[i] = inert_com(&inertia[i], &ximat[i], &offset, body_mass[i]);
     }
 
-    for j in 0..m.njnt {
-        let da = m.jnt_dofadr[j] as usize;
-        let bi = m.jnt_bodyid[j] as usize;
-        let offset = sub3(
-            &v3(d.subtree_com)[m.body_rootid[bi] as usize],
-            &v3(d.xanchor)[j],
-        );
-        let cdof = v6m(d.cdof);
-        match m.jnt_type[j] {
+    let nj = m.njnt;
+    let (dofadr, jnt_body, jnt_type) =
+        (&m.jnt_dofadr[..nj], &m.jnt_bodyid[..nj], &m.jnt_type[..nj]);
+    let (xanchor, xaxis, xmat) = (&v3(d.xanchor)[..nj], &v3(d.xaxis)[..nj], v9(d.xmat));
+    let cdof = v6m(d.cdof);
+    for j in 0..nj {
+        let (da, bi) = (dofadr[j] as usize, jnt_body[j] as usize);
+        let offset = sub3(&subtree_com[rootid[bi] as usize], &xanchor[j]);
+        match jnt_type[j] {
             JNT_FREE => {
                 // translations along the world axes, then rotations as a ball joint
                 for i in 0..3 {
@@ -261,11 +267,11 @@ pub fn com_pos(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
                     c[3 + i] = 1.0;
                     cdof[da + i] = c;
                 }
-                ball_dofs(&mut cdof[da + 3..da + 6], &v9(d.xmat)[bi], &offset);
+                ball_dofs(&mut cdof[da + 3..da + 6], &xmat[bi], &offset);
             }
-            JNT_BALL => ball_dofs(&mut cdof[da..da + 3], &v9(d.xmat)[bi], &offset),
-            JNT_SLIDE => cdof[da] = dof_com(&v3(d.xaxis)[j], None),
-            _ => cdof[da] = dof_com(&v3(d.xaxis)[j], Some(&offset)),
+            JNT_BALL => ball_dofs(&mut cdof[da..da + 3], &xmat[bi], &offset),
+            JNT_SLIDE => cdof[da] = dof_com(&xaxis[j], None),
+            _ => cdof[da] = dof_com(&xaxis[j], Some(&offset)),
         }
     }
     Ok(())
