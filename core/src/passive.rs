@@ -94,10 +94,11 @@ fn joint_springs(m: &Model, d: &mut Data) {
 
 /// Dof dampers `qfrc_damper = -damping * qvel` (part of `mj_springdamper`).
 fn dof_dampers(m: &Model, d: &mut Data) {
-    for i in 0..m.nv {
-        let damping = m.dof_damping[i];
+    let nv = m.nv;
+    let dofs = d.qfrc_damper[..nv].iter_mut().zip(&m.dof_damping[..nv]);
+    for ((frc, &damping), &qvel) in dofs.zip(&d.qvel[..nv]) {
         if damping != 0.0 {
-            d.qfrc_damper[i] = -damping * d.qvel[i];
+            *frc = -damping * qvel;
         }
     }
 }

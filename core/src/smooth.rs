@@ -212,48 +212,54 @@ pub(crate) fn pose_from_parent(
 /// dofs `cdof`, both in the com-based frame of their tree.
 pub fn com_pos(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
     let mut stack = d.arena.stack();
-    let mass_subtree = stack.alloc_zeroed::<Real>(m.nbody)?;
-    d.subtree_com.fill(0.0);
+    let nb = m.nbody;
+    let mass_subtree = &mut stack.alloc_zeroed::<Real>(nb)?[..nb];
+    // the views are cut once to the bodies (and joints): the loops then check only the
+    // indices they read from the model (parents, roots, dof addresses)
+    let subtree_com = &mut v3m(d.subtree_com)[..nb];
+    let (xipos, ximat) = (&v3(d.xipos)[..nb], &v9(d.ximat)[..nb]);
+    let (body_mass, parentid, rootid) = (
+        &m.body_mass[..nb],
+        &m.body_parentid[..nb],
+        &m.body_rootid[..nb],
+    );
+    subtree_com.fill([0.0; 3]);
 
     // backward pass: mass-weighted sums, then the com of each subtree
-    for i in (0..m.nbody).rev() {
-        let mass = m.body_mass[i];
-        add_to_scl3(&mut v3m(d.subtree_com)[i], &v3(d.xipos)[i], mass);
+    for i in (0..nb).rev() {
+        let mass = body_mass[i];
+        add_to_scl3(&mut subtree_com[i], &xipos[i], mass);
         mass_subtree[i] += mass;
         if i > 0 {
-            let j = m.body_parentid[i] as usize;
-            let child = v3(d.subtree_com)[i];
-            add_to3(&mut v3m(d.subtree_com)[j], &child);
+            let j = parentid[i] as usize;
+            let child = subtree_com[i];
+            add_to3(&mut subtree_com[j], &child);
             mass_subtree[j] += mass_subtree[i];
         }
-        v3m(d.subtree_com)[i] = if mass_subtree[i] < MINVAL {
-            v3(d.xipos)[i]
+        subtree_com[i] = if mass_subtree[i] < MINVAL {
+            xipos[i]
         } else {
-            scl3(&v3(d.subtree_com)[i], 1.0 / mass_subtree[i].max(MINVAL))
+            scl3(&subtree_com[i], 1.0 / mass_subtree[i].max(MINVAL))
         };
     }
 
-    v10m(d.cinert)[0] = [0.0; 10];
-    for i in 1..m.nbody {
-        let root = m.body_rootid[i] as usize;
-        let offset = sub3(&v3(d.xipos)[i], &v3(d.subtree_com)[root]);
-        v10m(d.cinert)[i] = inert_com(
-            &v3(&m.body_inertia)[i],
-            &v9(d.ximat)[i],
-            &offset,
-            m.body_mass[i],
-        );
+    let cinert = &mut v10m(d.cinert)[..nb];
+    let inertia = &v3(&m.body_inertia)[..nb];
+    cinert[0] = [0.0; 10];
+    for i in 1..nb {
+        let offset = sub3(&xipos[i], &subtree_com[rootid[i] as usize]);
+        cinert[i] = inert_com(&inertia[i], &ximat[i], &offset, body_mass[i]);
     }
 
-    for j in 0..m.njnt {
-        let da = m.jnt_dofadr[j] as usize;
-        let bi = m.jnt_bodyid[j] as usize;
-        let offset = sub3(
-            &v3(d.subtree_com)[m.body_rootid[bi] as usize],
-            &v3(d.xanchor)[j],
-        );
-        let cdof = v6m(d.cdof);
-        match m.jnt_type[j] {
+    let nj = m.njnt;
+    let (dofadr, jnt_body, jnt_type) =
+        (&m.jnt_dofadr[..nj], &m.jnt_bodyid[..nj], &m.jnt_type[..nj]);
+    let (xanchor, xaxis, xmat) = (&v3(d.xanchor)[..nj], &v3(d.xaxis)[..nj], v9(d.xmat));
+    let cdof = v6m(d.cdof);
+    for j in 0..nj {
+        let (da, bi) = (dofadr[j] as usize, jnt_body[j] as usize);
+        let offset = sub3(&subtree_com[rootid[bi] as usize], &xanchor[j]);
+        match jnt_type[j] {
             JNT_FREE => {
                 // translations along the world axes, then rotations as a ball joint
                 for i in 0..3 {
@@ -261,11 +267,11 @@ pub fn com_pos(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
                     c[3 + i] = 1.0;
                     cdof[da + i] = c;
                 }
-                ball_dofs(&mut cdof[da + 3..da + 6], &v9(d.xmat)[bi], &offset);
+                ball_dofs(&mut cdof[da + 3..da + 6], &xmat[bi], &offset);
             }
-            JNT_BALL => ball_dofs(&mut cdof[da..da + 3], &v9(d.xmat)[bi], &offset),
-            JNT_SLIDE => cdof[da] = dof_com(&v3(d.xaxis)[j], None),
-            _ => cdof[da] = dof_com(&v3(d.xaxis)[j], Some(&offset)),
+            JNT_BALL => ball_dofs(&mut cdof[da..da + 3], &xmat[bi], &offset),
+            JNT_SLIDE => cdof[da] = dof_com(&xaxis[j], None),
+            _ => cdof[da] = dof_com(&xaxis[j], Some(&offset)),
         }
     }
     Ok(())
@@ -459,12 +465,20 @@ pub fn factor_i(
             eliminate_row(rows, below, *diag, madr, parent, parent[k]);
         }
     }
-    for (inv, &adr) in diag_inv[..nv].iter_mut().zip(madr) {
-        *inv = 1.0 / qld[adr as usize];
-    }
-    if let Some(s) = diag_sqrt_inv {
-        for (inv, &adr) in s[..nv].iter_mut().zip(madr) {
-            *inv = 1.0 / crate::math::scalar::sqrt(qld[adr as usize]);
+    // 1/D and 1/sqrt(D) in one pass over the diagonal, as `mj_factorI`
+    match diag_sqrt_inv {
+        Some(s) => {
+            let invs = diag_inv[..nv].iter_mut().zip(&mut s[..nv]);
+            for ((inv, sqrt_inv), &adr) in invs.zip(madr) {
+                let d = qld[adr as usize];
+                *inv = 1.0 / d;
+                *sqrt_inv = 1.0 / crate::math::scalar::sqrt(d);
+            }
+        }
+        None => {
+            for (inv, &adr) in diag_inv[..nv].iter_mut().zip(madr) {
+                *inv = 1.0 / qld[adr as usize];
+            }
         }
     }
 }
@@ -487,10 +501,30 @@ fn eliminate_row(
         let tail = &mut below[j..];
         let tmp = tail[0] / diag;
         let start = madr[i] as usize;
-        add_to_scl(&mut rows_before[start..start + tail.len()], tail, -tmp);
+        add_to_scl_short(&mut rows_before[start..start + tail.len()], tail, -tmp);
         tail[0] = tmp;
         // past the root this is -1 as usize, never read
         i = parent[i] as usize;
+    }
+}
+
+/// `res += vec * scl` (`mju_addToScl`) with rows of one to three entries unrolled: the rows
+/// of [`eliminate_row`] are as long as an ancestor's depth, mostly too short for the general
+/// kernel's vector loops, whose set-up and exits cost more than the few updates.
+#[inline(always)]
+fn add_to_scl_short(res: &mut [Real], vec: &[Real], scl: Real) {
+    match (res, vec) {
+        ([r0], [v0]) => *r0 += *v0 * scl,
+        ([r0, r1], [v0, v1]) => {
+            *r0 += *v0 * scl;
+            *r1 += *v1 * scl;
+        }
+        ([r0, r1, r2], [v0, v1, v2]) => {
+            *r0 += *v0 * scl;
+            *r1 += *v1 * scl;
+            *r2 += *v2 * scl;
+        }
+        (res, vec) => add_to_scl(res, vec, scl),
     }
 }
 
@@ -709,7 +743,7 @@ pub fn com_vel(m: &Model, d: &mut Data) {
 
 /// `cvel += cdof * qvel` over the few dofs of one joint.
 fn add_dof_velocity(cvel: &mut [Real; 6], cdof: &[[Real; 6]], qvel: &[Real]) {
-    let tmp = mul_dof_vec(cdof.as_flattened(), qvel);
+    let tmp = mul_dof_vec(cdof, qvel);
     for k in 0..6 {
         cvel[k] += tmp[k];
     }
@@ -786,14 +820,15 @@ pub fn rne(
         cacc[0][3..].copy_from_slice(&g);
     }
 
+    let (cdof, cdof_dot) = (v6(d.cdof), v6(d.cdof_dot));
     for i in 1..m.nbody {
         let bda = m.body_dofadr[i].max(0) as usize;
-        let n = m.body_dofnum[i] as usize;
-        let tmp = mul_dof_vec(&d.cdof_dot[6 * bda..6 * (bda + n)], &d.qvel[bda..bda + n]);
+        let dofs = bda..bda + m.body_dofnum[i] as usize;
+        let tmp = mul_dof_vec(&cdof_dot[dofs.clone()], &d.qvel[dofs.clone()]);
         let parent = cacc[m.body_parentid[i] as usize];
         cacc[i] = add6(&parent, &tmp);
         if flg_acc {
-            let tmp = mul_dof_vec(&d.cdof[6 * bda..6 * (bda + n)], &d.qacc[bda..bda + n]);
+            let tmp = mul_dof_vec(&cdof[dofs.clone()], &d.qacc[dofs]);
             cacc[i] = add6(&cacc[i], &tmp);
         }
         cfrc[i] = body_force(&v10(d.cinert)[i], &v6(d.cvel)[i], &cacc[i]);
@@ -808,8 +843,12 @@ pub fn rne(
         }
     }
 
-    for i in 0..m.nv {
-        result[i] = dot6(&v6(d.cdof)[i], &cfrc[m.dof_bodyid[i] as usize]);
+    let dofs = result[..m.nv]
+        .iter_mut()
+        .zip(cdof)
+        .zip(&m.dof_bodyid[..m.nv]);
+    for ((r, cdof), &b) in dofs {
+        *r = dot6(cdof, &cfrc[b as usize]);
     }
     Ok(())
 }
@@ -863,10 +902,9 @@ pub fn rne_post_constraint(m: &Model, d: &mut Data) {
     cfrc_int[0] = [0.0; 6];
     for j in 1..nbody {
         let dofs = dofadr[j].max(0) as usize..(dofadr[j].max(0) + dofnum[j]) as usize;
-        let range6 = 6 * dofs.start..6 * dofs.end;
-        let tmp = mul_dof_vec(&d.cdof_dot[range6.clone()], &d.qvel[dofs.clone()]);
+        let tmp = mul_dof_vec(&v6(d.cdof_dot)[dofs.clone()], &d.qvel[dofs.clone()]);
         let mut cacc = add6(&cacc_all[parentid[j] as usize], &tmp);
-        let tmp = mul_dof_vec(&d.cdof[range6], &d.qacc[dofs]);
+        let tmp = mul_dof_vec(&v6(d.cdof)[dofs.clone()], &d.qacc[dofs]);
         cacc = add6(&cacc, &tmp);
         cacc_all[j] = cacc;
         let f = body_force(&cinert[j], &cvel[j], &cacc);

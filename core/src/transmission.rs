@@ -47,14 +47,17 @@ struct Scratch<'s> {
 impl<'s> Scratch<'s> {
     fn new(m: &Model, nefc: usize, stack: &mut Stack<'s>) -> Result<Self, StepError> {
         let nv = m.nv;
-        let has = |ty: i32, refsite: bool| {
-            (0..m.nu).any(|i| {
-                m.actuator_trntype[i] == ty && (!refsite || m.actuator_trnid[2 * i + 1] >= 0)
-            })
-        };
-        if !(has(TRN_SITE, false) || has(TRN_SLIDERCRANK, false) || has(TRN_BODY, false)) {
+        // one scan settles the common case (joints and tendons only, no scratch)
+        let types = &m.actuator_trntype[..m.nu];
+        if !types
+            .iter()
+            .any(|&t| matches!(t, TRN_SITE | TRN_SLIDERCRANK | TRN_BODY))
+        {
             return Ok(Self::default());
         }
+        let has = |ty: i32, refsite: bool| {
+            (0..m.nu).any(|i| types[i] == ty && (!refsite || m.actuator_trnid[2 * i + 1] >= 0))
+        };
         let nref = if has(TRN_SITE, true) { nv } else { 0 };
         let nbody = if has(TRN_BODY, false) { nv } else { 0 };
         let nchain = if is_sparse(m) { nbody } else { 0 };

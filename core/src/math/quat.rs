@@ -18,7 +18,7 @@ pub fn rot_vec_quat(vec: &[Real; 3], quat: &[Real; 4]) -> [Real; 3] {
     if vec[0] == 0.0 && vec[1] == 0.0 && vec[2] == 0.0 {
         return [0.0; 3];
     }
-    if *quat == unit4() {
+    if is_unit4(quat) {
         return *vec;
     }
     let [w, x, y, z] = *quat;
@@ -33,6 +33,13 @@ pub fn rot_vec_quat(vec: &[Real; 3], quat: &[Real; 4]) -> [Real; 3] {
         vec[1] + 2.0 * (z * t[0] - x * t[2]),
         vec[2] + 2.0 * (x * t[1] - y * t[0]),
     ]
+}
+
+/// Whether `quat` is exactly the identity `[1, 0, 0, 0]` (MuJoCo's "null quat" test): entry by
+/// entry, stopping at the first that differs (the array comparison compiles to a loop).
+#[inline]
+fn is_unit4(quat: &[Real; 4]) -> bool {
+    quat[0] == 1.0 && quat[1] == 0.0 && quat[2] == 0.0 && quat[3] == 0.0
 }
 
 /// Conjugate quaternion, the opposite rotation (`mju_negQuat`).
@@ -95,7 +102,7 @@ pub fn sub_quat(qa: &[Real; 4], qb: &[Real; 4]) -> [Real; 3] {
 /// Rotation matrix of `quat` (`mju_quat2Mat`); the identity quaternion gives exactly the
 /// identity.
 pub fn quat2mat(quat: &[Real; 4]) -> [Real; 9] {
-    if *quat == unit4() {
+    if is_unit4(quat) {
         return [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
     }
     let [w, x, y, z] = *quat;

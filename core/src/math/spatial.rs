@@ -99,29 +99,26 @@ pub fn dof_com(axis: &[Real; 3], offset: Option<&[Real; 3]>) -> [Real; 6] {
 }
 
 /// Product of the dof matrix `dof` (`n` rows of 6, i.e. the 6×n matrix transposed) with the
-/// n-vector `vec` (`mju_mulDofVec`); `n = vec.len()`.
-pub fn mul_dof_vec(dof: &[Real], vec: &[Real]) -> [Real; 6] {
-    let mut res = [0.0; 6];
-    match vec {
-        [] => {}
-        [v] => {
-            for (r, d) in res.iter_mut().zip(dof) {
-                *r = *d * *v;
-            }
-        }
+/// n-vector `vec` (`mju_mulDofVec`); `n = vec.len()`. Rows of fixed size: the one-dof case
+/// (most bodies) is six products with no length-dependent loop.
+pub fn mul_dof_vec(dof: &[[Real; 6]], vec: &[Real]) -> [Real; 6] {
+    match (dof, vec) {
+        (_, []) => [0.0; 6],
+        ([d, ..], [v]) => core::array::from_fn(|k| d[k] * *v),
         _ => {
             // `mju_mulMatTVec` on the few rows of one joint, inline: rows added in order from
             // zero, a zero entry skipped, as the general kernel does
-            for (row, &v) in dof.chunks_exact(6).zip(vec) {
+            let mut res = [0.0; 6];
+            for (row, &v) in dof.iter().zip(vec) {
                 if v != 0.0 {
-                    for (r, d) in res.iter_mut().zip(row) {
-                        *r += *d * v;
+                    for k in 0..6 {
+                        res[k] += row[k] * v;
                     }
                 }
             }
+            res
         }
     }
-    res
 }
 
 /// Transforms the 6D motion (`flg_force = false`) or force (`flg_force = true`) vector `vec`
@@ -243,7 +240,10 @@ mod tests {
             dof_com(&axis, Some(&[1.0, 0.0, 0.0])),
             [0.0, 0.0, 1.0, 0.0, 1.0, 0.0]
         );
-        let dof = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, -1.0, 0.0, 1.0, 0.0, -1.0, 2.0];
+        let dof = [
+            [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+            [-1.0, 0.0, 1.0, 0.0, -1.0, 2.0],
+        ];
         assert_eq!(mul_dof_vec(&dof, &[]), [0.0; 6]);
         assert_eq!(mul_dof_vec(&dof, &[2.0]), [2.0, 4.0, 6.0, 8.0, 10.0, 12.0]);
         assert_eq!(
