@@ -976,7 +976,9 @@ impl<'a> Arena<'a> {
     /// Pushes `n` contacts at the bottom, extending the contact array when it ends there, and
     /// notes the peak use, as a frame of [`Arena::stack`] that pushes them and ends would, but
     /// without a frame's set-up: the narrow phase reserves room for contacts once per geom pair.
-    #[inline]
+    // not inlined: its caller adds a contact at a time in the loops of the flex colliders, whose
+    // code it bloated (callgrind, softbox)
+    #[inline(never)]
     pub fn push_contacts(
         &mut self,
         n: usize,
