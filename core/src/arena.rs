@@ -976,7 +976,9 @@ impl<'a> Arena<'a> {
     /// Pushes `n` contacts at the bottom, extending the contact array when it ends there, and
     /// notes the peak use, as a frame of [`Arena::stack`] that pushes them and ends would, but
     /// without a frame's set-up: the narrow phase reserves room for contacts once per geom pair.
-    #[inline]
+    // not inlined: its caller adds a contact at a time in the loops of the flex colliders, whose
+    // code it bloated (callgrind, softbox)
+    #[inline(never)]
     pub fn push_contacts(
         &mut self,
         n: usize,
@@ -998,6 +1000,51 @@ impl<'a> Arena<'a> {
         self.table
             .record(ArenaField::contact as usize, start, n, true);
         cast_mut::<C>(&mut self.buf[start..end]).ok_or(ArenaError::SizeOverflow)
+    }
+
+    /// Room for `n` contacts right after the contact array, for a collider to fill: the narrow
+    /// phase's buffer for one geom pair (the `mj_arenaAllocByte` of `mj_collideGeoms`). The
+    /// room counts in the peak use as `n` pushed contacts do ([`Arena::push_contacts`]), but it
+    /// joins the contact array only through [`Arena::add_contacts`], so that a pair without
+    /// contacts leaves the arena as it was. Returns the room's byte offset with it. Meant for an
+    /// arena whose arrays are the contacts alone, ending at the bottom mark (as
+    /// [`Arena::keep_contacts`] leaves it).
+    // always inlined: called once per geom pair with a constant `n`; the call and a push's
+    // table update cost more than the collider on most pairs (callgrind, hopper)
+    #[inline(always)]
+    pub fn contact_room(
+        &mut self,
+        n: usize,
+    ) -> Result<(usize, &mut [crate::records::Contact]), ArenaError> {
+        type C = crate::records::Contact;
+        let (lo, hi) = (self.state.parena, self.top());
+        let bytes = bytes_of::<C>(n).ok_or(ArenaError::SizeOverflow)?;
+        // `lo <= hi <= len`, the length of a slice, so rounding `lo` up cannot overflow
+        let start = (lo + align_of::<C>() - 1) & !(align_of::<C>() - 1);
+        let Some(end) = start.checked_add(bytes).filter(|&e| e <= hi) else {
+            self.state.note_peak();
+            return Err(ArenaError::OutOfArena {
+                requested: bytes,
+                available: hi - lo,
+                narena: self.len(),
+            });
+        };
+        // the peak use as if the room were pushed (the bottom mark at `end`)
+        self.state.maxuse_stack = self.state.maxuse_stack.max(self.state.pstack);
+        self.state.maxuse_arena = self.state.maxuse_arena.max(self.state.pstack + end);
+        let room = cast_mut::<C>(&mut self.buf[start..end]).ok_or(ArenaError::SizeOverflow)?;
+        Ok((start, room))
+    }
+
+    /// Adds the first `num` contacts of the room at byte `start` ([`Arena::contact_room`]) to the
+    /// contact array, extending it, and moves the bottom mark after them.
+    #[inline(always)]
+    pub fn add_contacts(&mut self, start: usize, num: usize) {
+        if num > 0 {
+            self.table
+                .record(ArenaField::contact as usize, start, num, true);
+            self.state.parena = self.table.end();
+        }
     }
 
     /// First byte of the region reserved at the top.
@@ -1383,6 +1430,37 @@ mod tests {
         }
         assert!(direct.push_contacts(room).is_err(), "beyond the arena");
         assert!(direct.push_contacts(usize::MAX).is_err(), "overflow");
+    }
+
+    #[test]
+    fn contact_room_matches_pushing_and_keeping() {
+        use crate::records::Contact;
+        const N: usize = 8192;
+        #[repr(align(16))]
+        struct Big([u8; N]);
+        let (mut a, mut b) = (Big([0; N]), Big([0; N]));
+        let (mut pushed, mut roomy) = (Arena::new(&mut a.0), Arena::new(&mut b.0));
+        for arena in [&mut pushed, &mut roomy] {
+            arena.reserve::<u8>(100).unwrap();
+        }
+        let room = (N - 100) / size_of::<Contact>();
+        let mut ncon = 0;
+        // (room asked for, contacts used): none, some, all, then more than is left
+        for (n, num) in [(4, 0), (4, 2), (3, 3), (1, 0), (room, 0)] {
+            let by_push = pushed.push_contacts(n).map(|s| s.len());
+            let by_room = roomy.contact_room(n).map(|(start, s)| (start, s.len()));
+            assert_eq!(by_push.is_ok(), by_room.is_ok(), "{n} contacts");
+            if let Ok((start, len)) = by_room {
+                assert_eq!(by_push, Ok(len));
+                ncon += num;
+                pushed.keep_contacts(ncon);
+                roomy.add_contacts(start, num);
+            }
+            assert_eq!(pushed.state, roomy.state, "{n} contacts, {num} used");
+            assert_eq!(pushed.table().positions(), roomy.table().positions());
+        }
+        assert_eq!(roomy.table().get(ArenaField::contact).1, 5);
+        assert!(roomy.contact_room(usize::MAX).is_err(), "overflow");
     }
 
     #[test]

@@ -1076,21 +1076,33 @@ fn cells(
         let [p0, p1] = project(&v, &ray.pnt, &ray.b0, &ray.b1);
         Corner { v, p0, p1 }
     };
+    // the heights of the corners `c0..=c1` of each row from `rows.start` on, `None` where the
+    // grid's heights end early: one pass over the rows, rather than two bounds-checked slices
+    // of the heights per row
+    let width = c1 - c0 + 1;
+    let first = rows.start.max(0) as usize * grid.ncol + c0;
+    let mut row_heights = grid
+        .heights
+        .get(first..)
+        .unwrap_or_default()
+        .chunks(grid.ncol.max(1))
+        .map(|h| h.get(..width));
+    let mut below = row_heights.next().flatten();
     for r in rows {
-        let r = r as usize;
-        let row = |r: usize| grid.heights.get(r * grid.ncol + c0..=r * grid.ncol + c1);
-        let (Some(h0), Some(h1)) = (row(r), row(r + 1)) else {
-            continue;
-        };
-        let (y0, y1) = (grid_y(grid, r), grid_y(grid, r + 1));
-        let (mut c00, mut c01) = (corner(c0, y0, h0[0]), corner(c0, y1, h1[0]));
-        for (c, (&z0, &z1)) in (c0 + 1..).zip(h0[1..].iter().zip(&h1[1..])) {
-            let (c10, c11) = (corner(c, y0, z0), corner(c, y1, z1));
-            // the cell's two triangles
-            x = nearer_hit(x, [&c00, &c11, &c10], ray);
-            x = nearer_hit(x, [&c00, &c11, &c01], ray);
-            (c00, c01) = (c10, c11);
+        let above = row_heights.next().flatten();
+        if let (Some(h0), Some(h1)) = (below, above) {
+            let r = r as usize;
+            let (y0, y1) = (grid_y(grid, r), grid_y(grid, r + 1));
+            let (mut c00, mut c01) = (corner(c0, y0, h0[0]), corner(c0, y1, h1[0]));
+            for (c, (&z0, &z1)) in (c0 + 1..).zip(h0[1..].iter().zip(&h1[1..])) {
+                let (c10, c11) = (corner(c, y0, z0), corner(c, y1, z1));
+                // the cell's two triangles
+                x = nearer_hit(x, [&c00, &c11, &c10], ray);
+                x = nearer_hit(x, [&c00, &c11, &c01], ray);
+                (c00, c01) = (c10, c11);
+            }
         }
+        below = above;
     }
     x
 }

@@ -182,16 +182,17 @@ pub(super) fn with_pair_buffer(
     arena: &mut Arena,
     fill: impl FnOnce(&Data, &mut [Contact]) -> Result<usize, StepError>,
 ) -> Result<(), StepError> {
-    // the contact array ends where the arena's bottom does (`keep_contacts` after every pair), so
-    // the pushed elements are its next MAXCONPAIR slots; the push notes them in the peak-use
-    // counters before the unused slots are given back
-    let Ok(con) = arena.push_contacts(MAXCONPAIR) else {
+    // the contact array ends where the arena's bottom does (the arena is cleared before the
+    // collisions and only contacts are added), so the room is its next MAXCONPAIR slots; they
+    // count in the peak use, and the used ones join the array
+    let Ok((start, con)) = arena.contact_room(MAXCONPAIR) else {
         warning(d, WARN_CONTACTFULL, d.ncon as i32);
         return Ok(());
     };
     let result = fill(d, con);
-    d.ncon += *result.as_ref().unwrap_or(&0);
-    arena.keep_contacts(d.ncon);
+    let num = *result.as_ref().unwrap_or(&0);
+    d.ncon += num;
+    arena.add_contacts(start, num);
     result.map(|_| ())
 }
 
