@@ -1108,35 +1108,41 @@ pub fn make_m_sparse(
     let nv = m.nv;
     let rowadr = &d.D_rowadr[..nv];
     let (parent, simple) = (&m.dof_parentid[..nv], &m.dof_simplenum[..nv]);
+    let (madr_all, qm) = (&m.dof_Madr[..nv], &d.qM[..m.nM]);
+    // values and columns cut to one length: a row's slices check one bound for both
+    let len = mat.len().min(colind.len());
+    let (mat_lo, colind_lo) = (&mut mat[..len], &mut colind[..len]);
 
     // lower triangle: row i of qM is the diagonal, then one entry per ancestor, nearest first
     // (the validated tree makes the chain exactly as long as the row); it is stored reversed,
     // in column order
     for i in 0..nv {
         let start = rowadr[i] as usize;
-        let madr = m.dof_Madr[i] as usize;
+        let madr = madr_all[i] as usize;
         if simple[i] != 0 {
             rownnz[i] = 1;
-            mat[start] = d.qM[madr];
-            colind[start] = i as i32;
+            mat_lo[start] = qm[madr];
+            colind_lo[start] = i as i32;
             continue;
         }
         // row i ends where row i + 1 starts
-        let end = m.dof_Madr[..nv].get(i + 1).map_or(m.nM, |&a| a as usize);
-        let row = &d.qM[madr..end];
-        let len = row.len();
+        let end = madr_all.get(i + 1).map_or(m.nM, |&a| a as usize);
+        let row = &qm[madr..end];
+        let n = row.len();
         let (vals, cols) = (
-            &mut mat[start..start + len],
-            &mut colind[start..start + len],
+            &mut mat_lo[start..start + n],
+            &mut colind_lo[start..start + n],
         );
+        // by index from the back: no emptiness test per entry for each reversed iterator
         let mut j = i;
-        for ((v, c), &q) in vals.iter_mut().rev().zip(cols.iter_mut().rev()).zip(row) {
-            *v = q;
-            *c = j as i32;
+        for (k, &q) in row.iter().enumerate() {
+            let at = n - 1 - k;
+            vals[at] = q;
+            cols[at] = j as i32;
             // -1 after the root, never read
             j = parent[j] as usize;
         }
-        rownnz[i] = len as i32;
+        rownnz[i] = n as i32;
     }
 
     mirror_lower(mat, colind, rownnz, rowadr, nv);
