@@ -147,13 +147,14 @@ pub(super) fn hessian_incremental(
         let vec = frame.alloc::<Real>(nv)?;
         let vec_ind = frame.alloc::<i32>(nv)?;
         let mut lost = false;
-        for i in 0..nefc {
-            let was = oldstate[i] == CNSTRSTATE_QUADRATIC;
-            let is = efc.state[i] == CNSTRSTATE_QUADRATIC;
-            if was == is {
-                continue;
-            }
-            let flg_plus = is;
+        // most rows keep their state: the search for the next change runs on two slices
+        // checked once, not on indices checked (and reloaded around the updates) per row
+        let quadratic = |s: i32| s == CNSTRSTATE_QUADRATIC;
+        let changed = (oldstate[..nefc].iter().zip(&efc.state[..nefc]))
+            .enumerate()
+            .filter(|(_, (&was, &is))| quadratic(was) != quadratic(is));
+        for (i, (_, &is)) in changed {
+            let flg_plus = quadratic(is);
             let sqrt_d = sqrt(efc.D[i]);
             let rank = if jac.sparse {
                 let (nnz, adr) = (jac.rownnz[i] as usize, jac.rowadr[i] as usize);
