@@ -67,8 +67,8 @@ fn mul_quat(a: &Quat, b: &Quat) -> Quat {
     ]
 }
 
-/// `quat` scaled to unit length. The quaternions here are products of unit ones (or `qpos`'s,
-/// normalized first), never near zero.
+/// `quat` scaled to unit length; a zero one (a model's zero `body_quat`, which the exact
+/// kinematics' `normalize4` turns into the identity) gives the identity.
 #[inline(always)]
 fn unit(q: Quat) -> Quat {
     let n2 = mul_add(
@@ -76,6 +76,9 @@ fn unit(q: Quat) -> Quat {
         q[0],
         mul_add(q[1], q[1], mul_add(q[2], q[2], q[3] * q[3])),
     );
+    if n2 < MINVAL * MINVAL {
+        return [1.0, 0.0, 0.0, 0.0];
+    }
     let s = 1.0 / sqrt(n2);
     [q[0] * s, q[1] * s, q[2] * s, q[3] * s]
 }
