@@ -89,8 +89,12 @@ fn back_sub(res: &mut [Real], mat: &[Real], n: usize) {
     }
 }
 
+/// Rank-one update of a Cholesky factor in place, `L Lᵀ ± x xᵀ` (`mju_cholUpdate`): the fast
+/// build's [`super::fast::chol_update`], with this module's square root.
 #[cfg(feature = "fast")]
-pub use super::fast::chol_update;
+pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -> usize {
+    super::fast::chol_update(mat, x, n, flg_plus, sqrt)
+}
 
 /// Rank-one update of a Cholesky factor in place, `L Lᵀ ± x xᵀ` (`+` if `flg_plus`)
 /// (`mju_cholUpdate`). `x` (length `n`) is used as scratch and overwritten. New diagonal values

@@ -224,7 +224,16 @@ pub fn chol_back_sub(res: &mut [Real], mat: &[Real], n: usize) {
 /// are skipped four at a time ([`next_nonzero`]; the arm's rows have a few nonzeros in 56, and
 /// the element-wise scan cost as much as the updates), and the strided column below each pivot
 /// is updated four rows per pass ([`update_column`]).
-pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -> usize {
+///
+/// `sqrt` is the caller's square root (`scalar::sqrt`: this module does not import `scalar`,
+/// which imports it).
+pub fn chol_update(
+    mat: &mut [Real],
+    x: &mut [Real],
+    n: usize,
+    flg_plus: bool,
+    sqrt: impl Fn(Real) -> Real,
+) -> usize {
     let mat = &mut mat[..n * n];
     let x = &mut x[..n];
     let mut rank = n;
@@ -239,7 +248,7 @@ pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -
             tmp = MINVAL;
             rank -= 1;
         }
-        let r = super::scalar::sqrt(tmp);
+        let r = sqrt(tmp);
         let c = r / lkk;
         let s = xk / lkk;
         mat[k * (n + 1)] = r;
