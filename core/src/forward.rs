@@ -118,8 +118,16 @@ pub fn check_options(o: &crate::model::Options) -> Result<(), StepError> {
 /// tendons, inertia and its factorization, transmissions.
 pub fn fwd_position(m: &Model, d: &mut Data) -> Result<(), StepError> {
     let t = tic(d);
-    smooth::kinematics(m, d);
-    smooth::com_pos(m, d)?;
+    #[cfg(not(feature = "fast"))]
+    {
+        smooth::kinematics(m, d);
+        smooth::com_pos(m, d)?;
+    }
+    #[cfg(feature = "fast")]
+    {
+        crate::smooth_fast::kinematics(m, d);
+        crate::smooth_fast::com_pos(m, d)?;
+    }
     smooth::camlight(m, d);
     flex::flex(m, d)?;
     tendon::tendon(m, d)?;
@@ -140,7 +148,10 @@ pub fn fwd_position(m: &Model, d: &mut Data) -> Result<(), StepError> {
 /// none of them, and the inertia's only other output, an `mjWARN_INERTIA` count, is merged back.
 fn inertia_and_collision(m: &Model, d: &mut Data) -> Result<(), StepError> {
     let Some(pool) = d.threadpool else {
+        #[cfg(not(feature = "fast"))]
         smooth::crb(m, d);
+        #[cfg(feature = "fast")]
+        crate::smooth_fast::crb(m, d);
         smooth::factor_m(m, d);
         return collision::collision(m, d);
     };
@@ -188,11 +199,16 @@ pub fn fwd_velocity(m: &Model, d: &mut Data) -> Result<(), StepError> {
     flex::flexedge_velocity(m, d);
     tendon::tendon_velocity(m, d);
     crate::math::mat::mul_mat_vec(d.actuator_velocity, d.actuator_moment, d.qvel, m.nu, m.nv);
+    #[cfg(not(feature = "fast"))]
     smooth::com_vel(m, d);
+    // the fast build computes the bias forces in com_vel's forward pass
+    #[cfg(feature = "fast")]
+    crate::smooth_fast::com_vel_bias(m, d)?;
     passive::passive(m, d)?;
     constraint::reference_constraint(m, d)?;
     // rne reads `d` and writes `qfrc_bias` (which it does not read): lent out meanwhile, it
     // needs no scratch copy
+    #[cfg(not(feature = "fast"))]
     d.with_stack(|d, stack| -> Result<(), ArenaError> {
         let bias = core::mem::take(&mut d.qfrc_bias);
         let r = smooth::rne(m, d, false, bias, stack);

@@ -83,6 +83,8 @@ pub mod rollout;
 pub mod sensor;
 pub mod setconst;
 pub mod smooth;
+#[cfg(feature = "fast")]
+mod smooth_fast;
 pub mod solver;
 pub mod state;
 pub mod support;

@@ -6,8 +6,12 @@
 
 #[cfg(feature = "fast")]
 use super::fast::chol_back_sub as back_sub;
-use super::scalar::{madd, sqrt};
+#[cfg(not(feature = "fast"))]
+use super::scalar::madd;
+use super::scalar::sqrt;
 use super::vec::dot;
+// (the fast build's `chol_update` is `fast::chol_update`: only the tests read MINVAL there)
+#[cfg_attr(feature = "fast", allow(unused_imports))]
 use crate::real::MINVAL;
 use crate::Real;
 use core::slice::ChunksExact;
@@ -85,10 +89,18 @@ fn back_sub(res: &mut [Real], mat: &[Real], n: usize) {
     }
 }
 
+/// Rank-one update of a Cholesky factor in place, `L Lᵀ ± x xᵀ` (`mju_cholUpdate`): the fast
+/// build's [`super::fast::chol_update`], with this module's square root.
+#[cfg(feature = "fast")]
+pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -> usize {
+    super::fast::chol_update(mat, x, n, flg_plus, sqrt)
+}
+
 /// Rank-one update of a Cholesky factor in place, `L Lᵀ ± x xᵀ` (`+` if `flg_plus`)
 /// (`mju_cholUpdate`). `x` (length `n`) is used as scratch and overwritten. New diagonal values
 /// (before the square root) below `MINVAL` are replaced by `MINVAL`; returns `n` minus the
 /// number of such replacements.
+#[cfg(not(feature = "fast"))]
 pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -> usize {
     let mat = &mut mat[..n * n];
     let x = &mut x[..n];

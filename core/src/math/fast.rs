@@ -15,6 +15,7 @@
 //! off. Accuracy is measured rather than assumed: `tests/tests/fast.rs` bounds one `forward`
 //! against MuJoCo's, `bench/fast_accuracy.py` compares 1000 steps with MuJoCo's own chaos.
 
+use crate::real::MINVAL;
 use crate::Real;
 
 /// Whether [`mul_add`] rounds once in this build: a hardware fused multiply-add, or `core`'s
@@ -214,6 +215,110 @@ pub fn chol_back_sub(res: &mut [Real], mat: &[Real], n: usize) {
         let x = res[i] / row[i];
         res[i] = x;
         add_to_scl(&mut res[..i], &row[..i], -x);
+    }
+}
+
+/// Rank-one update of a dense Cholesky factor in place, `L Lᵀ ± x xᵀ` (`mju_cholUpdate`, as
+/// `chol::chol_update`, whose contract it keeps: `x` is scratch, new diagonals below `MINVAL`
+/// are clamped and counted). The same arithmetic per element; cheaper walks: the zeros of `x`
+/// are skipped four at a time ([`next_nonzero`]; the arm's rows have a few nonzeros in 56, and
+/// the element-wise scan cost as much as the updates), and the strided column below each pivot
+/// is updated four rows per pass ([`update_column`]).
+///
+/// `sqrt` is the caller's square root (`scalar::sqrt`: this module does not import `scalar`,
+/// which imports it).
+pub fn chol_update(
+    mat: &mut [Real],
+    x: &mut [Real],
+    n: usize,
+    flg_plus: bool,
+    sqrt: impl Fn(Real) -> Real,
+) -> usize {
+    let mat = &mut mat[..n * n];
+    let x = &mut x[..n];
+    let mut rank = n;
+    let mut k = 0;
+    while let Some(next) = next_nonzero(x, k) {
+        k = next;
+        let lkk = mat[k * (n + 1)];
+        let xk = x[k];
+        let xx = if flg_plus { xk * xk } else { -xk * xk };
+        let mut tmp = lkk * lkk + xx;
+        if tmp < MINVAL {
+            tmp = MINVAL;
+            rank -= 1;
+        }
+        let r = sqrt(tmp);
+        let c = r / lkk;
+        let s = xk / lkk;
+        mat[k * (n + 1)] = r;
+        let s_signed = if flg_plus { s } else { -s };
+        update_column(mat, x, n, k, [s_signed, s, c, 1.0 / c]);
+        k += 1;
+    }
+    rank
+}
+
+/// The first `i >= from` with `x[i] != 0`: four elements per test (one vector compare).
+#[inline(always)]
+fn next_nonzero(x: &[Real], from: usize) -> Option<usize> {
+    let tail = x.get(from..)?;
+    let (quads, rest) = tail.as_chunks::<4>();
+    for (q, quad) in quads.iter().enumerate() {
+        // `|` rather than `||`: one compare of the four, no branch per element
+        if (quad[0] != 0.0) | (quad[1] != 0.0) | (quad[2] != 0.0) | (quad[3] != 0.0) {
+            let p = quad.iter().position(|&v| v != 0.0).unwrap_or(0);
+            return Some(from + 4 * q + p);
+        }
+    }
+    let p = rest.iter().position(|&v| v != 0.0)?;
+    Some(from + 4 * quads.len() + p)
+}
+
+/// [`chol_update`]'s step below pivot `k` of the `n × n` factor `mat` (`k < n`), with `x` the
+/// whole update vector: for each row `i > k`, `L[i][k] = (s' x[i] + L[i][k]) / c` and
+/// `x[i] = c x[i] - s L[i][k]`, where `coef` is `[s', s, c, 1/c]`; four rows per pass (one
+/// row per chunk cost more in walking the strided column than in the products; `step_by`
+/// more still).
+#[inline(always)]
+fn update_column(mat: &mut [Real], x: &mut [Real], n: usize, k: usize, coef: [Real; 4]) {
+    let [ss, s, c, cinv] = coef;
+    let rows = &mut mat[(k + 1) * n..];
+    let (blocks, rest) = x[k + 1..].as_chunks_mut::<4>();
+    let mut row_blocks = rows.chunks_exact_mut(4 * n);
+    let step = |lik: &mut Real, xi: &mut Real| {
+        let l = mul_add(ss, *xi, *lik) * cinv;
+        *lik = l;
+        *xi = mul_add(c, *xi, -(s * l));
+    };
+    for (xb, rb) in blocks.iter_mut().zip(&mut row_blocks) {
+        let (r0, r) = rb.split_at_mut(n);
+        let (r1, r) = r.split_at_mut(n);
+        let (r2, r3) = r.split_at_mut(n);
+        let [x0, x1, x2, x3] = xb;
+        step(&mut r0[k], x0);
+        step(&mut r1[k], x1);
+        step(&mut r2[k], x2);
+        step(&mut r3[k], x3);
+    }
+    for (row, xi) in row_blocks.into_remainder().chunks_exact_mut(n).zip(rest) {
+        step(&mut row[k], xi);
+    }
+}
+
+/// Zeroes the lower triangle (diagonal included) of the `n × n` matrix `res`, row by row: what
+/// `mat::sqr_mat_td` sums into before it copies the lower triangle to the upper one, which it
+/// overwrites. Half the stores of zeroing the whole matrix, and no `rep stosb` (glibc's `memset`
+/// above 2 KiB, which callgrind counts as one instruction per byte: 25 K "instructions" for the
+/// arm's 56 x 56 Hessian). A small matrix is zeroed whole: one short `memset` costs less than a
+/// call per row (hopper, 6 x 6: +0.5 Ki/step row by row).
+pub fn zero_lower(res: &mut [Real], n: usize) {
+    if n < 16 {
+        res[..n * n].fill(0.0);
+        return;
+    }
+    for (i, row) in res[..n * n].chunks_exact_mut(n).enumerate() {
+        row[..=i].fill(0.0);
     }
 }
 

@@ -215,7 +215,10 @@ pub fn mul_mat_t_mat(
 #[inline]
 pub fn sqr_mat_td(res: &mut [Real], mat: &[Real], diag: Option<&[Real]>, nr: usize, nc: usize) {
     let res = &mut res[..nc * nc];
+    #[cfg(not(feature = "fast"))]
     zero(res);
+    #[cfg(feature = "fast")]
+    super::fast::zero_lower(res, nc);
     if nc == 0 {
         return;
     }
