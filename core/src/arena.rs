@@ -1197,7 +1197,7 @@ impl<'s> Stack<'s> {
     /// Scratch array of `n` elements of `T`, valid until this frame ends. Its contents are
     /// whatever the arena held before (valid numbers, not zeroed), as in MuJoCo.
     ///
-    /// No [`Stack::sync`] first: arena arrays that a finished child frame pushed end at
+    /// No `Stack::sync` first: arena arrays that a finished child frame pushed end at
     /// `parena`, so a block starting at or above it misses them, and `free` (from the stale
     /// `lo`) still covers it.
     #[inline]
@@ -1593,15 +1593,16 @@ mod tests {
             // pushes that do not fit, or could not exist, are refused; the earlier ones stay
             let mut s = arena.stack();
             let room = s.available();
+            let real = core::mem::size_of::<crate::Real>();
             let too_many = s.push_each(|p| {
                 p.push(ArenaField::efc_id, 1)?;
-                p.push(ArenaField::efc_D, room / 8)
+                p.push(ArenaField::efc_D, room / real)
             });
             assert!(matches!(
                 too_many,
-                Err(ArenaError::OutOfArena { requested, .. }) if requested == room / 8 * 8
+                Err(ArenaError::OutOfArena { requested, .. }) if requested == room / real * real
             ));
-            let huge = s.push_each(|p| p.push(ArenaField::efc_D, usize::MAX / 8));
+            let huge = s.push_each(|p| p.push(ArenaField::efc_D, usize::MAX / real));
             assert_eq!(huge.unwrap_err(), ArenaError::SizeOverflow);
         }
         assert_eq!(arena.arrays().efc_id.len(), 1);
