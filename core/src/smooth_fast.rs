@@ -117,11 +117,10 @@ pub fn kinematics(m: &Model, d: &mut Data) {
         &mut v9m(d.xmat)[..nb],
     );
     let (xipos, ximat) = (&mut v3m(d.xipos)[..nb], &mut v9m(d.ximat)[..nb]);
-    let joints = JointFrames {
+    let mut joints = JointFrames {
         xanchor: v3m(d.xanchor),
         xaxis: v3m(d.xaxis),
     };
-    let mut joints = joints;
     let (mocap_pos, mocap_quat) = (v3(d.mocap_pos), v4(d.mocap_quat));
     let (body_pos, body_quat) = (&v3(&m.body_pos)[..nb], &v4(&m.body_quat)[..nb]);
     let (body_ipos, body_iquat) = (&v3(&m.body_ipos)[..nb], &v4(&m.body_iquat)[..nb]);
