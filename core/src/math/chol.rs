@@ -6,12 +6,12 @@
 
 #[cfg(feature = "fast")]
 use super::fast::chol_back_sub as back_sub;
+#[cfg(feature = "fast")]
+use super::fast::{next_nonzero, update_column};
 #[cfg(not(feature = "fast"))]
 use super::scalar::madd;
 use super::scalar::sqrt;
 use super::vec::dot;
-// (the fast build's `chol_update` is `fast::chol_update`: only the tests read MINVAL there)
-#[cfg_attr(feature = "fast", allow(unused_imports))]
 use crate::real::MINVAL;
 use crate::Real;
 use core::slice::ChunksExact;
@@ -89,26 +89,18 @@ fn back_sub(res: &mut [Real], mat: &[Real], n: usize) {
     }
 }
 
-/// Rank-one update of a Cholesky factor in place, `L Lᵀ ± x xᵀ` (`mju_cholUpdate`): the fast
-/// build's [`super::fast::chol_update`], with this module's square root.
-#[cfg(feature = "fast")]
-pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -> usize {
-    super::fast::chol_update(mat, x, n, flg_plus, sqrt)
-}
-
 /// Rank-one update of a Cholesky factor in place, `L Lᵀ ± x xᵀ` (`+` if `flg_plus`)
 /// (`mju_cholUpdate`). `x` (length `n`) is used as scratch and overwritten. New diagonal values
 /// (before the square root) below `MINVAL` are replaced by `MINVAL`; returns `n` minus the
-/// number of such replacements.
-#[cfg(not(feature = "fast"))]
+/// number of such replacements. The fast build walks `x` and the columns with its own kernels
+/// (`fast::next_nonzero`, `fast::update_column`), the same arithmetic per element.
 pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -> usize {
     let mat = &mut mat[..n * n];
     let x = &mut x[..n];
     let mut rank = n;
     let mut k = 0;
-    // skip to the next nonzero x[k] with a bare scan (x is often sparse: a constraint row)
-    while let Some(skip) = x[k..].iter().position(|&v| v != 0.0) {
-        k += skip;
+    while let Some(next) = next_nonzero(x, k) {
+        k = next;
         let lkk = mat[k * (n + 1)];
         let xk = x[k];
         let xx = if flg_plus { xk * xk } else { -xk * xk };
@@ -122,20 +114,37 @@ pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -
         let cinv = 1.0 / c;
         let s = xk / lkk;
         mat[k * (n + 1)] = r;
-        // column k below the diagonal, then x from the updated column (one pass: x[i] reads
-        // only L[i][k], which is final once written); rows as chunks, so column k of each row
-        // needs no check per element; the sign of `s x[i]` is chosen once, outside the loop
+        // the sign of `s x[i]` is chosen once, outside the column loop
         let s_signed = if flg_plus { s } else { -s };
-        let (_, tail) = x.split_at_mut(k + 1);
-        for (row, xi) in mat[(k + 1) * n..].chunks_exact_mut(n).zip(tail) {
-            let lik = &mut row[k];
-            let l = madd(s_signed, *xi, *lik) * cinv;
-            *lik = l;
-            *xi = madd(c, *xi, -(s * l));
-        }
+        update_column(mat, x, n, k, [s_signed, s, c, cinv]);
         k += 1;
     }
     rank
+}
+
+/// The first `i >= from` with `x[i] != 0`, by a bare scan (`x` is often sparse: a constraint
+/// row).
+#[cfg(not(feature = "fast"))]
+#[inline(always)]
+fn next_nonzero(x: &[Real], from: usize) -> Option<usize> {
+    Some(from + x.get(from..)?.iter().position(|&v| v != 0.0)?)
+}
+
+/// [`chol_update`]'s step below pivot `k`: column `k` below the diagonal, then `x` from the
+/// updated column (one pass: `x[i]` reads only `L[i][k]`, which is final once written), with
+/// `coef` = `[s', s, c, 1/c]`; rows as chunks, so column `k` of each row needs no check per
+/// element.
+#[cfg(not(feature = "fast"))]
+#[inline(always)]
+fn update_column(mat: &mut [Real], x: &mut [Real], n: usize, k: usize, coef: [Real; 4]) {
+    let [s_signed, s, c, cinv] = coef;
+    let (_, tail) = x.split_at_mut(k + 1);
+    for (row, xi) in mat[(k + 1) * n..].chunks_exact_mut(n).zip(tail) {
+        let lik = &mut row[k];
+        let l = madd(s_signed, *xi, *lik) * cinv;
+        *lik = l;
+        *xi = madd(c, *xi, -(s * l));
+    }
 }
 
 #[cfg(test)]

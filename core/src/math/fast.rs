@@ -15,7 +15,6 @@
 //! off. Accuracy is measured rather than assumed: `tests/tests/fast.rs` bounds one `forward`
 //! against MuJoCo's, `bench/fast_accuracy.py` compares 1000 steps with MuJoCo's own chaos.
 
-use crate::real::MINVAL;
 use crate::Real;
 
 /// Whether [`mul_add`] rounds once in this build: a hardware fused multiply-add, or `core`'s
@@ -218,50 +217,11 @@ pub fn chol_back_sub(res: &mut [Real], mat: &[Real], n: usize) {
     }
 }
 
-/// Rank-one update of a dense Cholesky factor in place, `L Lᵀ ± x xᵀ` (`mju_cholUpdate`, as
-/// `chol::chol_update`, whose contract it keeps: `x` is scratch, new diagonals below `MINVAL`
-/// are clamped and counted). The same arithmetic per element; cheaper walks: the zeros of `x`
-/// are skipped four at a time ([`next_nonzero`]; the arm's rows have a few nonzeros in 56, and
-/// the element-wise scan cost as much as the updates), and the strided column below each pivot
-/// is updated four rows per pass ([`update_column`]).
-///
-/// `sqrt` is the caller's square root (`scalar::sqrt`: this module does not import `scalar`,
-/// which imports it).
-pub fn chol_update(
-    mat: &mut [Real],
-    x: &mut [Real],
-    n: usize,
-    flg_plus: bool,
-    sqrt: impl Fn(Real) -> Real,
-) -> usize {
-    let mat = &mut mat[..n * n];
-    let x = &mut x[..n];
-    let mut rank = n;
-    let mut k = 0;
-    while let Some(next) = next_nonzero(x, k) {
-        k = next;
-        let lkk = mat[k * (n + 1)];
-        let xk = x[k];
-        let xx = if flg_plus { xk * xk } else { -xk * xk };
-        let mut tmp = lkk * lkk + xx;
-        if tmp < MINVAL {
-            tmp = MINVAL;
-            rank -= 1;
-        }
-        let r = sqrt(tmp);
-        let c = r / lkk;
-        let s = xk / lkk;
-        mat[k * (n + 1)] = r;
-        let s_signed = if flg_plus { s } else { -s };
-        update_column(mat, x, n, k, [s_signed, s, c, 1.0 / c]);
-        k += 1;
-    }
-    rank
-}
-
-/// The first `i >= from` with `x[i] != 0`: four elements per test (one vector compare).
+/// The first `i >= from` with `x[i] != 0`: four elements per test (one vector compare; the
+/// arm's constraint rows have a few nonzeros in 56, and `chol::chol_update`'s element-wise scan
+/// cost as much as its updates).
 #[inline(always)]
-fn next_nonzero(x: &[Real], from: usize) -> Option<usize> {
+pub(crate) fn next_nonzero(x: &[Real], from: usize) -> Option<usize> {
     let tail = x.get(from..)?;
     let (quads, rest) = tail.as_chunks::<4>();
     for (q, quad) in quads.iter().enumerate() {
@@ -275,13 +235,13 @@ fn next_nonzero(x: &[Real], from: usize) -> Option<usize> {
     Some(from + 4 * quads.len() + p)
 }
 
-/// [`chol_update`]'s step below pivot `k` of the `n × n` factor `mat` (`k < n`), with `x` the
+/// `chol::chol_update`'s step below pivot `k` of the `n × n` factor `mat` (`k < n`), with `x` the
 /// whole update vector: for each row `i > k`, `L[i][k] = (s' x[i] + L[i][k]) / c` and
 /// `x[i] = c x[i] - s L[i][k]`, where `coef` is `[s', s, c, 1/c]`; four rows per pass (one
 /// row per chunk cost more in walking the strided column than in the products; `step_by`
 /// more still).
 #[inline(always)]
-fn update_column(mat: &mut [Real], x: &mut [Real], n: usize, k: usize, coef: [Real; 4]) {
+pub(crate) fn update_column(mat: &mut [Real], x: &mut [Real], n: usize, k: usize, coef: [Real; 4]) {
     let [ss, s, c, cinv] = coef;
     let rows = &mut mat[(k + 1) * n..];
     let (blocks, rest) = x[k + 1..].as_chunks_mut::<4>();
