@@ -170,7 +170,7 @@ pub(super) fn contact_dim(con: &Contact) -> Result<usize, StepError> {
 /// Rows of the included contacts (`mj_instantiateContact`): the Jacobian difference of the two
 /// bodies at the contact point, in the contact frame, then one frictionless row, pairs of
 /// pyramid edges, or the elliptic dimensions. A contact whose bodies no dof moves gets no
-/// rows and `exclude` 3.
+/// rows and `exclude` 3. The scratch lives in a child frame of `stack`.
 pub(super) fn contact_rows(
     m: &Model,
     d: &Data,
@@ -183,7 +183,7 @@ pub(super) fn contact_rows(
     }
     // the contacts leave the writer meanwhile, so that each is read in place, not copied
     let contacts = core::mem::take(&mut rows.contact);
-    let made = add_contacts(m, d, rows, &mut contacts[..ncon], stack);
+    let made = add_contacts(m, d, rows, &mut contacts[..ncon], &mut stack.frame());
     rows.contact = contacts;
     made
 }

@@ -43,7 +43,8 @@ impl<'s> EqScratch<'s> {
     }
 }
 
-/// Rows of the active equality constraints (`mj_instantiateEquality`).
+/// Rows of the active equality constraints (`mj_instantiateEquality`), their scratch in a
+/// child frame of `stack`.
 pub(super) fn equality_rows(
     m: &Model,
     d: &Data,
@@ -53,7 +54,8 @@ pub(super) fn equality_rows(
     if disabled(m, DSBL_EQUALITY) || m.nemax == 0 {
         return Ok(());
     }
-    let mut s = EqScratch::new(stack, m.nv)?;
+    let mut frame = stack.frame();
+    let mut s = EqScratch::new(&mut frame, m.nv)?;
     for i in (0..m.neq).filter(|&i| d.eq_active[i] != 0) {
         match m.eq_type[i] {
             EQ_CONNECT => connect_rows(m, d, i, &mut s, rows)?,

@@ -186,10 +186,11 @@ fn make_rows(
 ) -> Result<Made, StepError> {
     let mut rows = Rows::new(m, sparse, arrays);
     rows.tendon_efcadr.fill(-1);
-    equality_rows(m, d, &mut rows, &mut stack.frame())?;
+    // equality and contact rows open their frames only when they have rows to make
+    equality_rows(m, d, &mut rows, stack)?;
     friction_rows(m, d, &mut rows, &mut stack.frame())?;
     limit_rows(m, d, &mut rows, &mut stack.frame())?;
-    contact_rows(m, d, &mut rows, &mut stack.frame())?;
+    contact_rows(m, d, &mut rows, stack)?;
     // a dense Jacobian leaves the sparse structure unwritten
     let nnz = match rows.nefc {
         n if n > 0 && sparse => (rows.rowadr[n - 1] + rows.rownnz[n - 1]) as usize,

@@ -150,8 +150,9 @@ fn sol_params(
     i: usize,
 ) -> ([Real; NREF], [Real; NREF], [Real; NIMP]) {
     let id = a.efc_id[i] as usize;
-    let pick_ref = |s: &[Real]| [s[NREF * id], s[NREF * id + 1]];
-    let pick_imp = |s: &[Real]| -> [Real; NIMP] { core::array::from_fn(|k| s[NIMP * id + k]) };
+    // one bounds check per parameter block rather than one per element
+    let pick_ref = |s: &[Real]| -> [Real; NREF] { pick(s, id) };
+    let pick_imp = |s: &[Real]| -> [Real; NIMP] { pick(s, id) };
     let mut friction = [0.0; NREF];
     let (mut solref, mut solimp) = match a.efc_type[i] {
         CNSTR_EQUALITY => (pick_ref(&m.eq_solref), pick_imp(&m.eq_solimp)),
@@ -193,6 +194,12 @@ fn sol_params(
     solimp[3] = clamp_imp(solimp[3]);
     solimp[4] = max(1.0, solimp[4]);
     (solref, friction, solimp)
+}
+
+/// Block `id` of `N` parameters of `s` (object `id`'s `solref` or `solimp`).
+#[inline(always)]
+fn pick<const N: usize>(s: &[Real], id: usize) -> [Real; N] {
+    s.as_chunks::<N>().0[id]
 }
 
 /// The position that sets the impedance of the constraint starting at row `i`, and its number

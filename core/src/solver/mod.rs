@@ -590,17 +590,7 @@ fn solve(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Result<()
         && m.opt.solver == SOL_CG
         && m.opt.noslip_iterations == 0;
     if by_island {
-        let (nv, nefc) = (m.nv, efc.nefc);
-        let transposed = efc.jac.sparse || has(efc.jac.JT, nefc * nv);
-        if !transposed || !efc.islands.valid(nv, nefc) {
-            return Err(StepError::Unsupported(
-                "island arrays that do not match the constraint rows",
-            ));
-        }
-        for island in 0..d.nisland {
-            cg_newton::sol_cg_island(m, d, efc, stack, maxiter, island)?;
-        }
-        d.solver_nisland = d.nisland;
+        solve_islands(m, d, efc, stack, maxiter)?;
     } else {
         match m.opt.solver {
             SOL_PGS => pgs::sol_pgs(m, d, efc, stack, maxiter)?,
@@ -616,6 +606,30 @@ fn solve(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Result<()
     if m.opt.noslip_iterations > 0 {
         noslip::sol_noslip(m, d, efc, stack, m.opt.noslip_iterations as usize)?;
     }
+    Ok(())
+}
+
+/// CG island by island (see [`solve`]). Not inlined: models without islands, which most are,
+/// keep its code and stack out of the solver's frame.
+#[inline(never)]
+fn solve_islands(
+    m: &Model,
+    d: &mut Data,
+    efc: &mut Efc,
+    stack: &mut Stack,
+    maxiter: usize,
+) -> Result<(), StepError> {
+    let (nv, nefc) = (m.nv, efc.nefc);
+    let transposed = efc.jac.sparse || has(efc.jac.JT, nefc * nv);
+    if !transposed || !efc.islands.valid(nv, nefc) {
+        return Err(StepError::Unsupported(
+            "island arrays that do not match the constraint rows",
+        ));
+    }
+    for island in 0..d.nisland {
+        cg_newton::sol_cg_island(m, d, efc, stack, maxiter, island)?;
+    }
+    d.solver_nisland = d.nisland;
     Ok(())
 }
 
