@@ -340,7 +340,7 @@ fn bounds_cuboid(
     let pos = core::array::from_fn(|j| 0.5 * (lo[j] + hi[j]));
     let size = core::array::from_fn(|j| 0.5 * (hi[j] - lo[j]));
     let eye = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
-    cuboid(&pos, &eye, &size, pnt, vec, None)
+    cuboid(&pos, &eye, &size, pnt, vec)
 }
 
 /// The ray against a primitive shape of `geomtype` (plane, sphere, capsule, ellipsoid, cylinder
@@ -375,7 +375,7 @@ fn primitive(
         GEOM_CAPSULE => capsule(pos, mat, size, pnt, vec),
         GEOM_ELLIPSOID => ellipsoid(pos, mat, size, pnt, vec),
         GEOM_CYLINDER => cylinder(pos, mat, size, pnt, vec),
-        GEOM_BOX => cuboid(pos, mat, size, pnt, vec, None),
+        GEOM_BOX => cuboid(pos, mat, size, pnt, vec),
         _ => return None,
     })
 }
@@ -558,7 +558,7 @@ fn sdf(
 ) -> Result<Real, RayError> {
     const MIN_DIST: Real = 1e-7;
     let (xpos, xmat) = (&poses.geom_xpos[g], &poses.geom_xmat[g]);
-    if cuboid(xpos, xmat, &poses.geom_size[g], pnt, vec, None) < 0.0 {
+    if cuboid(xpos, xmat, &poses.geom_size[g], pnt, vec) < 0.0 {
         return Ok(-1.0);
     }
     let instance = usize::try_from(m.geom_plugin[g]).map_err(|_| RayError::Sdf)?;
@@ -791,8 +791,13 @@ fn projected_triangle(
 /// first, cheap test of [`projected_triangle`].
 #[inline(always)]
 fn beside(u: &[Real; 3], w: &[Real; 3]) -> bool {
-    let one_side = |q: &[Real; 3]| q.iter().all(|&x| x > 0.0) || q.iter().all(|&x| x < 0.0);
-    one_side(u) || one_side(w)
+    // the comparisons combined without short-circuits: their outcomes vary from triangle to
+    // triangle, and branching on each mispredicted (the quadruped's rangefinders); one branch
+    // on the whole test remains, which mostly says "beside"
+    let one_side = |q: &[Real; 3]| {
+        ((q[0] > 0.0) & (q[1] > 0.0) & (q[2] > 0.0)) | ((q[0] < 0.0) & (q[1] < 0.0) & (q[2] < 0.0))
+    };
+    one_side(u) | one_side(w)
 }
 
 /// The rest of [`projected_triangle`] after [`beside`]: whether the ray's foot is inside the
@@ -818,7 +823,7 @@ fn through_triangle(
     }
     let t0 = (a[3] * rhs[0] - a[1] * rhs[1]) / det;
     let t1 = (-a[2] * rhs[0] + a[0] * rhs[1]) / det;
-    if t0 < 0.0 || t1 < 0.0 || t0 + t1 > 1.0 {
+    if (t0 < 0.0) | (t1 < 0.0) | (t0 + t1 > 1.0) {
         return -1.0;
     }
     let nrm = cross(&sub3(&v[0], &v[2]), &sub3(&v[1], &v[2]));
@@ -839,7 +844,7 @@ fn mesh(
     vec: &[Real; 3],
 ) -> Result<Real, RayError> {
     let (xpos, xmat) = (&poses.geom_xpos[g], &poses.geom_xmat[g]);
-    if cuboid(xpos, xmat, &poses.geom_size[g], pnt, vec, None) < 0.0 {
+    if cuboid(xpos, xmat, &poses.geom_size[g], pnt, vec) < 0.0 {
         return Ok(-1.0);
     }
     tree(m, poses, active, g, pnt, vec)
@@ -960,9 +965,9 @@ fn hfield(m: &Model, poses: &Poses, g: usize, pnt: &[Real; 3], vec: &[Real; 3]) 
     let top_size = [size[0], size[1], size[2] * 0.5];
     let top_pos: [Real; 3] = core::array::from_fn(|k| xpos[k] + zaxis[k] * size[2] * 0.5);
 
-    let mut x = cuboid(&base_pos, xmat, &base_size, pnt, vec, None);
+    let mut x = cuboid(&base_pos, xmat, &base_size, pnt, vec);
     let mut all = [-1.0; 6];
-    let top = cuboid(&top_pos, xmat, &top_size, pnt, vec, Some(&mut all));
+    let top = cuboid_faces(&top_pos, xmat, &top_size, pnt, vec, &mut all);
     if top < 0.0 {
         return x;
     }
@@ -1316,19 +1321,28 @@ fn cylinder(
     x
 }
 
-/// Box: its bounding sphere, then each face within its rectangle (`ray_box`). With `all`, the
-/// hit of every face (-x, +x, -y, +y, -z, +z; -1 where missed) is written there.
+/// Box: its bounding sphere, then each face within its rectangle (`ray_box`).
 fn cuboid(
     pos: &[Real; 3],
     mat: &[Real; 9],
     size: &[Real; 3],
     pnt: &[Real; 3],
     vec: &[Real; 3],
-    mut all: Option<&mut [Real; 6]>,
 ) -> Real {
-    if let Some(all) = all.as_deref_mut() {
-        *all = [-1.0; 6];
-    }
+    cuboid_faces(pos, mat, size, pnt, vec, &mut [-1.0; 6])
+}
+
+/// [`cuboid`], writing the hit of every face (-x, +x, -y, +y, -z, +z; -1 where missed) to
+/// `all`.
+fn cuboid_faces(
+    pos: &[Real; 3],
+    mat: &[Real; 9],
+    size: &[Real; 3],
+    pnt: &[Real; 3],
+    vec: &[Real; 3],
+    all: &mut [Real; 6],
+) -> Real {
+    *all = [-1.0; 6];
     let ssz = size[0] * size[0] + size[1] * size[1] + size[2] * size[2];
     if sphere(pos, ssz, pnt, vec) < 0.0 {
         return -1.0;
@@ -1336,21 +1350,20 @@ fn cuboid(
     const FACE: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
     let (lpnt, lvec) = ray_map(pos, mat, pnt, vec);
     let mut x = -1.0;
-    // axes along which the ray moves (NaN moves along none, as in MuJoCo)
-    for i in (0..3).filter(|&i| abs(lvec[i]) > MINVAL) {
+    // every face is solved and its hit selected without branching: which faces a ray hits
+    // changes from ray to ray, and the branches mispredicted (the quadruped's rangefinders)
+    for (i, [f0, f1]) in FACE.into_iter().enumerate() {
+        // axes along which the ray moves (NaN moves along none, as in MuJoCo)
+        let moves = abs(lvec[i]) > MINVAL;
         for (s, side) in [-1.0, 1.0].into_iter().enumerate() {
             let sol = (side * size[i] - lpnt[i]) / lvec[i];
-            if sol >= 0.0 {
-                let [f0, f1] = FACE[i];
-                let p0 = lpnt[f0] + sol * lvec[f0];
-                let p1 = lpnt[f1] + sol * lvec[f1];
-                if abs(p0) <= size[f0] && abs(p1) <= size[f1] {
-                    x = nearer(x, sol);
-                    if let Some(all) = all.as_deref_mut() {
-                        all[2 * i + s] = sol;
-                    }
-                }
-            }
+            let p0 = lpnt[f0] + sol * lvec[f0];
+            let p1 = lpnt[f1] + sol * lvec[f1];
+            let hit = moves & (sol >= 0.0) & (abs(p0) <= size[f0]) & (abs(p1) <= size[f1]);
+            // `nearer`, as a selection
+            let take = hit & ((x < 0.0) | (sol < x));
+            x = if take { sol } else { x };
+            all[2 * i + s] = if hit { sol } else { -1.0 };
         }
     }
     x

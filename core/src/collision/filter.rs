@@ -70,11 +70,13 @@ pub(super) fn filter_body_pair(
     weld_parent2: i32,
     dsbl_filterparent: bool,
 ) -> bool {
-    weld1 == weld2
-        || (!dsbl_filterparent
-            && weld1 != 0
-            && weld2 != 0
-            && (weld1 == weld_parent2 || weld2 == weld_parent1))
+    // combined without short-circuits: the outcomes vary from pair to pair, and the branches
+    // of `||` and `&&` mispredicted in the broad phase (hopper)
+    (weld1 == weld2)
+        | (!dsbl_filterparent
+            & (weld1 != 0)
+            & (weld2 != 0)
+            & ((weld1 == weld_parent2) | (weld2 == weld_parent1)))
 }
 
 /// A body's weld body and that of its parent.

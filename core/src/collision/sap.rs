@@ -581,7 +581,8 @@ impl Sap<'_> {
         let boxes = aamm.as_chunks::<6>().0;
         let separated = |a: usize, b: usize| {
             let (a, b) = (&boxes[a], &boxes[b]);
-            a[ka] > b[ka + 3] || a[kb] > b[kb + 3] || b[ka] > a[ka + 3] || b[kb] > a[kb + 3]
+            // without short-circuits: which axis separates varies from pair to pair
+            (a[ka] > b[ka + 3]) | (a[kb] > b[kb + 3]) | (b[ka] > a[ka + 3]) | (b[kb] > a[kb + 3])
         };
         let mut cnt = 0;
         for &e in self.order.iter() {

@@ -39,7 +39,8 @@ impl Prism {
 
     /// Whether the whole surface triangle is below `z`.
     fn top_below(&self, z: Real) -> bool {
-        self.v[3][2] < z && self.v[4][2] < z && self.v[5][2] < z
+        // without short-circuits: the outcome varies from prism to prism
+        (self.v[3][2] < z) & (self.v[4][2] < z) & (self.v[5][2] < z)
     }
 }
 
@@ -60,11 +61,12 @@ impl ConvexShape for Prism {
         let mut best = start;
         let mut best_dot = dot(&self.v[start]);
         for i in start + 1..start + 3 {
+            // selected without a branch: which vertex is best varies with the direction, and
+            // the branch mispredicted (the quadruped's feet on its height field)
             let p = dot(&self.v[i]);
-            if p > best_dot {
-                best = i;
-                best_dot = p;
-            }
+            let better = p > best_dot;
+            best = core::hint::select_unpredictable(better, i, best);
+            best_dot = core::hint::select_unpredictable(better, p, best_dot);
         }
         self.v[best]
     }
