@@ -879,8 +879,9 @@ pub fn rne(
     let (nb, nv) = (m.nbody, m.nv);
     // the views are cut once to the bodies and dofs: the loops then check only the indices
     // they read from the model (parents, dof ranges, dof bodies)
-    let cacc = &mut v6m(frame.alloc::<Real>(6 * nb)?)[..nb];
-    let cfrc = &mut v6m(frame.alloc::<Real>(6 * nb)?)[..nb];
+    // one allocation for both (the set-up of an allocation costs more than the split)
+    let (cacc, cfrc) = frame.alloc::<Real>(12 * nb)?.split_at_mut(6 * nb);
+    let (cacc, cfrc) = (&mut v6m(cacc)[..nb], &mut v6m(cfrc)[..nb]);
     let (cinert, cvel) = (&v10(d.cinert)[..nb], &v6(d.cvel)[..nb]);
     let (dofadr, dofnum, parentid) = (
         &m.body_dofadr[..nb],
