@@ -240,7 +240,7 @@ pub fn com_pos(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
     };
     for i in (1..nb).rev() {
         own(i, subtree_com, mass_subtree);
-        let j = parentid[i] as usize;
+        let j = in_tree(parentid[i] as usize, i - 1);
         let child = subtree_com[i];
         add_to3(&mut subtree_com[j], &child);
         mass_subtree[j] += mass_subtree[i];
@@ -254,8 +254,9 @@ pub fn com_pos(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
     let cinert = &mut v10m(d.cinert)[..nb];
     let inertia = &v3(&m.body_inertia)[..nb];
     cinert[0] = [0.0; 10];
+    let last_body = nb - 1;
     for i in 1..nb {
-        let offset = sub3(&xipos[i], &subtree_com[rootid[i] as usize]);
+        let offset = sub3(&xipos[i], &subtree_com[in_tree(rootid[i] as usize, i)]);
         cinert[i] = inert_com(&inertia[i], &ximat[i], &offset, body_mass[i]);
     }
 
@@ -265,8 +266,9 @@ pub fn com_pos(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
     let (xanchor, xaxis, xmat) = (&v3(d.xanchor)[..nj], &v3(d.xaxis)[..nj], v9(d.xmat));
     let cdof = v6m(d.cdof);
     for j in 0..nj {
-        let (da, bi) = (dofadr[j] as usize, jnt_body[j] as usize);
-        let offset = sub3(&subtree_com[rootid[bi] as usize], &xanchor[j]);
+        let (da, bi) = (dofadr[j] as usize, in_tree(jnt_body[j] as usize, last_body));
+        let root = in_tree(rootid[bi] as usize, last_body);
+        let offset = sub3(&subtree_com[root], &xanchor[j]);
         match jnt_type[j] {
             JNT_FREE => {
                 // translations along the world axes, then rotations as a ball joint
@@ -620,9 +622,10 @@ fn solve_ld_vec(m: &Model, x: &mut [Real], qld: &[Real], diag_inv: &[Real]) {
 }
 
 /// An index that the validated kinematic tree keeps at or below `last` (an ancestor's dof, an
-/// address in a row of `qM`/`qLD`), clamped to it: the clamp never moves it, and spares the
-/// bounds check per entry that would otherwise double the branches of the inner loops over a
-/// dof's ancestors (the end of the parent chain, or of the row, is then their only test).
+/// address in a row of `qM`/`qLD`, a body's parent or root, a joint's body), clamped to it:
+/// the clamp never moves it, and spares a bounds check per entry; in the inner loops over a
+/// dof's ancestors that check would double the branches (the end of the parent chain, or of
+/// the row, is then their only test).
 #[inline(always)]
 fn in_tree(index: usize, last: usize) -> usize {
     index.min(last)
