@@ -416,6 +416,10 @@ pub fn crb_into(m: &Model, cinert: &[Real], cdof: &[Real], crb: &mut [Real], qm:
         &m.dof_bodyid[..nv],
     );
     let (armature, m0) = (&m.dof_armature[..nv], &m.dof_M0[..nv]);
+    // no matrix, no dofs (a validated model)
+    let Some(last) = qm.len().checked_sub(1) else {
+        return;
+    };
     let mut i = 0;
     while i < nv {
         // simple dofs: the diagonal is the precomputed dof_M0
@@ -427,18 +431,16 @@ pub fn crb_into(m: &Model, cinert: &[Real], cdof: &[Real], crb: &mut [Real], qm:
             i += simple;
             continue;
         }
-        // row i of qM: dof i, then one entry per ancestor, nearest first (the validated tree
-        // makes the parent chain exactly as long as the row); it ends where row i + 1 starts
-        let end = madr.get(i + 1).map_or(m.nM, |&a| a as usize);
-        let row = &mut qm[madr[i] as usize..end];
-        row[0] = armature[i];
+        // row i of qM: dof i, then one entry per ancestor, nearest first, until the parent
+        // chain ends (-1, past cdof): the chain is the row's only test (no row slice to cut)
+        let mut adr = madr[i] as usize;
+        qm[in_tree(adr, last)] = armature[i];
         let buf = mul_inert_vec(&crb10[bodyid[i] as usize], &cdof6[i]);
         let mut j = i;
-        for q in row {
-            // past the root j is -1 as usize, never read
-            let jc = in_tree(j, nv - 1);
-            *q += dot6(&cdof6[jc], &buf);
-            j = parent[jc] as usize;
+        while let Some(c) = cdof6.get(j) {
+            qm[in_tree(adr, last)] += dot6(c, &buf);
+            adr += 1;
+            j = parent[j] as usize;
         }
         i += 1;
     }
