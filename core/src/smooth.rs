@@ -225,29 +225,38 @@ pub fn com_pos(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
     );
     subtree_com.fill([0.0; 3]);
 
-    // backward pass: mass-weighted sums, then the com of each subtree
-    for i in (0..nb).rev() {
-        let mass = body_mass[i];
-        add_to_scl3(&mut subtree_com[i], &xipos[i], mass);
-        mass_subtree[i] += mass;
-        if i > 0 {
-            let j = parentid[i] as usize;
-            let child = subtree_com[i];
-            add_to3(&mut subtree_com[j], &child);
-            mass_subtree[j] += mass_subtree[i];
-        }
-        subtree_com[i] = if mass_subtree[i] < MINVAL {
+    // backward pass: mass-weighted sums, then the com of each subtree; the world, its own
+    // parent, last and outside the loop (no branch per body)
+    let own = |i: usize, subtree_com: &mut [[Real; 3]], mass_subtree: &mut [Real]| {
+        add_to_scl3(&mut subtree_com[i], &xipos[i], body_mass[i]);
+        mass_subtree[i] += body_mass[i];
+    };
+    let com = |i: usize, subtree_com: &[[Real; 3]], mass_subtree: &[Real]| {
+        if mass_subtree[i] < MINVAL {
             xipos[i]
         } else {
             scl3(&subtree_com[i], 1.0 / mass_subtree[i].max(MINVAL))
-        };
+        }
+    };
+    for i in (1..nb).rev() {
+        own(i, subtree_com, mass_subtree);
+        let j = in_tree(parentid[i] as usize, i - 1);
+        let child = subtree_com[i];
+        add_to3(&mut subtree_com[j], &child);
+        mass_subtree[j] += mass_subtree[i];
+        subtree_com[i] = com(i, subtree_com, mass_subtree);
+    }
+    if nb > 0 {
+        own(0, subtree_com, mass_subtree);
+        subtree_com[0] = com(0, subtree_com, mass_subtree);
     }
 
     let cinert = &mut v10m(d.cinert)[..nb];
     let inertia = &v3(&m.body_inertia)[..nb];
     cinert[0] = [0.0; 10];
+    let last_body = nb - 1;
     for i in 1..nb {
-        let offset = sub3(&xipos[i], &subtree_com[rootid[i] as usize]);
+        let offset = sub3(&xipos[i], &subtree_com[in_tree(rootid[i] as usize, i)]);
         cinert[i] = inert_com(&inertia[i], &ximat[i], &offset, body_mass[i]);
     }
 
@@ -257,8 +266,9 @@ pub fn com_pos(m: &Model, d: &mut Data) -> Result<(), ArenaError> {
     let (xanchor, xaxis, xmat) = (&v3(d.xanchor)[..nj], &v3(d.xaxis)[..nj], v9(d.xmat));
     let cdof = v6m(d.cdof);
     for j in 0..nj {
-        let (da, bi) = (dofadr[j] as usize, jnt_body[j] as usize);
-        let offset = sub3(&subtree_com[rootid[bi] as usize], &xanchor[j]);
+        let (da, bi) = (dofadr[j] as usize, in_tree(jnt_body[j] as usize, last_body));
+        let root = in_tree(rootid[bi] as usize, last_body);
+        let offset = sub3(&subtree_com[root], &xanchor[j]);
         match jnt_type[j] {
             JNT_FREE => {
                 // translations along the world axes, then rotations as a ball joint
@@ -379,14 +389,21 @@ pub fn crb(m: &Model, d: &mut Data) {
 /// run beside the collision stage, which touches none of them.
 pub fn crb_into(m: &Model, cinert: &[Real], cdof: &[Real], crb: &mut [Real], qm: &mut [Real]) {
     crb.copy_from_slice(cinert);
-    for i in (1..m.nbody).rev() {
-        let p = m.body_parentid[i] as usize;
-        if p > 0 {
-            let child = v10(crb)[i];
-            for (a, b) in v10m(crb)[p].iter_mut().zip(child.iter()) {
-                *a += b;
-            }
+    let nb = m.nbody;
+    let (crb_bodies, parentid) = (&mut v10m(crb)[..nb], &m.body_parentid[..nb]);
+    // children of the world add into its entry too, without a branch per body, and the
+    // world's entry is restored afterwards: the other sums are the same, in the same order
+    for i in (1..nb).rev() {
+        let child = crb_bodies[i];
+        for (a, b) in crb_bodies[parentid[i] as usize]
+            .iter_mut()
+            .zip(child.iter())
+        {
+            *a += b;
         }
+    }
+    if let (Some(world), Some(world_cinert)) = (crb_bodies.first_mut(), v10(cinert).first()) {
+        *world = *world_cinert;
     }
 
     qm.fill(0.0);
@@ -399,6 +416,10 @@ pub fn crb_into(m: &Model, cinert: &[Real], cdof: &[Real], crb: &mut [Real], qm:
         &m.dof_bodyid[..nv],
     );
     let (armature, m0) = (&m.dof_armature[..nv], &m.dof_M0[..nv]);
+    // no matrix, no dofs (a validated model)
+    let Some(last) = qm.len().checked_sub(1) else {
+        return;
+    };
     let mut i = 0;
     while i < nv {
         // simple dofs: the diagonal is the precomputed dof_M0
@@ -410,16 +431,15 @@ pub fn crb_into(m: &Model, cinert: &[Real], cdof: &[Real], crb: &mut [Real], qm:
             i += simple;
             continue;
         }
-        // row i of qM: dof i, then one entry per ancestor, nearest first (the validated tree
-        // makes the parent chain exactly as long as the row); it ends where row i + 1 starts
-        let end = madr.get(i + 1).map_or(m.nM, |&a| a as usize);
-        let row = &mut qm[madr[i] as usize..end];
-        row[0] = armature[i];
+        // row i of qM: dof i, then one entry per ancestor, nearest first, until the parent
+        // chain ends (-1, past cdof): the chain is the row's only test (no row slice to cut)
+        let mut adr = madr[i] as usize;
+        qm[in_tree(adr, last)] = armature[i];
         let buf = mul_inert_vec(&crb10[bodyid[i] as usize], &cdof6[i]);
         let mut j = i;
-        for q in row {
-            *q += dot6(&cdof6[j], &buf);
-            // past the root this is -1 as usize, never read
+        while let Some(c) = cdof6.get(j) {
+            qm[in_tree(adr, last)] += dot6(c, &buf);
+            adr += 1;
             j = parent[j] as usize;
         }
         i += 1;
@@ -500,11 +520,12 @@ fn eliminate_row(
     for j in 0..below.len() {
         let tail = &mut below[j..];
         let tmp = tail[0] / diag;
-        let start = madr[i] as usize;
-        add_to_scl_short(&mut rows_before[start..start + tail.len()], tail, -tmp);
+        // past the root i is -1 as usize, never read
+        let ic = in_tree(i, madr.len() - 1);
+        let start = madr[ic] as usize;
+        add_to_scl_short(&mut rows_before[start..][..tail.len()], tail, -tmp);
         tail[0] = tmp;
-        // past the root this is -1 as usize, never read
-        i = parent[i] as usize;
+        i = parent[ic] as usize;
     }
 }
 
@@ -566,6 +587,10 @@ fn solve_ld_vec(m: &Model, x: &mut [Real], qld: &[Real], diag_inv: &[Real]) {
         &diag_inv[..nv],
     );
     let qld = &qld[..m.nM];
+    // no matrix, no dofs (a validated model)
+    let Some(last) = qld.len().checked_sub(1) else {
+        return;
+    };
     // as long as `parent`: an ancestor index checked against one is in bounds for the other
     let x = &mut x[..nv];
     solve_lt(m, qld, x);
@@ -583,19 +608,29 @@ fn solve_ld_vec(m: &Model, x: &mut [Real], qld: &[Real], diag_inv: &[Real]) {
             i = end;
             continue;
         }
-        // row i of L below the diagonal: one entry per ancestor, nearest first, until the
-        // parent chain ends (-1, no entry of x: the validated tree makes the row exactly
-        // that long)
         let mut xi = x[i] * diag_inv[i];
+        let mut adr = madr[i] as usize;
         let mut j = parent[i] as usize;
-        for &lij in &qld[madr[i] as usize + 1..] {
-            let Some(&xj) = x.get(j) else { break };
-            xi -= lij * xj;
+        // row i of L below the diagonal: one entry per ancestor, nearest first, until the
+        // parent chain ends (-1, no entry of x)
+        while let Some(&xj) = x.get(j) {
+            adr += 1;
+            xi -= qld[in_tree(adr, last)] * xj;
             j = parent[j] as usize;
         }
         x[i] = xi;
         i += 1;
     }
+}
+
+/// An index that the validated kinematic tree keeps at or below `last` (an ancestor's dof, an
+/// address in a row of `qM`/`qLD`, a body's parent or root, a joint's body), clamped to it:
+/// the clamp never moves it, and spares a bounds check per entry; in the inner loops over a
+/// dof's ancestors that check would double the branches (the end of the parent chain, or of
+/// the row, is then their only test).
+#[inline(always)]
+fn in_tree(index: usize, last: usize) -> usize {
+    index.min(last)
 }
 
 /// `x <- inv(L') x` for one vector (`x` of length `nv`), skipping simple dofs and zeros of `x`:
@@ -610,6 +645,10 @@ fn solve_lt(m: &Model, qld: &[Real], x: &mut [Real]) {
         &m.dof_Madr[..nv],
     );
     let qld = &qld[..m.nM];
+    // no matrix, no dofs (a validated model)
+    let Some(last) = qld.len().checked_sub(1) else {
+        return;
+    };
     // as long as `parent`: an ancestor index checked against one is in bounds for the other
     let x = &mut x[..nv];
     for i in (0..nv).rev() {
@@ -619,10 +658,11 @@ fn solve_lt(m: &Model, qld: &[Real], x: &mut [Real]) {
         // row i of L below the diagonal: one entry per ancestor, nearest first, until the parent
         // chain ends (-1, no entry of x: the validated tree makes the row exactly that long)
         let xi = x[i];
+        let mut adr = madr[i] as usize;
         let mut j = parent[i] as usize;
-        for &lij in &qld[madr[i] as usize + 1..] {
-            let Some(xj) = x.get_mut(j) else { break };
-            *xj -= lij * xi;
+        while let Some(xj) = x.get_mut(j) {
+            adr += 1;
+            *xj -= qld[in_tree(adr, last)] * xi;
             j = parent[j] as usize;
         }
     }
@@ -712,33 +752,63 @@ pub fn com_vel(m: &Model, d: &mut Data) {
     cvel_all[0] = [0.0; 6];
     for i in 1..nb {
         let bda = dofadr[i].max(0) as usize;
-        let dofnum = dofnum[i] as usize;
+        let end = bda + dofnum[i] as usize;
         let mut cvel = cvel_all[parentid[i] as usize];
-        let mut j = 0;
-        while j < dofnum {
-            let dof = bda + j;
-            let (skip, n) = match m.jnt_type[dof_jntid[dof] as usize] {
+        let mut dof = bda;
+        while dof < end {
+            match m.jnt_type[dof_jntid[dof] as usize] {
                 JNT_FREE => {
                     // translations have cdof_dot = 0; the rotations follow as a ball joint
-                    cdof_dot[dof..dof + 3].fill([0.0; 6]);
-                    add_dof_velocity(&mut cvel, &cdof[dof..dof + 3], &qvel[dof..dof + 3]);
-                    (3, 3)
+                    let (t, r) = (dof..dof + 3, dof + 3..dof + 6);
+                    cdof_dot[t.clone()].fill([0.0; 6]);
+                    add_dof_velocity(&mut cvel, &cdof[t.clone()], &qvel[t]);
+                    joint_velocity(
+                        &mut cvel,
+                        &mut cdof_dot[r.clone()],
+                        &cdof[r.clone()],
+                        &qvel[r],
+                    );
+                    dof += 6;
                 }
-                JNT_BALL => (0, 3),
-                _ => (0, 1),
-            };
-            // cdof_dot from the velocity before this joint's rotation; for one dof that is
-            // exact because cdof x cdof = 0
-            let dofs = dof + skip..dof + skip + n;
-            let cdof = &cdof[dofs.clone()];
-            for (dot, c) in cdof_dot[dofs.clone()].iter_mut().zip(cdof) {
-                *dot = cross_motion(&cvel, c);
+                JNT_BALL => {
+                    let r = dof..dof + 3;
+                    joint_velocity(
+                        &mut cvel,
+                        &mut cdof_dot[r.clone()],
+                        &cdof[r.clone()],
+                        &qvel[r],
+                    );
+                    dof += 3;
+                }
+                // one dof, indexed once (the slices of a joint's dofs check their ranges twice)
+                _ => {
+                    joint_velocity(
+                        &mut cvel,
+                        core::slice::from_mut(&mut cdof_dot[dof]),
+                        core::slice::from_ref(&cdof[dof]),
+                        core::slice::from_ref(&qvel[dof]),
+                    );
+                    dof += 1;
+                }
             }
-            add_dof_velocity(&mut cvel, cdof, &qvel[dofs]);
-            j += skip + n;
         }
         cvel_all[i] = cvel;
     }
+}
+
+/// The dofs of one joint (or a free joint's rotations): `cdof_dot` from the velocity before
+/// them (for one dof that is exact because cdof x cdof = 0), then their velocity added.
+#[inline(always)]
+fn joint_velocity(
+    cvel: &mut [Real; 6],
+    cdof_dot: &mut [[Real; 6]],
+    cdof: &[[Real; 6]],
+    qvel: &[Real],
+) {
+    for (dot, c) in cdof_dot.iter_mut().zip(cdof) {
+        *dot = cross_motion(cvel, c);
+    }
+    add_dof_velocity(cvel, cdof, qvel);
 }
 
 /// `cvel += cdof * qvel` over the few dofs of one joint.
@@ -811,8 +881,20 @@ pub fn rne(
     stack: &mut Stack,
 ) -> Result<(), ArenaError> {
     let mut frame = stack.frame();
-    let cacc = v6m(frame.alloc::<Real>(6 * m.nbody)?);
-    let cfrc = v6m(frame.alloc::<Real>(6 * m.nbody)?);
+    let (nb, nv) = (m.nbody, m.nv);
+    // the views are cut once to the bodies and dofs: the loops then check only the indices
+    // they read from the model (parents, dof ranges, dof bodies)
+    // one allocation for both (the set-up of an allocation costs more than the split)
+    let (cacc, cfrc) = frame.alloc::<Real>(12 * nb)?.split_at_mut(6 * nb);
+    let (cacc, cfrc) = (&mut v6m(cacc)[..nb], &mut v6m(cfrc)[..nb]);
+    let (cinert, cvel) = (&v10(d.cinert)[..nb], &v6(d.cvel)[..nb]);
+    let (dofadr, dofnum, parentid) = (
+        &m.body_dofadr[..nb],
+        &m.body_dofnum[..nb],
+        &m.body_parentid[..nb],
+    );
+    let (cdof, cdof_dot) = (&v6(d.cdof)[..nv], &v6(d.cdof_dot)[..nv]);
+    let (qvel, qacc) = (&d.qvel[..nv], &d.qacc[..nv]);
 
     cacc[0] = [0.0; 6];
     if !disabled(m, DSBL_GRAVITY) {
@@ -820,33 +902,31 @@ pub fn rne(
         cacc[0][3..].copy_from_slice(&g);
     }
 
-    let (cdof, cdof_dot) = (v6(d.cdof), v6(d.cdof_dot));
-    for i in 1..m.nbody {
-        let bda = m.body_dofadr[i].max(0) as usize;
-        let dofs = bda..bda + m.body_dofnum[i] as usize;
-        let tmp = mul_dof_vec(&cdof_dot[dofs.clone()], &d.qvel[dofs.clone()]);
-        let parent = cacc[m.body_parentid[i] as usize];
-        cacc[i] = add6(&parent, &tmp);
+    for i in 1..nb {
+        let bda = dofadr[i].max(0) as usize;
+        let dofs = bda..bda + dofnum[i] as usize;
+        let tmp = mul_dof_vec(&cdof_dot[dofs.clone()], &qvel[dofs.clone()]);
+        let mut acc = add6(&cacc[parentid[i] as usize], &tmp);
         if flg_acc {
-            let tmp = mul_dof_vec(&cdof[dofs.clone()], &d.qacc[dofs]);
-            cacc[i] = add6(&cacc[i], &tmp);
+            let tmp = mul_dof_vec(&cdof[dofs.clone()], &qacc[dofs]);
+            acc = add6(&acc, &tmp);
         }
-        cfrc[i] = body_force(&v10(d.cinert)[i], &v6(d.cvel)[i], &cacc[i]);
+        cacc[i] = acc;
+        cfrc[i] = body_force(&cinert[i], &cvel[i], &acc);
     }
 
-    cfrc[0] = [0.0; 6];
-    for i in (1..m.nbody).rev() {
-        let p = m.body_parentid[i] as usize;
-        if p > 0 {
-            let child = cfrc[i];
-            cfrc[p] = add6(&cfrc[p], &child);
-        }
+    // children of the world add into its entry too, without a branch per body; no dof reads
+    // the world's entry, which is zeroed afterwards: the other sums are the same, in order
+    for i in (1..nb).rev() {
+        let child = cfrc[i];
+        let p = &mut cfrc[parentid[i] as usize];
+        *p = add6(p, &child);
+    }
+    if let Some(world) = cfrc.first_mut() {
+        *world = [0.0; 6];
     }
 
-    let dofs = result[..m.nv]
-        .iter_mut()
-        .zip(cdof)
-        .zip(&m.dof_bodyid[..m.nv]);
+    let dofs = result[..nv].iter_mut().zip(cdof).zip(&m.dof_bodyid[..nv]);
     for ((r, cdof), &b) in dofs {
         *r = dot6(cdof, &cfrc[b as usize]);
     }

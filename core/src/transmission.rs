@@ -26,10 +26,8 @@ use crate::types::*;
 
 /// Scratch arrays: the Jacobians MuJoCo allocates (`jac`, `jacA`, `jacS`: `3 x nv`), those of
 /// reference sites (`jacref`, `moment_tmp`) and of adhesion (`efc_force`, `moment_exclude`,
-/// `jac1p`, `jac2p`, `jacdifp`, `chain`), the last two groups empty when no actuator needs them,
-/// and all of them when every transmission is a joint or a tendon (the common case, which
-/// needs no scratch: the dozen allocations would cost more than those transmissions).
-#[derive(Default)]
+/// `jac1p`, `jac2p`, `jacdifp`, `chain`), the last two groups empty when no actuator needs them.
+/// Joints and tendons need none (see [`transmission`]).
 struct Scratch<'s> {
     jac: &'s mut [Real],
     jac_a: &'s mut [Real],
@@ -47,14 +45,7 @@ struct Scratch<'s> {
 impl<'s> Scratch<'s> {
     fn new(m: &Model, nefc: usize, stack: &mut Stack<'s>) -> Result<Self, StepError> {
         let nv = m.nv;
-        // one scan settles the common case (joints and tendons only, no scratch)
         let types = &m.actuator_trntype[..m.nu];
-        if !types
-            .iter()
-            .any(|&t| matches!(t, TRN_SITE | TRN_SLIDERCRANK | TRN_BODY))
-        {
-            return Ok(Self::default());
-        }
         let has = |ty: i32, refsite: bool| {
             (0..m.nu).any(|i| types[i] == ty && (!refsite || m.actuator_trnid[2 * i + 1] >= 0))
         };
@@ -80,7 +71,20 @@ impl<'s> Scratch<'s> {
 /// Actuator lengths and moment arms (`mj_transmission`). Writes `actuator_length` and
 /// `actuator_moment`.
 pub fn transmission(m: &Model, d: &mut Data) -> Result<(), StepError> {
-    if m.nu == 0 {
+    // the common case, joints and tendons only, needs no scratch (the dozen allocations would
+    // cost more than those transmissions), no constraint rows and none of the general loop's
+    // stack frame; one pass without an exit per actuator settles it
+    let types = &m.actuator_trntype[..m.nu];
+    let simple = |t: i32| matches!(t, TRN_JOINT | TRN_JOINTINPARENT | TRN_TENDON);
+    if types.iter().fold(true, |all, &t| all & simple(t)) {
+        for (i, &t) in types.iter().enumerate() {
+            // the two arms of `transmit_all` for these types
+            if t == TRN_TENDON {
+                tendon(m, d, i);
+            } else {
+                joint(m, d, i);
+            }
+        }
         return Ok(());
     }
     // Adhesion reads this step's contacts and constraint Jacobian, which live at the bottom of
