@@ -89,6 +89,17 @@ fn back_sub(res: &mut [Real], mat: &[Real], n: usize) {
     }
 }
 
+/// The lower triangle (diagonal included) of the `n × n` matrix `src` into `dst`, row by row:
+/// what a dense Cholesky factor holds (its upper triangle is never read), half of a full copy
+/// (the Newton solver's cone Hessian starts from a copy of the factor at every update; the arm's
+/// 56 × 56 copy was a ninth of its step).
+pub fn copy_lower(dst: &mut [Real], src: &[Real], n: usize) {
+    let (dst, src) = (&mut dst[..n * n], &src[..n * n]);
+    for (i, (d, s)) in dst.chunks_exact_mut(n).zip(src.chunks_exact(n)).enumerate() {
+        d[..=i].copy_from_slice(&s[..=i]);
+    }
+}
+
 /// Rank-one update of a Cholesky factor in place, `L Lᵀ ± x xᵀ` (`+` if `flg_plus`)
 /// (`mju_cholUpdate`). `x` (length `n`) is used as scratch and overwritten. New diagonal values
 /// (before the square root) below `MINVAL` are replaced by `MINVAL`; returns `n` minus the
