@@ -282,17 +282,6 @@ pub fn zero_lower(res: &mut [Real], n: usize) {
     }
 }
 
-/// The lower triangle (diagonal included) of the `n × n` matrix `src` into `dst`, row by row:
-/// what a dense Cholesky factor holds (its upper triangle is never read), half of a full copy
-/// (the Newton solver's cone Hessian starts from a copy of the factor at every update; the arm's
-/// 56 × 56 copy was a ninth of its step).
-pub fn copy_lower(dst: &mut [Real], src: &[Real], n: usize) {
-    let (dst, src) = (&mut dst[..n * n], &src[..n * n]);
-    for (i, (d, s)) in dst.chunks_exact_mut(n).zip(src.chunks_exact(n)).enumerate() {
-        d[..=i].copy_from_slice(&s[..=i]);
-    }
-}
-
 /// `x = D^-1/2 L^-T y` (`mj_solveM2`) for the `ncol` columns of `xt` (`nv × ncol`, row-major:
 /// row `i` holds dof `i` of every vector), in place, given the sparse factor `qld` with its
 /// addresses `madr`, the dof tree `parentid`, the simple dofs `simplenum` (no ancestors in the

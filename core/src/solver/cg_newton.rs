@@ -8,7 +8,7 @@ use super::context::{Context, Hessian};
 use super::hessian::{hessian_direct, hessian_incremental};
 use super::update::constraint_update_subset;
 use super::{count_changes, save_stats, stat_scale, Efc, Subset};
-use crate::arena::Stack;
+use crate::arena::{ArenaError, Stack};
 use crate::data::{Data, SolverStat};
 use crate::error::StepError;
 use crate::math::chol::chol_solve;
@@ -64,7 +64,11 @@ pub(super) fn sol_newton(
     sol_cg_newton(m, d, efc, stack, maxiter, true, Subset::ALL)
 }
 
-/// The scratch of a solve (`CGallocate`).
+/// The scratch of a solve (`CGallocate`), with `oldstate` (the row states before a step) and
+/// CG's `gradold`, `mgradold`, `mgraddif` (Newton: empty). One block per element type, split
+/// here: every `Stack::alloc` carries its own checks and error path, which inlined fourteen
+/// times made the solver's set-up its largest stretch of code run once per step.
+#[allow(clippy::type_complexity)]
 fn allocate<'s, 'i>(
     m: &Model,
     nv: usize,
@@ -72,28 +76,31 @@ fn allocate<'s, 'i>(
     stack: &mut Stack<'s>,
     newton: bool,
     sub: Subset<'i>,
-) -> Result<Context<'s, 'i>, StepError> {
-    let jaref = stack.alloc::<Real>(nefc)?;
-    let jv = stack.alloc::<Real>(nefc)?;
-    let ma = stack.alloc::<Real>(nv)?;
-    let mv = stack.alloc::<Real>(nv)?;
-    let grad = stack.alloc::<Real>(nv)?;
-    let mgrad = stack.alloc::<Real>(nv)?;
-    let search = stack.alloc::<Real>(nv)?;
-    let quad = stack.alloc::<Real>(nefc * 3)?;
+) -> Result<(Context<'s, 'i>, [&'s mut [Real]; 3], &'s mut [i32]), StepError> {
+    let (reals, ints) = scratch_sizes(nv, nefc, newton).ok_or(ArenaError::SizeOverflow)?;
+    let mut reals = stack.alloc::<Real>(reals)?;
+    let mut ints = stack.alloc::<i32>(ints)?;
+    let mut real = |n| split_front(&mut reals, n);
+    let (jaref, jv) = (real(nefc), real(nefc));
+    let (ma, mv, grad, mgrad, search) = (real(nv), real(nv), real(nv), real(nv), real(nv));
+    let quad = real(3 * nefc);
+    let cg = if newton { 0 } else { nv };
+    let cg_scratch = [real(cg), real(cg), real(cg)];
     let hessian = if newton {
+        let square = nv * nv;
         Some(Hessian {
             nnz: 0,
-            h: stack.alloc::<Real>(nv * nv)?,
-            hcone: stack.alloc::<Real>(nv * nv)?,
-            rownnz: stack.alloc::<i32>(nv)?,
-            rowadr: stack.alloc::<i32>(nv)?,
-            colind: stack.alloc::<i32>(nv * nv)?,
+            h: real(square),
+            hcone: real(square),
+            rownnz: split_front(&mut ints, nv),
+            rowadr: split_front(&mut ints, nv),
+            colind: split_front(&mut ints, square),
         })
     } else {
         None
     };
-    Ok(Context {
+    let oldstate = split_front(&mut ints, nefc);
+    let ctx = Context {
         sub,
         jaref,
         jv,
@@ -115,7 +122,28 @@ fn allocate<'s, 'i>(
         smooth_norm: 0.0,
         forces: 0.0,
         elliptic: !is_pyramidal(m),
-    })
+    };
+    Ok((ctx, cg_scratch, oldstate))
+}
+
+/// Elements of `Real` and of `i32` that [`allocate`] splits (`None`: a count overflows).
+fn scratch_sizes(nv: usize, nefc: usize, newton: bool) -> Option<(usize, usize)> {
+    let vectors = nefc.checked_mul(5)?.checked_add(nv.checked_mul(5)?)?;
+    if newton {
+        let square = nv.checked_mul(nv)?;
+        let reals = vectors.checked_add(square.checked_mul(2)?)?;
+        let ints = square.checked_add(nefc)?.checked_add(nv.checked_mul(2)?)?;
+        Some((reals, ints))
+    } else {
+        Some((vectors.checked_add(nv.checked_mul(3)?)?, nefc))
+    }
+}
+
+/// The first `n` elements of `block`, which keeps the rest.
+fn split_front<'s, T>(block: &mut &'s mut [T], n: usize) -> &'s mut [T] {
+    let (head, tail) = core::mem::take(block).split_at_mut(n);
+    *block = tail;
+    head
 }
 
 /// The CG and Newton driver (`mj_solCGNewton`) on the dofs and rows of `sub` (Newton: all).
@@ -131,17 +159,8 @@ fn sol_cg_newton(
 ) -> Result<(), StepError> {
     let (nv, nefc) = (sub.nv(m.nv), sub.nefc(efc.nefc));
     let mut frame = stack.frame();
-    let mut ctx = allocate(m, nv, nefc, &mut frame, newton, sub)?;
-    let (gradold, mgradold, mgraddif): (&mut [Real], &mut [Real], &mut [Real]) = if newton {
-        (&mut [], &mut [], &mut [])
-    } else {
-        (
-            frame.alloc::<Real>(nv)?,
-            frame.alloc::<Real>(nv)?,
-            frame.alloc::<Real>(nv)?,
-        )
-    };
-    let oldstate = frame.alloc::<i32>(nefc)?;
+    let (mut ctx, [gradold, mgradold, mgraddif], oldstate) =
+        allocate(m, nv, nefc, &mut frame, newton, sub)?;
 
     mul_m_subset(m, d, ctx.ma, d.qacc, true, &sub);
     efc.jac.mul_vec_subset(ctx.jaref, d.qacc, true, &sub);

@@ -9,7 +9,7 @@ use super::Efc;
 use crate::arena::Stack;
 use crate::data::Data;
 use crate::error::StepError;
-use crate::math::chol::{chol_factor, chol_update};
+use crate::math::chol::{chol_factor, chol_update, copy_lower};
 use crate::math::mat::sqr_mat_td;
 use crate::math::scalar::sqrt;
 use crate::math::sparse::{
@@ -254,14 +254,12 @@ fn hessian_cone(
     let ltj_row = frame.alloc::<Real>(nv)?;
     let ltj_ind = frame.alloc::<i32>(nv)?;
 
-    #[cfg(not(feature = "fast"))]
-    h.hcone[..h.nnz].copy_from_slice(&h.h[..h.nnz]);
-    // fast build: a dense factor's lower triangle only (the updates and solves read no more)
-    #[cfg(feature = "fast")]
+    // a dense factor's lower triangle only: the updates and solves read no more (MuJoCo copies
+    // the whole matrix; the upper triangle it carries along is never read)
     if jac.sparse {
         h.hcone[..h.nnz].copy_from_slice(&h.h[..h.nnz]);
     } else {
-        crate::math::fast::copy_lower(h.hcone, h.h, nv);
+        copy_lower(h.hcone, h.h, nv);
     }
 
     let mut i = 0;
