@@ -146,7 +146,9 @@ fn narrowphase(
 /// Collisions of flex `f` with itself, for a deformable flex whose contype and conaffinity
 /// match: internal ones when enabled, then of its active elements as `flex_selfcollide` says:
 /// through its hierarchy (`bvh`, and `auto` in 3D), by sweep and prune (`sap`, `auto` in 1D and
-/// 2D) or all pairs (`narrow`, or without midphase or hierarchy).
+/// 2D) or all pairs (`narrow`, or without midphase or hierarchy). Out of line: models without
+/// flexes do not run it.
+#[inline(never)]
 fn flex_self_collisions(
     m: &Model,
     d: &mut Data,
@@ -221,13 +223,30 @@ fn collide_bodies(
         }
         return Ok(());
     }
-    if b2 < nbody {
-        for g1 in body_geoms(m, b1) {
-            for g2 in body_geoms(m, b2) {
-                collide_geom_pair(m, d, arena, g1, g2, merged)?;
-            }
+    if b2 >= nbody {
+        return collide_flex_all(m, d, arena, b1, b2);
+    }
+    for g1 in body_geoms(m, b1) {
+        for g2 in body_geoms(m, b2) {
+            collide_geom_pair(m, d, arena, g1, g2, merged)?;
         }
-    } else if b1 < nbody {
+    }
+    Ok(())
+}
+
+/// [`collide_bodies`] for a body and a flex or two flexes without hierarchies: all geoms
+/// against all elements, or all elements against all. Out of line: bodies' pairs need none of
+/// it.
+#[inline(never)]
+fn collide_flex_all(
+    m: &Model,
+    d: &mut Data,
+    arena: &mut Arena,
+    b1: usize,
+    b2: usize,
+) -> Result<(), StepError> {
+    let nbody = m.nbody;
+    if b1 < nbody {
         let f = b2 - nbody;
         for g in body_geoms(m, b1) {
             if filter_bitmask(
@@ -260,27 +279,45 @@ fn collide_bodies(
 /// Orders the contacts found between two bodies (or a body and a flex, or two flexes) through
 /// their hierarchies by the ids of their geoms, elements or vertices, so that the order does
 /// not depend on the traversal (`contactcompare`; a stable sort, like the C library's merge
-/// sort behind MuJoCo's `qsort`).
+/// sort behind MuJoCo's `qsort`). The traversal often finds them in order already: then a stable
+/// sort leaves them as they are, and the sort's code (larger than the check) is not run.
 fn sort_contacts(m: &Model, contacts: &mut [Contact]) {
-    let key = |c: &Contact| {
-        let object = |i: usize| {
-            if c.geom[i] >= 0 {
-                c.geom[i]
-            } else if c.elem[i] >= 0 {
-                c.elem[i]
-            } else {
-                c.vert[i]
-            }
-        };
-        let (o1, o2) = (object(0), object(1));
-        // undo collide_geoms' ordering by type
-        let ty = |g: i32| m.geom_type[g as usize];
-        if c.geom[0] >= 0 && c.geom[1] >= 0 && ty(o1) > ty(o2) {
-            (o2, o1)
+    if contacts
+        .windows(2)
+        .all(|w| contact_key(m, &w[0]) <= contact_key(m, &w[1]))
+    {
+        return;
+    }
+    sort_unordered(m, contacts);
+}
+
+/// The key [`sort_contacts`] orders by: the ids of the two geoms (in the order of the pair
+/// before `collide_geoms` ordered it by type), elements or vertices.
+fn contact_key(m: &Model, c: &Contact) -> (i32, i32) {
+    let object = |i: usize| {
+        if c.geom[i] >= 0 {
+            c.geom[i]
+        } else if c.elem[i] >= 0 {
+            c.elem[i]
         } else {
-            (o1, o2)
+            c.vert[i]
         }
     };
+    let (o1, o2) = (object(0), object(1));
+    // undo collide_geoms' ordering by type
+    let ty = |g: i32| m.geom_type[g as usize];
+    if c.geom[0] >= 0 && c.geom[1] >= 0 && ty(o1) > ty(o2) {
+        (o2, o1)
+    } else {
+        (o1, o2)
+    }
+}
+
+/// The sort of [`sort_contacts`] for contacts out of order, out of line: most steps do not
+/// need it.
+#[cold]
+#[inline(never)]
+fn sort_unordered(m: &Model, contacts: &mut [Contact]) {
     // A stable order is needed (equal keys keep the order they were found in, as the C qsort
     // behind MuJoCo keeps it), but an insertion sort moves whole contacts O(n^2) times, which
     // dominated a cloth's step. Tagging each contact with its position (in `efc_address`, which
@@ -289,7 +326,7 @@ fn sort_contacts(m: &Model, contacts: &mut [Contact]) {
     for (i, c) in contacts.iter_mut().enumerate() {
         c.efc_address = i as i32;
     }
-    contacts.sort_unstable_by_key(|c| (key(c), c.efc_address));
+    contacts.sort_unstable_by_key(|c| (contact_key(m, c), c.efc_address));
     for c in contacts.iter_mut() {
         c.efc_address = -1;
     }

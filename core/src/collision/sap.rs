@@ -30,12 +30,6 @@ pub(super) fn broadphase_into(
 ) -> Result<usize, StepError> {
     let mem = BroadphaseMem::layout(m.nbody + m.nflex, maxpairs)?;
     let scratch = arena.reserve::<u64>(mem.words())?;
-    if !any_pair_passes_filter(m) {
-        // the pair list would stay empty; the scratch was reserved all the same, so the
-        // arena's peak counters are MuJoCo's
-        arena.release(scratch);
-        return Ok(0);
-    }
     let block = arena.reserved::<u64>(&scratch, mem.words());
     let result = mem.carve(block).and_then(|arrays| broadphase(m, d, arrays));
     let copied = result.and_then(|n| {
@@ -50,16 +44,6 @@ pub(super) fn broadphase_into(
     });
     arena.release(scratch);
     copied
-}
-
-/// Whether some contype of a geom or flex shares a bit with some conaffinity: otherwise every
-/// body and flex pair fails the bitmask filter, and the broad phase (bounding boxes, principal
-/// axes, sweep) cannot find a pair. A model without contacts (geoms with `contype="0"`) skips it.
-fn any_pair_passes_filter(m: &Model) -> bool {
-    let or = |a: &[i32], b: &[i32]| a.iter().chain(b).fold(0, |acc, &x| acc | x);
-    let contype = or(&m.geom_contype, &m.flex_contype);
-    let conaffinity = or(&m.geom_conaffinity, &m.flex_conaffinity);
-    contype & conaffinity != 0
 }
 
 /// The broad phase's memory, reserved as one block at the top of the arena while it runs: its
@@ -181,6 +165,7 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
         active,
         masks,
     } = mem;
+    let mut any = [0, 0];
     for (bf, mask) in masks.iter_mut().enumerate() {
         *mask = if bf < m.nbody {
             body_geoms(m, bf).fold([0, 0], |[t, a], g| {
@@ -192,6 +177,13 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
                 m.flex_conaffinity[bf - m.nbody],
             ]
         };
+        any = [any[0] | mask[0], any[1] | mask[1]];
+    }
+    if any[0] & any[1] == 0 {
+        // no contype shares a bit with a conaffinity: every pair fails the bitmask filter, and
+        // the rest (bounding boxes, principal axes, sweep) cannot find one (a model without
+        // contacts: geoms with `contype="0"`)
+        return Ok(0);
     }
     let mut list = PairList { pairs, n: 0, masks };
     let dsbl_filterparent = disabled(m, DSBL_FILTERPARENT);
@@ -284,26 +276,18 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
 /// vertices not on it (the rows of the eigenvectors of their covariance), or `None` when there
 /// are none.
 fn principal_frame(m: &Model, d: &Data) -> Option<[Real; 9]> {
-    let (xpos, vpos) = (v3(d.geom_xpos), v3(d.flexvert_xpos));
-    let geoms = (0..m.ngeom)
-        .filter(|&g| m.geom_bodyid[g] != 0)
-        .map(|g| &xpos[g]);
-    let verts = (0..m.nflexvert)
-        .filter(|&v| m.flex_vertbodyid[v] != 0)
-        .map(|v| &vpos[v]);
-    let moving = || geoms.clone().chain(verts.clone());
     let mut cen = [0.0; 3];
     let mut cnt = 0usize;
-    for x in moving() {
+    for_each_moving(m, d, |x| {
         add_to3(&mut cen, x);
         cnt += 1;
-    }
+    });
     if cnt == 0 {
         return None;
     }
     cen = scl3(&cen, 1.0 / cnt as Real);
     let mut cov = [0.0; 9];
-    for x in moving() {
+    for_each_moving(m, d, |x| {
         let dif = sub3(x, &cen);
         let (d00, d01, d02) = (dif[0] * dif[0], dif[0] * dif[1], dif[0] * dif[2]);
         let (d11, d12, d22) = (dif[1] * dif[1], dif[1] * dif[2], dif[2] * dif[2]);
@@ -313,9 +297,26 @@ fn principal_frame(m: &Model, d: &Data) -> Option<[Real; 9]> {
         {
             *c += x;
         }
-    }
+    });
     let inv = 1.0 / cnt as Real;
     Some(eig3(&cov.map(|c| c * inv)).eigvec)
+}
+
+/// Calls `f` with the position of each geom outside the world body, then of each flex vertex not
+/// on it, in order. Two plain loops: a chained iterator's state machine, run twice per
+/// step, cost more code than the loops (callgrind, bench hopper).
+fn for_each_moving(m: &Model, d: &Data, mut f: impl FnMut(&[Real; 3])) {
+    // the arrays have `ngeom` and `nflexvert` entries
+    for (&body, x) in m.geom_bodyid.iter().zip(v3(d.geom_xpos)) {
+        if body != 0 {
+            f(x);
+        }
+    }
+    for (&body, x) in m.flex_vertbodyid.iter().zip(v3(d.flexvert_xpos)) {
+        if body != 0 {
+            f(x);
+        }
+    }
 }
 
 /// Body or flex `bf`'s bounding box in `frame` as min[3], max[3] (`makeAAMM`).
@@ -551,17 +552,20 @@ impl Sap<'_> {
             return Err(StepError::Numerical("SAP failed"));
         }
         let (aamm, axis) = (self.aamm, self.axis);
+        // one pass fills the end points and their order and notes a NaN
+        let mut nan = false;
         for i in 0..n {
-            self.value[2 * i] = single(aamm[6 * i + axis]);
+            let (lo, hi) = (single(aamm[6 * i + axis]), single(aamm[6 * i + 3 + axis]));
+            self.value[2 * i] = lo;
             self.id[2 * i] = i as i32;
-            self.value[2 * i + 1] = single(aamm[6 * i + 3 + axis]);
+            self.order[2 * i] = 2 * i as u32;
+            self.value[2 * i + 1] = hi;
             self.id[2 * i + 1] = i as i32 + 0x10000;
-        }
-        for (k, o) in self.order.iter_mut().enumerate() {
-            *o = k as u32;
+            self.order[2 * i + 1] = 2 * i as u32 + 1;
+            nan |= lo.is_nan() | hi.is_nan();
         }
         let value = &*self.value;
-        if value.iter().any(|v| v.is_nan()) {
+        if nan {
             merge_sort(self.order, self.tmp, &|a, b| {
                 sap_compare(value[a as usize], value[b as usize])
             });
@@ -600,7 +604,11 @@ impl Sap<'_> {
                 // interval closes
                 let closing = id & 0xFFFF;
                 if let Some(j) = self.active[..cnt].iter().position(|&a| a == closing) {
-                    self.active.copy_within(j + 1..cnt, j);
+                    // a plain loop: the few open intervals did not repay `copy_within`'s call
+                    // to `memmove`
+                    for k in j..cnt - 1 {
+                        self.active[k] = self.active[k + 1];
+                    }
                     cnt -= 1;
                 }
             }
