@@ -121,7 +121,7 @@ fn contact_diag_approx(
     let (tran, rot) = match pair_bodies(m, con)? {
         Some((b1, b2)) => weighted(&[b1, b2], &[1.0, 1.0]),
         None => {
-            let bodies = ContactBodies::of(m, flexvert_xpos, con, false)?;
+            let bodies = elem_bodies(m, flexvert_xpos, con)?;
             weighted(bodies.bodies(), &bodies.weight)
         }
     };
@@ -146,6 +146,17 @@ fn contact_diag_approx(
             2 * (dim - 1)
         }
     })
+}
+
+/// The bodies of a contact on a flex element, weighted ([`ContactBodies::of`], unsigned). Out
+/// of line: most contacts are between two bodies.
+#[inline(never)]
+fn elem_bodies(
+    m: &Model,
+    flexvert_xpos: &[Real],
+    con: &Contact,
+) -> Result<ContactBodies, StepError> {
+    ContactBodies::of(m, flexvert_xpos, con, false)
 }
 
 /// The solver parameters of row `i`: `solref`, `solreffriction` (contacts only) and `solimp`,
