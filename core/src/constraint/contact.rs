@@ -229,23 +229,7 @@ fn add_contacts(
                 (dim > 3).then_some(&mut *difr),
             )
         } else {
-            let bodies = ContactBodies::of(m, d.flexvert_xpos, con, true)?;
-            let sum = match sum {
-                Some(ref mut sum) => sum,
-                None => sum.insert(SumScratch::new(stack, nv)?),
-            };
-            let weighted = (bodies.bodies(), &bodies.weight[..bodies.n]);
-            jac_sum(
-                m,
-                d,
-                rows.sparse,
-                chain,
-                weighted,
-                &con.pos,
-                jacdif,
-                dim > 3,
-                sum,
-            )
+            elem_jac(m, d, rows.sparse, chain, con, jacdif, &mut sum, stack)?
         };
         let (difp, difr) = jacdif.split_at_mut(3 * nv);
         if n == 0 {
@@ -295,4 +279,31 @@ fn add_contacts(
         }
     }
     Ok(())
+}
+
+/// The Jacobian of a contact on a flex element (see [`jac_sum`]) into `jacdif`, with the merged
+/// chain of a sparse row; `sum` is its scratch, made at the first such contact. Out of line:
+/// most contacts are between two bodies.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn elem_jac<'s>(
+    m: &Model,
+    d: &Data,
+    sparse: bool,
+    chain: &mut [i32],
+    con: &Contact,
+    jacdif: &mut [Real],
+    sum: &mut Option<SumScratch<'s>>,
+    stack: &mut Stack<'s>,
+) -> Result<usize, StepError> {
+    let bodies = ContactBodies::of(m, d.flexvert_xpos, con, true)?;
+    let sum = match sum {
+        Some(sum) => sum,
+        None => sum.insert(SumScratch::new(stack, m.nv)?),
+    };
+    let weighted = (bodies.bodies(), &bodies.weight[..bodies.n]);
+    let rot = contact_dim(con)? > 3;
+    Ok(jac_sum(
+        m, d, sparse, chain, weighted, &con.pos, jacdif, rot, sum,
+    ))
 }

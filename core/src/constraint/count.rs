@@ -162,16 +162,22 @@ fn count_limits(m: &Model, d: &Data, sparse: bool, c: &mut RowCounts) {
         }
     }
     for i in (0..m.ntendon).filter(|&i| m.tendon_limited[i] != 0) {
-        let value = d.ten_length[i];
-        let nnz = d.ten_J_rownnz[i] as usize;
-        for side in [-1, 1] {
-            if within_margin(
-                limit_dist(&m.tendon_range[2 * i..2 * i + 2], side, value),
-                m.tendon_margin[i],
-            ) {
-                c.nl += block_rows(m, sparse, 1, nnz);
-                c.nnz += nnz;
-            }
+        count_tendon_limits(m, d, sparse, i, c);
+    }
+}
+
+/// Limit rows of tendon `i`; out of line, as few models limit tendons.
+#[inline(never)]
+fn count_tendon_limits(m: &Model, d: &Data, sparse: bool, i: usize, c: &mut RowCounts) {
+    let value = d.ten_length[i];
+    let nnz = d.ten_J_rownnz[i] as usize;
+    for side in [-1, 1] {
+        if within_margin(
+            limit_dist(&m.tendon_range[2 * i..2 * i + 2], side, value),
+            m.tendon_margin[i],
+        ) {
+            c.nl += block_rows(m, sparse, 1, nnz);
+            c.nnz += nnz;
         }
     }
 }

@@ -44,7 +44,7 @@ impl<'s> EqScratch<'s> {
 }
 
 /// Rows of the active equality constraints (`mj_instantiateEquality`), their scratch in a
-/// child frame of `stack`.
+/// child frame of `stack`. Each type's rows are made out of line: a model has few of them.
 pub(super) fn equality_rows(
     m: &Model,
     d: &Data,
@@ -70,6 +70,7 @@ pub(super) fn equality_rows(
 
 /// Flex: every edge that is not rigid keeps its rest length; one row per edge, position error
 /// `flexedge_length - flexedge_length0`, Jacobian the edge's row of `flexedge_J`.
+#[inline(never)]
 fn flex_rows(m: &Model, d: &Data, i: usize, rows: &mut Rows) -> Result<(), StepError> {
     let f = m.eq_obj1id[i] as usize;
     let start = m.flex_edgeadr[f] as usize;
@@ -98,6 +99,7 @@ fn global_point(d: &Data, local: &[Real], body: usize) -> [Real; 3] {
 
 /// Connect: the anchor of body 1 (`eq_data[0..3]`) and the point of body 2 (`eq_data[3..6]`)
 /// coincide; three rows, position error `p1 - p2`.
+#[inline(never)]
 fn connect_rows(
     m: &Model,
     d: &Data,
@@ -137,6 +139,7 @@ fn connect_rows(
 /// Weld: body 2's frame at `eq_data[0..3]` and body 1's at `eq_data[3..6]` coincide, with
 /// relative orientation `eq_data[6..10]`; six rows, the rotational ones scaled by
 /// `torquescale` (`eq_data[10]`).
+#[inline(never)]
 fn weld_rows(
     m: &Model,
     d: &Data,
@@ -224,6 +227,7 @@ fn coupling_object(
 
 /// Joint or tendon coupling: `x1 - x1ref = poly(x2 - x2ref)` with the quartic polynomial of
 /// `eq_data[0..5]`, or `x1 = x1ref + eq_data[0]` without a second object; one row.
+#[inline(never)]
 fn coupling_row(
     m: &Model,
     d: &Data,

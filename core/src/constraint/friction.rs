@@ -20,34 +20,24 @@ pub(super) fn friction_rows(
     if disabled(m, DSBL_FRICTIONLOSS) {
         return Ok(());
     }
-    let nv = m.nv;
-    let jac = stack.alloc::<Real>(nv)?;
-    for i in (0..nv).filter(|&i| m.dof_frictionloss[i] > 0.0) {
+    let jac = stack.alloc::<Real>(m.nv)?;
+    for i in (0..m.nv).filter(|&i| m.dof_frictionloss[i] > 0.0) {
         let floss = m.dof_frictionloss[i];
-        if rows.sparse {
-            jac[0] = 1.0;
-            rows.add(
-                &jac[..1],
-                &[i as i32],
-                &[],
-                &[],
-                floss,
-                1,
-                CNSTR_FRICTION_DOF,
-                i,
-            )?;
-        } else {
-            jac.fill(0.0);
-            jac[i] = 1.0;
-            rows.add(jac, &[], &[], &[], floss, 1, CNSTR_FRICTION_DOF, i)?;
-        }
+        rows.add_dof_row(jac, i as i32, 1.0, (0.0, 0.0, floss), CNSTR_FRICTION_DOF, i)?;
     }
     for i in (0..m.ntendon).filter(|&i| m.tendon_frictionloss[i] > 0.0) {
-        let adr = rows.nefc;
-        let (row, cols) = tendon_row(m, d, i, rows.sparse);
-        let floss = m.tendon_frictionloss[i];
-        rows.add(row, cols, &[], &[], floss, 1, CNSTR_FRICTION_TENDON, i)?;
-        rows.note_tendon(i, adr);
+        tendon_friction_row(m, d, i, rows)?;
     }
+    Ok(())
+}
+
+/// The friction-loss row of tendon `i`; out of line, as few models have one.
+#[inline(never)]
+fn tendon_friction_row(m: &Model, d: &Data, i: usize, rows: &mut Rows) -> Result<(), StepError> {
+    let adr = rows.nefc;
+    let (row, cols) = tendon_row(m, d, i, rows.sparse);
+    let floss = m.tendon_frictionloss[i];
+    rows.add(row, cols, &[], &[], floss, 1, CNSTR_FRICTION_TENDON, i)?;
+    rows.note_tendon(i, adr);
     Ok(())
 }

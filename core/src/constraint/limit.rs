@@ -82,28 +82,14 @@ fn joint_limit_rows(
             continue;
         }
         let sign = -Real::from(side as i8);
-        if rows.sparse {
-            jac[0] = sign;
-            rows.add(
-                &jac[..1],
-                &[dof],
-                &[dist],
-                &[margin],
-                0.0,
-                1,
-                CNSTR_LIMIT_JOINT,
-                j,
-            )?;
-        } else {
-            jac.fill(0.0);
-            jac[dof as usize] = sign;
-            rows.add(jac, &[], &[dist], &[margin], 0.0, 1, CNSTR_LIMIT_JOINT, j)?;
-        }
+        rows.add_dof_row(jac, dof, sign, (dist, margin, 0.0), CNSTR_LIMIT_JOINT, j)?;
     }
     Ok(())
 }
 
-/// Limit row of a ball joint: on the rotation angle, along the rotation axis.
+/// Limit row of a ball joint: on the rotation angle, along the rotation axis. Out of line, as
+/// are the tendons' rows: most models limit hinges and slides only.
+#[inline(never)]
 fn ball_limit_row(
     m: &Model,
     d: &Data,
@@ -140,6 +126,7 @@ fn ball_limit_row(
 }
 
 /// Limit rows of a tendon.
+#[inline(never)]
 fn tendon_limit_rows(
     m: &Model,
     d: &Data,

@@ -105,7 +105,9 @@ pub fn make_constraint(m: &Model, d: &mut Data) -> Result<(), StepError> {
 }
 
 /// Makes the rows ([`make_rows`]), checks them against the count, then adds the Jacobian's
-/// transpose and the rows' soft-constraint parameters.
+/// transpose and the rows' soft-constraint parameters. Out of line, one copy for both views of
+/// the arena.
+#[inline(never)]
 fn fill_rows(
     m: &Model,
     d: &Data,

@@ -117,6 +117,31 @@ impl<'r> Rows<'r> {
         Ok(())
     }
 
+    /// Adds one row of type `ty` for object `id` whose Jacobian is `sign` at dof `dof` (joint
+    /// limits, dof friction loss), built in the scratch `jac` of `nv`. One out-of-line copy for
+    /// every such row.
+    #[inline(never)]
+    pub(super) fn add_dof_row(
+        &mut self,
+        jac: &mut [Real],
+        dof: i32,
+        sign: Real,
+        (pos, margin, frictionloss): (Real, Real, Real),
+        ty: i32,
+        id: usize,
+    ) -> Result<(), StepError> {
+        // a sparse row is its single column (the chain, which a dense row does not read)
+        let row = if self.sparse {
+            jac[0] = sign;
+            &jac[..1]
+        } else {
+            jac.fill(0.0);
+            jac[dof as usize] = sign;
+            &*jac
+        };
+        self.add(row, &[dof], &[pos], &[margin], frictionloss, 1, ty, id)
+    }
+
     /// Writes `size` sparse rows with the columns of `chain`, right after the previous row.
     pub(super) fn copy_sparse(
         &mut self,

@@ -22,42 +22,14 @@ pub(super) fn diag_approx(
     a: &mut ArenaArraysMut,
 ) -> Result<(), StepError> {
     let da = &mut *a.efc_diagApprox;
-    let body = |b: i32, k: usize| m.body_invweight0[2 * b as usize + k];
-    let mut weldcnt = 0;
+    let mut weldcnt = 0u8;
     let mut i = 0;
     while i < nefc {
         let id = a.efc_id[i] as usize;
         match a.efc_type[i] {
             CNSTR_EQUALITY => {
-                let (o1, o2) = (m.eq_obj1id[id], m.eq_obj2id[id]);
-                da[i] = match m.eq_type[id] {
-                    EQ_CONNECT => body(o1, 0) + body(o2, 0),
-                    EQ_WELD => {
-                        // three translation rows, then three rotation rows
-                        let k = usize::from(weldcnt > 2);
-                        weldcnt = (weldcnt + 1) % 6;
-                        body(o1, k) + body(o2, k)
-                    }
-                    EQ_JOINT | EQ_TENDON => {
-                        let weight = |o: i32| {
-                            if m.eq_type[id] == EQ_JOINT {
-                                m.dof_invweight0[m.jnt_dofadr[o as usize] as usize]
-                            } else {
-                                m.tendon_invweight0[o as usize]
-                            }
-                        };
-                        let mut w = weight(o1);
-                        if o2 >= 0 {
-                            w += weight(o2);
-                        }
-                        w
-                    }
-                    // the validator admits no other type
-                    _ => {
-                        i += flex_diag_approx(m, o1 as usize, &mut da[i..nefc]);
-                        continue;
-                    }
-                };
+                i += eq_diag_approx(m, id, &mut weldcnt, &mut da[i..nefc]);
+                continue;
             }
             CNSTR_FRICTION_DOF => da[i] = m.dof_invweight0[id],
             CNSTR_LIMIT_JOINT => da[i] = m.dof_invweight0[m.jnt_dofadr[id] as usize],
@@ -73,10 +45,45 @@ pub(super) fn diag_approx(
     Ok(())
 }
 
+/// `efc_diagApprox` of the row of equality `id` at `da[0]`, or of all the rows of a flex
+/// equality; returns the number of rows consumed. `weldcnt` counts the rows of a weld, three
+/// translations then three rotations. Out of line: few models have equalities.
+#[inline(never)]
+fn eq_diag_approx(m: &Model, id: usize, weldcnt: &mut u8, da: &mut [Real]) -> usize {
+    let body = |b: i32, k: usize| m.body_invweight0[2 * b as usize + k];
+    let (o1, o2) = (m.eq_obj1id[id], m.eq_obj2id[id]);
+    da[0] = match m.eq_type[id] {
+        EQ_CONNECT => body(o1, 0) + body(o2, 0),
+        EQ_WELD => {
+            let k = usize::from(*weldcnt > 2);
+            *weldcnt = (*weldcnt + 1) % 6;
+            body(o1, k) + body(o2, k)
+        }
+        EQ_JOINT | EQ_TENDON => {
+            let weight = |o: i32| {
+                if m.eq_type[id] == EQ_JOINT {
+                    m.dof_invweight0[m.jnt_dofadr[o as usize] as usize]
+                } else {
+                    m.tendon_invweight0[o as usize]
+                }
+            };
+            let mut w = weight(o1);
+            if o2 >= 0 {
+                w += weight(o2);
+            }
+            w
+        }
+        // the validator admits no other type
+        _ => return flex_diag_approx(m, o1 as usize, da),
+    };
+    1
+}
+
 /// `efc_diagApprox` of the rows of a flex equality: the inverse weights of its edges that are
 /// not rigid, in order; returns the number of rows consumed. Like MuJoCo, this assumes one row
 /// per such edge (an edge without dofs has none, and then the following rows take the
 /// remaining weights); the rows end at `nefc`.
+#[inline(never)]
 fn flex_diag_approx(m: &Model, f: usize, da: &mut [Real]) -> usize {
     let start = m.flex_edgeadr[f] as usize;
     let weights = (start..start + m.flex_edgenum[f] as usize)
@@ -114,7 +121,7 @@ fn contact_diag_approx(
     let (tran, rot) = match pair_bodies(m, con)? {
         Some((b1, b2)) => weighted(&[b1, b2], &[1.0, 1.0]),
         None => {
-            let bodies = ContactBodies::of(m, flexvert_xpos, con, false)?;
+            let bodies = elem_bodies(m, flexvert_xpos, con)?;
             weighted(bodies.bodies(), &bodies.weight)
         }
     };
@@ -141,6 +148,17 @@ fn contact_diag_approx(
     })
 }
 
+/// The bodies of a contact on a flex element, weighted ([`ContactBodies::of`], unsigned). Out
+/// of line: most contacts are between two bodies.
+#[inline(never)]
+fn elem_bodies(
+    m: &Model,
+    flexvert_xpos: &[Real],
+    con: &Contact,
+) -> Result<ContactBodies, StepError> {
+    ContactBodies::of(m, flexvert_xpos, con, false)
+}
+
 /// The solver parameters of row `i`: `solref`, `solreffriction` (contacts only) and `solimp`,
 /// with MuJoCo's corrections: mixed-sign references replaced by the defaults, time constants at
 /// least two timesteps (unless `refsafe` is disabled), impedances clamped (`getsolparam`).
@@ -150,28 +168,22 @@ fn sol_params(
     i: usize,
 ) -> ([Real; NREF], [Real; NREF], [Real; NIMP]) {
     let id = a.efc_id[i] as usize;
-    // one bounds check per parameter block rather than one per element
-    let pick_ref = |s: &[Real]| -> [Real; NREF] { pick(s, id) };
-    let pick_imp = |s: &[Real]| -> [Real; NIMP] { pick(s, id) };
     let mut friction = [0.0; NREF];
-    let (mut solref, mut solimp) = match a.efc_type[i] {
-        CNSTR_EQUALITY => (pick_ref(&m.eq_solref), pick_imp(&m.eq_solimp)),
-        CNSTR_LIMIT_JOINT => (pick_ref(&m.jnt_solref), pick_imp(&m.jnt_solimp)),
-        CNSTR_FRICTION_DOF => (pick_ref(&m.dof_solref), pick_imp(&m.dof_solimp)),
-        CNSTR_LIMIT_TENDON => (
-            pick_ref(&m.tendon_solref_lim),
-            pick_imp(&m.tendon_solimp_lim),
-        ),
-        CNSTR_FRICTION_TENDON => (
-            pick_ref(&m.tendon_solref_fri),
-            pick_imp(&m.tendon_solimp_fri),
-        ),
+    // the parameter arrays of the row's kind and the block in them: one pick for all kinds
+    let (refs, imps, k): (&[Real], &[Real], usize) = match a.efc_type[i] {
+        CNSTR_EQUALITY => (&m.eq_solref, &m.eq_solimp, id),
+        CNSTR_LIMIT_JOINT => (&m.jnt_solref, &m.jnt_solimp, id),
+        CNSTR_FRICTION_DOF => (&m.dof_solref, &m.dof_solimp, id),
+        CNSTR_LIMIT_TENDON => (&m.tendon_solref_lim, &m.tendon_solimp_lim, id),
+        CNSTR_FRICTION_TENDON => (&m.tendon_solref_fri, &m.tendon_solimp_fri, id),
         _ => {
             let con = &a.contact[id];
             friction = con.solreffriction;
-            (con.solref, con.solimp)
+            (&con.solref, &con.solimp, 0)
         }
     };
+    let mut solref: [Real; NREF] = pick(refs, k);
+    let mut solimp: [Real; NIMP] = pick(imps, k);
     let refsafe = !disabled(m, DSBL_REFSAFE);
     let min_timeconst = 2.0 * m.opt.timestep;
     // the standard (positive) and direct (negative) formats cannot be mixed
@@ -296,14 +308,16 @@ pub(super) fn make_impedance(m: &Model, nefc: usize, first_contact: usize, a: &m
         i += dim;
     }
     contact_cone_r(m, a, first_contact, nefc);
-    // sliced to the rows once, so that the loops carry no bounds checks
-    let r = &a.efc_R[..nefc];
-    for (d, &r) in a.efc_D[..nefc].iter_mut().zip(r) {
-        *d = 1.0 / r;
-    }
+    // one pass over the rows, sliced once so that it carries no bounds checks
     let kbip = a.efc_KBIP[..4 * nefc].chunks_exact(4);
-    for ((da, &r), kbip) in a.efc_diagApprox[..nefc].iter_mut().zip(r).zip(kbip) {
+    let rows = a.efc_D[..nefc]
+        .iter_mut()
+        .zip(&mut a.efc_diagApprox[..nefc])
+        .zip(&a.efc_R[..nefc])
+        .zip(kbip);
+    for (((d, da), &r), kbip) in rows {
         let imp = kbip[2];
+        *d = 1.0 / r;
         *da = r * imp / (1.0 - imp);
     }
 }
