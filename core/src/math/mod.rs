@@ -14,6 +14,8 @@ pub mod chol;
 pub mod eig3;
 #[cfg(feature = "fast")]
 pub mod fast;
+#[cfg(feature = "fast")]
+pub mod fast_chol;
 pub mod mat;
 pub mod misc;
 pub mod pose;

@@ -53,7 +53,7 @@ pub(super) fn hessian_direct(
         } else {
             sqr_mat_td(h.h, efc.jac.J, Some(dq), nefc, nv);
             add_m_dense(m, d, h.h);
-            chol_factor(h.h, nv, MINVAL);
+            factor_dense(h.h, nv);
             h.nnz = nv * nv;
         }
     }
@@ -63,6 +63,18 @@ pub(super) fn hessian_direct(
     }
     ctx.nupdate = nefc as i32;
     Ok(())
+}
+
+/// Factors the dense symmetric Hessian in place (lower triangle): in the fast build, when it is
+/// mostly zeros, by a right-looking kernel that skips them, which reads both triangles
+/// (`sqr_mat_td` and `add_m_dense` set them).
+fn factor_dense(h: &mut [Real], nv: usize) {
+    #[cfg(feature = "fast")]
+    if crate::math::fast_chol::mostly_zero(h, nv) {
+        crate::math::fast_chol::chol_factor_rows(h, nv, MINVAL);
+        return;
+    }
+    chol_factor(h, nv, MINVAL);
 }
 
 /// The sparse Hessian `M + J' diag(dq) J` in the uncompressed layout, factored, then
