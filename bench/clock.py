@@ -2,7 +2,7 @@
 """Why the clock disagrees with the instruction count: one step of mjrs against MuJoCo 3.1.6 in
 valgrind's cache and branch simulators, and optionally timed.
 
-    bench/clock.py [--steps N] [--data] [--top K] [--rounds R] [--cpu C] NAME|MODEL...
+    bench/clock.py [--steps N] [--data] [--top K] [--rounds R] [--cpu C] [--f32] NAME|MODEL...
 
 Both engines step the same MuJoCo-compiled MJB under the same control law inside callgrind
 (`--cache-sim=yes --branch-sim=yes`, counting only the step function as bench/speed.py does),
@@ -25,6 +25,9 @@ counted in their caller) and their misses per step. With --rounds R, steps per s
 best and median of R alternating runs of `mjrs speed` and MuJoCo's speed program pinned to CPU C
 (`taskset`), with the load average before and after (timings on a shared machine vary; the
 simulated counts do not).
+With --f32, the f32 core (`mjrs speed --f32`, its step function `mjrs_core_f32::forward::step`)
+takes mjrs's place and the exact build MuJoCo's: where the f32 core's clock trails its instruction
+count against the f64 core's (issue 25: the f32 core at least as fast as the f64 core).
 Needs ../shared/mjref/mjref and valgrind; builds mjrs in release first."""
 import argparse
 import collections
@@ -38,6 +41,11 @@ import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import speed  # noqa: E402  (models(), run(), last_json(), the paths)
+
+# One engine of the comparison: its label, the program and arguments before the model and after
+# it (then the step count), its step function, the function `--data` finds the step's entry by,
+# and the binary holding the step function (None: MuJoCo's shared library).
+Engine = collections.namedtuple("Engine", "label program args step callee binary")
 
 CACHES = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=1048576,8,64"]
 COLUMNS = ["Ir", "Bc", "Bm", "I1m", "D1m", "code"]
@@ -220,12 +228,22 @@ def main():
     ap.add_argument("--top", type=int, default=0, help="list the K functions with the most code lines")
     ap.add_argument("--rounds", type=int, default=0, help="also time R alternating rounds")
     ap.add_argument("--cpu", type=int, default=1, help="the CPU the timed runs are pinned to")
+    ap.add_argument("--f32", action="store_true", help="the f32 core against the exact (f64) build")
     a = ap.parse_args()
     known = {name: (xml, steps) for name, xml, steps in speed.models()}
     mjrs = speed.build_mjrs()
     speed.run([str(speed.MJREF), "setup"])
     ref_bin = speed.MJREF_HOME / "speed"
     print(f"per step; L1 32 KiB 8-way, LL 1 MiB 8-way; {a.steps} steps simulated")
+    # the engine measured, then the one it is measured against
+    exact = Engine("exact", [str(mjrs), "speed"], ["--steps"], speed.STEP_EXACT,
+                   "mjrs_core::forward::forward_stages", mjrs)
+    if a.f32:
+        engines = (Engine("f32", [str(mjrs), "speed"], ["--f32", "--steps"], speed.STEP_F32,
+                          "mjrs_core_f32::forward::forward_stages", mjrs), exact)
+    else:
+        engines = (exact._replace(label="mjrs"),
+                   Engine("MuJoCo", [str(ref_bin)], [], speed.STEP_MUJOCO, "mj_forwardSkip", None))
     print(f"{'model':<22} {'engine':<7}" + "".join(f"{c:>10}" for c in COLUMNS))
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
@@ -233,35 +251,30 @@ def main():
             xml, timed_steps = known.get(model, (pathlib.Path(model), 2000))
             mjb = tmp / "m.mjb"
             speed.run([str(speed.MJREF), "mjb", str(xml), "-o", str(mjb)])
-            n = str(a.steps)
-            ours = simulate([str(mjrs), "speed", str(mjb), "--steps", n], speed.STEP_EXACT,
-                            a.steps, tmp / "cg.mjrs")
-            ref = simulate([str(ref_bin), str(mjb), n], speed.STEP_MUJOCO, a.steps, tmp / "cg.mj")
-            for label, s in (("mjrs", ours[2]), ("MuJoCo", ref[2])):
+            def command(engine, steps):
+                return engine.program + [str(mjb)] + engine.args + [str(steps)]
+            ours, ref = (simulate(command(e, a.steps), e.step, a.steps, tmp / f"cg.{e.label}")
+                         for e in engines)
+            for label, s in ((engines[0].label, ours[2]), (engines[1].label, ref[2])):
                 print(f"{model:<22} {label:<7}" + "".join(f"{s[c]:>10.1f}" for c in COLUMNS))
             print(f"{model:<22} {'ratio':<7}" + "".join(
                 f"{ours[2][c] / ref[2][c] if ref[2][c] else float('nan'):>10.2f}" for c in COLUMNS))
             if a.data:
-                steps7 = str(DATA_STEPS)
-                for label, cmd, binary, symbol, callee in (
-                        ("mjrs", [str(mjrs), "speed", str(mjb), "--steps", steps7], mjrs,
-                         speed.STEP_EXACT, "mjrs_core::forward::forward_stages"),
-                        ("MuJoCo", [str(ref_bin), str(mjb), steps7], mujoco_lib(), "mj_step",
-                         "mj_forwardSkip")):
-                    n, stack, over = data_lines(cmd, binary, symbol, callee)
-                    print(f"  {label}: {n} data lines per step ({n * 64 / 1024:.1f} KiB), {stack} on"
+                for e in engines:
+                    binary = e.binary or mujoco_lib()
+                    n, stack, over = data_lines(command(e, DATA_STEPS), binary, e.step, e.callee)
+                    print(f"  {e.label}: {n} data lines per step ({n * 64 / 1024:.1f} KiB), {stack} on"
                           f" the stack, {over} beyond 8 ways of an L1 set")
             if a.top:
-                for label, (costs, addrs, _) in (("mjrs", ours), ("MuJoCo", ref)):
+                for label, (costs, addrs, _) in ((engines[0].label, ours), (engines[1].label, ref)):
                     print(f"  {label}: functions with the most code lines executed per step")
                     print("\n".join(top_functions(costs, addrs, a.steps, a.top)))
             if a.rounds:
                 before = load()
-                steps = str(timed_steps)
-                (best, med), (rbest, rmed) = timed(
-                    [[str(mjrs), "speed", str(mjb), "--steps", steps], [str(ref_bin), str(mjb), steps]],
-                    a.rounds, a.cpu)
-                print(f"{model:<22} steps/s mjrs {best:.0f} (median {med:.0f}), MuJoCo {rbest:.0f}"
+                (best, med), (rbest, rmed) = timed([command(e, timed_steps) for e in engines],
+                                                   a.rounds, a.cpu)
+                mine, theirs = (e.label for e in engines)
+                print(f"{model:<22} steps/s {mine} {best:.0f} (median {med:.0f}), {theirs} {rbest:.0f}"
                       f" (median {rmed:.0f}): best {best / rbest:.3f}, median {med / rmed:.3f};"
                       f" load {before} -> {load()}")
             sys.stdout.flush()
