@@ -147,6 +147,14 @@ def trace(cmd):
 DATA_STEPS = 7  # steps traced; a count that no other instruction at the step's offset runs
 
 
+def prologue(binary, addr, count=4):
+    """The addresses of the first `count` instructions at `addr` in `binary` (objdump)."""
+    out = speed.run(["objdump", "-d", "--no-show-raw-insn", f"--start-address={addr:#x}",
+                     f"--stop-address={addr + 64:#x}", str(binary)])
+    found = [int(m.group(1), 16) for m in re.finditer(r"^\s*([0-9a-f]+):\s", out, re.M)]
+    return found[:count]
+
+
 def data_lines(cmd, binary, symbol, callee):
     """Distinct data lines of one steady step (the second), its stack lines and the lines beyond
     8 per L1 set, from two lackey traces of DATA_STEPS steps. The first finds where the step
@@ -154,16 +162,22 @@ def data_lines(cmd, binary, symbol, callee):
     aligned) that runs exactly DATA_STEPS times, with `callee`'s entry run too at the same load
     address."""
     entry, other = entry_offset(binary, symbol), entry_offset(binary, callee)
+    # other code at the same page offsets can run as often: the step's first instructions and
+    # the callee's, all at one load address, single it out
+    anchors = prologue(binary, entry) + prologue(binary, other)
+    offsets = {x & 0xFFF for x in anchors}
     counts = collections.Counter()
     for line in trace(cmd):
         if line.startswith("I"):
             a = int(line[3:line.index(",")], 16)
-            if a & 0xFFF in (entry & 0xFFF, other & 0xFFF):
+            if a & 0xFFF in offsets:
                 counts[a] += 1
     marks = [a for a, n in counts.items()
-             if n == DATA_STEPS and (a - entry) & 0xFFF == 0 and counts[a - entry + other]]
+             if n == DATA_STEPS and (a - entry) & 0xFFF == 0
+             and all(counts[a - entry + x] for x in anchors)]
     if len(marks) != 1:
-        raise RuntimeError(f"cannot find the entry of {symbol} in the trace")
+        raise RuntimeError(f"cannot find the entry of {symbol} in the trace "
+                           f"({len(marks)} candidate load addresses)")
     mark = f"{marks[0]:08x}"
     step, lines = -1, set()
     for line in trace(cmd):
