@@ -301,8 +301,8 @@ pub fn dot6(a: &[Real; 6], b: &[Real; 6]) -> Real {
 /// Dot product (`mju_dot`), rounded as MuJoCo's AVX version: products of each block of four
 /// are summed into four lanes, the lanes are combined as `(l0 + l2) + (l1 + l3)`, and the last
 /// `len % 4` products are summed left to right and then added. Built with AVX (the workspace's
-/// `.cargo/config.toml`), LLVM keeps the four lanes in two 128-bit registers (MuJoCo's build
-/// uses one 256-bit register; the lanes round the same).
+/// `.cargo/config.toml`), the four lanes of f64 live in one 256-bit register, as in MuJoCo's
+/// build ([`sum_lanes`]).
 #[cfg(not(feature = "fast"))]
 // always inlined: most calls are short rows (Cholesky solves, PGS rows), where the call and
 // its set-up cost as much as the products (MuJoCo's build inlines `mju_dot` as well)
@@ -320,16 +320,76 @@ pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
                     lanes[k] += a[k] * b[k];
                 }
             }
-            // an opaque copy of the lanes: with the pairwise sum in view LLVM's vectorizer
-            // keeps the lanes as two pairs, two 128-bit halves of f64 and 64-bit pairs of f32
-            // (f32's `dot` then took 1.26x f64's instructions); apart it holds the four lanes
-            // in one register, 256-bit for f64, 128-bit for f32. Same sums, same bits.
-            let lanes = core::hint::black_box(lanes);
-            (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
+            sum_lanes(lanes)
         }
         None => 0.0,
     };
     add_dot_tail(res, tail1, tail2)
+}
+
+/// `(l0 + l2) + (l1 + l3)`: [`dot`]'s lanes combined as MuJoCo's AVX build combines them, the
+/// upper half of the register added to the lower, then the two sums of that.
+///
+/// Written with the vector unit's own operations where the build has them: with the pairwise sum
+/// in plain code, LLVM's vectorizer keeps the lanes of the loop before it as two pairs (two
+/// 128-bit halves of f64, 64-bit pairs of f32: f32's `dot` took 1.26x f64's instructions), and an
+/// opaque copy (`black_box`) that kept them in one register stored the register and loaded its
+/// halves back, a store-forwarding stall on every `dot` (a quarter of `chol_factor`'s time on the
+/// arm, by `perf`). Same sums, same bits.
+#[inline(always)]
+fn sum_lanes(lanes: [Real; 4]) -> Real {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx", not(feature = "f32")))]
+    {
+        lanes::sum_f64x4(lanes)
+    }
+    #[cfg(all(target_arch = "x86_64", feature = "f32"))]
+    {
+        lanes::sum_f32x4(lanes)
+    }
+    #[cfg(not(any(
+        all(target_arch = "x86_64", target_feature = "avx", not(feature = "f32")),
+        all(target_arch = "x86_64", feature = "f32")
+    )))]
+    {
+        // elsewhere (no AVX, other targets) the same sums in plain code, whatever registers
+        // LLVM picks for them
+        (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
+    }
+}
+
+/// The lane sums of [`sum_lanes`] with x86-64's vector operations. They compute on values only
+/// (no memory access); `unsafe` because Rust asks it of every call to a function marked with a
+/// target feature, even when the whole build has that feature (the `cfg` of each function).
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod lanes {
+    use core::arch::x86_64::*;
+
+    /// `(l0 + l2) + (l1 + l3)` of four f64 lanes in one 256-bit register.
+    #[cfg(all(target_feature = "avx", not(feature = "f32")))]
+    #[inline(always)]
+    pub(super) fn sum_f64x4(l: [f64; 4]) -> f64 {
+        // SAFETY: AVX is enabled for the whole build (the function's cfg); the operations
+        // read and write registers only
+        unsafe {
+            let v = _mm256_setr_pd(l[0], l[1], l[2], l[3]);
+            let pair = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd::<1>(v));
+            _mm_cvtsd_f64(_mm_add_sd(pair, _mm_unpackhi_pd(pair, pair)))
+        }
+    }
+
+    /// `(l0 + l2) + (l1 + l3)` of four f32 lanes in one 128-bit register.
+    #[cfg(feature = "f32")]
+    #[inline(always)]
+    pub(super) fn sum_f32x4(l: [f32; 4]) -> f32 {
+        // SAFETY: SSE is part of every x86-64 target; the operations read and write registers
+        // only
+        unsafe {
+            let v = _mm_setr_ps(l[0], l[1], l[2], l[3]);
+            let pair = _mm_add_ps(v, _mm_movehl_ps(v, v));
+            _mm_cvtss_f32(_mm_add_ss(pair, _mm_shuffle_ps::<0b01>(pair, pair)))
+        }
+    }
 }
 
 /// [`dot`] of two vectors of length `len` that are zero off the ascending indices `index`,
