@@ -198,12 +198,15 @@ fn capsule_box_edges(
                 continue;
             }
             // the edge from this corner along axis j, centered at tmp3
-            let mut tmp3 = [
-                sign_if(i & 1 != 0) * size[0],
-                sign_if(i & 2 != 0) * size[1],
-                sign_if(i & 4 != 0) * size[2],
-            ];
-            tmp3[j] = 0.0;
+            // (component j zeroed by a select: a store at index j sent the vector through the
+            // stack, and reading it back waited on a failed store forward)
+            let tmp3: [Real; 3] = core::array::from_fn(|k| {
+                if k == j {
+                    0.0
+                } else {
+                    sign_if(i & (1 << k) != 0) * size[k]
+                }
+            });
             let dif = sub3(&tmp3, pos);
             let ma = size[j] * size[j];
             let mb = -size[j] * halfaxis[j];
@@ -250,7 +253,10 @@ fn capsule_box_edges(
 
             let mut dif = sub3(&tmp3, pos);
             add_to_scl3(&mut dif, halfaxis, -x2);
-            dif[j] += size[j] * x1;
+            // component j moved by a select, not a store at index j, for the same reason
+            let shift = size[j] * x1;
+            let dif: [Real; 3] =
+                core::array::from_fn(|k| if k == j { dif[k] + shift } else { dif[k] });
             let dist = dot3(&dif, &dif);
             // the MINVAL guards against an axis numerically parallel to the box
             if dist < best.0 - MINVAL {
