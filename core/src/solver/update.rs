@@ -182,13 +182,17 @@ fn elliptic(efc: &mut Efc, jar: &[Real], i: usize, cone_hessian: bool, cost: &mu
     let (mu, friction, dim) = (con.mu, con.friction, con.dim as usize);
 
     // map to the regular dual cone, split into normal and tangent parts
-    let mut u = [0.0; 6];
-    u[0] = jar[0] * mu;
-    for j in 1..dim {
-        u[j] = jar[j] * friction[j - 1];
-    }
+    // with the length a constant (a contact's condim: 3, 4 or 6) the values stay in registers;
+    // written at a run-time index and read back as vectors they went through the stack, and
+    // the read waited on a failed store forward (a third of this function's time on the arm,
+    // by perf)
+    let (u, t) = match dim {
+        3 => dual_cone(jar, mu, &friction, 3),
+        4 => dual_cone(jar, mu, &friction, 4),
+        6 => dual_cone(jar, mu, &friction, 6),
+        _ => dual_cone(jar, mu, &friction, dim),
+    };
     let n = u[0];
-    let t = norm(&u[1..dim]);
 
     let state = if n >= mu * t || (t <= 0.0 && n >= 0.0) {
         efc.force[i..i + dim].fill(0.0);
@@ -222,6 +226,18 @@ fn elliptic(efc: &mut Efc, jar: &[Real], i: usize, cone_hessian: bool, cost: &mu
         }
         _ => {}
     }
+}
+
+/// `jar` mapped to the regular dual cone, `U = (jar[0] mu, jar[j] friction[j-1])`, and the
+/// length of its tangent part, for a cone of `dim` rows (up to 6).
+#[inline(always)]
+fn dual_cone(jar: &[Real], mu: Real, friction: &[Real; 5], dim: usize) -> ([Real; 6], Real) {
+    let mut u = [0.0; 6];
+    u[0] = jar[0] * mu;
+    for j in 1..dim {
+        u[j] = jar[j] * friction[j - 1];
+    }
+    (u, norm(&u[1..dim]))
 }
 
 /// The Hessian of the middle-zone cone cost with respect to `jar` (`dim x dim`, row-major), for
