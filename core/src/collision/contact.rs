@@ -70,13 +70,23 @@ impl ContactParams {
     /// From the geoms (`mj_contactParam`): the higher priority's, or with equal priorities the
     /// larger condim and friction, solref and solimp mixed by `solmix` (solref taken as the
     /// minimum when one is in direct form), the larger gap.
+    /// Inlined into the geom pairs' narrow phase: returned from a call, the parameters came back
+    /// through memory written in pieces, and the wide loads that copied them on waited on
+    /// failed store forwards (perf, hopper's `collide_geoms`).
+    #[inline(always)]
     pub(super) fn mix(m: &Model, g1: usize, g2: usize) -> Result<Self, StepError> {
-        Self::mix_sides(m, Side::Geom(g1), Side::Geom(g2))
+        Self::mix_inline(m, Side::Geom(g1), Side::Geom(g2))
     }
 
     /// As [`ContactParams::mix`], for sides that are geoms or flexes (a flex's parameters are
     /// its `flex_*` ones).
     pub(super) fn mix_sides(m: &Model, s1: Side, s2: Side) -> Result<Self, StepError> {
+        Self::mix_inline(m, s1, s2)
+    }
+
+    /// [`ContactParams::mix_sides`], inlined where it is called.
+    #[inline(always)]
+    fn mix_inline(m: &Model, s1: Side, s2: Side) -> Result<Self, StepError> {
         let (a, b) = (SideParams::of(m, s1), SideParams::of(m, s2));
         let (p1, p2) = (a.priority, b.priority);
         let gap = max(a.gap, b.gap);
