@@ -336,6 +336,8 @@ pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
 /// opaque copy (`black_box`) that kept them in one register stored the register and loaded its
 /// halves back, a store-forwarding stall on every `dot` (a quarter of `chol_factor`'s time on the
 /// arm, by `perf`). Same sums, same bits.
+// (the fast build's `dot` has its own lane sums)
+#[cfg(not(feature = "fast"))]
 #[inline(always)]
 fn sum_lanes(lanes: [Real; 4]) -> Real {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx", not(feature = "f32")))]
@@ -360,7 +362,7 @@ fn sum_lanes(lanes: [Real; 4]) -> Real {
 /// The lane sums of [`sum_lanes`] with x86-64's vector operations. They compute on values only
 /// (no memory access); `unsafe` because Rust asks it of every call to a function marked with a
 /// target feature, even when the whole build has that feature (the `cfg` of each function).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "fast")))]
 #[allow(unsafe_code)]
 mod lanes {
     use core::arch::x86_64::*;
