@@ -360,6 +360,7 @@ pub fn dot(vec1: &[Real], vec2: &[Real]) -> Real {
 /// opaque copy (`black_box`) that kept them in one register stored the register and loaded its
 /// halves back, a store-forwarding stall on every `dot` (a quarter of `chol_factor`'s time on the
 /// arm, by `perf`). Same sums, same bits.
+// (the fast build's `dot` has its own lane sums)
 #[cfg(not(feature = "fast"))]
 #[inline(always)]
 fn sum_lanes(lanes: [Real; 4]) -> Real {
@@ -447,13 +448,24 @@ pub fn dot_on_support(len: usize, index: &[i32], val1: &[Real], val2: &[Real]) -
 /// `res` plus the last `len % 4` products of a [`dot`] (up to three), summed left to right
 /// first, as `mju_dot` adds its remainder.
 #[inline(always)]
+///
+/// Tested as a chain of comparisons on the length, as MuJoCo tests its remainder: a `match` on
+/// the three lengths compiled to a jump table, an indirect jump inside every `dot`. Same sums,
+/// same bits.
 fn add_dot_tail(res: Real, tail1: &[Real], tail2: &[Real]) -> Real {
-    match (tail1, tail2) {
-        ([a0, a1, a2], [b0, b1, b2]) => res + (a0 * b0 + a1 * b1 + a2 * b2),
-        ([a0, a1], [b0, b1]) => res + (a0 * b0 + a1 * b1),
-        ([a0], [b0]) => res + a0 * b0,
-        _ => res,
+    let (a, b) = (tail1, tail2);
+    let len = a.len().min(b.len());
+    if len == 0 {
+        return res;
     }
+    let mut sum = a[0] * b[0];
+    if len > 1 {
+        sum += a[1] * b[1];
+        if len > 2 {
+            sum += a[2] * b[2];
+        }
+    }
+    res + sum
 }
 
 #[cfg(test)]
