@@ -326,7 +326,7 @@ pub fn dot6(a: &[Real; 6], b: &[Real; 6]) -> Real {
 /// are summed into four lanes, the lanes are combined as `(l0 + l2) + (l1 + l3)`, and the last
 /// `len % 4` products are summed left to right and then added. Built with AVX (the workspace's
 /// `.cargo/config.toml`), the four lanes of f64 live in one 256-bit register, as in MuJoCo's
-/// build ([`sum_lanes`]).
+/// build (summed by `sum_lanes`).
 #[cfg(not(feature = "fast"))]
 // always inlined: most calls are short rows (Cholesky solves, PGS rows), where the call and
 // its set-up cost as much as the products (MuJoCo's build inlines `mju_dot` as well)
