@@ -10,6 +10,7 @@ use crate::arena::{ArenaError, ArenaField, ArenaMask, Stack};
 use crate::data::Data;
 use crate::math::mat::{rot_vec_mat, rot_vec_mat_t, transpose};
 use crate::math::quat::{axis_angle2quat, mul_quat, quat2mat, rot_vec_quat};
+use crate::math::scalar::over_diag;
 use crate::math::spatial::{
     cross_force, cross_motion, dof_com, inert_com, mul_dof_vec, mul_inert_vec,
 };
@@ -519,7 +520,7 @@ fn eliminate_row(
     let mut i = first as usize;
     for j in 0..below.len() {
         let tail = &mut below[j..];
-        let tmp = tail[0] / diag;
+        let tmp = over_diag(tail[0], diag);
         // past the root i is -1 as usize, never read
         let ic = in_tree(i, madr.len() - 1);
         let start = madr[ic] as usize;

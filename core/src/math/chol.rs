@@ -10,7 +10,7 @@ use super::fast::chol_back_sub as back_sub;
 use super::fast::{next_nonzero, update_column};
 #[cfg(not(feature = "fast"))]
 use super::scalar::madd;
-use super::scalar::sqrt;
+use super::scalar::{over_diag, sqrt};
 use super::vec::dot;
 use crate::real::MINVAL;
 use crate::Real;
@@ -70,7 +70,7 @@ fn forward_sub(res: &mut [Real], mat: &[Real], n: usize) {
     for (i, row) in rows(mat, n).enumerate() {
         let (done, rest) = res.split_at_mut(i);
         let (li, diag) = row.split_at(i);
-        rest[0] = (rest[0] - dot(li, done)) / diag[0];
+        rest[0] = over_diag(rest[0] - dot(li, done), diag[0]);
     }
 }
 

@@ -91,10 +91,12 @@ pub fn eig3(mat: &[Real; 9]) -> Eig3 {
         }
 
         // The rotation as a quaternion (half angle), accumulated.
-        let mut rot = [0.0; 4];
         let s = sqrt(0.5 - 0.5 * c);
-        rot[rotk + 1] = if (tau >= 0.0) != (rotk == 1) { -s } else { s };
-        rot[0] = sqrt(1.0 - rot[rotk + 1] * rot[rotk + 1]);
+        let v = if (tau >= 0.0) != (rotk == 1) { -s } else { s };
+        // the axis picked by selects: a store at a run-time index, read back by the vector
+        // loads of `normalize4`, could not be forwarded (a stall in every rotation)
+        let on = |axis: usize| if rotk == axis { v } else { 0.0 };
+        let mut rot = [sqrt(1.0 - v * v), on(0), on(1), on(2)];
         normalize4(&mut rot);
         quat = mul_quat(&quat, &rot);
         normalize4(&mut quat);

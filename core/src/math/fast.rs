@@ -220,7 +220,7 @@ pub fn add_scl(res: &mut [Real], vec1: &[Real], vec2: &[Real], scl: Real) {
 pub fn chol_back_sub(res: &mut [Real], mat: &[Real], n: usize) {
     for i in (0..n).rev() {
         let row = &mat[i * n..i * n + i + 1];
-        let x = res[i] / row[i];
+        let x = super::scalar::over_diag(res[i], row[i]);
         res[i] = x;
         add_to_scl(&mut res[..i], &row[..i], -x);
     }
