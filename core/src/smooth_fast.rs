@@ -76,12 +76,22 @@ fn unit(q: Quat) -> Quat {
         q[0],
         mul_add(q[1], q[1], mul_add(q[2], q[2], q[3] * q[3])),
     );
-    if n2 < MINVAL * MINVAL {
+    // a product of unit quaternions is off unit length by rounding only: there one Newton step
+    // of 1/sqrt from 1 (error 3/8 dev², under half an ulp below NEAR_UNIT) replaces the square
+    // root and the division, which lie on the chain from each body to its children
+    let dev = n2 - 1.0;
+    let s = if dev.abs() < NEAR_UNIT {
+        mul_add(-0.5, dev, 1.0)
+    } else if n2 < MINVAL * MINVAL {
         return [1.0, 0.0, 0.0, 0.0];
-    }
-    let s = 1.0 / sqrt(n2);
+    } else {
+        1.0 / sqrt(n2)
+    };
     [q[0] * s, q[1] * s, q[2] * s, q[3] * s]
 }
+
+/// Largest `|n² - 1|` at which [`unit`] scales by `1 - (n² - 1) / 2`: about `sqrt(EPSILON)`.
+const NEAR_UNIT: Real = if cfg!(feature = "f32") { 1e-4 } else { 1e-8 };
 
 /// Rotation matrix of a unit quaternion (`mju_quat2Mat` without its identity test).
 #[inline(always)]
