@@ -131,6 +131,21 @@ impl DualMatrix<'_> {
         }
     }
 
+    /// `res += scl * row i` (by symmetry, column `i`): the fast PGS's gradient update after a
+    /// change of force `i`.
+    #[cfg(feature = "fast")]
+    #[inline(always)]
+    fn add_row_scaled(&self, res: &mut [Real], i: usize, scl: Real) {
+        let (values, colind) = self.row(i, res.len());
+        if self.sparse {
+            for (&v, &c) in values.iter().zip(colind) {
+                res[c as usize] += v * scl;
+            }
+        } else {
+            crate::math::vec::add_to_scl(res, values, scl);
+        }
+    }
+
     /// Row `i` times `vec`, in MuJoCo's summation order.
     // inlined: PGS takes one row product per constraint per sweep, and the call was a fifth of it
     #[inline(always)]

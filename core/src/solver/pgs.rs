@@ -256,6 +256,8 @@ pub(super) fn sol_pgs(
 
     ar_diag_inv(efc, ar_inv, false);
     dual_state(efc);
+    #[cfg(feature = "fast")]
+    let grad = gradient(efc, frame.alloc::<Real>(nefc)?);
 
     // f32 only: the rounding floor of the improvement, measured after the first sweep and again
     // whenever the improvement falls below it (the forces it scales with have moved), so that a
@@ -269,11 +271,23 @@ pub(super) fn sol_pgs(
         let mut i = 0;
         while i < nefc {
             let dim = efc.dim(i);
-            improvement -= if efc.efc_type[i] == CNSTR_CONTACT_ELLIPTIC {
-                update_elliptic(efc, ar_inv, i)?
-            } else {
-                update_scalar(efc, ar_inv, i)
-            };
+            let elliptic = efc.efc_type[i] == CNSTR_CONTACT_ELLIPTIC;
+            #[cfg(not(feature = "fast"))]
+            {
+                improvement -= if elliptic {
+                    let mut res = [0.0; 6];
+                    residual(efc, &mut res, i, dim, false);
+                    update_elliptic(efc, ar_inv, i, &res)?
+                } else {
+                    let mut res = [0.0; 1];
+                    residual(efc, &mut res, i, 1, false);
+                    update_scalar(efc, ar_inv, i, res[0])
+                };
+            }
+            #[cfg(feature = "fast")]
+            {
+                improvement -= update_with_gradient(efc, ar_inv, grad, i, dim, elliptic)?;
+            }
             i += dim;
         }
 
@@ -336,12 +350,59 @@ fn improvement_noise(efc: &Efc, ar_inv: &[Real]) -> Real {
     noise
 }
 
-/// PGS update of a scalar row `i`: the unconstrained minimum, clamped to the friction-loss
-/// interval or to non-negative forces. Returns the cost change.
-fn update_scalar(efc: &mut Efc, ar_inv: &[Real], i: usize) -> Real {
+/// The fast build's dual gradient `b + AR f` of every row, made once per solve; the sweep then
+/// reads a row's entry instead of taking the row's product with the forces (a reduction on
+/// the chain from one row's update to the next's), and after each change of a force adds
+/// the change times that force's row (by symmetry, its column): nothing for the rows whose
+/// force stays put (the satisfied ones, most of them).
+#[cfg(feature = "fast")]
+fn gradient<'g>(efc: &Efc, grad: &'g mut [Real]) -> &'g mut [Real] {
+    efc.ar.mul_vec(grad, &efc.force[..efc.nefc]);
+    for (g, b) in grad.iter_mut().zip(efc.b.iter()) {
+        *g += b;
+    }
+    grad
+}
+
+/// The fast build's update of the constraint at row `i` (`dim` rows) from the kept gradient
+/// `grad`, which then takes the forces' changes. Returns the cost change.
+#[cfg(feature = "fast")]
+fn update_with_gradient(
+    efc: &mut Efc,
+    ar_inv: &[Real],
+    grad: &mut [Real],
+    i: usize,
+    dim: usize,
+    elliptic: bool,
+) -> Result<Real, StepError> {
+    if !elliptic {
+        let old = efc.force[i];
+        let change = update_scalar(efc, ar_inv, i, grad[i]);
+        let delta = efc.force[i] - old;
+        if delta != 0.0 {
+            efc.ar.add_row_scaled(grad, i, delta);
+        }
+        return Ok(change);
+    }
+    // element by element: a copy of `dim` entries became a call to memcpy whose stores the
+    // next vector loads could not forward
+    let res: [Real; 6] = core::array::from_fn(|k| if k < dim { grad[i + k] } else { 0.0 });
+    let old: [Real; 6] = core::array::from_fn(|k| if k < dim { efc.force[i + k] } else { 0.0 });
+    let change = update_elliptic(efc, ar_inv, i, &res)?;
+    for (k, old) in old[..dim].iter().enumerate() {
+        let delta = efc.force[i + k] - old;
+        if delta != 0.0 {
+            efc.ar.add_row_scaled(grad, i + k, delta);
+        }
+    }
+    Ok(change)
+}
+
+/// PGS update of a scalar row `i` whose dual gradient is `res`: the unconstrained minimum,
+/// clamped to the friction-loss interval or to non-negative forces. Returns the cost change.
+fn update_scalar(efc: &mut Efc, ar_inv: &[Real], i: usize, res: Real) -> Real {
     let (ne, nf) = (efc.ne, efc.nf);
-    let mut res = [0.0; 1];
-    residual(efc, &mut res, i, 1, false);
+    let res = [res];
     let oldforce = [efc.force[i]];
 
     let f = &mut efc.force[i];
@@ -361,15 +422,19 @@ fn update_scalar(efc: &mut Efc, ar_inv: &[Real], i: usize) -> Real {
     cost_change(&a, &mut efc.force[i..i + 1], &oldforce, &res, 1)
 }
 
-/// PGS update of the elliptic cone at rows `i..i + dim`: a normal (or ray) update, then the
-/// friction forces by a QCQP with the normal force fixed. Returns the cost change.
-fn update_elliptic(efc: &mut Efc, ar_inv: &[Real], i: usize) -> Result<Real, StepError> {
+/// PGS update of the elliptic cone at rows `i..i + dim` whose dual gradient is `res`: a
+/// normal (or ray) update, then the friction forces by a QCQP with the normal force fixed.
+/// Returns the cost change.
+fn update_elliptic(
+    efc: &mut Efc,
+    ar_inv: &[Real],
+    i: usize,
+    res: &[Real; 6],
+) -> Result<Real, StepError> {
     let con = efc.cone(i);
     let (friction, dim) = (con.friction, con.dim as usize);
-    let mut res = [0.0; 6];
     let mut oldforce = [0.0; 6];
     let mut athis = [0.0; 36];
-    residual(efc, &mut res, i, dim, false);
     oldforce[..dim].copy_from_slice(&efc.force[i..i + dim]);
     extract_block(efc, &mut athis, i, dim, false)?;
 
@@ -420,5 +485,5 @@ fn update_elliptic(efc: &mut Efc, ar_inv: &[Real], i: usize) -> Result<Real, Ste
         force[1..].copy_from_slice(&v[..nf]);
     }
 
-    Ok(cost_change(&athis, force, &oldforce, &res, dim))
+    Ok(cost_change(&athis, force, &oldforce, res, dim))
 }
