@@ -121,9 +121,7 @@ pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -
             rank -= 1;
         }
         let r = sqrt(tmp);
-        let c = r / lkk;
-        let cinv = 1.0 / c;
-        let s = xk / lkk;
+        let (c, cinv, s) = rotation(r, lkk, xk);
         mat[k * (n + 1)] = r;
         // the sign of `s x[i]` is chosen once, outside the column loop
         let s_signed = if flg_plus { s } else { -s };
@@ -131,6 +129,20 @@ pub fn chol_update(mat: &mut [Real], x: &mut [Real], n: usize, flg_plus: bool) -
         k += 1;
     }
     rank
+}
+
+/// The rotation's `c = r / lkk`, `1 / c` and `s = xk / lkk`, as MuJoCo computes them. The fast
+/// build takes `1 / c` as `lkk / r`, beside `c` instead of after it: the update's chain from one
+/// pivot to the next waits for one division fewer (one more rounding of `1 / c`).
+#[inline(always)]
+fn rotation(r: Real, lkk: Real, xk: Real) -> (Real, Real, Real) {
+    let c = r / lkk;
+    let cinv = if cfg!(feature = "fast") {
+        lkk / r
+    } else {
+        1.0 / c
+    };
+    (c, cinv, xk / lkk)
 }
 
 /// The first `i >= from` with `x[i] != 0`, by a bare scan (`x` is often sparse: a constraint
