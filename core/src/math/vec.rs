@@ -386,7 +386,11 @@ fn sum_lanes(lanes: [Real; 4]) -> Real {
 /// The lane sums of [`sum_lanes`] with x86-64's vector operations. They compute on values only
 /// (no memory access); `unsafe` because Rust asks it of every call to a function marked with a
 /// target feature, even when the whole build has that feature (the `cfg` of each function).
-#[cfg(all(target_arch = "x86_64", not(feature = "fast")))]
+#[cfg(all(
+    target_arch = "x86_64",
+    not(feature = "fast"),
+    any(feature = "f32", target_feature = "avx")
+))]
 #[allow(unsafe_code)]
 mod lanes {
     use core::arch::x86_64::*;
