@@ -16,6 +16,9 @@ bench/rollout_mujoco.py) on 1, 2, 4, ... threads (default: powers of two up to t
 --steps-scale scales every model's step count (0.1 for a quick look).
 
 Steps per second: best of R rounds (default 3) of `mjrs speed` and `mjref speed`, alternating.
+In --table the rounds are interleaved (one run of exact, f32, fast and MuJoCo per round, so that
+a slow spell of a shared machine falls on all four) and --median reports each build's median
+round instead of its best.
 Instructions per step: valgrind's callgrind over N steps (default 200), counting only the step
 function (`mjrs_core::forward::step`, `mj_step`), which machine noise does not move.
 With --f32 also the f32 core's steps per second, instructions per step
@@ -34,6 +37,7 @@ import pathlib
 import platform
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -148,6 +152,30 @@ def best(times, cmd):
     return max(last_json(run(cmd))["steps_per_second"] for _ in range(times))
 
 
+def interleaved(times, cmds, reduce):
+    """Steps per second of each of `cmds` (name -> command) over `times` rounds of one run each,
+    in turn, so that a slow spell of a shared machine falls on every command alike; `reduce`
+    (max or statistics.median) of each command's runs, or the RuntimeError that stopped it."""
+    runs = {k: [] for k in cmds}
+    failed = {}
+    for _ in range(times):
+        for k, cmd in cmds.items():
+            if k in failed:
+                continue
+            try:
+                runs[k].append(last_json(run(cmd))["steps_per_second"])
+            except RuntimeError as e:
+                failed[k] = e
+    return {k: failed[k] if k in failed else reduce(v) for k, v in runs.items()}
+
+
+def value_or_raise(v):
+    """A value of `interleaved`, raising the error it stands for."""
+    if isinstance(v, RuntimeError):
+        raise v
+    return v
+
+
 class Cell:
     """One measurement of the table, or why it is missing (kept for the notes under it)."""
 
@@ -194,7 +222,8 @@ def table(a):
     print(f"fast build: RUSTFLAGS=\"{fast_flags()}\" --features fast")
     if a.note:
         print(f"conditions: {a.note}")
-    print(f"steps/s: best of {a.rounds} rounds (steps per model: bench/models.txt x {a.steps_scale:g});"
+    stat = "median" if a.median else "best"
+    print(f"steps/s: {stat} of {a.rounds} interleaved rounds (steps per model: bench/models.txt x {a.steps_scale:g});"
           f" Ki/step: callgrind, {a.cg_steps} steps, the step function only;"
           f" rollouts: {a.rollout_batch} rollouts x {a.rollout_steps} steps, total steps/s mjrs / MuJoCo\n")
     head = ["model", "exact/s", "f32/s", "fast/s", "MuJoCo/s", "exact÷MuJoCo", "f32÷exact", "fast÷MuJoCo",
@@ -210,11 +239,16 @@ def table(a):
             run([str(MJREF), "mjb", str(xml), "-o", str(mjb)])
             n = max(1, round(steps * a.steps_scale))
             ours = [str(mjrs), "speed", str(mjb), "--steps", str(n)]
-            exact = Cell(lambda: best(a.rounds, ours))
-            narrow = Cell(lambda: best(a.rounds, ours + ["--f32"]))
-            fast_cmd = [str(mjrs_fast)] + ours[1:]
-            quick = Cell(lambda: best(a.rounds, fast_cmd))
-            ref = Cell(lambda: best(a.rounds, [str(speed_bin), str(mjb), str(n)]))
+            rates = interleaved(a.rounds, {
+                "exact": ours,
+                "f32": ours + ["--f32"],
+                "fast": [str(mjrs_fast)] + ours[1:],
+                "ref": [str(speed_bin), str(mjb), str(n)],
+            }, statistics.median if a.median else max)
+            exact = Cell(lambda: value_or_raise(rates["exact"]))
+            narrow = Cell(lambda: value_or_raise(rates["f32"]))
+            quick = Cell(lambda: value_or_raise(rates["fast"]))
+            ref = Cell(lambda: value_or_raise(rates["ref"]))
             row = [name, exact.fmt(".0f"), narrow.fmt(".0f"), quick.fmt(".0f"), ref.fmt(".0f"),
                    ratio(exact, ref), ratio(narrow, exact), ratio(quick, ref)]
             if cg:
@@ -257,6 +291,8 @@ def main():
     ap.add_argument("--table", action="store_true", help="the one table: every build, rollouts, machine")
     ap.add_argument("--note", help="--table: conditions to print with the table (load, power)")
     ap.add_argument("--steps-scale", type=float, default=1.0, help="--table: scale the step counts")
+    ap.add_argument("--median", action="store_true",
+                    help="--table: the median of the interleaved rounds instead of the best")
     ap.add_argument("--threads", help="--table: rollout thread counts, e.g. 1,2,4")
     ap.add_argument("--rollout-batch", type=int, default=32)
     ap.add_argument("--rollout-steps", type=int, default=200)
