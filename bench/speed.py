@@ -18,7 +18,7 @@ bench/rollout_mujoco.py) on 1, 2, 4, ... threads (default: powers of two up to t
 Steps per second: best of R rounds (default 3) of `mjrs speed` and `mjref speed`, alternating.
 In --table the rounds are interleaved (one run of exact, f32, fast and MuJoCo per round, so that
 a slow spell of a shared machine falls on all four) and --median reports each build's median
-round instead of its best.
+round instead of its best; --cpu C pins the timed runs to CPU C (taskset).
 Instructions per step: valgrind's callgrind over N steps (default 200), counting only the step
 function (`mjrs_core::forward::step`, `mj_step`), which machine noise does not move.
 With --f32 also the f32 core's steps per second, instructions per step
@@ -152,10 +152,12 @@ def best(times, cmd):
     return max(last_json(run(cmd))["steps_per_second"] for _ in range(times))
 
 
-def interleaved(times, cmds, reduce):
+def interleaved(times, cmds, reduce, cpu=None):
     """Steps per second of each of `cmds` (name -> command) over `times` rounds of one run each,
-    in turn, so that a slow spell of a shared machine falls on every command alike; `reduce`
-    (max or statistics.median) of each command's runs, or the RuntimeError that stopped it."""
+    in turn, so that a slow spell of a shared machine falls on every command alike, each pinned
+    to CPU `cpu` if given; `reduce` (max or statistics.median) of each command's runs, or the
+    RuntimeError that stopped it."""
+    pin = [] if cpu is None else ["taskset", "-c", str(cpu)]
     runs = {k: [] for k in cmds}
     failed = {}
     for _ in range(times):
@@ -163,7 +165,7 @@ def interleaved(times, cmds, reduce):
             if k in failed:
                 continue
             try:
-                runs[k].append(last_json(run(cmd))["steps_per_second"])
+                runs[k].append(last_json(run(pin + cmd))["steps_per_second"])
             except RuntimeError as e:
                 failed[k] = e
     return {k: failed[k] if k in failed else reduce(v) for k, v in runs.items()}
@@ -223,7 +225,8 @@ def table(a):
     if a.note:
         print(f"conditions: {a.note}")
     stat = "median" if a.median else "best"
-    print(f"steps/s: {stat} of {a.rounds} interleaved rounds (steps per model: bench/models.txt x {a.steps_scale:g});"
+    pinned = "" if a.cpu is None else f", pinned to CPU {a.cpu}"
+    print(f"steps/s: {stat} of {a.rounds} interleaved rounds{pinned} (steps per model: bench/models.txt x {a.steps_scale:g});"
           f" Ki/step: callgrind, {a.cg_steps} steps, the step function only;"
           f" rollouts: {a.rollout_batch} rollouts x {a.rollout_steps} steps, total steps/s mjrs / MuJoCo\n")
     head = ["model", "exact/s", "f32/s", "fast/s", "MuJoCo/s", "exact÷MuJoCo", "f32÷exact", "fast÷MuJoCo",
@@ -244,7 +247,7 @@ def table(a):
                 "f32": ours + ["--f32"],
                 "fast": [str(mjrs_fast)] + ours[1:],
                 "ref": [str(speed_bin), str(mjb), str(n)],
-            }, statistics.median if a.median else max)
+            }, statistics.median if a.median else max, a.cpu)
             exact = Cell(lambda: value_or_raise(rates["exact"]))
             narrow = Cell(lambda: value_or_raise(rates["f32"]))
             quick = Cell(lambda: value_or_raise(rates["fast"]))
@@ -291,6 +294,9 @@ def main():
     ap.add_argument("--table", action="store_true", help="the one table: every build, rollouts, machine")
     ap.add_argument("--note", help="--table: conditions to print with the table (load, power)")
     ap.add_argument("--steps-scale", type=float, default=1.0, help="--table: scale the step counts")
+    ap.add_argument("--cpu", type=int,
+                    help="--table: pin the timed runs to this CPU (taskset): unpinned runs on a "
+                    "2-core VM moved 10-30%% from round to round")
     ap.add_argument("--median", action="store_true",
                     help="--table: the median of the interleaved rounds instead of the best")
     ap.add_argument("--threads", help="--table: rollout thread counts, e.g. 1,2,4")
