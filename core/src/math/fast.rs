@@ -214,13 +214,21 @@ pub fn add_scl(res: &mut [Real], vec1: &[Real], vec2: &[Real], scl: Real) {
     }
 }
 
+/// `x / diag` as `x` times the reciprocal: the division then no longer waits for `x`, so it
+/// leaves the chain of dependent rows of a triangular solve or elimination (a division's latency
+/// is about four multiplications'; one more rounding).
+#[inline(always)]
+pub fn over_diag(x: Real, diag: Real) -> Real {
+    x * (1.0 / diag)
+}
+
 /// `Lᵀ x = y` in place given the Cholesky factor `L` in `mat` (`n × n`, lower triangle): row
 /// by row from the last, each solved unknown removed from the ones before it with row `i` of
 /// `L` (contiguous, so one vector update) instead of MuJoCo's strided walk down column `i`.
 pub fn chol_back_sub(res: &mut [Real], mat: &[Real], n: usize) {
     for i in (0..n).rev() {
         let row = &mat[i * n..i * n + i + 1];
-        let x = super::scalar::over_diag(res[i], row[i]);
+        let x = over_diag(res[i], row[i]);
         res[i] = x;
         add_to_scl(&mut res[..i], &row[..i], -x);
     }

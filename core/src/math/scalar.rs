@@ -209,6 +209,20 @@ mod fast {
     }
 }
 
+/// `x / diag` in the exact build; with the feature `fast`, `math::fast::over_diag` (the
+/// reciprocal's product), dispatched here as [`madd`] is.
+#[inline(always)]
+pub fn over_diag(x: Real, diag: Real) -> Real {
+    #[cfg(feature = "fast")]
+    {
+        super::fast::over_diag(x, diag)
+    }
+    #[cfg(not(feature = "fast"))]
+    {
+        x / diag
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,17 +250,5 @@ mod tests {
         assert!(close(pow(2.0, 10.0), 1024.0));
         assert!(close(log(core::f64::consts::E as Real), 1.0));
         assert!(close(log10(1000.0), 3.0));
-    }
-}
-
-/// `x / diag`. The fast build multiplies by the reciprocal instead: the division then no longer
-/// waits for `x`, so it leaves the chain of dependent rows (a division's latency is about four
-/// multiplications'; one more rounding).
-#[inline(always)]
-pub fn over_diag(x: Real, diag: Real) -> Real {
-    if cfg!(feature = "fast") {
-        x * (1.0 / diag)
-    } else {
-        x / diag
     }
 }
