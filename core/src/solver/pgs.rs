@@ -382,10 +382,7 @@ fn update_with_gradient(
     if !elliptic {
         let old = efc.force[i];
         let change = update_scalar(efc, ar_inv, i, grad[i]);
-        let delta = efc.force[i] - old;
-        if delta != 0.0 {
-            efc.ar.add_row_scaled(grad, i, delta);
-        }
+        add_change(efc, grad, i, old);
         return Ok(change);
     }
     // element by element: a copy of `dim` entries became a call to memcpy whose stores the
@@ -393,13 +390,21 @@ fn update_with_gradient(
     let res: [Real; 6] = core::array::from_fn(|k| if k < dim { grad[i + k] } else { 0.0 });
     let old: [Real; 6] = core::array::from_fn(|k| if k < dim { efc.force[i + k] } else { 0.0 });
     let change = update_elliptic(efc, ar_inv, i, &res)?;
-    for (k, old) in old[..dim].iter().enumerate() {
-        let delta = efc.force[i + k] - old;
-        if delta != 0.0 {
-            efc.ar.add_row_scaled(grad, i + k, delta);
-        }
+    for (k, &old) in old[..dim].iter().enumerate() {
+        add_change(efc, grad, i + k, old);
     }
     Ok(change)
+}
+
+/// Adds to `grad` the change of force `row` from `old`, times its row of AR (nothing when the
+/// force stayed put).
+#[cfg(feature = "fast")]
+#[inline(always)]
+fn add_change(efc: &Efc, grad: &mut [Real], row: usize, old: Real) {
+    let delta = efc.force[row] - old;
+    if delta != 0.0 {
+        efc.ar.add_row_scaled(grad, row, delta);
+    }
 }
 
 /// PGS update of a scalar row `i` whose dual gradient is `res`: the unconstrained minimum,

@@ -52,17 +52,19 @@ impl Prism {
     /// it for one support point instead of an MPR run (the terrain's geoms missed two thirds of
     /// the prisms under their boxes).
     fn above_surface(&self, obj: &mut impl ConvexShape, margin: Real) -> bool {
+        use crate::math::vec::{cross, dot3, normalize3};
         let [a, b, c] = [self.v[3], self.v[4], self.v[5]];
-        let mut n = crate::math::vec::cross(&sub3(&b, &a), &sub3(&c, &a));
-        let len = crate::math::scalar::sqrt(crate::math::vec::dot3(&n, &n));
-        if len.is_nan() || len <= 0.0 {
+        let mut n = cross(&sub3(&b, &a), &sub3(&c, &a));
+        let len = normalize3(&mut n);
+        if len.is_nan() || len < crate::real::MINVAL {
             return false;
         }
-        // upward, unit length
-        let s = if n[2] < 0.0 { -1.0 / len } else { 1.0 / len };
-        n = n.map(|x| x * s);
+        // upward
+        if n[2] < 0.0 {
+            n = n.map(|x| -x);
+        }
         let lowest = obj.support(&n.map(|x| -x));
-        let gap = crate::math::vec::dot3(&n, &sub3(&lowest, &a));
+        let gap = dot3(&n, &sub3(&lowest, &a));
         gap > margin + ABOVE_TOLERANCE * (1.0 + crate::math::scalar::abs(a[2]))
     }
 }
