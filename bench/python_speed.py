@@ -2,7 +2,7 @@
 """mjrs's Python package against MuJoCo 3.1.6's (`mujoco`), both driven from Python, on the same
 MJB files (compiled by MuJoCo: `mjref mjb`) and the same controls, in alternating rounds.
 
-    bench/python_speed.py [--rounds R] [--steps-scale F] [--no-callgrind] [--no-core]
+    bench/python_speed.py [--rounds R] [--median] [--cpu C] [--steps-scale F] [--no-callgrind] [--no-core]
                           [--threads 1,2] [--rollout-batch N] [--rollout-steps H] [--nstep K]
                           [--cg-scale F] [--cg-nroll N] [--only overhead,counts,loop,rollout]
                           [NAME...]
@@ -33,8 +33,9 @@ Four tables:
    Python threads with one MjData each (its rollout releases the GIL; it has no nthread).
 
 Wall clock: best of R rounds (each round runs mjrs and MuJoCo back to back, the first of the two
-alternating), each round the best of a few repeats in one process. Ratios are mjrs / MuJoCo
-(above 1: mjrs faster).
+alternating), each round the best of a few repeats in one process; --median takes the rounds'
+median instead, --cpu C pins every timed run on one thread to CPU C (taskset; on a shared or
+small machine unpinned runs swing 10-30%). Ratios are mjrs / MuJoCo (above 1: mjrs faster).
 
 Interpreters: mjrs from the venv of python/test.sh ($CARGO_TARGET_DIR/python-venv, or
 --mjrs-python), MuJoCo from mjref's venv (~/.cache/mjref/venv, or --mujoco-python). Needs
@@ -49,6 +50,7 @@ import math
 import os
 import pathlib
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -298,6 +300,8 @@ class Bench:
                 sys.exit(f"{python} cannot import {package} ({e}); for mjrs run python/test.sh "
                          "once (or pass --mjrs-python), for mujoco `mjref setup`")
         self.round = 0
+        pinned = "" if a.cpu is None else f" (pinned to CPU {a.cpu})"
+        self.stat = ("median" if a.median else "best") + pinned
 
     def mjb(self, name, xml):
         out = self.tmp / f"{name}.mjb"
@@ -305,14 +309,22 @@ class Bench:
             run([MJREF, "mjb", xml, "-o", out])
         return out
 
+    def pin(self, threads=1):
+        """The taskset prefix of --cpu for a run on one thread (runs on more stay unpinned)."""
+        return [] if self.a.cpu is None or threads > 1 else ["taskset", "-c", str(self.a.cpu)]
+
     def job(self, package, job):
-        return last_json(run([self.python[package], __file__, "--worker", package,
-                              json.dumps(job, default=str)]))
+        return last_json(run(self.pin(job.get("threads", 1)) + [
+            self.python[package], __file__, "--worker", package, json.dumps(job, default=str)]))
+
+    def reduce(self, values, better=max):
+        """The rounds' best (`better`), or their median with --median."""
+        return statistics.median(values) if self.a.median else better(values)
 
     def rounds(self, job, keys, better=max):
         """`job` in both packages for --rounds rounds, alternating which goes first; per key of
-        `keys` the best value per package, and the last results."""
-        best, last = {key: {} for key in keys}, {}
+        `keys` the best (or median) value per package, and the last results."""
+        seen, last = {key: {p: [] for p in PACKAGES} for key in keys}, {}
         for _ in range(self.a.rounds):
             order = PACKAGES if self.round % 2 == 0 else PACKAGES[::-1]
             self.round += 1
@@ -320,8 +332,9 @@ class Bench:
                 r = self.job(package, job)
                 last[package] = r
                 for key in keys:
-                    b = best[key]
-                    b[package] = r[key] if package not in b else better(b[package], r[key])
+                    seen[key][package].append(r[key])
+        best = {key: {p: self.reduce(v, better) for p, v in runs.items()}
+                for key, runs in seen.items()}
         return best, last
 
     def count(self, package, mjb, mode, calls):
@@ -395,7 +408,7 @@ def overhead_table(b):
     job = {"case": "overhead", "mjb": str(mjb), "calls": 100_000, "repeat": 3}
     rows, _ = b.rounds(job, ("loop", "nstep", "ctrl_loop"), better=min)
     rows["overhead"] = {p: rows["loop"][p] - rows["nstep"][p] for p in PACKAGES}
-    print("Per-call overhead: pendulum with one motor; ns per call, best of "
+    print(f"Per-call overhead: pendulum with one motor; ns per call, {b.stat} of "
           f"{b.a.rounds} rounds x 3 repeats of 100000 calls; ratio MuJoCo / mjrs (above 1: mjrs cheaper)\n")
     print("| | mjrs ns | MuJoCo ns | MuJoCo÷mjrs | mjrs instr | MuJoCo instr | MuJoCo÷mjrs instr |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -419,21 +432,22 @@ def overhead_table(b):
 
 
 def core_speed(b, mjb, steps):
-    """`mjrs speed` and MuJoCo's `speed` on the same MJB, best of the rounds, alternating."""
+    """`mjrs speed` and MuJoCo's `speed` on the same MJB, best (or median) of the rounds,
+    alternating."""
     mjrs = b.target / "release" / "mjrs"
     theirs = MJREF_HOME / "speed"
-    best = {"mjrs": 0.0, "mujoco": 0.0}
+    seen = {"mjrs": [], "mujoco": []}
     for k in range(b.a.rounds):
         cmds = [("mjrs", [mjrs, "speed", mjb, "--steps", steps]), ("mujoco", [theirs, mjb, steps])]
         for package, cmd in (cmds if k % 2 == 0 else cmds[::-1]):
-            best[package] = max(best[package], last_json(run(cmd))["steps_per_second"])
-    return best
+            seen[package].append(last_json(run(b.pin() + cmd))["steps_per_second"])
+    return {p: b.reduce(v) for p, v in seen.items()}
 
 
 def loop_table(b, chosen):
     k = b.a.nstep
     print(f"Python loop `d.ctrl[:] = u[k]; mj_step(m, d)` and `mj_step(m, d, nstep={k})` (the "
-          f"controls of each call's first step): steps/s, best of {b.a.rounds} rounds x 2 repeats "
+          f"controls of each call's first step): steps/s, {b.stat} of {b.a.rounds} rounds x 2 repeats "
           f"(steps: bench/models.txt x {b.a.steps_scale:g}); core: `mjrs speed` / MuJoCo's `speed` "
           "(C loop) on the same MJB; ratios mjrs ÷ MuJoCo\n")
     head = ["model", "loop mjrs/s", "loop MuJoCo/s", "mjrs÷MuJoCo", f"nstep={k} mjrs/s",
@@ -510,7 +524,7 @@ def counts_table(b, chosen):
 
 def rollout_table(b, chosen, threads):
     print(f"rollout.rollout: {b.a.rollout_batch} rollouts x {b.a.rollout_steps} steps from the reset "
-          f"state, steps/s, best of {b.a.rounds} rounds x 2 repeats; ratio mjrs ÷ MuJoCo\n")
+          f"state, steps/s, {b.stat} of {b.a.rounds} rounds x 2 repeats; ratio mjrs ÷ MuJoCo\n")
     print("| model | threads | mjrs/s | MuJoCo/s | mjrs÷MuJoCo | same states |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     for name, xml, _ in chosen:
@@ -550,6 +564,10 @@ def main():
     ap.add_argument("--cg-scale", type=float, default=0.0025,
                     help="counts table: steps counted per model, bench/models.txt's x this")
     ap.add_argument("--cg-nroll", type=int, default=2, help="counts table: rollouts per batch")
+    ap.add_argument("--cpu", type=int,
+                    help="pin the timed one-thread runs to CPU C (taskset); threaded rollouts stay unpinned")
+    ap.add_argument("--median", action="store_true",
+                    help="the median of the rounds instead of the best")
     ap.add_argument("--mjrs-python")
     ap.add_argument("--mujoco-python")
     a = ap.parse_args()
