@@ -269,7 +269,9 @@ pub(super) fn sol_pgs(
     while iter < maxiter {
         let mut improvement = 0.0;
         #[cfg(feature = "fast")]
-        gradient(efc, grad);
+        if iter % GRADIENT_REFRESH == 0 {
+            gradient(efc, grad);
+        }
         let mut i = 0;
         while i < nefc {
             let dim = efc.dim(i);
@@ -352,14 +354,24 @@ fn improvement_noise(efc: &Efc, ar_inv: &[Real]) -> Real {
     noise
 }
 
-/// The fast build's dual gradient `b + AR f` of every row, made at the start of each sweep
-/// (one product with the whole matrix, whose rows are independent); the sweep then reads a
-/// row's entry instead of taking the row's product with the forces (a reduction on the chain
-/// from one row's update to the next's), and after each change of a force adds the change
-/// times that force's row (by symmetry, its column): nothing for the rows whose force stays
-/// put (the satisfied ones, most of them). Made once per solve instead, the accumulated
-/// updates took the humanoid's trajectory out of MuJoCo's chaos envelope on 19% of its steps
-/// (bench/fast_accuracy.py), 1.12x faster.
+/// How often the fast build's PGS makes its dual gradient afresh: at the start of every
+/// `GRADIENT_REFRESH`-th sweep; between, the sweeps update it (see [`gradient`]), so its
+/// rounding drift spans at most this many sweeps. The product with the whole of AR cost as much
+/// as a sweep's updates: made every sweep the humanoid ran at 1.38x MuJoCo's rate, every 4th
+/// 1.51x (humanoid_implicitfast 1.30 -> 1.45x), every 8th or once per solve no faster (1.50x).
+/// Its distance from MuJoCo stayed within the chaos envelope of bench/fast_accuracy.py about as
+/// often whatever the interval (humanoid: 89% of the recorded steps made every sweep, 82% every
+/// 2nd, 99% every 4th, 95% every 8th, 81% once per solve; 99% within the wide envelope of
+/// `--single` both every sweep and every 4th): chaos decides that share, not this drift.
+#[cfg(feature = "fast")]
+const GRADIENT_REFRESH: usize = 4;
+
+/// The fast build's dual gradient `b + AR f` of every row (one product with the whole
+/// matrix, whose rows are independent); the sweep then reads a row's entry instead of taking
+/// the row's product with the forces (a reduction on the chain from one row's update to the
+/// next's), and after each change of a force adds the change times that force's row (by
+/// symmetry, its column): nothing for the rows whose force stays put (the satisfied ones, most
+/// of them).
 #[cfg(feature = "fast")]
 fn gradient(efc: &Efc, grad: &mut [Real]) {
     efc.ar.mul_vec(grad, &efc.force[..efc.nefc]);
