@@ -869,7 +869,11 @@ pub fn chol_factor_sparse(
 // the registers to itself (humanoid100, most rows a diagonal alone: 44.8 -> 35.9 K
 // instructions per step in the factorization, the merges aside)
 #[inline(never)]
-fn keep_lower(rownnz: &mut [i32], rowadr: &[i32], colind: &[i32]) -> Result<(), StepError> {
+pub(crate) fn keep_lower(
+    rownnz: &mut [i32],
+    rowadr: &[i32],
+    colind: &[i32],
+) -> Result<(), StepError> {
     for (r, (nnz, &adr)) in rownnz.iter_mut().zip(rowadr).enumerate() {
         let row = &colind[span(adr, *nnz)];
         let lower = row

@@ -119,7 +119,16 @@ fn factor_sparse(
         m, d, h.h, h.rownnz, h.rowadr, h.colind, mat_m, m_rownnz, m_colind, &mut frame,
     )?;
 
-    let rank = chol_factor_sparse(h.h, nv, MINVAL, h.rownnz, h.rowadr, h.colind, &mut frame)?;
+    #[cfg(feature = "fast")]
+    let dense = crate::math::fast_chol::chol_factor_sparse_dense(
+        h.h, nv, MINVAL, h.rownnz, h.rowadr, h.colind, &mut frame,
+    )?;
+    #[cfg(not(feature = "fast"))]
+    let dense = None;
+    let rank = match dense {
+        Some(rank) => rank,
+        None => chol_factor_sparse(h.h, nv, MINVAL, h.rownnz, h.rowadr, h.colind, &mut frame)?,
+    };
     if rank != nv {
         return Err(StepError::Numerical("rank-deficient Hessian"));
     }
