@@ -124,11 +124,12 @@ pub fn chol_factor_sparse_dense(
         return Ok(None);
     }
     let rownnz = &mut rownnz[..n];
-    keep_lower(rownnz, &rowadr[..n], colind)?;
     // rows of independent bodies (a free body's six dofs: at most 6 entries to the diagonal)
-    // merge cheaply: the copy only pays where bodies are coupled
-    let lower: usize = rownnz.iter().map(|&k| k as usize).sum();
-    if lower < COUPLED_ROW * n {
+    // merge cheaply: the copy only pays where bodies are coupled. The rows still hold both
+    // triangles of the Hessian's symmetric pattern, so the count needs no cut to the lower one
+    // (which the sparse kernel would then make a second time)
+    let all: usize = rownnz.iter().map(|&k| k as usize).sum();
+    if (all + n) / 2 < COUPLED_ROW * n {
         return Ok(None);
     }
     let mut frame = stack.frame();
@@ -138,6 +139,7 @@ pub fn chol_factor_sparse_dense(
     let Ok(pat) = frame.alloc::<u8>(n * n) else {
         return Ok(None);
     };
+    keep_lower(rownnz, &rowadr[..n], colind)?;
     scatter_lower(mat, colind, rownnz, n, val, pat);
     let rank = eliminate_reverse(val, pat, n, mindiag);
     gather_lower(mat, colind, rownnz, n, val, pat);
