@@ -87,7 +87,7 @@ pub fn mul_mat_vec(res: &mut [Real], mat: &[Real], vec: &[Real], nr: usize, nc: 
 /// and store them once. Adding whole rows into `res` stores every element after each row and
 /// loads it back for the next, a chain through memory that stalls whenever a store straddles
 /// two cache lines, so that the WidowX arm's `Jᵀ f` (56 columns) ran at 0.95-1.05x MuJoCo from
-/// Python depending on where the heap put its `Data` (now 1.05-1.07x at every placement tried).
+/// Python depending on where the heap put its `Data` (now 1.04-1.06x at every placement tried).
 /// Narrower matrices and the last three columns go row by row: one pass over the rows costs
 /// less there than a pass per block (the ant's 14 columns). Each element is the same sum in the
 /// same order either way.
