@@ -98,13 +98,7 @@ pub fn mul_mat_t_vec(res: &mut [Real], mat: &[Real], vec: &[Real], nr: usize, nc
     if nc >= 16 {
         return mul_mat_t_vec_wide(res, mat, vec, nr, nc);
     }
-    let res = &mut res[..nc];
-    zero(res);
-    for r in 0..nr {
-        if vec[r] != 0.0 {
-            add_to_scl(res, &mat[r * nc..(r + 1) * nc], vec[r]);
-        }
-    }
+    t_vec_rows(res, mat, vec, nr, nc, 0);
 }
 
 /// [`mul_mat_t_vec`] from 16 columns on, out of line: the callers' 3×3 products stay inlined
@@ -115,11 +109,20 @@ fn mul_mat_t_vec_wide(res: &mut [Real], mat: &[Real], vec: &[Real], nr: usize, n
     let mut c = t_vec_columns::<16>(res, mat, vec, nc, 0);
     c = t_vec_columns::<8>(res, mat, vec, nc, c);
     c = t_vec_columns::<4>(res, mat, vec, nc, c);
-    let tail = &mut res[c..];
-    zero(tail);
-    for (r, &scl) in vec.iter().enumerate() {
-        if scl != 0.0 && !tail.is_empty() {
-            add_to_scl(tail, &mat[r * nc + c..(r + 1) * nc], scl);
+    if c < nc {
+        t_vec_rows(res, mat, vec, nr, nc, c);
+    }
+}
+
+/// Columns `c..nc` of [`mul_mat_t_vec`] row by row: the rows' parts scaled by the non-zero
+/// elements of `vec`, added into `res` in row order.
+#[inline(always)]
+fn t_vec_rows(res: &mut [Real], mat: &[Real], vec: &[Real], nr: usize, nc: usize, c: usize) {
+    let res = &mut res[c..nc];
+    zero(res);
+    for r in 0..nr {
+        if vec[r] != 0.0 {
+            add_to_scl(res, &mat[r * nc + c..(r + 1) * nc], vec[r]);
         }
     }
 }
