@@ -305,11 +305,76 @@ pub(crate) fn combine_rows(
         return dst_nnz;
     }
 
-    // merge a copy of dst with src back into dst; the slices of known length let the merge
-    // run without bounds checks on its reads, and the output is one cursor
-    buf[..dst_nnz].copy_from_slice(&dst[..dst_nnz]);
-    buf_ind[..dst_nnz].copy_from_slice(&dst_ind[..dst_nnz]);
-    let (old, old_ind) = (&buf[..dst_nnz], &buf_ind[..dst_nnz]);
+    // in place up to the first index of src that dst lacks (in a sparse factorization's
+    // elimination most rows lack none: softbox 73%, the stack 57%), then a merge of the rest
+    let (bi, si) = combine_in_place(&mut dst[..dst_nnz], &dst_ind[..dst_nnz], src, src_ind, a, b);
+    if si == src.len() {
+        return dst_nnz;
+    }
+    let rest = merge_rows(
+        &mut dst[bi..],
+        &mut dst_ind[bi..],
+        dst_nnz - bi,
+        (&src[si..], &src_ind[si..]),
+        (a, b),
+        (buf, buf_ind),
+    );
+    bi + rest
+}
+
+/// `dst = a * dst + b * src` in place over `dst`'s pattern while `src`'s indices are in it:
+/// returns where the first index of `src` missing from `dst` would go, `(position in dst,
+/// position in src)`, with the entries of `dst` before it final; or `(_, src.len())` when
+/// `dst` had every index of `src`, all of `dst` then final. Each entry is the value the merge
+/// would write there (`a * d + b * s`, or `a * d` where `src` has no entry), so the result is
+/// the merge's, bit for bit, without its copy of `dst` (a fifth of the soft box's step).
+#[inline(always)]
+fn combine_in_place(
+    dst: &mut [Real],
+    dst_ind: &[i32],
+    src: &[Real],
+    src_ind: &[i32],
+    a: Real,
+    b: Real,
+) -> (usize, usize) {
+    let (mut bi, mut si) = (0, 0);
+    while bi < dst.len() && si < src.len() {
+        let (d, s) = (dst_ind[bi], src_ind[si]);
+        if d == s {
+            dst[bi] = a * dst[bi] + b * src[si];
+            si += 1;
+        } else if d < s {
+            dst[bi] *= a;
+        } else {
+            return (bi, si);
+        }
+        bi += 1;
+    }
+    if si == src.len() {
+        for x in &mut dst[bi..] {
+            *x *= a;
+        }
+    }
+    (bi, si)
+}
+
+/// Merges the `old_nnz` entries of `dst` (pattern `dst_ind`) with `src` (values and pattern)
+/// into `dst` as `a * dst + b * src` (`ab`), through a copy of `dst` in `bufs`; returns the
+/// merged count. `dst` and `dst_ind` have room for it.
+#[inline(always)]
+fn merge_rows(
+    dst: &mut [Real],
+    dst_ind: &mut [i32],
+    old_nnz: usize,
+    (src, src_ind): (&[Real], &[i32]),
+    (a, b): (Real, Real),
+    (buf, buf_ind): (&mut [Real], &mut [i32]),
+) -> usize {
+    // the slices of known length let the merge run without bounds checks on its reads, and
+    // the output is one cursor
+    buf[..old_nnz].copy_from_slice(&dst[..old_nnz]);
+    buf_ind[..old_nnz].copy_from_slice(&dst_ind[..old_nnz]);
+    let (old, old_ind) = (&buf[..old_nnz], &buf_ind[..old_nnz]);
     let mut out = dst.iter_mut().zip(dst_ind.iter_mut());
     let mut nnz = 0;
     let mut put = |v: Real, c: i32| {
@@ -1390,6 +1455,61 @@ mod tests {
         let mut dst = [1.0, 2.0, 3.0];
         combine_sparse_inc(&mut dst, &[10.0, 20.0], 8, 2.0, 1.0, &[0, 3, 7], &[3, 5]);
         assert_eq!(dst, [2.0, 14.0, 6.0]);
+    }
+
+    proptest::proptest! {
+        /// `combine_sparse` is the merge of the two patterns, entry by entry `a * d + b * s`,
+        /// `a * d` or `b * s` bit for bit, whether `src`'s pattern lies within `dst`'s (combined
+        /// in place), reaches beyond it at some point (in place up to there, then merged), or
+        /// equals it; values include zeros, negative zeros and an infinity.
+        #[test]
+        fn combine_sparse_is_the_merge(
+            in_dst in proptest::collection::vec(proptest::bool::ANY, 40),
+            in_src in proptest::collection::vec(proptest::bool::ANY, 40),
+            subset: bool,
+            values in proptest::collection::vec(
+                proptest::prop_oneof![-3.0f64..3.0, proptest::strategy::Just(0.0),
+                    proptest::strategy::Just(-0.0), proptest::strategy::Just(f64::INFINITY)],
+                80,
+            ),
+            a in -2.0f64..2.0,
+            b in -2.0f64..2.0,
+        ) {
+            let dst_ind: Vec<i32> = (0..40).filter(|&i| in_dst[i as usize]).collect();
+            let src_ind: Vec<i32> = (0..40)
+                .filter(|&i| in_src[i as usize] && (!subset || in_dst[i as usize]))
+                .collect();
+            let (a, b) = (a as Real, b as Real);
+            let value = |k: usize| values[k] as Real;
+            let src: Vec<Real> = src_ind.iter().map(|&i| value(40 + i as usize)).collect();
+            let mut dst = vec![0.0; 40];
+            let mut ind = vec![0; 40];
+            for (k, &i) in dst_ind.iter().enumerate() {
+                dst[k] = value(i as usize);
+                ind[k] = i;
+            }
+            let (mut buf, mut buf_ind) = (vec![0.0; 40], vec![0; 40]);
+            let nnz = combine_sparse(
+                &mut dst, &src, a, b, dst_ind.len(), &mut ind, &src_ind, &mut buf, &mut buf_ind,
+            );
+            let expect: Vec<(i32, Real)> = (0..40)
+                .filter(|&i| in_dst[i as usize] || src_ind.contains(&i))
+                .map(|i| {
+                    let (d, s) = (value(i as usize), value(40 + i as usize));
+                    let v = match (in_dst[i as usize], src_ind.contains(&i)) {
+                        (true, true) => a * d + b * s,
+                        (true, false) => a * d,
+                        _ => b * s,
+                    };
+                    (i, v)
+                })
+                .collect();
+            proptest::prop_assert_eq!(nnz, expect.len());
+            for (k, &(i, v)) in expect.iter().enumerate() {
+                proptest::prop_assert_eq!(ind[k], i);
+                proptest::prop_assert_eq!(dst[k].to_bits(), v.to_bits(), "index {}", i);
+            }
+        }
     }
 }
 
