@@ -1,17 +1,22 @@
 //! Heap buffers for the core's carvers.
 //!
-//! The core carves arrays from a byte buffer starting at its first
-//! [`MAX_ALIGN`]-aligned byte, and `bytes_needed` includes the slack for that skip. A `Vec<u8>`
-//! has no alignment guarantee beyond 1, so two buffers may skip different amounts: copying an
-//! owned model or data byte for byte must move the carved region to the destination's skip.
+//! The core carves arrays from a byte buffer starting at its first byte aligned to the
+//! layout's base alignment ([`MAX_ALIGN`] for a model, [`DATA_ALIGN`] for a data), and
+//! `bytes_needed` includes the slack for that skip. A `Vec<u8>` has no alignment guarantee
+//! beyond 1, so two buffers may skip different amounts: copying an owned model or data byte for
+//! byte must move the carved region to the destination's skip.
 
 use alloc::vec::Vec;
+#[cfg(doc)]
+use mjrs_core::arena::DATA_ALIGN;
 use mjrs_core::arena::MAX_ALIGN;
 use mjrs_core::ArenaError;
 
-/// Bytes the core skips at the start of `buf` to reach [`MAX_ALIGN`] alignment.
-fn align_skip(buf: &[u8]) -> usize {
-    (MAX_ALIGN - buf.as_ptr() as usize % MAX_ALIGN) % MAX_ALIGN
+/// Bytes the core skips at the start of `buf` to reach a base aligned to `base` (at least
+/// [`MAX_ALIGN`]).
+fn align_skip(buf: &[u8], base: usize) -> usize {
+    let base = base.max(MAX_ALIGN);
+    (base - buf.as_ptr() as usize % base) % base
 }
 
 /// A zeroed buffer of `n` bytes; a heap that cannot provide it is an error, not an abort
@@ -36,26 +41,29 @@ fn heap_can_provide(n: usize) -> Result<(), ArenaError> {
 }
 
 /// Copies the carved region of `src` into `dst`, a buffer of the same length, so that the core
-/// carves the same arrays from `dst` as from `src` whatever the two alignments are.
-pub(crate) fn copy_carved(src: &[u8], dst: &mut [u8]) {
+/// carves the same arrays from `dst` as from `src` whatever the two alignments are; `base` is
+/// the layout's base alignment.
+pub(crate) fn copy_carved(src: &[u8], dst: &mut [u8], base: usize) {
     debug_assert_eq!(src.len(), dst.len());
-    let (from, to) = (align_skip(src), align_skip(dst));
-    // the region is `len - (MAX_ALIGN - 1)` bytes; this copies at least that many
+    let (from, to) = (align_skip(src, base), align_skip(dst, base));
+    // the region is `len - (base - 1)` bytes; this copies at least that many
     let n = src.len().min(dst.len()).saturating_sub(from.max(to));
     dst[to..to + n].copy_from_slice(&src[from..from + n]);
 }
 
-/// A copy of `src` that carves like `src`; allocation failure is an error.
-pub(crate) fn try_clone(src: &[u8]) -> Result<Vec<u8>, ArenaError> {
+/// A copy of `src` (a layout of base alignment `base`) that carves like `src`; allocation
+/// failure is an error.
+pub(crate) fn try_clone(src: &[u8], base: usize) -> Result<Vec<u8>, ArenaError> {
     let mut dst = zeroed(src.len())?;
-    copy_carved(src, &mut dst);
+    copy_carved(src, &mut dst, base);
     Ok(dst)
 }
 
-/// A copy of `src` that carves like `src` (aborts if the heap is exhausted, as `Clone` does).
-pub(crate) fn clone(src: &[u8]) -> Vec<u8> {
+/// A copy of `src` (a layout of base alignment `base`) that carves like `src` (aborts if the
+/// heap is exhausted, as `Clone` does).
+pub(crate) fn clone(src: &[u8], base: usize) -> Vec<u8> {
     let mut dst = alloc::vec![0; src.len()];
-    copy_carved(src, &mut dst);
+    copy_carved(src, &mut dst, base);
     dst
 }
 
@@ -81,7 +89,7 @@ mod tests {
             m.body_mass[1] = 4.5;
             let header = m.header();
             let dst = &mut b[sb..sb + n];
-            copy_carved(&a[sa..sa + n], dst);
+            copy_carved(&a[sa..sa + n], dst, MAX_ALIGN);
             let copy = Model::view(&header, dst).unwrap();
             assert_eq!(copy.qpos0, &[1.0, 2.0, 3.0]);
             assert_eq!(copy.body_mass, &[0.0, 4.5]);

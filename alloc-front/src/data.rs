@@ -2,6 +2,7 @@
 
 use alloc::vec::Vec;
 use core::ops::{Deref, DerefMut};
+use mjrs_core::arena::DATA_ALIGN;
 use mjrs_core::io::{reset_data, reset_data_keyframe};
 use mjrs_core::model::SizeMismatch;
 use mjrs_core::{ArenaError, Data, DataHeader, Model, ModelSizes};
@@ -59,7 +60,7 @@ impl OwnedData {
     pub fn try_clone(&self) -> Result<Self, ArenaError> {
         Ok(Self {
             header: self.header.clone(),
-            buf: buffer::try_clone(&self.buf)?,
+            buf: buffer::try_clone(&self.buf, DATA_ALIGN)?,
         })
     }
 
@@ -94,7 +95,7 @@ impl Clone for OwnedData {
     fn clone(&self) -> Self {
         Self {
             header: self.header.clone(),
-            buf: buffer::clone(&self.buf),
+            buf: buffer::clone(&self.buf, DATA_ALIGN),
         }
     }
 }

@@ -73,7 +73,7 @@ impl OwnedModel {
     pub fn try_clone(&self) -> Result<Self, ArenaError> {
         Ok(Self {
             header: self.header,
-            buf: buffer::try_clone(&self.buf)?,
+            buf: buffer::try_clone(&self.buf, MAX_ALIGN)?,
         })
     }
 
@@ -99,7 +99,7 @@ impl Clone for OwnedModel {
     fn clone(&self) -> Self {
         Self {
             header: self.header,
-            buf: buffer::clone(&self.buf),
+            buf: buffer::clone(&self.buf, MAX_ALIGN),
         }
     }
 }

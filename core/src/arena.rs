@@ -23,10 +23,39 @@
 //! Running out of memory is an [`ArenaError`], never a panic.
 
 use crate::pod::{cast, cast_mut, Pod};
+use crate::real::Real;
 use core::mem::{align_of, size_of};
 
 /// Alignment of every carved region's base: the largest alignment of a `Pod` type in use.
 pub const MAX_ALIGN: usize = 8;
+
+/// Alignment of the number arrays of a `Data` (elements as wide as [`Real`] or wider), of its
+/// arena and of the arena's scratch arrays on 64-bit targets: 32 bytes, the width of an AVX
+/// vector, so that a vector access at a multiple of 32 bytes from an array's start never
+/// straddles two cache lines. A straddling store is not forwarded to the next load of the same
+/// element, and with arrays packed at their type's alignment the heap's placement of the buffer
+/// decided which arrays straddled: the stack of boxes ran 4-6% slower, and the WidowX arm's
+/// row-by-row `Jᵀ f` into `qfrc_constraint` twice its time, when the buffer started 16 bytes
+/// into a line. Narrower elements (the `int` and byte arrays of the `f64` build) keep their own
+/// alignment: they are rarely vector-written, and padding them too would make a `Data` larger
+/// than `mjData`, whose arrays MuJoCo pads to 64 bytes (tests/tests/memory.rs). On 32-bit
+/// microcontrollers, without such vectors or caches, 1: every array at its type's alignment.
+pub const DATA_ALIGN: usize = if cfg!(target_pointer_width = "64") {
+    32
+} else {
+    1
+};
+
+/// The largest arena of a `Data`, in bytes (MuJoCo's `narena`, set by `<size memory=...>`):
+/// 16 GiB less 64 bytes on 64-bit targets, so that the arena table holds its positions as 32-bit
+/// numbers (offsets in units of 4 bytes) and a `Data` stays no larger than `mjData` with its
+/// arrays aligned to [`DATA_ALIGN`]. MuJoCo allows more; no model of its own or of the usual
+/// benchmarks comes near (the pile of 200 objects here takes 57 MB).
+pub const MAX_ARENA: usize = (u32::MAX as usize).saturating_mul(SLOT_UNIT) & !63;
+
+/// The unit of an arena table's offsets: every arena array's elements (contacts, `int`s,
+/// numbers) are aligned to at least 4 bytes.
+const SLOT_UNIT: usize = 4;
 
 /// Not enough memory, or sizes so large that byte counts overflow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +97,11 @@ pub enum ArenaError {
     Detached,
     /// A push of elements of another type than the arena array's (see [`ArenaField`]).
     ElementType,
+    /// A model's arena (`narena` bytes) beyond [`MAX_ARENA`].
+    ArenaTooLarge {
+        /// The model's arena bytes.
+        narena: usize,
+    },
 }
 
 impl core::error::Error for ArenaError {}
@@ -101,7 +135,24 @@ impl core::fmt::Display for ArenaError {
             ArenaError::ElementType => {
                 f.write_str("arena array pushed with elements of another type than its own")
             }
+            ArenaError::ArenaTooLarge { narena } => write!(
+                f,
+                "Could not allocate memory: {narena} bytes of arena (<size memory=...>); mjrs \
+                 supports at most {MAX_ARENA} bytes per data"
+            ),
         }
+    }
+}
+
+/// The alignment of an array of `bytes` bytes whose type asks for `align`, in a layout whose
+/// number arrays start at multiples of `floor`: the floor for arrays of elements aligned like
+/// [`Real`] or wider and at least two floors long, the type's own for shorter ones (no vector
+/// spans them) and for narrower types (see [`DATA_ALIGN`]).
+fn floored(align: usize, floor: usize, bytes: usize) -> usize {
+    if align >= align_of::<Real>() && bytes >= 2 * floor {
+        align.max(floor)
+    } else {
+        align
     }
 }
 
@@ -117,15 +168,32 @@ fn bytes_of<T>(n: usize) -> Option<usize> {
 
 /// Counts the bytes of a sequence of arrays laid out one after another, each aligned for its
 /// element type, from a base aligned to [`MAX_ALIGN`]. The same rules as [`Carver`].
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct LayoutCounter {
     offset: Option<usize>,
+    floor: usize,
+}
+
+impl Default for LayoutCounter {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl LayoutCounter {
     /// An empty layout.
     pub fn new() -> Self {
-        Self { offset: Some(0) }
+        Self::aligned(1)
+    }
+
+    /// An empty layout whose number arrays (elements aligned like [`Real`] or wider), `2 *
+    /// floor` bytes or longer, start at multiples of `floor` bytes (a power of two; see
+    /// [`DATA_ALIGN`]), as [`Carver::aligned`] carves it.
+    pub fn aligned(floor: usize) -> Self {
+        Self {
+            offset: Some(0),
+            floor,
+        }
     }
 
     /// Adds an array of `n` elements of `T` (`None` for `n` means the size overflowed).
@@ -136,7 +204,10 @@ impl LayoutCounter {
     /// Adds an array of `n` elements of `size` bytes aligned to `align` (a power of two), for
     /// arrays whose element type is known as data ([`Kind`](crate::layout::Kind)).
     pub fn add_bytes(&mut self, align: usize, size: usize, n: Option<usize>) {
-        self.offset = (|| align_up(self.offset?, align)?.checked_add(n?.checked_mul(size)?))();
+        self.offset = (|| {
+            let bytes = n?.checked_mul(size)?;
+            align_up(self.offset?, floored(align, self.floor, bytes))?.checked_add(bytes)
+        })();
     }
 
     /// Total bytes, or `None` if any size overflowed.
@@ -147,7 +218,7 @@ impl LayoutCounter {
     /// Bytes a caller buffer of unknown alignment must have: the total plus the worst-case
     /// skip to the first aligned byte.
     pub fn buffer_bytes(&self) -> Option<usize> {
-        self.offset?.checked_add(MAX_ALIGN - 1)
+        self.offset?.checked_add(MAX_ALIGN.max(self.floor) - 1)
     }
 }
 
@@ -157,14 +228,24 @@ pub struct Carver<'a> {
     rest: &'a mut [u8],
     needed: usize,
     available: usize,
+    floor: usize,
 }
 
 impl<'a> Carver<'a> {
     /// Starts carving `buf` at its first [`MAX_ALIGN`]-aligned byte. `needed` is the total the
     /// caller computed, reported in the error if the buffer runs out.
     pub fn new(buf: &'a mut [u8], needed: usize) -> Self {
+        Self::aligned(buf, needed, 1)
+    }
+
+    /// Starts carving `buf` at its first byte aligned to `floor` (a power of two) and to
+    /// [`MAX_ALIGN`]; the number arrays (elements aligned like [`Real`] or wider), `2 * floor`
+    /// bytes or longer, start at multiples of `floor`, as [`LayoutCounter::aligned`] counts
+    /// them.
+    pub fn aligned(buf: &'a mut [u8], needed: usize, floor: usize) -> Self {
         let available = buf.len();
-        let skip = (MAX_ALIGN - buf.as_ptr() as usize % MAX_ALIGN) % MAX_ALIGN;
+        let base = floor.max(MAX_ALIGN);
+        let skip = (base - buf.as_ptr() as usize % base) % base;
         let rest = if skip <= buf.len() {
             &mut buf[skip..]
         } else {
@@ -174,6 +255,7 @@ impl<'a> Carver<'a> {
             rest,
             needed,
             available,
+            floor,
         }
     }
 
@@ -182,7 +264,8 @@ impl<'a> Carver<'a> {
         let bytes =
             bytes_of::<T>(n.ok_or(ArenaError::SizeOverflow)?).ok_or(ArenaError::SizeOverflow)?;
         let rest = core::mem::take(&mut self.rest);
-        let skip = (align_of::<T>() - rest.as_ptr() as usize % align_of::<T>()) % align_of::<T>();
+        let align = floored(align_of::<T>(), self.floor, bytes);
+        let skip = (align - rest.as_ptr() as usize % align) % align;
         let too_small = ArenaError::BufferTooSmall {
             needed: self.needed,
             available: self.available,
@@ -264,7 +347,7 @@ macro_rules! gen_arena_fields {
                 let base = used.as_mut_ptr();
                 $(
                     let $name: &'a mut [mj_type!($ty)] = if only.has(ArenaField::$name) {
-                        let (off, n) = table.pos[ArenaField::$name as usize];
+                        let (off, n) = table.get(ArenaField::$name);
                         // SAFETY: by the invariant of `ArenaTable`, the array's bytes
                         // `off .. off + n * size` lie within the table's `end`, which `lies_in`
                         // checked to be within `used`, whose start is aligned to MAX_ALIGN; `off`
@@ -299,7 +382,7 @@ macro_rules! gen_arena_fields {
                 }
                 let base = used.as_ptr();
                 ArenaArrays { $( $name: if only.has(ArenaField::$name) {
-                    let (off, n) = table.pos[ArenaField::$name as usize];
+                    let (off, n) = table.get(ArenaField::$name);
                     // SAFETY: as in `ArenaArraysMut::within_only`, for shared slices.
                     unsafe { core::slice::from_raw_parts(base.add(off).cast(), n) }
                 } else {
@@ -349,6 +432,14 @@ impl ArenaMask {
         self.0 & (1 << field as u64) != 0
     }
 }
+
+const _: () = {
+    let mut i = 0;
+    while i < N_ARENA_FIELDS {
+        assert!(ELEM[i].1 >= SLOT_UNIT && ELEM[i].1.is_multiple_of(SLOT_UNIT));
+        i += 1;
+    }
+};
 
 /// The contacts alone.
 const CONTACTS: ArenaMask = ArenaMask::of(&[ArenaField::contact]);
@@ -412,7 +503,7 @@ impl Pushes<'_> {
             return Err(refuse_push(n * size, self.hi - self.lo, self.narena));
         }
         // above every array (see `Stack::push_each`) and aligned: the table stays valid
-        self.table.pos[field as usize] = (start, n);
+        self.table.pos[field as usize] = slot(start, n);
         self.lo = end;
         Ok(())
     }
@@ -499,12 +590,12 @@ fn visit_arena_field<V: crate::layout::ArrayVisitor, T: crate::layout::Elem>(
 /// ([`ArenaTable::new`]), or changed by the arena's pushes and truncations, all in this module.
 #[derive(Clone, Copy, Debug)]
 pub struct ArenaTable {
-    pos: ArenaFields,
+    pos: [Slot; N_ARENA_FIELDS],
     /// No array ends beyond byte `end & !OTHERS`; bit [`OTHERS`] is set when an array but the
     /// contacts may be other than `(0, 0)` (when not, truncating the contacts, which the narrow
     /// phase does after every geom pair, need not clear the others). One word rather than a
-    /// word and a flag: `Data` holds a table and stays no larger than `mjData` (by a byte on the
-    /// pile); and the empty table is all zeros, so a static holding one stays in `.bss` (a
+    /// word and a flag: `Data` holds a table and must stay no larger than `mjData`; and the
+    /// empty table is all zeros, so a static holding one stays in `.bss` (a
     /// `true` flag there once moved 12 KB of firmware statics into flash).
     end: usize,
 }
@@ -512,6 +603,21 @@ pub struct ArenaTable {
 /// The flag bit of [`ArenaTable`]'s `end`: no array of a slice ends that far (slices are at most
 /// `isize::MAX` bytes), and [`ArenaTable::new`] refuses positions that do.
 const OTHERS: usize = 1 << (usize::BITS - 1);
+
+/// An arena array's offset (in [`SLOT_UNIT`]s) and element count in 32 bits each: an arena
+/// holds at most [`MAX_ARENA`] bytes, and the narrower table keeps a `Data` within `mjData`'s
+/// bytes.
+type Slot = (u32, u32);
+
+/// The slot of an array at byte `off` (a multiple of [`SLOT_UNIT`]) with `n` elements of at
+/// least that many bytes, within an arena of at most [`MAX_ARENA`] bytes, so that both fit (the
+/// table's constructors and the arena's pushes check it).
+#[inline(always)]
+fn slot(off: usize, n: usize) -> Slot {
+    debug_assert!(off.is_multiple_of(SLOT_UNIT) && off <= MAX_ARENA);
+    debug_assert!(n <= MAX_ARENA / SLOT_UNIT);
+    ((off / SLOT_UNIT) as u32, n as u32)
+}
 
 impl ArenaTable {
     /// No arrays.
@@ -528,16 +634,13 @@ impl ArenaTable {
             let (size, align) = ELEM[i];
             let end = n.checked_mul(size)?.checked_add(off)?;
             let overlaps = (0..i).any(|j| {
-                let (o, k) = table.pos[j];
+                let (o, k) = table.get_at(j);
                 n > 0 && k > 0 && o < end && off < o + k * ELEM[j].0
             });
-            if !off.is_multiple_of(align) || overlaps {
+            if !off.is_multiple_of(align) || overlaps || end > MAX_ARENA {
                 return None;
             }
-            if end >= OTHERS {
-                return None;
-            }
-            table.pos[i] = (off, n);
+            table.pos[i] = slot(off, n);
             let other = i != ArenaField::contact as usize && (off, n) != (0, 0);
             table.raise_end(end, other);
         }
@@ -545,14 +648,21 @@ impl ArenaTable {
     }
 
     /// Byte offset and element count of each array, in table order.
-    pub fn positions(&self) -> &ArenaFields {
-        &self.pos
+    pub fn positions(&self) -> ArenaFields {
+        core::array::from_fn(|i| self.get_at(i))
     }
 
     /// Byte offset and element count of array `field`.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, field: ArenaField) -> (usize, usize) {
-        self.pos[field as usize]
+        self.get_at(field as usize)
+    }
+
+    /// Byte offset and element count of array `i` in table order.
+    #[inline(always)]
+    fn get_at(&self, i: usize) -> (usize, usize) {
+        let (off, n) = self.pos[i];
+        (off as usize * SLOT_UNIT, n as usize)
     }
 
     /// The first byte after every array (a bound: at least the end of the last one).
@@ -593,12 +703,12 @@ impl ArenaTable {
         let size = ELEM[i].0;
         let end = start + n * size;
         self.below(start);
-        let (old_start, old_n) = self.pos[i];
+        let (old_start, old_n) = self.get_at(i);
         let contiguous = extend && old_n > 0 && old_start + old_n * size == start;
         self.pos[i] = if contiguous {
-            (old_start, old_n + n)
+            slot(old_start, old_n + n)
         } else {
-            (start, n)
+            slot(start, n)
         };
         self.raise_end(end, i != ArenaField::contact as usize);
     }
@@ -617,9 +727,10 @@ impl ArenaTable {
     #[cold]
     #[inline(never)]
     fn truncate(&mut self, at: usize) {
-        for (i, slot) in self.pos.iter_mut().enumerate() {
-            if slot.0 + slot.1 * ELEM[i].0 > at {
-                *slot = (0, 0);
+        for i in 0..N_ARENA_FIELDS {
+            let (off, n) = self.get_at(i);
+            if off + n * ELEM[i].0 > at {
+                self.pos[i] = (0, 0);
             }
         }
         self.end = at | (self.end & OTHERS);
@@ -635,7 +746,7 @@ impl ArenaTable {
         if self.holds_others() {
             *self = Self::EMPTY;
         }
-        self.pos[ArenaField::contact as usize] = (off, n);
+        self.pos[ArenaField::contact as usize] = slot(off, n);
         // the flag is clear either way: only the contacts remain
         self.end = off + n * size_of::<crate::records::Contact>();
         self.end
@@ -763,9 +874,12 @@ impl Detached<'_> {
 }
 
 impl<'a> Arena<'a> {
-    /// An empty arena over `buf` (its start must be [`MAX_ALIGN`]-aligned, as [`Carver`] leaves it).
+    /// An empty arena over `buf` (its start must be [`MAX_ALIGN`]-aligned, as [`Carver`] leaves
+    /// it), or over its first [`MAX_ARENA`] bytes when it is longer.
     pub fn new(buf: &'a mut [u8]) -> Self {
         debug_assert_eq!(buf.as_ptr() as usize % MAX_ALIGN, 0);
+        let len = buf.len().min(MAX_ARENA);
+        let buf = &mut buf[..len];
         Self {
             buf,
             objects: &mut [],
@@ -1061,7 +1175,7 @@ impl<'a> Arena<'a> {
         let top = self.top();
         let start = top
             .checked_sub(bytes)
-            .map(|s| s & !(align_of::<T>() - 1))
+            .map(|s| s & !(floored(align_of::<T>(), DATA_ALIGN, bytes) - 1))
             .filter(|&s| s >= self.state.parena)
             .ok_or(ArenaError::OutOfArena {
                 requested: bytes,
@@ -1110,10 +1224,11 @@ impl<'a> Arena<'a> {
 
     /// Arena array number `field` (table order) as `&[T]`; empty when absent or out of range.
     pub fn field<T: Pod>(&self, field: usize) -> &[T] {
-        self.table
-            .pos
-            .get(field)
-            .map_or(&[], |&f| field_in::<T>(self.buf, f))
+        if field < N_ARENA_FIELDS {
+            field_in::<T>(self.buf, self.table.get_at(field))
+        } else {
+            &[]
+        }
     }
 
     /// Every arena array as a slice (empty when absent).
@@ -1206,7 +1321,7 @@ impl<'s> Stack<'s> {
         let start = self
             .hi
             .checked_sub(bytes)
-            .map(|s| s & !(align_of::<T>() - 1))
+            .map(|s| s & !(floored(align_of::<T>(), DATA_ALIGN, bytes) - 1))
             .filter(|&s| s >= self.state.parena)
             .ok_or_else(|| self.out_of_arena(bytes))?;
         let free = core::mem::take(&mut self.free);
@@ -1646,5 +1761,56 @@ mod tests {
                 available: 10
             }
         );
+    }
+
+    /// A floor puts every array of 8-byte elements and two floors or longer at a multiple of
+    /// it from any start of the buffer, within the bytes the counter asks for; shorter and
+    /// narrower arrays keep their own alignment.
+    #[test]
+    fn aligned_carver_matches_aligned_counter() {
+        fn lay(c: &mut LayoutCounter) {
+            c.add::<u8>(Some(3));
+            c.add::<f64>(Some(8));
+            c.add::<i32>(Some(3));
+            c.add::<f64>(Some(2));
+            c.add::<f64>(Some(8));
+            c.add::<i32>(Some(20));
+        }
+        let mut counter = LayoutCounter::aligned(32);
+        lay(&mut counter);
+        assert_eq!(counter.total(), Some(272));
+        let needed = counter.buffer_bytes().unwrap();
+        assert_eq!(needed, 272 + 31);
+        for start in [0, 1, 8, 16, 24, 31] {
+            let mut buf = [0u8; 512];
+            let mut carver = Carver::aligned(&mut buf[start..start + needed], needed, 32);
+            let starts = [
+                carver.take::<u8>(Some(3)).unwrap().as_ptr() as usize,
+                carver.take::<f64>(Some(8)).unwrap().as_ptr() as usize,
+                carver.take::<i32>(Some(3)).unwrap().as_ptr() as usize,
+                carver.take::<f64>(Some(2)).unwrap().as_ptr() as usize,
+                carver.take::<f64>(Some(8)).unwrap().as_ptr() as usize,
+                carver.take::<i32>(Some(20)).unwrap().as_ptr() as usize,
+            ];
+            assert_eq!(starts[0] % 32, 0);
+            assert_eq!(starts.map(|a| a - starts[0]), [0, 32, 96, 112, 128, 192]);
+        }
+    }
+
+    /// Scratch number arrays two vectors or longer start at [`DATA_ALIGN`] from the arena's
+    /// start; shorter ones at their own alignment.
+    #[test]
+    fn long_scratch_arrays_start_at_vectors() {
+        let mut buf = Buf([0; 256]);
+        let mut arena = Arena::new(&mut buf.0);
+        let base = arena.buf.as_ptr() as usize;
+        let mut s = arena.stack();
+        let long = s.alloc::<f64>(9).unwrap().as_ptr() as usize - base;
+        let short = s.alloc::<f64>(3).unwrap().as_ptr() as usize - base;
+        let ints = s.alloc::<i32>(15).unwrap().as_ptr() as usize - base;
+        let floor = DATA_ALIGN.max(8);
+        assert_eq!(long, (256 - 72) / floor * floor);
+        assert_eq!(short, long - 24);
+        assert_eq!(ints, short - 60);
     }
 }

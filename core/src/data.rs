@@ -1,7 +1,9 @@
 //! [`Data`]: MuJoCo's `mjData` as a view over a caller-provided byte buffer: the state, every
 //! intermediate result of the pipeline, the diagnostics, and the arena with its scratch stack.
 
-use crate::arena::{Arena, ArenaError, ArenaFields, ArenaState, Carver, LayoutCounter};
+use crate::arena::{
+    Arena, ArenaError, ArenaFields, ArenaState, Carver, LayoutCounter, DATA_ALIGN, MAX_ARENA,
+};
 use crate::layout::{field_len, ArrayVisitor, ArrayVisitorMut, FieldInfo};
 use crate::model::{Model, ModelSizes, SizeMismatch};
 use crate::real::Real;
@@ -126,7 +128,7 @@ macro_rules! gen_header {
                 DataHeader {
                     sizes: self.sizes,
                     arena: self.arena.state,
-                    arena_fields: *self.arena.table().positions(),
+                    arena_fields: self.arena.table().positions(),
                     plugin_bytes: self.arena.objects().len(),
                     callbacks: self.callbacks,
                     $( $name: self.$name, )*
@@ -185,7 +187,7 @@ macro_rules! gen_data {
 
                 impl<'a> Data<'a> {
                     fn layout(s: &ModelSizes) -> LayoutCounter {
-                        let mut c = LayoutCounter::new();
+                        let mut c = LayoutCounter::aligned(DATA_ALIGN);
                         c.add::<SolverStat>(Some(NISLAND * NSOLVER_STATS));
                         $( c.add::<mj_type!($ty)>(field_len(s.$rows, mj_cols!(s; $($cols)+))); )*
                         c.add::<u64>(Some(s.narena / 8));
@@ -208,6 +210,9 @@ macro_rules! gen_data {
                     /// Bytes a buffer must have to hold a `Data` for a model of these sizes (any
                     /// alignment), arena included.
                     pub fn bytes_needed(sizes: &ModelSizes) -> Result<usize, ArenaError> {
+                        if sizes.narena > MAX_ARENA {
+                            return Err(ArenaError::ArenaTooLarge { narena: sizes.narena });
+                        }
                         Self::layout(sizes).buffer_bytes().ok_or(ArenaError::SizeOverflow)
                     }
 
@@ -267,7 +272,7 @@ macro_rules! gen_data {
                         buf: &'a mut [u8],
                     ) -> Result<(Carver<'a>, &'a mut [SolverStat; NISLAND * NSOLVER_STATS]), ArenaError> {
                         let needed = Self::bytes_needed(sizes)?;
-                        let mut c = Carver::new(buf, needed);
+                        let mut c = Carver::aligned(buf, needed, DATA_ALIGN);
                         let solver = c
                             .take::<SolverStat>(Some(NISLAND * NSOLVER_STATS))?
                             .try_into()

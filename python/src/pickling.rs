@@ -83,7 +83,7 @@ pub fn data_state(d: &Data) -> Vec<u8> {
     [a.parena, a.pstack, a.maxuse_stack, a.maxuse_arena]
         .into_iter()
         .for_each(|n| w.usize(n));
-    for &(offset, len) in d.arena.table().positions() {
+    for (offset, len) in d.arena.table().positions() {
         w.usize(offset);
         w.usize(len);
     }

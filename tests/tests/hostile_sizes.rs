@@ -117,9 +117,12 @@ fn an_mjb_asking_for_an_impossible_arena_is_an_error() {
     let model = OwnedModel::from_mjb(&mjb_with_arena(narena)).unwrap();
     let mut model = model;
     let err = OwnedData::new(&model.view()).unwrap_err();
-    assert!(
-        matches!(err, ArenaError::NoHeap { needed } if needed as u64 > narena),
-        "{err:?}"
+    // beyond mjrs's largest arena (16 GiB): refused before the heap is asked
+    assert_eq!(
+        err,
+        ArenaError::ArenaTooLarge {
+            narena: narena as usize
+        }
     );
     assert!(
         err.to_string().starts_with("Could not allocate memory: "),

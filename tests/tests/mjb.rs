@@ -225,7 +225,8 @@ fn data_on_too_small_buffer_is_an_error() {
     let mut buf = model_buffer(&good);
     let m = mjb::load(&good, &mut buf).unwrap();
     let need = mjrs_core::Data::bytes_needed(m.sizes()).unwrap();
-    let mut dbuf = vec![0u8; need - 8]; // 7 bytes of the need are alignment slack
+    // the need's last `DATA_ALIGN - 1` bytes are slack for the buffer's alignment
+    let mut dbuf = vec![0u8; need - mjrs_core::arena::DATA_ALIGN.max(8)];
     assert!(matches!(
         mjrs_core::Data::new(&m, &mut dbuf),
         Err(mjrs_core::ArenaError::BufferTooSmall { .. })

@@ -4,6 +4,7 @@
 //! that a device can run them on a model it loaded.
 
 use mjrs_alloc::{OwnedData, OwnedModel};
+use mjrs_core::arena::MAX_ARENA;
 use mjrs_core::model::Model;
 use mjrs_core::setconst;
 use mjrs_core::support::normalize_quat;
@@ -19,6 +20,9 @@ use crate::util::defined;
 pub(super) fn no_memory(what: &str, e: ArenaError) -> XmlError {
     let size = match e {
         ArenaError::NoHeap { needed } => format!("{needed} bytes"),
+        ArenaError::ArenaTooLarge { .. } => {
+            format!("more than mjrs's largest arena, {MAX_ARENA} bytes")
+        }
         other => other.to_string(),
     };
     XmlError::model(format!(
