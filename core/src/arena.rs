@@ -156,6 +156,17 @@ fn floored(align: usize, floor: usize, bytes: usize) -> usize {
     }
 }
 
+/// Where a scratch block of `bytes` bytes of `T` starts when taken from the top of the free
+/// bytes below `top` (offsets from the arena's start, aligned as [`floored`] with
+/// [`DATA_ALIGN`]), or `None` when it would reach below `bottom`, the arena arrays' end.
+#[inline(always)]
+fn scratch_start<T>(top: usize, bytes: usize, bottom: usize) -> Option<usize> {
+    let align = floored(align_of::<T>(), DATA_ALIGN, bytes);
+    top.checked_sub(bytes)
+        .map(|s| s & !(align - 1))
+        .filter(|&s| s >= bottom)
+}
+
 /// Rounds `x` up to a multiple of `align` (a power of two); `None` on overflow.
 fn align_up(x: usize, align: usize) -> Option<usize> {
     Some(x.checked_add(align - 1)? & !(align - 1))
@@ -433,6 +444,7 @@ impl ArenaMask {
     }
 }
 
+// every arena array starts at a whole number of `SLOT_UNIT`s, as the table's slots hold it
 const _: () = {
     let mut i = 0;
     while i < N_ARENA_FIELDS {
@@ -1173,11 +1185,8 @@ impl<'a> Arena<'a> {
     pub fn reserve<T: Pod>(&mut self, n: usize) -> Result<Reservation, ArenaError> {
         let bytes = bytes_of::<T>(n).ok_or(ArenaError::SizeOverflow)?;
         let top = self.top();
-        let start = top
-            .checked_sub(bytes)
-            .map(|s| s & !(floored(align_of::<T>(), DATA_ALIGN, bytes) - 1))
-            .filter(|&s| s >= self.state.parena)
-            .ok_or(ArenaError::OutOfArena {
+        let start =
+            scratch_start::<T>(top, bytes, self.state.parena).ok_or(ArenaError::OutOfArena {
                 requested: bytes,
                 available: top - self.state.parena,
                 narena: self.len(),
@@ -1318,11 +1327,7 @@ impl<'s> Stack<'s> {
     #[inline]
     pub fn alloc<T: Pod>(&mut self, n: usize) -> Result<&'s mut [T], ArenaError> {
         let bytes = bytes_of::<T>(n).ok_or(ArenaError::SizeOverflow)?;
-        let start = self
-            .hi
-            .checked_sub(bytes)
-            .map(|s| s & !(floored(align_of::<T>(), DATA_ALIGN, bytes) - 1))
-            .filter(|&s| s >= self.state.parena)
+        let start = scratch_start::<T>(self.hi, bytes, self.state.parena)
             .ok_or_else(|| self.out_of_arena(bytes))?;
         let free = core::mem::take(&mut self.free);
         let (below, region) = free.split_at_mut(start - self.lo);
@@ -1763,9 +1768,10 @@ mod tests {
         );
     }
 
-    /// A floor puts every array of 8-byte elements and two floors or longer at a multiple of
-    /// it from any start of the buffer, within the bytes the counter asks for; shorter and
-    /// narrower arrays keep their own alignment.
+    /// A floor puts every number array (elements as wide as `Real` or wider) two floors or
+    /// longer at a multiple of it from any start of the buffer, within the bytes the counter
+    /// asks for; shorter arrays and narrower types keep their own alignment (in the f32 build
+    /// the `i32`s count as number arrays too; the offsets come out the same).
     #[test]
     fn aligned_carver_matches_aligned_counter() {
         fn lay(c: &mut LayoutCounter) {

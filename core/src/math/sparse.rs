@@ -359,8 +359,8 @@ fn combine_in_place(
 }
 
 /// Merges the `old_nnz` entries of `dst` (pattern `dst_ind`) with `src` (values and pattern)
-/// into `dst` as `a * dst + b * src` (`ab`), through a copy of `dst` in `bufs`; returns the
-/// merged count. `dst` and `dst_ind` have room for it.
+/// into `dst` as `a * dst + b * src`, through a copy of `dst` in `buf` and `buf_ind`; returns
+/// the merged count. `dst` and `dst_ind` have room for it.
 #[inline(always)]
 fn merge_rows(
     dst: &mut [Real],
