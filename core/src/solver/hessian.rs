@@ -120,7 +120,7 @@ fn factor_sparse(
     )?;
 
     #[cfg(feature = "fast")]
-    let dense = crate::math::fast_chol::chol_factor_sparse_dense(
+    let dense = crate::math::fast_chol::chol_factor_sparse_envelope(
         h.h, nv, MINVAL, h.rownnz, h.rowadr, h.colind, &mut frame,
     )?;
     #[cfg(not(feature = "fast"))]
