@@ -195,13 +195,35 @@ mod avx {
     }
 }
 
-/// `res += vec * scl` with fused multiply-adds (LLVM's own vector loop: 256-bit code written
-/// by hand was no fewer instructions on the bench models).
+/// `res += vec * scl` with fused multiply-adds, in blocks of four with the last `len % 4`
+/// written out, as the exact build's `vec::add_to_scl` and for the same reason: where a caller
+/// bounds the length (`mul_mat_t_vec`'s rows under 16 long), LLVM turned the plain loop into
+/// masked loads and stores (`vmaskmovpd`), which AMD's cores execute slowly (walker2d_cg's
+/// `J' x` took 2.3x the exact build's time, and the fast build fell below the exact one).
+/// LLVM's own loop for long rows (16 and more) was not measurably faster on the soft box and
+/// the stack, and the test of the length cost the small models 3-5%.
 #[inline]
 pub fn add_to_scl(res: &mut [Real], vec: &[Real], scl: Real) {
     debug_assert_eq!(res.len(), vec.len());
-    for (r, v) in res.iter_mut().zip(vec) {
-        *r = mul_add(*v, scl, *r);
+    let mut res_blocks = res.chunks_exact_mut(4);
+    let mut vec_blocks = vec.chunks_exact(4);
+    for (r, v) in (&mut res_blocks).zip(&mut vec_blocks) {
+        for k in 0..4 {
+            r[k] = mul_add(v[k], scl, r[k]);
+        }
+    }
+    match (res_blocks.into_remainder(), vec_blocks.remainder()) {
+        ([r0, r1, r2], [v0, v1, v2]) => {
+            *r0 = mul_add(*v0, scl, *r0);
+            *r1 = mul_add(*v1, scl, *r1);
+            *r2 = mul_add(*v2, scl, *r2);
+        }
+        ([r0, r1], [v0, v1]) => {
+            *r0 = mul_add(*v0, scl, *r0);
+            *r1 = mul_add(*v1, scl, *r1);
+        }
+        ([r0], [v0]) => *r0 = mul_add(*v0, scl, *r0),
+        _ => {}
     }
 }
 
