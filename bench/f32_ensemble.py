@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
 """The f32 core against the f64 core over an ensemble of nudged starts, so that one chaotic
-trajectory does not decide f32÷exact.
+trajectory does not decide f32÷exact; with --fast, the opt-in fast build (issue 25 item 3, f64)
+against the exact build in the same way (fast÷exact).
 
     bench/f32_ensemble.py [-k K] [--steps-scale F] [--rounds R] [--cpu C] [--cg-steps N]
-                          [--no-callgrind] NAME
+                          [--no-callgrind] [--fast [--fast-bin PATH --exact-bin PATH]] NAME
+
+With --fast the starts are `qpos0` itself (not rounded to f32) with the entry moved by one f64 ulp
+of max(|value|, 1) (2^-52), and the two columns are the exact and the fast build, both f64; the
+fast build is built with bench/speed.py's flags unless given.
 
 A model of bench/models.txt is stepped from K starts, in both precisions, under the control law
 of bench/speed.py over the same number of steps (bench/models.txt x F). Start k is the model's
@@ -40,6 +45,7 @@ import speed  # noqa: E402  (models(), run(), last_json(), callgrind(), build_mj
 
 PRECISIONS = ("f64", "f32")
 NUDGE = 2.0 ** -23  # one f32 ulp of 1
+NUDGE_F64 = 2.0 ** -52  # one f64 ulp of 1 (--fast)
 
 
 def f32(x):
@@ -59,9 +65,10 @@ def free_entries(model):
     return [i for i in range(model["nq"]) if i not in quat]
 
 
-def starts(model, k):
+def starts(model, k, fast=False):
     """K start configurations: (entry, qpos) with the entry nudged (see the module's text)."""
-    base = [f32(x) for x in model["qpos0"]]
+    rounding, nudge = ((lambda x: x), NUDGE_F64) if fast else (f32, NUDGE)
+    base = [rounding(x) for x in model["qpos0"]]
     entries = free_entries(model)
     if not entries:
         raise SystemExit("the model has no qpos entry outside a quaternion to nudge")
@@ -70,8 +77,8 @@ def starts(model, k):
     for j in range(k):
         entry = entries[(j // 2) * len(entries) // pairs]
         qpos = list(base)
-        step = NUDGE * max(abs(qpos[entry]), 1.0)
-        qpos[entry] = f32(qpos[entry] + (step if j % 2 == 0 else -step))
+        step = nudge * max(abs(qpos[entry]), 1.0)
+        qpos[entry] = rounding(qpos[entry] + (step if j % 2 == 0 else -step))
         out.append((entry, qpos))
     return out
 
@@ -94,12 +101,12 @@ def key_indices(model, k):
     return [index[f"f32e{j}"] for j in range(k)]
 
 
-def compile_members(xml, k, tmp):
+def compile_members(xml, k, tmp, fast=False):
     """The MJB of the model with the K start keyframes (written beside the model, so that its
     relative asset paths still resolve, then removed), the starts and their key indices."""
     plain = pathlib.Path(tmp) / "plain.json"
     speed.run([speed.MJREF, "model", xml, "-o", plain])
-    members = starts(json.loads(plain.read_text()), k)
+    members = starts(json.loads(plain.read_text()), k, fast)
     copy = xml.with_name(f".f32_ensemble_{os.getpid()}.xml")
     mjb, keyed = pathlib.Path(tmp) / "ensemble.mjb", pathlib.Path(tmp) / "keyed.json"
     try:
@@ -122,79 +129,99 @@ def fmt(values, spec):
     return f"{mean:{spec}} ± {sd:{spec}} [{lo:{spec}}, {hi:{spec}}]"
 
 
+def columns(a):
+    """The two builds compared, as (name, command prefix, extra arguments, callgrind toggle):
+    the f64 and f32 cores of one binary, or with --fast the exact and the fast build."""
+    if not a.fast:
+        mjrs = a.exact_bin or speed.build_mjrs()
+        return [("f64", [mjrs], [], speed.STEP_EXACT), ("f32", [mjrs], ["--f32"], speed.STEP_F32)]
+    exact = a.exact_bin or speed.build_mjrs()
+    fast = a.fast_bin or speed.build_mjrs(fast=True)
+    return [("exact", [exact], [], speed.STEP_EXACT), ("fast", [fast], [], speed.STEP_EXACT)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("name")
-    ap.add_argument("-k", type=int, default=8, help="members (starts) per precision")
+    ap.add_argument("-k", type=int, default=8, help="members (starts) per build")
     ap.add_argument("--steps-scale", type=float, default=1.0)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--cpu", type=int, help="pin the timed runs to this CPU (taskset)")
     ap.add_argument("--cg-steps", type=int, help="callgrind over the first N steps (default: all)")
     ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--fast", action="store_true", help="the fast build against the exact build")
+    ap.add_argument("--fast-bin", help="with --fast: a fast build to use instead of building one")
+    ap.add_argument("--exact-bin", help="an exact build to use instead of building one")
     a = ap.parse_args()
     chosen = {n: (xml, steps) for n, xml, steps in speed.models()}
     if a.name not in chosen:
         ap.error(f"not in bench/models.txt: {a.name}")
     if a.k < 2 or a.rounds < 1 or a.steps_scale <= 0 or (a.cg_steps is not None and a.cg_steps < 1):
         ap.error("-k must be at least 2; --rounds, --steps-scale and --cg-steps positive")
+    if a.fast_bin and not a.fast:
+        ap.error("--fast-bin needs --fast")
     xml, steps = chosen[a.name]
     n = max(1, round(steps * a.steps_scale))
-    mjrs = speed.build_mjrs()
+    cols = columns(a)
+    (base, _, _, _), (other, _, _, _) = cols
     speed.run([speed.MJREF, "setup"])
     pin = ["taskset", "-c", str(a.cpu)] if a.cpu is not None else []
     with tempfile.TemporaryDirectory() as tmp:
-        mjb, members, keys = compile_members(xml, a.k, tmp)
-        print(f"{a.name}: {a.k} starts x 2 precisions, {n} steps each; best of {a.rounds} rounds"
-              f"{f' on CPU {a.cpu}' if pin else ''}; load average before: {os.getloadavg()[0]:.2f}",
-              flush=True)
+        mjb, members, keys = compile_members(xml, a.k, tmp, a.fast)
+        print(f"{a.name}: {a.k} starts x 2 builds ({base}, {other}), {n} steps each; best of "
+              f"{a.rounds} rounds{f' on CPU {a.cpu}' if pin else ''}; load average before: "
+              f"{os.getloadavg()[0]:.2f}", flush=True)
         # run j < k starts from keyframe keys[j]; run k from the model's own qpos0 (the single
         # trajectory bench/speed.py times), shown for comparison and left out of the statistics
         starts_of = [["--key", key] for key in keys] + [[]]
-        rate = {(p, j): 0.0 for p in PRECISIONS for j in range(a.k + 1)}
+        names = [c[0] for c in cols]
+        rate = {(p, j): 0.0 for p in names for j in range(a.k + 1)}
         work = {}
         for r in range(a.rounds):
-            order = PRECISIONS if r % 2 == 0 else PRECISIONS[::-1]
+            order = cols if r % 2 == 0 else cols[::-1]
             for j, start in enumerate(starts_of):
-                for p in order:
-                    cmd = pin + [mjrs, "speed", mjb, "--steps", n] + start
-                    out = speed.last_json(speed.run(cmd + (["--f32"] if p == "f32" else [])))
+                for p, prefix, extra, _ in order:
+                    cmd = pin + prefix + ["speed", mjb, "--steps", n] + start + extra
+                    out = speed.last_json(speed.run(cmd))
                     rate[p, j] = max(rate[p, j], out["steps_per_second"])
                     work[p, j] = (out["mean_ncon"], out["mean_solver_niter"])
         instr = {}
         if not a.no_callgrind:
             k = min(a.cg_steps or n, n)
             for j, start in enumerate(starts_of):
-                for p, toggle in zip(PRECISIONS, (speed.STEP_EXACT, speed.STEP_F32)):
-                    cmd = [mjrs, "speed", mjb, "--steps", k] + start + (["--f32"] if p == "f32" else [])
+                for p, prefix, extra, toggle in cols:
+                    cmd = prefix + ["speed", mjb, "--steps", k] + start + extra
                     instr[p, j] = speed.callgrind(cmd, toggle, k, tmp) / 1000
         print(f"load average after: {os.getloadavg()[0]:.2f}\n")
-        print("| start | entry | ncon f64 / f32 | iter f64 / f32 | Ki/step f64 / f32 | steps/s f64 / f32 |")
+        pair = f"{base} / {other}"
+        print(f"| start | entry | ncon {pair} | iter {pair} | Ki/step {pair} | steps/s {pair} |")
         print("| ---: | ---: | ---: | ---: | ---: | ---: |")
         labels = [f"| {j} | qpos[{entry}] {'+' if j % 2 == 0 else '-'}" for j, (entry, _) in enumerate(members)]
         for j, label in enumerate(labels + ["| qpos0 (bench/speed.py) | —"]):
-            ki = f"{instr['f64', j]:.1f} / {instr['f32', j]:.1f}" if instr else "—"
-            print(f"{label} | {work['f64', j][0]:.2f} / {work['f32', j][0]:.2f}"
-                  f" | {work['f64', j][1]:.2f} / {work['f32', j][1]:.2f} | {ki}"
-                  f" | {rate['f64', j]:.0f} / {rate['f32', j]:.0f} |")
-        print(f"\nper precision: mean ± standard deviation [min, max] over the {a.k} nudged starts")
+            ki = f"{instr[base, j]:.1f} / {instr[other, j]:.1f}" if instr else "—"
+            print(f"{label} | {work[base, j][0]:.2f} / {work[other, j][0]:.2f}"
+                  f" | {work[base, j][1]:.2f} / {work[other, j][1]:.2f} | {ki}"
+                  f" | {rate[base, j]:.0f} / {rate[other, j]:.0f} |")
+        print(f"\nper build: mean ± standard deviation [min, max] over the {a.k} nudged starts")
         series = {p: {"ncon": [work[p, j][0] for j in range(a.k)],
                       "iter": [work[p, j][1] for j in range(a.k)],
-                      "us/step": [1e6 / rate[p, j] for j in range(a.k)]} for p in PRECISIONS}
+                      "us/step": [1e6 / rate[p, j] for j in range(a.k)]} for p in names}
         if instr:
-            for p in PRECISIONS:
+            for p in names:
                 series[p]["Ki/step"] = [instr[p, j] for j in range(a.k)]
-        for what in series["f64"]:
+        for what in series[base]:
             spec = ".3f" if what == "us/step" else ".2f" if what != "Ki/step" else ".1f"
-            for p in PRECISIONS:
+            for p in names:
                 print(f"  {what:<8} {p}: {fmt(series[p][what], spec)}")
         mean = {p: {w: statistics.fmean(v) for w, v in s.items()} for p, s in series.items()}
-        print(f"\nf32÷exact by the clock (ratio of mean seconds per step): "
-              f"{mean['f64']['us/step'] / mean['f32']['us/step']:.3f}")
+        shown = "exact" if base == "f64" else base
+        print(f"\n{other}÷{shown} by the clock (ratio of mean seconds per step): "
+              f"{mean[base]['us/step'] / mean[other]['us/step']:.3f}")
         if instr:
-            print(f"exact÷f32 instructions per step (ratio of means): "
-                  f"{mean['f64']['Ki/step'] / mean['f32']['Ki/step']:.3f}")
-        print(f"f32÷exact solver iterations per step: {mean['f32']['iter'] / mean['f64']['iter']:.3f};"
-              f" contacts per step: {mean['f32']['ncon'] / mean['f64']['ncon']:.3f}")
+            print(f"{shown}÷{other} instructions per step (ratio of means): "
+                  f"{mean[base]['Ki/step'] / mean[other]['Ki/step']:.3f}")
+        print(f"{other}÷{shown} solver iterations per step: {mean[other]['iter'] / mean[base]['iter']:.3f};"
+              f" contacts per step: {mean[other]['ncon'] / mean[base]['ncon']:.3f}")
 
 
 if __name__ == "__main__":
