@@ -416,7 +416,7 @@ mod tests {
             let mut a = symmetric(&b[..n * n], n, shift, sparse);
             for i in 0..n {
                 for j in 0..n {
-                    let coupled = far && (i, j) == (n - 1, 0) || far && (i, j) == (0, n - 1);
+                    let coupled = far && ((i, j) == (n - 1, 0) || (i, j) == (0, n - 1));
                     if i.abs_diff(j) > band && !coupled {
                         a[i * n + j] = 0.0;
                     } else if coupled {
@@ -433,7 +433,7 @@ mod tests {
             let exact = crate::math::sparse::chol_factor_sparse(
                 &mut v1, n, MINVAL, &mut nnz1, &adr, &mut i1, &mut arena.stack());
             // a zero on the diagonal is the same error in both
-            let (Ok(copied), Ok(exact)) = (copied, exact.clone()) else {
+            let (Ok(copied), Ok(exact)) = (copied, exact) else {
                 prop_assert!(exact.is_err());
                 return Ok(());
             };
