@@ -394,8 +394,8 @@ pub fn update_paths(rownnz: &[i32], rowadr: &[i32], colind: &[i32], path: &mut [
 /// contact's two bodies' paths merge where the bodies are coupled, so their union is at most
 /// twice the longest: an estimate that errs towards keeping the updates, the exact build's
 /// path).
-pub fn update_cost_sparse(cols: &[i32], path: &[u64]) -> u64 {
-    cols.iter().map(|&c| path[c as usize]).max().unwrap_or(0)
+pub fn update_cost_sparse(cols: impl Iterator<Item = i32>, path: &[u64]) -> u64 {
+    cols.map(|c| path[c as usize]).max().unwrap_or(0)
 }
 
 /// How much cheaper than the updates a sparse refactorization must be counted before it is
@@ -526,7 +526,7 @@ mod tests {
         update_paths(&rownnz, &rowadr, &colind, &mut path);
         assert_eq!(&path[8..14], &[2, 6, 12, 20, 30, 42]);
         // a row on dofs 3 and 5 of the second chain visits its rows 5, 4, ..., 0 once
-        let one = update_cost_sparse(&[11, 13], &path);
+        let one = update_cost_sparse([11, 13].into_iter(), &path);
         assert_eq!(one, 2 * (1 + 2 + 3 + 4 + 5 + 6));
         // factor 100 * 100, assembly 4 * 3600, twice: a thousand updates stay cheaper
         assert!(!refactor_cheaper_sparse(0, &rownnz, || 0));

@@ -87,9 +87,9 @@ pub fn mostly_zero(mat: &[Real], n: usize) -> bool {
 const SPARSE_AS_DENSE_MIN: usize = 64;
 
 /// The mean entries per row (to the diagonal) from which [`chol_factor_sparse_envelope`]
-/// copies: the stack's rows have 14.2 on average (2.3 before its boxes touch), the terrain's
+/// copies (and the Newton solver's trees are reordered): the stack's rows have 14.2 on average (2.3 before its boxes touch), the terrain's
 /// 1.9-3.2 (copied, it ran at 1.05x MuJoCo instead of 1.11x).
-const COUPLED_ROW: usize = 6;
+pub(crate) const COUPLED_ROW: usize = 6;
 
 /// The envelope [`chol_factor_sparse_envelope`] copies is at most this many times the lower
 /// triangle's non-zeros. Coupled bodies in a chain or a lattice keep their couplings near the

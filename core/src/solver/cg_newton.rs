@@ -95,6 +95,8 @@ fn allocate<'s, 'i>(
             rownnz: split_front(&mut ints, nv),
             rowadr: split_front(&mut ints, nv),
             colind: split_front(&mut ints, square),
+            #[cfg(feature = "fast")]
+            order: fast_order(nv, is_sparse(m), stack),
         })
     } else {
         None
@@ -124,6 +126,25 @@ fn allocate<'s, 'i>(
         elliptic: !is_pyramidal(m),
     };
     Ok((ctx, cg_scratch, oldstate))
+}
+
+/// Fast build: room for the sparse factor's row order (`super::order`), or `None` (dense, or
+/// no room: MuJoCo's order then).
+#[cfg(feature = "fast")]
+fn fast_order<'s>(
+    nv: usize,
+    sparse: bool,
+    stack: &mut Stack<'s>,
+) -> Option<super::order::Order<'s>> {
+    if !sparse {
+        return None;
+    }
+    Some(super::order::Order {
+        perm: stack.alloc::<i32>(nv).ok()?,
+        iperm: stack.alloc::<i32>(nv).ok()?,
+        work: stack.alloc::<Real>(nv).ok()?,
+        active: false,
+    })
 }
 
 /// Elements of `Real` and of `i32` that [`allocate`] splits (`None`: a count overflows).
@@ -444,13 +465,20 @@ fn set_grad(m: &Model, d: &Data, ctx: &mut Context) {
 fn precondition(m: &Model, d: &Data, ctx: &mut Context) {
     let sub = ctx.sub;
     let nv = sub.nv(m.nv);
-    match &ctx.hessian {
+    match &mut ctx.hessian {
         Some(h) => {
             let factor: &[Real] = if ctx.ncone > 0 { h.hcone } else { h.h };
             if is_sparse(m) {
-                chol_solve_sparse(
-                    ctx.mgrad, factor, ctx.grad, nv, h.rownnz, h.rowadr, h.colind,
-                );
+                let (rownnz, rowadr, colind) = (&*h.rownnz, &*h.rowadr, &*h.colind);
+                let solve = |res: &mut [Real], vec: &[Real]| {
+                    chol_solve_sparse(res, factor, vec, nv, rownnz, rowadr, colind);
+                };
+                #[cfg(feature = "fast")]
+                if let Some(order) = h.order.as_mut() {
+                    order.solve(ctx.mgrad, ctx.grad, solve);
+                    return;
+                }
+                solve(ctx.mgrad, ctx.grad);
             } else {
                 chol_solve(ctx.mgrad, factor, ctx.grad, nv);
             }

@@ -71,4 +71,7 @@ pub(super) struct Hessian<'s> {
     pub rowadr: &'s mut [i32],
     /// Sparse rows: column indices.
     pub colind: &'s mut [i32],
+    /// Fast build: the order of a sparse factor's rows (`None` when dense or without room).
+    #[cfg(feature = "fast")]
+    pub order: Option<super::order::Order<'s>>,
 }

@@ -125,6 +125,13 @@ fn factor_sparse(
     )?;
     #[cfg(not(feature = "fast"))]
     let dense = None;
+    #[cfg(feature = "fast")]
+    if let Some(order) = h.order.as_mut() {
+        order.active = false;
+        if dense.is_none() {
+            super::order::reorder(m, h.h, h.rownnz, h.colind, order, &mut frame)?;
+        }
+    }
     let rank = match dense {
         Some(rank) => rank,
         None => chol_factor_sparse(h.h, nv, MINVAL, h.rownnz, h.rowadr, h.colind, &mut frame)?,
@@ -181,6 +188,10 @@ pub(super) fn hessian_incremental(
                 let (nnz, adr) = (jac.rownnz[i] as usize, jac.rowadr[i] as usize);
                 scl(&mut vec[..nnz], &jac.J[adr..adr + nnz], sqrt_d);
                 vec_ind[..nnz].copy_from_slice(&jac.colind[adr..adr + nnz]);
+                #[cfg(feature = "fast")]
+                if let Some(order) = &h.order {
+                    order.map_sparse(vec, vec_ind, nnz);
+                }
                 chol_update_sparse(
                     h.h, vec, nv, flg_plus, h.rownnz, h.rowadr, h.colind, nnz, vec_ind, &mut frame,
                 )?
@@ -247,7 +258,10 @@ fn refactor_cheaper(
     for i in (0..efc.nefc).filter(|&i| changed(i)) {
         let adr = jac.rowadr[i] as usize;
         let cols = &jac.colind[adr..adr + jac.rownnz[i] as usize];
-        update += fast::update_cost_sparse(cols, path);
+        update += match &h.order {
+            Some(order) => fast::update_cost_sparse(cols.iter().map(|&c| order.column(c)), path),
+            None => fast::update_cost_sparse(cols.iter().copied(), path),
+        };
     }
     let form = || {
         let len = &jac.rownnz[..efc.nefc];
@@ -328,6 +342,10 @@ fn hessian_cone(
                 let adr = jac.rowadr[i + r] as usize;
                 ltj_row[..width].copy_from_slice(row);
                 ltj_ind[..width].copy_from_slice(&jac.colind[adr..adr + width]);
+                #[cfg(feature = "fast")]
+                if let Some(order) = &h.order {
+                    order.map_sparse(ltj_row, ltj_ind, width);
+                }
                 chol_update_sparse(
                     h.hcone, ltj_row, nv, true, h.rownnz, h.rowadr, h.colind, width, ltj_ind,
                     &mut frame,

@@ -17,6 +17,8 @@ mod cg_newton;
 mod context;
 mod hessian;
 mod noslip;
+#[cfg(feature = "fast")]
+mod order;
 mod pgs;
 mod update;
 
