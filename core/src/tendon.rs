@@ -15,7 +15,7 @@ use crate::arena::Stack;
 use crate::data::Data;
 use crate::error::StepError;
 use crate::math::mat::{mul_mat_t_vec, mul_mat_vec};
-use crate::math::sparse::{combine_sparse, mul_mat_vec_sparse};
+use crate::math::sparse::{combine_sparse, mul_mat_vec_sparse, sort_row};
 use crate::math::vec::{add_to_scl, dist3, normalize3, sub3};
 use crate::math::wrap::wrap;
 use crate::model::Model;
@@ -134,21 +134,6 @@ fn add_sparse_entry(d: &mut Data, i: usize, dof: i32, coef: Real) {
             d.ten_J_colind[start + nnz] = dof;
             d.ten_J_rownnz[i] += 1;
         }
-    }
-}
-
-/// Sorts a sparse row by column with MuJoCo's insertion sort.
-fn sort_row(colind: &mut [i32], values: &mut [Real]) {
-    for k in 1..colind.len() {
-        let (x, y) = (colind[k], values[k]);
-        let mut j = k;
-        while j > 0 && colind[j - 1] > x {
-            colind[j] = colind[j - 1];
-            values[j] = values[j - 1];
-            j -= 1;
-        }
-        colind[j] = x;
-        values[j] = y;
     }
 }
 

@@ -2,8 +2,8 @@
 //! updates (feature `fast`, issue 25): for a dense Hessian that is mostly zero blocks (the arm,
 //! the hand: several free bodies), which `chol::chol_factor`'s dot products walk element by
 //! element; and for a sparse one whose bodies are coupled (a stack of boxes, a soft body), whose
-//! sparse factorization merges index lists for every update, on a copy of its envelope. A module of its own because it needs `scalar::sqrt`, which
-//! itself calls into `math::fast`.
+//! sparse factorization merges index lists for every update, on a copy of its envelope. A module
+//! of its own because it needs `scalar::sqrt`, which itself calls into `math::fast`.
 
 use super::fast::{add_to_scl, next_nonzero};
 use super::scalar::sqrt;
@@ -84,11 +84,12 @@ pub fn mostly_zero(mat: &[Real], n: usize) -> bool {
 /// gaps of a kinematic tree's pattern included: humanoid_elliptic's 27 (sparse Jacobian, rows
 /// of 6 or more) took 470 samples in the copy's elimination against 393 in the merges, 1.20 ->
 /// 1.16x MuJoCo.
-const SPARSE_AS_DENSE_MIN: usize = 64;
+const ENVELOPE_MIN_ROWS: usize = 64;
 
 /// The mean entries per row (to the diagonal) from which [`chol_factor_sparse_envelope`]
-/// copies (and the Newton solver's trees are reordered): the stack's rows have 14.2 on average (2.3 before its boxes touch), the terrain's
-/// 1.9-3.2 (copied, it ran at 1.05x MuJoCo instead of 1.11x).
+/// copies (and the Newton solver's trees are reordered): the stack's rows have 14.2 on average
+/// (2.3 before its boxes touch), the terrain's 1.9-3.2 (copied, it ran at 1.05x MuJoCo instead
+/// of 1.11x).
 pub(crate) const COUPLED_ROW: usize = 6;
 
 /// The envelope [`chol_factor_sparse_envelope`] copies is at most this many times the lower
@@ -127,7 +128,7 @@ pub fn chol_factor_sparse_envelope(
     let positions = n
         .checked_mul(n + 1 + 2 * ROW_ALIGN)
         .is_some_and(|e| u32::try_from(e / 2).is_ok());
-    let small = n < SPARSE_AS_DENSE_MIN;
+    let small = n < ENVELOPE_MIN_ROWS;
     if small || !positions || !uncompressed || mat.len() < n * n || colind.len() < n * n {
         return Ok(None);
     }
@@ -309,7 +310,7 @@ impl<'a> Envelope<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::math::chol::chol_factor;
     use crate::real::{EPSILON, MINVAL};
@@ -351,7 +352,7 @@ mod tests {
 
     /// `a` (`n × n`, both triangles) in the uncompressed sparse layout of the Newton solver's
     /// Hessian: its non-zeros, row by row, at `rowadr = r n`.
-    fn uncompressed(a: &[Real], n: usize) -> (Vec<Real>, Vec<i32>, Vec<i32>, Vec<i32>) {
+    pub(crate) fn uncompressed(a: &[Real], n: usize) -> (Vec<Real>, Vec<i32>, Vec<i32>, Vec<i32>) {
         let (mut val, mut ind) = (vec![0.0; n * n], vec![0; n * n]);
         let (mut rownnz, rowadr) = (vec![0; n], (0..n as i32).map(|r| r * n as i32).collect());
         for r in 0..n {
@@ -444,7 +445,7 @@ mod tests {
             let envelope: usize = (0..n)
                 .map(|r| r + 1 - (r..n).map(|k| nonzero(k).next().unwrap_or(k)).min().unwrap())
                 .sum();
-            prop_assert_eq!(copied.is_some(), n >= SPARSE_AS_DENSE_MIN && lower >= COUPLED_ROW * n
+            prop_assert_eq!(copied.is_some(), n >= ENVELOPE_MIN_ROWS && lower >= COUPLED_ROW * n
                 && envelope <= ENVELOPE_PER_NONZERO * lower);
             let Some(rank) = copied else { return Ok(()); };
             // an indefinite matrix's clamped pivots blow the later ones up, so that rounding
@@ -466,7 +467,7 @@ mod tests {
 
         /// Below the smallest size the sparse kernel factors every matrix, dense or not.
         #[test]
-        fn small_matrices_stay_sparse(n in 1usize..SPARSE_AS_DENSE_MIN,
+        fn small_matrices_stay_sparse(n in 1usize..ENVELOPE_MIN_ROWS,
                                       b in proptest::collection::vec(-2.0f64..2.0, 64 * 64)) {
             let b: Vec<Real> = b.iter().map(|x| *x as Real).collect();
             let a = symmetric(&b[..n * n], n, 2.0 * n as Real, false);

@@ -178,6 +178,23 @@ pub fn dot_sparse2(vec1: &[Real], ind1: &[i32], vec2: &[Real], ind2: &[i32], unc
     res
 }
 
+/// Sorts a sparse row by column, its values along, with MuJoCo's insertion sort (a tendon's
+/// Jacobian row; the fast build's rows mapped to a new order, whose runs stay sorted).
+#[inline]
+pub fn sort_row(colind: &mut [i32], values: &mut [Real]) {
+    for k in 1..colind.len() {
+        let (x, y) = (colind[k], values[k]);
+        let mut j = k;
+        while j > 0 && colind[j - 1] > x {
+            colind[j] = colind[j - 1];
+            values[j] = values[j - 1];
+            j -= 1;
+        }
+        colind[j] = x;
+        values[j] = y;
+    }
+}
+
 /// `res = mat * vec` for the sparse `nr`-row matrix `mat` (`mju_mulMatVecSparse`). With
 /// `rowsuper` (rows that share the pattern of the next `rowsuper[r]` rows), supernodes are
 /// processed three rows at a time, as MuJoCo does; the sums are the same either way.

@@ -129,7 +129,8 @@ fn factor_sparse(
     if let Some(order) = h.order.as_mut() {
         order.active = false;
         if dense.is_none() {
-            super::order::reorder(m, h.h, h.rownnz, h.colind, order, &mut frame)?;
+            let treeid = &m.dof_treeid[..nv];
+            super::order::reorder(treeid, m.ntree, h.h, h.rownnz, h.colind, order, &mut frame)?;
         }
     }
     let rank = match dense {
@@ -258,10 +259,8 @@ fn refactor_cheaper(
     for i in (0..efc.nefc).filter(|&i| changed(i)) {
         let adr = jac.rowadr[i] as usize;
         let cols = &jac.colind[adr..adr + jac.rownnz[i] as usize];
-        update += match &h.order {
-            Some(order) => fast::update_cost_sparse(cols.iter().map(|&c| order.column(c)), path),
-            None => fast::update_cost_sparse(cols.iter().copied(), path),
-        };
+        let column = |c: i32| h.order.as_ref().map_or(c, |order| order.column(c));
+        update += fast::update_cost_sparse(cols.iter().map(|&c| column(c)), path);
     }
     let form = || {
         let len = &jac.rownnz[..efc.nefc];

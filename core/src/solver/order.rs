@@ -9,7 +9,7 @@
 use crate::arena::Stack;
 use crate::error::StepError;
 use crate::math::fast_chol::COUPLED_ROW;
-use crate::model::Model;
+use crate::math::sparse::sort_row;
 use crate::real::Real;
 
 /// The fewest trees for which an order is sought: below, the graph is too small for fill to
@@ -67,7 +67,7 @@ impl Order<'_> {
         for c in &mut ind[..nnz] {
             *c = self.iperm[*c as usize];
         }
-        sort_pairs(&mut ind[..nnz], &mut val[..nnz]);
+        sort_row(&mut ind[..nnz], &mut val[..nnz]);
     }
 
     /// Column `c` of MuJoCo's order in the factor's order.
@@ -80,45 +80,10 @@ impl Order<'_> {
     }
 }
 
-/// Sorts `ind` increasing and `val` along with it: insertion sort, since the runs within one
-/// tree stay increasing and a row crosses few trees.
-fn sort_pairs(ind: &mut [i32], val: &mut [Real]) {
-    for i in 1..ind.len() {
-        let (c, v) = (ind[i], val[i]);
-        let mut j = i;
-        while j > 0 && ind[j - 1] > c {
-            ind[j] = ind[j - 1];
-            val[j] = val[j - 1];
-            j -= 1;
-        }
-        ind[j] = c;
-        val[j] = v;
-    }
-}
-
 /// Chooses the order of the uncompressed sparse Hessian (rows at `r nv`, sorted columns, both
-/// triangles) and, where it pays, permutes the matrix in place to it (`order.active`).
+/// triangles) over the dofs' trees `treeid` (`ntree` of them) and, where it pays, permutes the
+/// matrix in place to it (`order.active`).
 pub(super) fn reorder(
-    m: &Model,
-    mat: &mut [Real],
-    rownnz: &mut [i32],
-    colind: &mut [i32],
-    order: &mut Order,
-    stack: &mut Stack,
-) -> Result<(), StepError> {
-    reorder_trees(
-        &m.dof_treeid[..m.nv],
-        m.ntree,
-        mat,
-        rownnz,
-        colind,
-        order,
-        stack,
-    )
-}
-
-/// [`reorder`] for the dofs' trees `treeid` (`ntree` of them).
-fn reorder_trees(
     treeid: &[i32],
     ntree: usize,
     mat: &mut [Real],
@@ -137,7 +102,8 @@ fn reorder_trees(
     }
     // trees must be contiguous runs of dofs (as MuJoCo numbers bodies depth first)
     let contiguous = treeid.windows(2).all(|w| w[0] <= w[1]);
-    if !(MIN_TREES..=MAX_TREES).contains(&ntree) || !contiguous || treeid[0] < 0 {
+    let numbered = treeid.first().is_some_and(|&t| t >= 0);
+    if !(MIN_TREES..=MAX_TREES).contains(&ntree) || !contiguous || !numbered {
         return Ok(());
     }
     let mut frame = stack.frame();
@@ -365,7 +331,7 @@ fn copy_runs(
                 for (c, &old) in out_ind.iter_mut().zip(ind) {
                     *c = order.iperm[old as usize];
                 }
-                return sort_pairs(out_ind, out_val);
+                return sort_row(out_ind, out_val);
             }
             runs[nrun] = (order.iperm[ind[start] as usize], start, k);
             nrun += 1;
@@ -388,6 +354,7 @@ fn copy_runs(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::fast_chol::tests::uncompressed;
     use crate::math::sparse::{chol_factor_sparse, chol_solve_sparse};
     use crate::real::EPSILON;
     use proptest::prelude::*;
@@ -428,20 +395,6 @@ mod tests {
             a[i * n + i] = n as Real;
         }
         (a, treeid)
-    }
-
-    /// `a` in the uncompressed sparse layout: its non-zeros row by row at `rowadr = r n`.
-    fn uncompressed(a: &[Real], n: usize) -> (Vec<Real>, Vec<i32>, Vec<i32>, Vec<i32>) {
-        let (mut val, mut ind) = (vec![0.0; n * n], vec![0; n * n]);
-        let (mut rownnz, rowadr) = (vec![0; n], (0..n as i32).map(|r| r * n as i32).collect());
-        for r in 0..n {
-            for c in (0..n).filter(|&c| a[r * n + c] != 0.0) {
-                let k = r * n + rownnz[r] as usize;
-                (val[k], ind[k]) = (a[r * n + c], c as i32);
-                rownnz[r] += 1;
-            }
-        }
-        (val, ind, rownnz, rowadr)
     }
 
     /// Factors the uncompressed matrix and solves it for `b`, through `order` when active.
@@ -500,7 +453,7 @@ mod tests {
             });
             with_order(n, |order| -> Result<(), TestCaseError> {
                 let (mut v, mut i, mut k) = (val.clone(), ind.clone(), rownnz.clone());
-                reorder_trees(&treeid, ntree, &mut v, &mut k, &mut i, order, &mut arena.stack()).unwrap();
+                reorder(&treeid, ntree, &mut v, &mut k, &mut i, order, &mut arena.stack()).unwrap();
                 if !order.active {
                     prop_assert_eq!((&v, &i, &k), (&val, &ind, &rownnz));
                     return Ok(());
@@ -587,7 +540,7 @@ mod tests {
                 )
             });
             with_order(n, |order| {
-                reorder_trees(
+                reorder(
                     &treeid,
                     ntree,
                     &mut v,
