@@ -95,7 +95,14 @@ impl<'m> GeomShape<'m> {
         };
         let best = match &mesh.graph {
             Some(graph) => {
-                let local = graph.hill_climb(mesh.vert, dir);
+                // the fast build climbs from the last support vertex (the next direction is
+                // mostly near the last), MuJoCo from vertex 0; on a convex hull both reach a
+                // vertex of the largest projection, the same one unless several tie
+                #[cfg(feature = "fast")]
+                let start = usize::try_from(self.meshindex).unwrap_or(0);
+                #[cfg(not(feature = "fast"))]
+                let start = 0;
+                let local = graph.hill_climb(mesh.vert, dir, start);
                 self.meshindex = local as i32;
                 Some(graph.globalid[local] as usize)
             }
@@ -210,14 +217,14 @@ impl HullGraph<'_> {
             .map_while(|&n| usize::try_from(n).ok())
     }
 
-    /// Hull vertex farthest along `dir`: from hull vertex 0, move to any better neighbour
-    /// until none is better (MuJoCo takes every improvement while scanning a neighbour list).
-    /// Terminates: every move strictly increases the projection.
-    fn hill_climb(&self, vert: &[[f32; 3]], dir: &[Real; 3]) -> usize {
+    /// Hull vertex farthest along `dir`: from hull vertex `start`, move to any better
+    /// neighbour until none is better (MuJoCo takes every improvement while scanning a
+    /// neighbour list). Terminates: every move strictly increases the projection.
+    fn hill_climb(&self, vert: &[[f32; 3]], dir: &[Real; 3], start: usize) -> usize {
         // the hot loop of mesh collisions: one bounds check per index, none per coordinate
         let project = |local: usize| project(&vert[self.globalid[local] as usize], dir);
-        let mut best = 0;
-        let mut best_dot = project(0);
+        let mut best = start;
+        let mut best_dot = project(start);
         loop {
             // MuJoCo's change flag: an improvement always moves to another vertex (its
             // projection is strictly larger), so a moved `best` says the same without a
@@ -327,5 +334,49 @@ impl ConvexShape for FlexShape<'_> {
         }
         crate::math::vec::add_to_scl3(&mut res, dir, self.inflate);
         res
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A box's eight corners (`±1, ±2, ±0.5`) and its hull graph: corner `i` has the bits of
+    /// `i` as its signs, and its neighbours differ from it in one bit.
+    fn box_hull() -> ([[f32; 3]; 8], [i32; 8], [i32; 8], [i32; 32]) {
+        let vert = core::array::from_fn(|i| {
+            let s = |bit: usize| if i >> bit & 1 == 1 { 1.0 } else { -1.0 };
+            [s(0), 2.0 * s(1), 0.5 * s(2)]
+        });
+        let edgeadr = core::array::from_fn(|i| 4 * i as i32);
+        // hull vertex i is mesh vertex 7 - i: the hull's numbering need not be the mesh's
+        let globalid = core::array::from_fn(|i| 7 - i as i32);
+        let mut localid = [-1; 32];
+        for i in 0..8 {
+            for bit in 0..3 {
+                localid[4 * i + bit] = (i ^ (1 << bit)) as i32;
+            }
+        }
+        (vert, edgeadr, globalid, localid)
+    }
+
+    proptest! {
+        /// From every start the climb ends at a vertex of the largest projection: the fast
+        /// build starts from the last support vertex, MuJoCo from vertex 0.
+        #[test]
+        fn hill_climb_finds_the_farthest_vertex_from_any_start(
+            dir in proptest::array::uniform3(-1.0..1.0f64),
+        ) {
+            let (vert, edgeadr, globalid, localid) = box_hull();
+            let graph = HullGraph { edgeadr: &edgeadr, globalid: &globalid, localid: &localid };
+            let dir = dir.map(|x| x as Real);
+            let best = vert.iter().map(|v| project(v, &dir)).fold(Real::MIN, Real::max);
+            for start in 0..8 {
+                let local = graph.hill_climb(&vert, &dir, start);
+                let reached = project(&vert[globalid[local] as usize], &dir);
+                prop_assert_eq!(reached, best, "start {}", start);
+            }
+        }
     }
 }
