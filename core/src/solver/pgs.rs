@@ -271,47 +271,26 @@ pub(super) fn sol_pgs(
     let mut noise: Real = 0.0;
     let mut iter = 0;
     while iter < maxiter {
-        let mut improvement = 0.0;
         #[cfg(feature = "fast")]
         if iter % GRADIENT_REFRESH == 0 {
             gradient(efc, grad);
         }
         #[cfg(feature = "fast")]
-        if scalar {
-            improvement = sweep_scalar(efc, ar_inv, grad);
-        }
-        let mut i = 0;
-        #[cfg(feature = "fast")]
-        if scalar {
-            i = nefc;
-        }
-        while i < nefc {
-            let dim = efc.dim(i);
-            let elliptic = efc.efc_type[i] == CNSTR_CONTACT_ELLIPTIC;
-            #[cfg(not(feature = "fast"))]
-            {
-                improvement -= if elliptic {
-                    let mut res = [0.0; 6];
-                    residual(efc, &mut res, i, dim, false);
-                    update_elliptic(efc, ar_inv, i, &res)?
-                } else {
-                    let mut res = [0.0; 1];
-                    residual(efc, &mut res, i, 1, false);
-                    update_scalar(efc, ar_inv, i, res[0])
-                };
-            }
-            #[cfg(feature = "fast")]
-            {
-                improvement -= update_with_gradient(efc, ar_inv, grad, i, dim, elliptic)?;
-            }
-            i += dim;
-        }
+        let (improvement, nactive, nchange) = if scalar {
+            sweep_scalar(efc, ar_inv, grad)
+        } else {
+            let improvement = sweep_rows(efc, ar_inv, grad)?;
+            let (nactive, nchange) = new_states(efc, oldstate);
+            (improvement, nactive, nchange)
+        };
+        #[cfg(not(feature = "fast"))]
+        let (improvement, nactive, nchange) = {
+            let improvement = sweep_rows(efc, ar_inv)?;
+            let (nactive, nchange) = new_states(efc, oldstate);
+            (improvement, nactive, nchange)
+        };
 
-        oldstate.copy_from_slice(efc.state);
-        let nactive = dual_state(efc);
-        let nchange = count_changes(oldstate, efc.state);
-
-        improvement *= scale;
+        let improvement = improvement * scale;
         let stat = SolverStat {
             improvement,
             nactive,
@@ -344,6 +323,49 @@ pub(super) fn sol_pgs(
 
     dual_finish(m, d, efc);
     Ok(())
+}
+
+/// One Gauss-Seidel sweep over the constraints, row by row or cone by cone; returns the
+/// improvement (minus the summed cost changes). The fast build reads and updates its kept
+/// gradient `grad` instead of each row's product with the forces.
+fn sweep_rows(
+    efc: &mut Efc,
+    ar_inv: &[Real],
+    #[cfg(feature = "fast")] grad: &mut [Real],
+) -> Result<Real, StepError> {
+    let nefc = efc.nefc;
+    let mut improvement = 0.0;
+    let mut i = 0;
+    while i < nefc {
+        let dim = efc.dim(i);
+        let elliptic = efc.efc_type[i] == CNSTR_CONTACT_ELLIPTIC;
+        #[cfg(not(feature = "fast"))]
+        {
+            improvement -= if elliptic {
+                let mut res = [0.0; 6];
+                residual(efc, &mut res, i, dim, false);
+                update_elliptic(efc, ar_inv, i, &res)?
+            } else {
+                let mut res = [0.0; 1];
+                residual(efc, &mut res, i, 1, false);
+                update_scalar(efc, ar_inv, i, res[0])
+            };
+        }
+        #[cfg(feature = "fast")]
+        {
+            improvement -= update_with_gradient(efc, ar_inv, grad, i, dim, elliptic)?;
+        }
+        i += dim;
+    }
+    Ok(improvement)
+}
+
+/// The constraints' states after a sweep (`dualState`), the previous ones kept in `oldstate`:
+/// (active constraints, changed states).
+fn new_states(efc: &mut Efc, oldstate: &mut [i32]) -> (i32, i32) {
+    oldstate.copy_from_slice(efc.state);
+    let nactive = dual_state(efc);
+    (nactive, count_changes(oldstate, efc.state))
 }
 
 /// f32 only: the improvement a PGS sweep reports from rounding alone. A row's
@@ -425,51 +447,90 @@ fn update_with_gradient(
 /// the row's kind. A dense matrix's next gradient entry is carried in a register (the same
 /// fused multiply-add as the row update's): the chain from one row's force to the next's then
 /// runs through arithmetic alone, not through the row update's stores and a load of one of them
-/// (the Gymnasium humanoid's dozen rows, some 30 sweeps per solve, are that chain). Returns the
-/// improvement (minus the summed cost changes).
+/// (the Gymnasium humanoid's dozen rows, some 30 sweeps per solve, are that chain). Each row's
+/// state is set from its final force as it goes, instead of in a pass of [`dual_state`] after
+/// the sweep. Returns the improvement (minus the summed cost changes), the active constraints
+/// and the changed states.
 #[cfg(feature = "fast")]
-fn sweep_scalar(efc: &mut Efc, ar_inv: &[Real], grad: &mut [Real]) -> Real {
+fn sweep_scalar(efc: &mut Efc, ar_inv: &[Real], grad: &mut [Real]) -> (Real, i32, i32) {
     use crate::math::fast::mul_add;
-    use core::hint::select_unpredictable;
     let (ne, nf, nefc) = (efc.ne, efc.nf, efc.nefc);
     let (force, frictionloss) = (&mut efc.force[..nefc], &efc.frictionloss[..nefc]);
     let (ar_inv, grad, ar) = (&ar_inv[..nefc], &mut grad[..nefc], &efc.ar);
+    let state = &mut efc.state[..nefc];
     let dense = !ar.sparse;
     let mut improvement = 0.0;
+    let (mut nactive, mut nchange) = ((ne + nf) as i32, 0);
     let mut carry = grad.first().copied().unwrap_or(0.0);
     for i in 0..nefc {
         let old = force[i];
         let res = if dense { carry } else { grad[i] };
         let next = grad.get(i + 1).copied().unwrap_or(0.0);
         carry = next;
-        let mut f = old - res * ar_inv[i];
-        if i >= ne + nf {
-            // whether a contact row leaves zero changes from sweep to sweep
-            f = select_unpredictable(f < 0.0, 0.0, f);
-        } else if i >= ne {
-            let floss = frictionloss[i];
-            if f < -floss {
-                f = -floss;
-            } else if f > floss {
-                f = floss;
-            }
-        }
+        let step = old - res * ar_inv[i];
+        let f = scalar_projection(step, i, ne, nf, frictionloss[i]);
         // cost_change of one row: an update that made things worse is undone
         let delta = f - old;
         let change = 0.5 * delta * delta * (1.0 / ar_inv[i]) + delta * res;
-        if change > 1e-10 {
-            continue;
-        }
-        improvement -= change;
-        force[i] = f;
-        if delta != 0.0 {
-            if dense && i + 1 < nefc {
-                carry = mul_add(ar.AR[i * nefc + i + 1], delta, next);
+        let kept = if change > 1e-10 {
+            old
+        } else {
+            improvement -= change;
+            force[i] = f;
+            if delta != 0.0 {
+                if dense && i + 1 < nefc {
+                    carry = mul_add(ar.AR[i * nefc + i + 1], delta, next);
+                }
+                ar.add_row_scaled(grad, i, delta);
             }
-            ar.add_row_scaled(grad, i, delta);
-        }
+            f
+        };
+        // the row's state from its force, final for this sweep (`dualState`)
+        let new = scalar_state(kept, i, ne, nf, frictionloss[i]);
+        nchange += i32::from(new != state[i]);
+        state[i] = new;
+        nactive += i32::from(i >= ne + nf && new != CNSTRSTATE_SATISFIED);
     }
-    improvement
+    (improvement, nactive, nchange)
+}
+
+/// The fast build's projection of a scalar row's force `f` (row `i` of `ne` equality and `nf`
+/// friction-loss rows): clamped to the friction loss `floss`, or below at zero for a contact or
+/// limit row.
+#[cfg(feature = "fast")]
+#[inline(always)]
+fn scalar_projection(f: Real, i: usize, ne: usize, nf: usize, floss: Real) -> Real {
+    if i >= ne + nf {
+        // whether a contact row leaves zero changes from sweep to sweep
+        core::hint::select_unpredictable(f < 0.0, 0.0, f)
+    } else if i >= ne && f < -floss {
+        -floss
+    } else if i >= ne && f > floss {
+        floss
+    } else {
+        f
+    }
+}
+
+/// [`dual_state`] of one scalar row `i` whose force is `f`.
+#[cfg(feature = "fast")]
+#[inline(always)]
+fn scalar_state(f: Real, i: usize, ne: usize, nf: usize, floss: Real) -> i32 {
+    if i < ne {
+        CNSTRSTATE_QUADRATIC
+    } else if i < ne + nf {
+        if f <= -floss {
+            CNSTRSTATE_LINEARPOS
+        } else if f >= floss {
+            CNSTRSTATE_LINEARNEG
+        } else {
+            CNSTRSTATE_QUADRATIC
+        }
+    } else if f <= 0.0 {
+        CNSTRSTATE_SATISFIED
+    } else {
+        CNSTRSTATE_QUADRATIC
+    }
 }
 
 /// Adds to `grad` the change of force `row` from `old`, times its row of AR (nothing when the
@@ -648,9 +709,17 @@ mod tests {
         }
     }
 
-    /// One sweep both ways from the same forces and kept gradient: the scalar sweep and the
-    /// row-by-row path of the other rows; returns (forces, gradient, improvement) of each.
-    type Sweep = (std::vec::Vec<Real>, std::vec::Vec<Real>, Real);
+    /// Forces, gradient, states and (improvement, active constraints, changed states) after a
+    /// sweep.
+    type Sweep = (
+        std::vec::Vec<Real>,
+        std::vec::Vec<Real>,
+        std::vec::Vec<i32>,
+        (Real, i32, i32),
+    );
+
+    /// One sweep both ways from the same forces and kept gradient: the scalar sweep, and the
+    /// row-by-row sweep of the other rows with `dual_state` after it.
     fn both_sweeps(
         counts: (usize, usize),
         n: usize,
@@ -690,23 +759,22 @@ mod tests {
             );
             let mut grad = std::vec![0.0; n];
             gradient(&e, &mut grad);
-            let improvement = if way == 0 {
+            dual_state(&mut e);
+            let (improvement, nactive, nchange) = if way == 0 {
                 sweep_scalar(&mut e, &ar_inv, &mut grad)
             } else {
-                let mut improvement = 0.0;
-                for i in 0..n {
-                    improvement -=
-                        update_with_gradient(&mut e, &ar_inv, &mut grad, i, 1, false).unwrap();
-                }
-                improvement
+                let improvement = sweep_rows(&mut e, &ar_inv, &mut grad).unwrap();
+                let (nactive, nchange) = new_states(&mut e, &mut std::vec![0; n]);
+                (improvement, nactive, nchange)
             };
-            (force, grad, improvement)
+            (force, grad, state, (improvement, nactive, nchange))
         })
     }
 
     proptest! {
-        /// The scalar sweep, with its carried gradient entry, changes forces, gradient and
-        /// improvement bit for bit as the row-by-row updates do, dense and sparse.
+        /// The scalar sweep, with its carried gradient entry and its states set as it goes,
+        /// changes forces, gradient, states and statistics bit for bit as the row-by-row
+        /// sweep and `dual_state` after it do, dense and sparse.
         #[test]
         fn scalar_sweep_matches_row_updates(
             n in 1usize..12,
@@ -727,13 +795,16 @@ mod tests {
                 .enumerate()
                 .map(|(i, &x)| if i >= counts.0 + counts.1 { (x as Real).max(0.0) } else { x as Real })
                 .collect();
-            let [(f0, g0, i0), (f1, g1, i1)] = both_sweeps(counts, n, &ar, sparse, &b, &force);
+            let [(f0, g0, s0, t0), (f1, g1, s1, t1)] =
+                both_sweeps(counts, n, &ar, sparse, &b, &force);
             let bits = |v: &[Real]| v.iter().map(|x| x.to_bits()).collect::<std::vec::Vec<_>>();
             prop_assert_eq!(bits(&f0), bits(&f1));
             prop_assert_eq!(bits(&g0), bits(&g1));
-            prop_assert_eq!(i0.to_bits(), i1.to_bits());
+            prop_assert_eq!(s0, s1);
+            prop_assert_eq!(t0.0.to_bits(), t1.0.to_bits());
+            prop_assert_eq!((t0.1, t0.2), (t1.1, t1.2));
             // the sweep moved something: a test of a no-op would pass any sweep
-            prop_assert!(f0 != force || i0 == 0.0);
+            prop_assert!(f0 != force || t0.0 == 0.0);
         }
     }
 }
