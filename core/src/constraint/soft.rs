@@ -267,6 +267,37 @@ fn impedance(solimp: &[Real; NIMP], pos: Real, margin: Real) -> (Real, Real) {
     (dmin + y * (dmax - dmin), y_p * sgn * (dmax - dmin) / width)
 }
 
+/// Stiffness and damping (`efc_KBIP[0..2]`) of a row of type `ty` from the reference `solref`
+/// (or, for an elliptic cone's friction row when any is set, `friction`) and `solimp`'s `dmax`:
+/// none for friction-loss rows and elliptic friction rows.
+fn stiffness_damping(
+    ty: i32,
+    elliptic_friction: bool,
+    solref: &[Real; NREF],
+    friction: &[Real; NREF],
+    solimp: &[Real; NIMP],
+) -> [Real; 2] {
+    let refs = if elliptic_friction && (friction[0] != 0.0 || friction[1] != 0.0) {
+        friction
+    } else {
+        solref
+    };
+    let k = if ty == CNSTR_FRICTION_DOF || ty == CNSTR_FRICTION_TENDON || elliptic_friction {
+        0.0
+    } else if refs[0] > 0.0 {
+        let (dmax, tc, dr) = (solimp[1], refs[0], refs[1]);
+        1.0 / max(MINVAL, dmax * dmax * tc * tc * dr * dr)
+    } else {
+        -refs[0] / max(MINVAL, solimp[1] * solimp[1])
+    };
+    let b = if refs[1] > 0.0 {
+        2.0 / max(MINVAL, solimp[1] * refs[0])
+    } else {
+        -refs[1] / max(MINVAL, solimp[1])
+    };
+    [k, b]
+}
+
 /// Soft-constraint parameters (`mj_makeImpedance`): `efc_R` from the impedance and
 /// `efc_diagApprox`, `efc_KBIP` (stiffness, damping, impedance and its derivative), the
 /// friction-cone adjustments of contacts (`efc_R` of friction rows, contact `mu`), `efc_D`,
@@ -277,33 +308,21 @@ pub(super) fn make_impedance(m: &Model, nefc: usize, first_contact: usize, a: &m
         let (solref, friction, solimp) = sol_params(m, a, i);
         let (pos, dim) = pos_dim(m, a, i);
         let (imp, imp_p) = impedance(&solimp, pos, a.efc_margin[i]);
+        // a constraint's rows share its stiffness and damping: the first row's, and the other
+        // rows' (an elliptic cone's friction rows may have their own reference)
+        let ty = a.efc_type[i];
+        let first = stiffness_damping(ty, false, &solref, &friction, &solimp);
+        let others = if dim > 1 {
+            let elliptic_friction = ty == CNSTR_CONTACT_ELLIPTIC;
+            stiffness_damping(ty, elliptic_friction, &solref, &friction, &solimp)
+        } else {
+            first
+        };
         for j in 0..dim {
             let r = i + j;
             a.efc_R[r] = max(MINVAL, (1.0 - imp) * a.efc_diagApprox[r] / imp);
-            let ty = a.efc_type[r];
-            let elliptic_friction = ty == CNSTR_CONTACT_ELLIPTIC && j > 0;
-            let refs = if elliptic_friction && (friction[0] != 0.0 || friction[1] != 0.0) {
-                friction
-            } else {
-                solref
-            };
-            let kbip = &mut a.efc_KBIP[4 * r..4 * r + 4];
-            kbip[0] =
-                if ty == CNSTR_FRICTION_DOF || ty == CNSTR_FRICTION_TENDON || elliptic_friction {
-                    0.0
-                } else if refs[0] > 0.0 {
-                    let (dmax, tc, dr) = (solimp[1], refs[0], refs[1]);
-                    1.0 / max(MINVAL, dmax * dmax * tc * tc * dr * dr)
-                } else {
-                    -refs[0] / max(MINVAL, solimp[1] * solimp[1])
-                };
-            kbip[1] = if refs[1] > 0.0 {
-                2.0 / max(MINVAL, solimp[1] * refs[0])
-            } else {
-                -refs[1] / max(MINVAL, solimp[1])
-            };
-            kbip[2] = imp;
-            kbip[3] = imp_p;
+            let [k, b] = if j == 0 { first } else { others };
+            a.efc_KBIP[4 * r..4 * r + 4].copy_from_slice(&[k, b, imp, imp_p]);
         }
         i += dim;
     }
