@@ -6,6 +6,7 @@ use super::jacobian::{JACOBIAN_DENSE, JACOBIAN_ROWS};
 use crate::arena::{ArenaArraysMut, ArenaField, ArenaMask, Stack};
 use crate::data::Data;
 use crate::error::StepError;
+#[cfg(not(feature = "fast"))]
 use crate::math::mat::{sqr_mat_td, transpose};
 use crate::math::sparse::{
     sqr_mat_td_sparse, sqr_mat_td_sparse_init, super_sparse, transpose_sparse, SparseMut,
@@ -47,6 +48,7 @@ const DUAL_SPARSE: ArenaMask = DUAL_DENSE.union(ArenaMask::of(&[
 ]));
 
 /// Dense `efc_AR`: `JM2 = J L^-T D^-1/2` by rows, then `JM2 JM2'`.
+#[cfg(not(feature = "fast"))]
 fn project_dense(
     m: &Model,
     d: &Data,
@@ -54,54 +56,48 @@ fn project_dense(
     stack: &mut Stack,
 ) -> Result<(), StepError> {
     let (nefc, nv) = (d.nefc, m.nv);
+    let jm2 = stack.alloc::<Real>(nefc * nv)?;
+    solve_m2(m, d, jm2, &a.efc_J[..nefc * nv], nefc);
     let jm2t = stack.alloc::<Real>(nv * nefc)?;
-    solve_m2_transposed(m, d, jm2t, &a.efc_J[..nefc * nv], stack)?;
+    transpose(jm2t, jm2, nefc, nv);
     sqr_mat_td(a.efc_AR, jm2t, None, nv, nefc);
-    for r in 0..nefc {
-        a.efc_AR[r * (nefc + 1)] += a.efc_R[r];
-    }
+    add_regularizer(a.efc_AR, a.efc_R, nefc);
     Ok(())
 }
 
-/// `JM2'` (`nv × nefc`) from the dense `J` (`nefc × nv`): `mj_solveM2` on the rows of `J`,
-/// then transposed, as MuJoCo.
-#[cfg(not(feature = "fast"))]
-fn solve_m2_transposed(
+/// Dense `efc_AR`, fast build: `J'` (rows padded to whole blocks) solved on all its columns at
+/// once, one block update per entry of the factor, then `JM2 JM2'` in registers by blocks.
+#[cfg(feature = "fast")]
+fn project_dense(
     m: &Model,
     d: &Data,
-    jm2t: &mut [Real],
-    jac: &[Real],
+    a: &mut ArenaArraysMut,
     stack: &mut Stack,
 ) -> Result<(), StepError> {
+    use crate::math::fast;
     let (nefc, nv) = (d.nefc, m.nv);
-    let jm2 = stack.alloc::<Real>(nefc * nv)?;
-    solve_m2(m, d, jm2, jac, nefc);
-    transpose(jm2t, jm2, nefc, nv);
-    Ok(())
-}
-
-/// `JM2'` (`nv × nefc`) from the dense `J` (`nefc × nv`), fast build: transposed first, then
-/// solved on all rows at once, one vector update per entry of the factor.
-#[cfg(feature = "fast")]
-fn solve_m2_transposed(
-    m: &Model,
-    d: &Data,
-    jm2t: &mut [Real],
-    jac: &[Real],
-    _stack: &mut Stack,
-) -> Result<(), StepError> {
-    let (nefc, nv) = (d.nefc, m.nv);
-    transpose(jm2t, jac, nefc, nv);
-    crate::math::fast::solve_m2_columns(
+    let stride = fast::padded(nefc);
+    let jm2t = stack.alloc::<Real>(nv * stride)?;
+    fast::transpose_padded(jm2t, &a.efc_J[..nefc * nv], nefc, nv, stride);
+    fast::solve_m2_columns(
         jm2t,
-        nefc,
+        stride,
         d.qLD,
         &d.qLDiagSqrtInv[..nv],
         &m.dof_Madr[..nv],
         &m.dof_parentid[..nv],
         &m.dof_simplenum[..nv],
     );
+    fast::gram(a.efc_AR, jm2t, nv, nefc, stride);
+    add_regularizer(a.efc_AR, a.efc_R, nefc);
     Ok(())
+}
+
+/// `efc_AR += diag(efc_R)` on the dense `nefc × nefc` matrix.
+fn add_regularizer(ar: &mut [Real], r: &[Real], nefc: usize) {
+    for (i, &ri) in r[..nefc].iter().enumerate() {
+        ar[i * (nefc + 1)] += ri;
+    }
 }
 
 /// Sparse `efc_AR`: each row of `J` completed with the ancestors of its dofs (the fill-in of

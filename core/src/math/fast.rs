@@ -321,46 +321,155 @@ pub fn zero_lower(res: &mut [Real], n: usize) {
     }
 }
 
-/// `x = D^-1/2 L^-T y` (`mj_solveM2`) for the `ncol` columns of `xt` (`nv × ncol`, row-major:
-/// row `i` holds dof `i` of every vector), in place, given the sparse factor `qld` with its
-/// addresses `madr`, the dof tree `parentid`, the simple dofs `simplenum` (no ancestors in the
-/// factor) and `diag_sqrt_inv`. Each (dof, ancestor) pair of the factor is one vector update of
-/// length `ncol`, where MuJoCo makes one scalar update per vector; a dof that is zero in every
-/// vector is skipped, as MuJoCo skips it in each (few constraint rows, on a few bodies' dofs,
-/// cost the humanoid four times MuJoCo's projection without it).
+/// Columns of the matrices that [`solve_m2_columns`] and [`gram`] take: their rows are padded
+/// to a multiple of this width (one 256-bit register of f64) with zeros, so that a row is
+/// whole blocks and their loops have no tails.
+pub const BLOCK: usize = 4;
+
+/// `ncol` rounded up to a multiple of [`BLOCK`]: the row stride of a padded matrix.
+pub fn padded(ncol: usize) -> usize {
+    ncol.div_ceil(BLOCK) * BLOCK
+}
+
+/// `res = matᵀ` into a row stride of `stride` (`nc` rows of `stride`, at least `nr`; the columns
+/// from `nr` on zeroed) from `mat` (`nr × nc`).
+pub fn transpose_padded(res: &mut [Real], mat: &[Real], nr: usize, nc: usize, stride: usize) {
+    if stride == 0 {
+        return;
+    }
+    let mat = &mat[..nr * nc];
+    // row by row of `res`, each written once (zeroing it all first cost more than the
+    // transpose: a `memset` of a few KiB)
+    for (j, out) in res[..nc * stride].chunks_exact_mut(stride).enumerate() {
+        let (values, pad) = out.split_at_mut(nr);
+        // a running index down column `j` (`step_by` cost twice as much)
+        let mut k = j;
+        for o in values {
+            *o = mat[k];
+            k += nc;
+        }
+        pad.fill(0.0);
+    }
+}
+
+/// `x = D^-1/2 L^-T y` (`mj_solveM2`) for the columns of `xt` (`nv` rows of `stride`, a
+/// multiple of [`BLOCK`], padded with zeros: row `i` holds dof `i` of every vector), in place,
+/// given the sparse factor `qld` with its addresses `madr`, the dof tree `parentid`, the simple
+/// dofs `simplenum` (no ancestors in the factor) and `diag_sqrt_inv`. Each (dof, ancestor) pair
+/// of the factor is one update of the ancestor's row by whole blocks, where MuJoCo makes one
+/// scalar update per vector; a dof that is zero in every vector is skipped, as MuJoCo skips it
+/// in each (few constraint rows, on a few bodies' dofs, cost the humanoid four times MuJoCo's
+/// projection without it).
 pub fn solve_m2_columns(
     xt: &mut [Real],
-    ncol: usize,
+    stride: usize,
     qld: &[Real],
     diag_sqrt_inv: &[Real],
     madr: &[i32],
     parentid: &[i32],
     simplenum: &[i32],
 ) {
-    if ncol == 0 {
+    debug_assert!(stride.is_multiple_of(BLOCK));
+    let nv = diag_sqrt_inv.len();
+    let rows = xt[..nv * stride].as_chunks_mut::<BLOCK>().0;
+    let nblock = stride / BLOCK;
+    if nblock == 0 {
         return;
     }
-    for i in (0..diag_sqrt_inv.len()).rev() {
+    for i in (0..nv).rev() {
         if simplenum[i] != 0 {
             continue;
         }
-        let (before, from_i) = xt.split_at_mut(i * ncol);
-        let xi = &from_i[..ncol];
-        if xi.iter().all(|&x| x == 0.0) {
+        let (before, from_i) = rows.split_at_mut(i * nblock);
+        let xi = &from_i[..nblock];
+        if xi.iter().all(|b| *b == [0.0; BLOCK]) {
             continue;
         }
         let mut adr = madr[i] as usize + 1;
         let mut j = parentid[i];
         while j >= 0 {
-            let row = j as usize * ncol;
-            add_to_scl(&mut before[row..row + ncol], xi, -qld[adr]);
+            let scl = -qld[adr];
+            let row = j as usize * nblock;
+            for (xj, xi) in before[row..row + nblock].iter_mut().zip(xi) {
+                for k in 0..BLOCK {
+                    xj[k] = mul_add(xi[k], scl, xj[k]);
+                }
+            }
             adr += 1;
             j = parentid[j as usize];
         }
     }
-    for (row, s) in xt.chunks_exact_mut(ncol).zip(diag_sqrt_inv) {
-        for x in row {
+    for (row, s) in rows.chunks_exact_mut(nblock).zip(diag_sqrt_inv) {
+        for x in row.as_flattened_mut() {
             *x *= *s;
+        }
+    }
+}
+
+/// `res = xtᵀ xt` (`ncol × ncol`, both triangles) from `xt` (`nrow` rows of `stride`, a
+/// multiple of [`BLOCK`], zero from column `ncol` on): `mat::sqr_mat_td` without a diagonal,
+/// by blocks of four rows of `res` whose sums stay in registers over all rows of `xt` (the
+/// lower triangle's blocks, up to three at a time), instead of one vector update of memory per
+/// nonzero element. A row of `xt` is skipped where it is zero in the block's four columns (a
+/// contact's rows come together and share their dofs). Each element is the same chain of fused
+/// multiply-adds over the rows as in `sqr_mat_td`.
+pub fn gram(res: &mut [Real], xt: &[Real], nrow: usize, ncol: usize, stride: usize) {
+    debug_assert!(stride.is_multiple_of(BLOCK) && stride >= ncol);
+    let blocks = xt[..nrow * stride].as_chunks::<BLOCK>().0;
+    let nblock = stride / BLOCK;
+    let res = &mut res[..ncol * ncol];
+    for b in 0..ncol.div_ceil(BLOCK) {
+        let mut first = 0;
+        while first <= b {
+            match b + 1 - first {
+                1 => gram_blocks::<1>(res, blocks, nblock, ncol, b, first),
+                2 => gram_blocks::<2>(res, blocks, nblock, ncol, b, first),
+                _ => gram_blocks::<3>(res, blocks, nblock, ncol, b, first),
+            }
+            first += 3;
+        }
+    }
+}
+
+/// [`gram`]'s sums of rows `4 b..4 b + 4` of `res` with its columns in the `N` blocks from
+/// `first`, all rows of `xt` at once, written to `res` at and below its diagonal and mirrored.
+#[inline(always)]
+fn gram_blocks<const N: usize>(
+    res: &mut [Real],
+    blocks: &[[Real; BLOCK]],
+    nblock: usize,
+    ncol: usize,
+    b: usize,
+    first: usize,
+) {
+    let mut acc = [[[0.0; BLOCK]; N]; BLOCK];
+    for row in blocks.chunks_exact(nblock) {
+        let a = row[b];
+        if a == [0.0; BLOCK] {
+            continue;
+        }
+        let x = &row[first..first + N];
+        for (acc_r, &a_r) in acc.iter_mut().zip(&a) {
+            for (acc_c, x_c) in acc_r.iter_mut().zip(x) {
+                for k in 0..BLOCK {
+                    acc_c[k] = mul_add(x_c[k], a_r, acc_c[k]);
+                }
+            }
+        }
+    }
+    for (r, acc_r) in acc.iter().enumerate() {
+        let i = b * BLOCK + r;
+        if i >= ncol {
+            break;
+        }
+        for (c, acc_c) in acc_r.iter().enumerate() {
+            for (k, &v) in acc_c.iter().enumerate() {
+                let j = (first + c) * BLOCK + k;
+                if j <= i {
+                    res[i * ncol + j] = v;
+                    res[j * ncol + i] = v;
+                }
+            }
         }
     }
 }
@@ -484,19 +593,19 @@ mod tests {
             (2, 0) => 0.75,
             _ => 0.0,
         };
-        // two columns: x known, y = Lᵀ D^1/2 x by rows of xt
+        // two columns padded to a block: x known, y = Lᵀ D^1/2 x by rows of xt
         let x: [[Real; 2]; 4] = [[1.0, -1.0], [2.0, 0.0], [-3.0, 0.5], [0.25, 4.0]];
-        let mut xt = [0.0; 8];
+        let mut xt = [0.0; 16];
         for j in 0..4 {
             for c in 0..2 {
-                xt[j * 2 + c] = (j..4)
+                xt[j * 4 + c] = (j..4)
                     .map(|i| (if i == j { 1.0 } else { lower(i, j) }) * x[i][c] / diag_sqrt_inv[i])
                     .sum();
             }
         }
         solve_m2_columns(
             &mut xt,
-            2,
+            4,
             &qld,
             &diag_sqrt_inv,
             &madr,
@@ -505,9 +614,48 @@ mod tests {
         );
         for j in 0..4 {
             for c in 0..2 {
-                assert!((xt[j * 2 + c] - x[j][c]).abs() <= 16.0 * EPSILON, "{j} {c}");
+                assert!((xt[j * 4 + c] - x[j][c]).abs() <= 16.0 * EPSILON, "{j} {c}");
+            }
+            assert_eq!(&xt[j * 4 + 2..j * 4 + 4], &[0.0, 0.0], "padding stays zero");
+        }
+    }
+
+    #[test]
+    fn gram_is_the_product_with_the_transpose() {
+        // every width around the blocks and the groups of three blocks; rows with zeros in
+        // whole blocks (skipped) and in single columns
+        for ncol in 0..15 {
+            let nrow = 7;
+            let stride = padded(ncol);
+            let mat: Vec<Real> = (0..nrow * ncol)
+                .map(|e| match e % 5 {
+                    0 => 0.0,
+                    k => (e as Real * 0.37).sin() * k as Real,
+                })
+                .collect();
+            let mut xt = vec![1.0; nrow * stride];
+            transpose_padded(&mut xt, &transposed(&mat, nrow, ncol), ncol, nrow, stride);
+            let mut res = vec![7.0; ncol * ncol];
+            gram(&mut res, &xt, nrow, ncol, stride);
+            let mut exact = vec![0.0; ncol * ncol];
+            crate::math::mat::sqr_mat_td(&mut exact, &mat, None, nrow, ncol);
+            for e in 0..ncol * ncol {
+                let (i, j) = (e / ncol, e % ncol);
+                let scale: Real = (0..nrow)
+                    .map(|k| (mat[k * ncol + i] * mat[k * ncol + j]).abs())
+                    .sum();
+                assert!(
+                    (res[e] - exact[e]).abs() <= 4.0 * EPSILON * scale,
+                    "{ncol}: {i} {j}"
+                );
+                assert_eq!(res[e], res[j * ncol + i], "{ncol}: symmetric at {i} {j}");
             }
         }
+    }
+
+    /// `matᵀ` of the `nr × nc` matrix `mat`, unpadded.
+    fn transposed(mat: &[Real], nr: usize, nc: usize) -> Vec<Real> {
+        (0..nr * nc).map(|e| mat[(e % nr) * nc + e / nr]).collect()
     }
 
     #[test]
