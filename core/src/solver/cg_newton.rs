@@ -7,7 +7,7 @@
 use super::context::{Context, Hessian};
 use super::hessian::{hessian_direct, hessian_incremental};
 use super::update::constraint_update_subset;
-use super::{count_changes, save_stats, stat_scale, Efc, Subset};
+use super::{count_changes, save_stats, stat_scale, Efc, Start, Subset};
 use crate::arena::{ArenaError, Stack};
 use crate::data::{Data, SolverStat};
 use crate::error::StepError;
@@ -36,8 +36,9 @@ pub(super) fn sol_cg(
     efc: &mut Efc,
     stack: &mut Stack,
     maxiter: usize,
+    start: Start,
 ) -> Result<(), StepError> {
-    sol_cg_newton(m, d, efc, stack, maxiter, false, Subset::ALL)
+    sol_cg_newton(m, d, efc, stack, maxiter, false, Subset::ALL, start)
 }
 
 /// CG on the rows and dofs of one island (`mj_solCG_island`).
@@ -50,7 +51,7 @@ pub(super) fn sol_cg_island(
     island: usize,
 ) -> Result<(), StepError> {
     let sub = efc.islands.subset(island);
-    sol_cg_newton(m, d, efc, stack, maxiter, false, sub)
+    sol_cg_newton(m, d, efc, stack, maxiter, false, sub, Start::default())
 }
 
 /// Newton solver (`mj_solNewton`), at most `maxiter` iterations from `qacc`.
@@ -60,8 +61,9 @@ pub(super) fn sol_newton(
     efc: &mut Efc,
     stack: &mut Stack,
     maxiter: usize,
+    start: Start,
 ) -> Result<(), StepError> {
-    sol_cg_newton(m, d, efc, stack, maxiter, true, Subset::ALL)
+    sol_cg_newton(m, d, efc, stack, maxiter, true, Subset::ALL, start)
 }
 
 /// The scratch of a solve (`CGallocate`), with `oldstate` (the row states before a step) and
@@ -177,17 +179,26 @@ fn sol_cg_newton(
     maxiter: usize,
     newton: bool,
     sub: Subset,
+    start: Start,
 ) -> Result<(), StepError> {
     let (nv, nefc) = (sub.nv(m.nv), sub.nefc(efc.nefc));
     let mut frame = stack.frame();
     let (mut ctx, [gradold, mgradold, mgraddif], oldstate) =
         allocate(m, nv, nefc, &mut frame, newton, sub)?;
 
-    mul_m_subset(m, d, ctx.ma, d.qacc, true, &sub);
-    efc.jac.mul_vec_subset(ctx.jaref, d.qacc, true, &sub);
-    match sub.island {
-        None => sub_from(ctx.jaref, efc.aref),
-        Some(_) => {
+    // the warmstart's products at this qacc, where it took them on all dofs and rows
+    match start.ma {
+        Some(ma) if sub.island.is_none() => ctx.ma.copy_from_slice(&ma[..nv]),
+        _ => mul_m_subset(m, d, ctx.ma, d.qacc, true, &sub),
+    }
+    match (start.jaref, sub.island) {
+        (Some(jaref), None) => ctx.jaref.copy_from_slice(&jaref[..nefc]),
+        (_, None) => {
+            efc.jac.mul_vec_subset(ctx.jaref, d.qacc, true, &sub);
+            sub_from(ctx.jaref, efc.aref);
+        }
+        (_, Some(_)) => {
+            efc.jac.mul_vec_subset(ctx.jaref, d.qacc, true, &sub);
             for (c, x) in ctx.jaref.iter_mut().enumerate() {
                 *x -= efc.aref[sub.efc(c)];
             }

@@ -596,7 +596,9 @@ fn solve(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Result<()
     efc.jac.mul_vec(efc.b, d.qacc_smooth);
     sub_from(efc.b, efc.aref);
 
-    warmstart(m, d, efc, stack)?;
+    let mut frame = stack.frame();
+    let stack = &mut frame;
+    let start = warmstart(m, d, efc, stack)?;
     d.solver_niter = [0; NISLAND];
 
     let maxiter = m.opt.iterations.max(0) as usize;
@@ -611,8 +613,8 @@ fn solve(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Result<()
     } else {
         match m.opt.solver {
             SOL_PGS => pgs::sol_pgs(m, d, efc, stack, maxiter)?,
-            SOL_CG => cg_newton::sol_cg(m, d, efc, stack, maxiter)?,
-            SOL_NEWTON => cg_newton::sol_newton(m, d, efc, stack, maxiter)?,
+            SOL_CG => cg_newton::sol_cg(m, d, efc, stack, maxiter, start)?,
+            SOL_NEWTON => cg_newton::sol_newton(m, d, efc, stack, maxiter, start)?,
             _ => return Err(StepError::Numerical("unknown solver type")),
         }
         d.solver_nisland = 1;
@@ -650,18 +652,33 @@ fn solve_islands(
     Ok(())
 }
 
+/// What [`warmstart`] computed at the `qacc` it chose and the primal solvers would compute
+/// again at their start: `J qacc - aref` and `M qacc`, where known.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Start<'s> {
+    /// `J qacc - aref` (nefc).
+    pub jaref: Option<&'s [Real]>,
+    /// `M qacc` (nv).
+    pub ma: Option<&'s [Real]>,
+}
+
 /// Initial `qacc` and forces (`warmstart`). With warmstart, the better of `qacc_warmstart` and
 /// `qacc_smooth` by the primal cost, or for PGS the forces at `qacc_warmstart` unless zero
-/// forces are better; without, `qacc_smooth` and zero forces.
-fn warmstart(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Result<(), StepError> {
+/// forces are better; without, `qacc_smooth` and zero forces. The products taken at the chosen
+/// `qacc` are returned in `stack`'s frame.
+fn warmstart<'s>(
+    m: &Model,
+    d: &mut Data,
+    efc: &mut Efc,
+    stack: &mut Stack<'s>,
+) -> Result<Start<'s>, StepError> {
     let (nv, nefc) = (m.nv, efc.nefc);
     if disabled(m, DSBL_WARMSTART) {
         d.qacc.copy_from_slice(d.qacc_smooth);
         efc.force.fill(0.0);
-        return Ok(());
+        return Ok(Start::default());
     }
-    let mut frame = stack.frame();
-    let jar = frame.alloc::<Real>(nefc)?;
+    let jar = stack.alloc::<Real>(nefc)?;
 
     d.qacc.copy_from_slice(d.qacc_warmstart);
     efc.jac.mul_vec(jar, d.qacc_warmstart);
@@ -670,6 +687,7 @@ fn warmstart(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Resul
 
     if m.opt.solver == SOL_PGS {
         // dual cost of the warmstart forces, against zero forces (cost 0)
+        let mut frame = stack.frame();
         let arf = frame.alloc::<Real>(nefc)?;
         let mut pgs_warmstart = dot(efc.force, efc.b);
         efc.ar.mul_vec(arf, efc.force);
@@ -678,23 +696,32 @@ fn warmstart(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Resul
             efc.force.fill(0.0);
             d.qfrc_constraint.fill(0.0);
         }
-    } else {
-        // add the Gauss term to the constraint cost of qacc_warmstart
-        let ma = frame.alloc::<Real>(nv)?;
-        mul_m(m, d, ma, d.qacc_warmstart);
-        // slices cut to nv: the loop carries no bounds checks
-        let forces = ma.iter().zip(&d.qfrc_smooth[..nv]);
-        let accs = d.qacc_warmstart[..nv].iter().zip(&d.qacc_smooth[..nv]);
-        for ((&ma, &smooth), (&warm, &acc_smooth)) in forces.zip(accs) {
-            cost_warmstart += 0.5 * (ma - smooth) * (warm - acc_smooth);
-        }
-
-        // cost of qacc_smooth: only constraints (jar = efc_b there)
-        jar.copy_from_slice(efc.b);
-        let cost_smooth = constraint_update(m, d.qfrc_constraint, efc, jar, false);
-        if cost_warmstart > cost_smooth {
-            d.qacc.copy_from_slice(d.qacc_smooth);
-        }
+        return Ok(Start::default());
     }
-    Ok(())
+    // add the Gauss term to the constraint cost of qacc_warmstart
+    let ma = stack.alloc::<Real>(nv)?;
+    mul_m(m, d, ma, d.qacc_warmstart);
+    // slices cut to nv: the loop carries no bounds checks
+    let forces = ma.iter().zip(&d.qfrc_smooth[..nv]);
+    let accs = d.qacc_warmstart[..nv].iter().zip(&d.qacc_smooth[..nv]);
+    for ((&ma, &smooth), (&warm, &acc_smooth)) in forces.zip(accs) {
+        cost_warmstart += 0.5 * (ma - smooth) * (warm - acc_smooth);
+    }
+
+    // cost of qacc_smooth: only constraints (jar = efc_b there)
+    let jar_smooth = stack.alloc::<Real>(nefc)?;
+    jar_smooth.copy_from_slice(efc.b);
+    let cost_smooth = constraint_update(m, d.qfrc_constraint, efc, jar_smooth, false);
+    Ok(if cost_warmstart > cost_smooth {
+        d.qacc.copy_from_slice(d.qacc_smooth);
+        Start {
+            jaref: Some(jar_smooth),
+            ma: None,
+        }
+    } else {
+        Start {
+            jaref: Some(jar),
+            ma: Some(ma),
+        }
+    })
 }
