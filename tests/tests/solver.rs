@@ -758,3 +758,54 @@ fn incomplete_rows_and_islands_are_errors() {
     }
     assert!(mjrs_core::solver::fwd_constraint_solve(&m, &mut d).is_err());
 }
+
+#[test]
+fn every_solver_writes_all_of_qfrc_constraint() {
+    // The warmstart leaves `qfrc_constraint` to the solver that follows, which writes it whole;
+    // CG by islands writes the islands' dofs and zeroes the others: whatever the solve finds
+    // there (here NaN), it ends with J' efc_force on every dof, zero on the dofs of no island.
+    use mjrs_core::types::{ENBL_ISLAND, SOL_CG, SOL_NEWTON, SOL_PGS};
+    let mut owned = mjrs_tests::compile_model("island_cg.xml");
+    let mut m = owned.view();
+    assert!(!mjrs_core::support::is_sparse(&m));
+    let nv = m.nv;
+    for (solver, islands) in [
+        (SOL_CG, true),
+        (SOL_CG, false),
+        (SOL_NEWTON, true),
+        (SOL_PGS, true),
+    ] {
+        m.opt.solver = solver;
+        m.opt.enableflags &= !ENBL_ISLAND;
+        if islands {
+            m.opt.enableflags |= ENBL_ISLAND;
+        }
+        let mut data = mjrs::simulate::new_data(&m, None).unwrap();
+        let mut d = data.view();
+        let mut outside = 0;
+        for step in 0..100 {
+            mjrs_core::forward(&m, &mut d).unwrap();
+            if d.nefc > 0 {
+                d.qfrc_constraint.fill(f64::NAN);
+                mjrs_core::solver::fwd_constraint_solve(&m, &mut d).unwrap();
+            }
+            let a = d.arena.arrays();
+            for i in 0..nv {
+                let jtf: f64 = (0..d.nefc)
+                    .map(|r| a.efc_J[r * nv + i] * a.efc_force[r])
+                    .sum();
+                let got = d.qfrc_constraint[i];
+                assert!(
+                    (got - jtf).abs() <= 1e-9 * (1.0 + jtf.abs()),
+                    "solver {solver}, islands {islands}, step {step}, dof {i}: {got} against {jtf}"
+                );
+            }
+            if islands && d.nisland > 0 {
+                outside += a.dof_island[..nv].iter().filter(|&&k| k < 0).count();
+            }
+            mjrs_core::step(&m, &mut d).unwrap();
+        }
+        // the case this test is for: dofs in no island while there are islands
+        assert!(!islands || outside > 0, "solver {solver}");
+    }
+}

@@ -22,6 +22,7 @@ mod order;
 mod pgs;
 mod update;
 
+use update::constraint_cost;
 pub use update::constraint_update;
 
 /// The sparse kernels of the Newton Hessian at the path the conformance tests use; they live
@@ -596,18 +597,18 @@ fn solve(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Result<()
     efc.jac.mul_vec(efc.b, d.qacc_smooth);
     sub_from(efc.b, efc.aref);
 
-    let mut frame = stack.frame();
-    let stack = &mut frame;
-    let start = warmstart(m, d, efc, stack)?;
-    d.solver_niter = [0; NISLAND];
-
-    let maxiter = m.opt.iterations.max(0) as usize;
     // MuJoCo solves island by island only with CG and without noslip; the other solvers see
     // all rows at once, islands or not
     let by_island = enabled(m, ENBL_ISLAND)
         && d.nisland > 0
         && m.opt.solver == SOL_CG
         && m.opt.noslip_iterations == 0;
+    let mut frame = stack.frame();
+    let stack = &mut frame;
+    let start = warmstart(m, d, efc, stack)?;
+    d.solver_niter = [0; NISLAND];
+
+    let maxiter = m.opt.iterations.max(0) as usize;
     if by_island {
         solve_islands(m, d, efc, stack, maxiter)?;
     } else {
@@ -645,6 +646,8 @@ fn solve_islands(
             "island arrays that do not match the constraint rows",
         ));
     }
+    // each island writes its own dofs; no row acts on the others
+    d.qfrc_constraint.fill(0.0);
     for island in 0..d.nisland {
         cg_newton::sol_cg_island(m, d, efc, stack, maxiter, island)?;
     }
@@ -665,7 +668,8 @@ pub(super) struct Start<'s> {
 /// Initial `qacc` and forces (`warmstart`). With warmstart, the better of `qacc_warmstart` and
 /// `qacc_smooth` by the primal cost, or for PGS the forces at `qacc_warmstart` unless zero
 /// forces are better; without, `qacc_smooth` and zero forces. The products taken at the chosen
-/// `qacc` are returned in `stack`'s frame.
+/// `qacc` are returned in `stack`'s frame. Its costs leave `qfrc_constraint` to the solver,
+/// which writes it afresh (MuJoCo's warmstart writes it twice, for nothing).
 fn warmstart<'s>(
     m: &Model,
     d: &mut Data,
@@ -683,7 +687,7 @@ fn warmstart<'s>(
     d.qacc.copy_from_slice(d.qacc_warmstart);
     efc.jac.mul_vec(jar, d.qacc_warmstart);
     sub_from(jar, efc.aref);
-    let mut cost_warmstart = constraint_update(m, d.qfrc_constraint, efc, jar, false);
+    let mut cost_warmstart = constraint_cost(m, efc, jar);
 
     if m.opt.solver == SOL_PGS {
         // dual cost of the warmstart forces, against zero forces (cost 0)
@@ -694,7 +698,6 @@ fn warmstart<'s>(
         pgs_warmstart += 0.5 * dot(efc.force, arf);
         if pgs_warmstart > 0.0 {
             efc.force.fill(0.0);
-            d.qfrc_constraint.fill(0.0);
         }
         return Ok(Start::default());
     }
@@ -711,7 +714,7 @@ fn warmstart<'s>(
     // cost of qacc_smooth: only constraints (jar = efc_b there)
     let jar_smooth = stack.alloc::<Real>(nefc)?;
     jar_smooth.copy_from_slice(efc.b);
-    let cost_smooth = constraint_update(m, d.qfrc_constraint, efc, jar_smooth, false);
+    let cost_smooth = constraint_cost(m, efc, jar_smooth);
     Ok(if cost_warmstart > cost_smooth {
         d.qacc.copy_from_slice(d.qacc_smooth);
         Start {

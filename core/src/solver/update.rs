@@ -33,9 +33,26 @@ pub fn constraint_update_subset(
     cone_hessian: bool,
     sub: &Subset,
 ) -> Real {
+    let cost = update_rows(m, efc, jar, cone_hessian, sub);
+    if sub.nefc(efc.nefc) == 0 {
+        qfrc_constraint[..m.nv].fill(0.0);
+    } else {
+        efc.jac.mul_t_vec_subset(qfrc_constraint, efc.force, sub);
+    }
+    cost
+}
+
+/// [`constraint_update`] without `qfrc_constraint`: the rows' states and forces, and the cost.
+/// For the warmstart's costs, whose `qfrc_constraint` the solver that follows writes afresh.
+pub fn constraint_cost(m: &Model, efc: &mut Efc, jar: &[Real]) -> Real {
+    update_rows(m, efc, jar, false, &Subset::ALL)
+}
+
+/// The rows of [`constraint_update_subset`]: states, forces, cost.
+#[inline(always)]
+fn update_rows(m: &Model, efc: &mut Efc, jar: &[Real], cone_hessian: bool, sub: &Subset) -> Real {
     let nefc = sub.nefc(efc.nefc);
     if nefc == 0 {
-        qfrc_constraint[..m.nv].fill(0.0);
         return 0.0;
     }
 
@@ -67,8 +84,6 @@ pub fn constraint_update_subset(
             c += update_row(efc, &jar[c..], sub.efc(c), cone_hessian, &mut cost);
         }
     }
-
-    efc.jac.mul_t_vec_subset(qfrc_constraint, efc.force, sub);
     cost
 }
 
