@@ -205,7 +205,12 @@ fn sol_cg_newton(
         }
     }
 
-    update_constraint(m, d, efc, &mut ctx);
+    // the rows as the warmstart left them, unless cone Hessians are wanted
+    let known = match (start.constraints, sub.island) {
+        (Some(cost), None) if !(newton && ctx.elliptic) => Some(cost),
+        _ => None,
+    };
+    update_constraint(m, d, efc, &mut ctx, known);
     if newton {
         hessian_direct(m, d, efc, &mut ctx, &mut frame)?;
     }
@@ -259,7 +264,7 @@ fn sol_cg_newton(
         }
         let oldcost = ctx.cost;
 
-        update_constraint(m, d, efc, &mut ctx);
+        update_constraint(m, d, efc, &mut ctx, None);
         #[cfg(not(feature = "fast"))]
         {
             if newton {
@@ -370,11 +375,25 @@ fn converged(
 }
 
 /// Constraint forces, states and cost at the current point, plus the Gauss cost
-/// (`CGupdateConstraint`); Newton asks for the cone Hessians.
-fn update_constraint(m: &Model, d: &mut Data, efc: &mut Efc, ctx: &mut Context) {
+/// (`CGupdateConstraint`); Newton asks for the cone Hessians. With a `known` constraint cost
+/// the rows already hold their states and forces at this point (the warmstart's), and only
+/// `qfrc_constraint` is made from them.
+fn update_constraint(
+    m: &Model,
+    d: &mut Data,
+    efc: &mut Efc,
+    ctx: &mut Context,
+    known: Option<Real>,
+) {
     let sub = ctx.sub;
     let cone_hessian = ctx.hessian.is_some();
-    ctx.cost = constraint_update_subset(m, d.qfrc_constraint, efc, ctx.jaref, cone_hessian, &sub);
+    ctx.cost = match known {
+        Some(cost) => {
+            efc.jac.mul_t_vec_subset(d.qfrc_constraint, efc.force, &sub);
+            cost
+        }
+        None => constraint_update_subset(m, d.qfrc_constraint, efc, ctx.jaref, cone_hessian, &sub),
+    };
     let nefc = sub.nefc(efc.nefc);
     let (mut nactive, mut ncone) = (0, 0);
     let mut count = |state: i32| {

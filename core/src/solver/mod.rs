@@ -656,13 +656,16 @@ fn solve_islands(
 }
 
 /// What [`warmstart`] computed at the `qacc` it chose and the primal solvers would compute
-/// again at their start: `J qacc - aref` and `M qacc`, where known.
+/// again at their start, where known.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Start<'s> {
     /// `J qacc - aref` (nefc).
     pub jaref: Option<&'s [Real]>,
     /// `M qacc` (nv).
     pub ma: Option<&'s [Real]>,
+    /// The constraint cost at `qacc`, whose states and forces the rows hold (without cone
+    /// Hessians).
+    pub constraints: Option<Real>,
 }
 
 /// Initial `qacc` and forces (`warmstart`). With warmstart, the better of `qacc_warmstart` and
@@ -683,14 +686,13 @@ fn warmstart<'s>(
         return Ok(Start::default());
     }
     let jar = stack.alloc::<Real>(nefc)?;
-
     d.qacc.copy_from_slice(d.qacc_warmstart);
     efc.jac.mul_vec(jar, d.qacc_warmstart);
     sub_from(jar, efc.aref);
-    let mut cost_warmstart = constraint_cost(m, efc, jar);
 
     if m.opt.solver == SOL_PGS {
-        // dual cost of the warmstart forces, against zero forces (cost 0)
+        // the warmstart forces, and their dual cost against zero forces (cost 0)
+        constraint_cost(m, efc, jar);
         let mut frame = stack.frame();
         let arf = frame.alloc::<Real>(nefc)?;
         let mut pgs_warmstart = dot(efc.force, efc.b);
@@ -701,6 +703,15 @@ fn warmstart<'s>(
         }
         return Ok(Start::default());
     }
+
+    // cost of qacc_smooth: only constraints (jar = efc_b there); taken first, so that the
+    // rows hold the warmstart's states and forces after it, which are most often kept
+    let jar_smooth = stack.alloc::<Real>(nefc)?;
+    jar_smooth.copy_from_slice(efc.b);
+    let cost_smooth = constraint_cost(m, efc, jar_smooth);
+
+    let constraints = constraint_cost(m, efc, jar);
+    let mut cost_warmstart = constraints;
     // add the Gauss term to the constraint cost of qacc_warmstart
     let ma = stack.alloc::<Real>(nv)?;
     mul_m(m, d, ma, d.qacc_warmstart);
@@ -711,20 +722,17 @@ fn warmstart<'s>(
         cost_warmstart += 0.5 * (ma - smooth) * (warm - acc_smooth);
     }
 
-    // cost of qacc_smooth: only constraints (jar = efc_b there)
-    let jar_smooth = stack.alloc::<Real>(nefc)?;
-    jar_smooth.copy_from_slice(efc.b);
-    let cost_smooth = constraint_cost(m, efc, jar_smooth);
     Ok(if cost_warmstart > cost_smooth {
         d.qacc.copy_from_slice(d.qacc_smooth);
         Start {
             jaref: Some(jar_smooth),
-            ma: None,
+            ..Start::default()
         }
     } else {
         Start {
             jaref: Some(jar),
             ma: Some(ma),
+            constraints: Some(constraints),
         }
     })
 }
