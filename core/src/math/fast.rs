@@ -338,17 +338,19 @@ pub fn transpose_padded(res: &mut [Real], mat: &[Real], nr: usize, nc: usize, st
         return;
     }
     let mat = &mat[..nr * nc];
-    // row by row of `res`, each written once (zeroing it all first cost more than the
-    // transpose: a `memset` of a few KiB)
+    // row by row of `res` (zeroing it all first cost more than the transpose: a `memset` of a
+    // few KiB); the row's last block is zeroed first, one store, and the values written over
+    // it (its padding alone would be a `memset` call per row)
     for (j, out) in res[..nc * stride].chunks_exact_mut(stride).enumerate() {
-        let (values, pad) = out.split_at_mut(nr);
+        if let Some(last) = out.as_chunks_mut::<BLOCK>().0.last_mut() {
+            *last = [0.0; BLOCK];
+        }
         // a running index down column `j` (`step_by` cost twice as much)
         let mut k = j;
-        for o in values {
+        for o in &mut out[..nr] {
             *o = mat[k];
             k += nc;
         }
-        pad.fill(0.0);
     }
 }
 
@@ -635,6 +637,11 @@ mod tests {
                 .collect();
             let mut xt = vec![1.0; nrow * stride];
             transpose_padded(&mut xt, &transposed(&mat, nrow, ncol), ncol, nrow, stride);
+            for k in 0..nrow {
+                assert!(xt[k * stride + ncol..(k + 1) * stride]
+                    .iter()
+                    .all(|&x| x == 0.0));
+            }
             let mut res = vec![7.0; ncol * ncol];
             gram(&mut res, &xt, nrow, ncol, stride);
             let mut exact = vec![0.0; ncol * ncol];
