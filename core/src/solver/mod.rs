@@ -603,6 +603,7 @@ fn solve(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Result<()
         && d.nisland > 0
         && m.opt.solver == SOL_CG
         && m.opt.noslip_iterations == 0;
+    // the warmstart's vectors are the solver's start: they live in this frame until it ends
     let mut frame = stack.frame();
     let stack = &mut frame;
     let start = warmstart(m, d, efc, stack)?;
@@ -679,34 +680,55 @@ fn warmstart<'s>(
     efc: &mut Efc,
     stack: &mut Stack<'s>,
 ) -> Result<Start<'s>, StepError> {
-    let (nv, nefc) = (m.nv, efc.nefc);
     if disabled(m, DSBL_WARMSTART) {
         d.qacc.copy_from_slice(d.qacc_smooth);
         efc.force.fill(0.0);
         return Ok(Start::default());
     }
-    let jar = stack.alloc::<Real>(nefc)?;
+    let jar = stack.alloc::<Real>(efc.nefc)?;
     d.qacc.copy_from_slice(d.qacc_warmstart);
     efc.jac.mul_vec(jar, d.qacc_warmstart);
     sub_from(jar, efc.aref);
-
     if m.opt.solver == SOL_PGS {
-        // the warmstart forces, and their dual cost against zero forces (cost 0)
-        constraint_cost(m, efc, jar);
-        let mut frame = stack.frame();
-        let arf = frame.alloc::<Real>(nefc)?;
-        let mut pgs_warmstart = dot(efc.force, efc.b);
-        efc.ar.mul_vec(arf, efc.force);
-        pgs_warmstart += 0.5 * dot(efc.force, arf);
-        if pgs_warmstart > 0.0 {
-            efc.force.fill(0.0);
-        }
+        warmstart_forces(m, efc, jar, stack)?;
         return Ok(Start::default());
     }
+    primal_start(m, d, efc, jar, stack)
+}
 
+/// PGS's warmstart: the primal forces at `qacc_warmstart` (residual `jar`), or zero forces
+/// where those have a positive dual cost.
+fn warmstart_forces(
+    m: &Model,
+    efc: &mut Efc,
+    jar: &[Real],
+    stack: &mut Stack,
+) -> Result<(), StepError> {
+    constraint_cost(m, efc, jar);
+    let mut frame = stack.frame();
+    let arf = frame.alloc::<Real>(efc.nefc)?;
+    let mut pgs_warmstart = dot(efc.force, efc.b);
+    efc.ar.mul_vec(arf, efc.force);
+    pgs_warmstart += 0.5 * dot(efc.force, arf);
+    if pgs_warmstart > 0.0 {
+        efc.force.fill(0.0);
+    }
+    Ok(())
+}
+
+/// CG's and Newton's warmstart: `qacc_warmstart` (residual `jar`) unless `qacc_smooth` has the
+/// lower primal cost, and what was computed at the one chosen.
+fn primal_start<'s>(
+    m: &Model,
+    d: &mut Data,
+    efc: &mut Efc,
+    jar: &'s [Real],
+    stack: &mut Stack<'s>,
+) -> Result<Start<'s>, StepError> {
+    let nv = m.nv;
     // cost of qacc_smooth: only constraints (jar = efc_b there); taken first, so that the
     // rows hold the warmstart's states and forces after it, which are most often kept
-    let jar_smooth = stack.alloc::<Real>(nefc)?;
+    let jar_smooth = stack.alloc::<Real>(efc.nefc)?;
     jar_smooth.copy_from_slice(efc.b);
     let cost_smooth = constraint_cost(m, efc, jar_smooth);
 
