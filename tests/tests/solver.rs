@@ -809,3 +809,45 @@ fn every_solver_writes_all_of_qfrc_constraint() {
         assert!(!islands || outside > 0, "solver {solver}");
     }
 }
+
+#[test]
+fn the_warmstart_adds_nothing_to_the_stack_peak() {
+    // CG and Newton take the warmstart's vectors (J qacc - aref, M qacc) as their own scratch,
+    // allocated below it: the solve's stack peak is the same with the warmstart as without it
+    // (up to alignment), not its 2 nefc + nv numbers more
+    use mjrs_core::types::{DSBL_WARMSTART, SOL_PGS};
+    let mut checked = 0;
+    for name in cases() {
+        let text = std::fs::read_to_string(dir().join(format!("{name}.stage.json"))).unwrap();
+        let fixture: Value = serde_json::from_str(&text).unwrap();
+        let blob = std::fs::read(dir().join(format!("{name}.mjb"))).unwrap();
+        let mut mbuf = vec![0u8; mjb::read_header(&blob).unwrap().model_bytes().unwrap()];
+        let mut m = mjb::load(&blob, &mut mbuf).unwrap();
+        if m.opt.solver == SOL_PGS || m.opt.disableflags & DSBL_WARMSTART != 0 {
+            continue;
+        }
+        let mut peak = |disable: i32| {
+            m.opt.disableflags ^= disable;
+            let mut dbuf = vec![0u8; Data::bytes_needed(m.sizes()).unwrap()];
+            let mut d = Data::new(&m, &mut dbuf).unwrap();
+            load_input(&mut d, &fixture["snapshots"][0]["input"]);
+            let before = d.arena.state.maxuse_stack;
+            mjrs_core::solver::fwd_constraint_solve(&m, &mut d).unwrap();
+            m.opt.disableflags ^= disable;
+            (d.arena.state.maxuse_stack, before, d.nefc, m.nv)
+        };
+        let (with, before, nefc, nv) = peak(0);
+        let (without, _, _, _) = peak(DSBL_WARMSTART);
+        let held = (2 * nefc + nv) * size_of::<f64>();
+        assert!(
+            with > before && held > 64,
+            "{name}: a solve that uses the stack"
+        );
+        assert!(
+            with <= without + 64,
+            "{name}: {with} bytes against {without}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked} cases");
+}

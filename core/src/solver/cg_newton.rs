@@ -36,7 +36,7 @@ pub(super) fn sol_cg(
     efc: &mut Efc,
     stack: &mut Stack,
     maxiter: usize,
-    start: Start,
+    start: Option<Start>,
 ) -> Result<(), StepError> {
     sol_cg_newton(m, d, efc, stack, maxiter, false, Subset::ALL, start)
 }
@@ -51,7 +51,7 @@ pub(super) fn sol_cg_island(
     island: usize,
 ) -> Result<(), StepError> {
     let sub = efc.islands.subset(island);
-    sol_cg_newton(m, d, efc, stack, maxiter, false, sub, Start::default())
+    sol_cg_newton(m, d, efc, stack, maxiter, false, sub, None)
 }
 
 /// Newton solver (`mj_solNewton`), at most `maxiter` iterations from `qacc`.
@@ -61,15 +61,16 @@ pub(super) fn sol_newton(
     efc: &mut Efc,
     stack: &mut Stack,
     maxiter: usize,
-    start: Start,
+    start: Option<Start>,
 ) -> Result<(), StepError> {
     sol_cg_newton(m, d, efc, stack, maxiter, true, Subset::ALL, start)
 }
 
 /// The scratch of a solve (`CGallocate`), with `oldstate` (the row states before a step) and
-/// CG's `gradold`, `mgradold`, `mgraddif` (Newton: empty). One block per element type, split
-/// here: every `Stack::alloc` carries its own checks and error path, which inlined fourteen
-/// times made the solver's set-up its largest stretch of code run once per step.
+/// CG's `gradold`, `mgradold`, `mgraddif` (Newton: empty); `jaref` and `ma` are the
+/// warmstart's when `given`. One block per element type, split here: every `Stack::alloc`
+/// carries its own checks and error path, which inlined fourteen times made the solver's set-up
+/// its largest stretch of code run once per step.
 #[allow(clippy::type_complexity)]
 fn allocate<'s, 'i>(
     m: &Model,
@@ -78,13 +79,23 @@ fn allocate<'s, 'i>(
     stack: &mut Stack<'s>,
     newton: bool,
     sub: Subset<'i>,
+    given: Option<(&'s mut [Real], &'s mut [Real])>,
 ) -> Result<(Context<'s, 'i>, [&'s mut [Real]; 3], &'s mut [i32]), StepError> {
     let (reals, ints) = scratch_sizes(nv, nefc, newton).ok_or(ArenaError::SizeOverflow)?;
+    let reals = if given.is_some() {
+        reals - nefc - nv
+    } else {
+        reals
+    };
     let mut reals = stack.alloc::<Real>(reals)?;
     let mut ints = stack.alloc::<i32>(ints)?;
     let mut real = |n| split_front(&mut reals, n);
-    let (jaref, jv) = (real(nefc), real(nefc));
-    let (ma, mv, grad, mgrad, search) = (real(nv), real(nv), real(nv), real(nv), real(nv));
+    let (jaref, ma) = match given {
+        Some((jaref, ma)) => (&mut jaref[..nefc], &mut ma[..nv]),
+        None => (real(nefc), real(nv)),
+    };
+    let jv = real(nefc);
+    let (mv, grad, mgrad, search) = (real(nv), real(nv), real(nv), real(nv));
     let quad = real(3 * nefc);
     let cg = if newton { 0 } else { nv };
     let cg_scratch = [real(cg), real(cg), real(cg)];
@@ -179,37 +190,34 @@ fn sol_cg_newton(
     maxiter: usize,
     newton: bool,
     sub: Subset,
-    start: Start,
+    start: Option<Start>,
 ) -> Result<(), StepError> {
     let (nv, nefc) = (sub.nv(m.nv), sub.nefc(efc.nefc));
     let mut frame = stack.frame();
+    let (given, constraints) = match start {
+        Some(s) if sub.island.is_none() => (Some((s.jaref, s.ma)), s.constraints),
+        _ => (None, None),
+    };
+    let started = given.is_some();
     let (mut ctx, [gradold, mgradold, mgraddif], oldstate) =
-        allocate(m, nv, nefc, &mut frame, newton, sub)?;
+        allocate(m, nv, nefc, &mut frame, newton, sub, given)?;
 
-    // the warmstart's products at this qacc, where it took them on all dofs and rows
-    match start.ma {
-        Some(ma) if sub.island.is_none() => ctx.ma.copy_from_slice(&ma[..nv]),
-        _ => mul_m_subset(m, d, ctx.ma, d.qacc, true, &sub),
-    }
-    match (start.jaref, sub.island) {
-        (Some(jaref), None) => ctx.jaref.copy_from_slice(&jaref[..nefc]),
-        (_, None) => {
-            efc.jac.mul_vec_subset(ctx.jaref, d.qacc, true, &sub);
-            sub_from(ctx.jaref, efc.aref);
-        }
-        (_, Some(_)) => {
-            efc.jac.mul_vec_subset(ctx.jaref, d.qacc, true, &sub);
-            for (c, x) in ctx.jaref.iter_mut().enumerate() {
-                *x -= efc.aref[sub.efc(c)];
+    // M qacc and J qacc - aref, unless the warmstart took them at this qacc
+    if !started {
+        mul_m_subset(m, d, ctx.ma, d.qacc, true, &sub);
+        efc.jac.mul_vec_subset(ctx.jaref, d.qacc, true, &sub);
+        match sub.island {
+            None => sub_from(ctx.jaref, efc.aref),
+            Some(_) => {
+                for (c, x) in ctx.jaref.iter_mut().enumerate() {
+                    *x -= efc.aref[sub.efc(c)];
+                }
             }
         }
     }
 
     // the rows as the warmstart left them, unless cone Hessians are wanted
-    let known = match (start.constraints, sub.island) {
-        (Some(cost), None) if !(newton && ctx.elliptic) => Some(cost),
-        _ => None,
-    };
+    let known = constraints.filter(|_| !(newton && ctx.elliptic));
     update_constraint(m, d, efc, &mut ctx, known);
     if newton {
         hessian_direct(m, d, efc, &mut ctx, &mut frame)?;

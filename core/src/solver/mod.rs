@@ -603,10 +603,12 @@ fn solve(m: &Model, d: &mut Data, efc: &mut Efc, stack: &mut Stack) -> Result<()
         && d.nisland > 0
         && m.opt.solver == SOL_CG
         && m.opt.noslip_iterations == 0;
-    // the warmstart's vectors are the solver's start: they live in this frame until it ends
+    // CG and Newton on all rows take the warmstart's vectors as their own: allocated in this
+    // frame, below the solver's scratch, they add nothing to the stack's peak
     let mut frame = stack.frame();
     let stack = &mut frame;
-    let start = warmstart(m, d, efc, stack)?;
+    let hand_over = !by_island && m.opt.solver != SOL_PGS;
+    let start = warmstart(m, d, efc, stack, hand_over)?;
     d.solver_niter = [0; NISLAND];
 
     let maxiter = m.opt.iterations.max(0) as usize;
@@ -656,54 +658,62 @@ fn solve_islands(
     Ok(())
 }
 
-/// What [`warmstart`] computed at the `qacc` it chose and the primal solvers would compute
-/// again at their start, where known.
-#[derive(Clone, Copy, Default)]
+/// What [`warmstart`] computed at the `qacc` it chose, which CG and Newton on all rows take as
+/// their start instead of computing it again.
 pub(super) struct Start<'s> {
     /// `J qacc - aref` (nefc).
-    pub jaref: Option<&'s [Real]>,
+    pub jaref: &'s mut [Real],
     /// `M qacc` (nv).
-    pub ma: Option<&'s [Real]>,
-    /// The constraint cost at `qacc`, whose states and forces the rows hold (without cone
+    pub ma: &'s mut [Real],
+    /// The constraint cost at `qacc`, where the rows hold its states and forces (without cone
     /// Hessians).
     pub constraints: Option<Real>,
 }
 
 /// Initial `qacc` and forces (`warmstart`). With warmstart, the better of `qacc_warmstart` and
 /// `qacc_smooth` by the primal cost, or for PGS the forces at `qacc_warmstart` unless zero
-/// forces are better; without, `qacc_smooth` and zero forces. The products taken at the chosen
-/// `qacc` are returned in `stack`'s frame. Its costs leave `qfrc_constraint` to the solver,
+/// forces are better; without, `qacc_smooth` and zero forces. With `hand_over` (CG or Newton
+/// on all rows, warmstart enabled) its products at the chosen `qacc` are returned in `stack`'s
+/// frame; otherwise its scratch is released. Its costs leave `qfrc_constraint` to the solver,
 /// which writes it afresh (MuJoCo's warmstart writes it twice, for nothing).
 fn warmstart<'s>(
     m: &Model,
     d: &mut Data,
     efc: &mut Efc,
     stack: &mut Stack<'s>,
-) -> Result<Start<'s>, StepError> {
+    hand_over: bool,
+) -> Result<Option<Start<'s>>, StepError> {
     if disabled(m, DSBL_WARMSTART) {
         d.qacc.copy_from_slice(d.qacc_smooth);
         efc.force.fill(0.0);
-        return Ok(Start::default());
+        return Ok(None);
     }
-    let jar = stack.alloc::<Real>(efc.nefc)?;
-    d.qacc.copy_from_slice(d.qacc_warmstart);
-    efc.jac.mul_vec(jar, d.qacc_warmstart);
-    sub_from(jar, efc.aref);
+    if hand_over {
+        let jar = stack.alloc::<Real>(efc.nefc)?;
+        let ma = stack.alloc::<Real>(m.nv)?;
+        return primal_start(m, d, efc, jar, ma, stack).map(Some);
+    }
+    let mut frame = stack.frame();
+    let jar = frame.alloc::<Real>(efc.nefc)?;
     if m.opt.solver == SOL_PGS {
-        warmstart_forces(m, efc, jar, stack)?;
-        return Ok(Start::default());
+        warmstart_forces(m, d, efc, jar, &mut frame)?;
+    } else {
+        let ma = frame.alloc::<Real>(m.nv)?;
+        primal_start(m, d, efc, jar, ma, &mut frame)?;
     }
-    primal_start(m, d, efc, jar, stack)
+    Ok(None)
 }
 
 /// PGS's warmstart: the primal forces at `qacc_warmstart` (residual `jar`), or zero forces
 /// where those have a positive dual cost.
 fn warmstart_forces(
     m: &Model,
+    d: &mut Data,
     efc: &mut Efc,
-    jar: &[Real],
+    jar: &mut [Real],
     stack: &mut Stack,
 ) -> Result<(), StepError> {
+    warm_residual(d, efc, jar);
     constraint_cost(m, efc, jar);
     let mut frame = stack.frame();
     let arf = frame.alloc::<Real>(efc.nefc)?;
@@ -716,26 +726,37 @@ fn warmstart_forces(
     Ok(())
 }
 
-/// CG's and Newton's warmstart: `qacc_warmstart` (residual `jar`) unless `qacc_smooth` has the
-/// lower primal cost, and what was computed at the one chosen.
+/// `qacc = qacc_warmstart` and its residual `jar = J qacc - aref`.
+fn warm_residual(d: &mut Data, efc: &Efc, jar: &mut [Real]) {
+    d.qacc.copy_from_slice(d.qacc_warmstart);
+    efc.jac.mul_vec(jar, d.qacc_warmstart);
+    sub_from(jar, efc.aref);
+}
+
+/// CG's and Newton's warmstart: `qacc_warmstart` unless `qacc_smooth` has the lower primal
+/// cost, with `J qacc - aref` in `jar` and `M qacc` in `ma` at the one chosen.
 fn primal_start<'s>(
     m: &Model,
     d: &mut Data,
     efc: &mut Efc,
-    jar: &'s [Real],
-    stack: &mut Stack<'s>,
+    jar: &'s mut [Real],
+    ma: &'s mut [Real],
+    stack: &mut Stack,
 ) -> Result<Start<'s>, StepError> {
     let nv = m.nv;
+    warm_residual(d, efc, jar);
     // cost of qacc_smooth: only constraints (jar = efc_b there); taken first, so that the
     // rows hold the warmstart's states and forces after it, which are most often kept
-    let jar_smooth = stack.alloc::<Real>(efc.nefc)?;
-    jar_smooth.copy_from_slice(efc.b);
-    let cost_smooth = constraint_cost(m, efc, jar_smooth);
+    let cost_smooth = {
+        let mut frame = stack.frame();
+        let jar_smooth = frame.alloc::<Real>(efc.nefc)?;
+        jar_smooth.copy_from_slice(efc.b);
+        constraint_cost(m, efc, jar_smooth)
+    };
 
     let constraints = constraint_cost(m, efc, jar);
     let mut cost_warmstart = constraints;
     // add the Gauss term to the constraint cost of qacc_warmstart
-    let ma = stack.alloc::<Real>(nv)?;
     mul_m(m, d, ma, d.qacc_warmstart);
     // slices cut to nv: the loop carries no bounds checks
     let forces = ma.iter().zip(&d.qfrc_smooth[..nv]);
@@ -744,17 +765,20 @@ fn primal_start<'s>(
         cost_warmstart += 0.5 * (ma - smooth) * (warm - acc_smooth);
     }
 
-    Ok(if cost_warmstart > cost_smooth {
+    if cost_warmstart > cost_smooth {
+        // the products at qacc_smooth, as the solver's start would take them
         d.qacc.copy_from_slice(d.qacc_smooth);
-        Start {
-            jaref: Some(jar_smooth),
-            ..Start::default()
-        }
-    } else {
-        Start {
-            jaref: Some(jar),
-            ma: Some(ma),
-            constraints: Some(constraints),
-        }
+        jar.copy_from_slice(efc.b);
+        mul_m(m, d, ma, d.qacc_smooth);
+        return Ok(Start {
+            jaref: jar,
+            ma,
+            constraints: None,
+        });
+    }
+    Ok(Start {
+        jaref: jar,
+        ma,
+        constraints: Some(constraints),
     })
 }
