@@ -6,7 +6,7 @@
 
 use super::context::{Context, Hessian};
 use super::hessian::{hessian_direct, hessian_incremental};
-use super::update::constraint_update_subset;
+use super::update::{constraint_update_subset, qfrc_from_forces};
 use super::{count_changes, save_stats, stat_scale, Efc, Start, Subset};
 use crate::arena::{ArenaError, Stack};
 use crate::data::{Data, SolverStat};
@@ -397,7 +397,7 @@ fn update_constraint(
     let cone_hessian = ctx.hessian.is_some();
     ctx.cost = match known {
         Some(cost) => {
-            efc.jac.mul_t_vec_subset(d.qfrc_constraint, efc.force, &sub);
+            qfrc_from_forces(m, d.qfrc_constraint, efc, &sub);
             cost
         }
         None => constraint_update_subset(m, d.qfrc_constraint, efc, ctx.jaref, cone_hessian, &sub),

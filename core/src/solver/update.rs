@@ -34,12 +34,17 @@ pub fn constraint_update_subset(
     sub: &Subset,
 ) -> Real {
     let cost = update_rows(m, efc, jar, cone_hessian, sub);
+    qfrc_from_forces(m, qfrc_constraint, efc, sub);
+    cost
+}
+
+/// `qfrc_constraint = J' efc_force` on the dofs of `sub` (zero on every dof without rows).
+pub fn qfrc_from_forces(m: &Model, qfrc_constraint: &mut [Real], efc: &Efc, sub: &Subset) {
     if sub.nefc(efc.nefc) == 0 {
         qfrc_constraint[..m.nv].fill(0.0);
     } else {
         efc.jac.mul_t_vec_subset(qfrc_constraint, efc.force, sub);
     }
-    cost
 }
 
 /// [`constraint_update`] without `qfrc_constraint`: the rows' states and forces, and the cost.
