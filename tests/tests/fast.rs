@@ -121,3 +121,61 @@ fn one_forward_agrees_with_mujoco() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Four overlapping spheres on free bodies, without gravity: body `a` has two geoms with
+/// different masks, `d` matches nobody. `masks` gives each geom's `(contype, conaffinity)`.
+fn overlapping_spheres(masks: [(i32, i32); 5]) -> String {
+    let geom = |name: &str, pos: &str, (t, a): (i32, i32)| {
+        format!(
+            r#"<geom name="{name}" type="sphere" size=".2" pos="{pos}" contype="{t}" conaffinity="{a}"/>"#
+        )
+    };
+    let body = |name: &str, x: f64, geoms: String| {
+        format!(r#"<body name="{name}" pos="{x} 0 0"><freejoint/>{geoms}</body>"#)
+    };
+    format!(
+        r#"<mujoco><option gravity="0 0 0"/><worldbody>{}{}{}{}</worldbody></mujoco>"#,
+        body(
+            "a",
+            0.0,
+            geom("a1", "0 0 0", masks[0]) + &geom("a2", "0 .02 0", masks[1])
+        ),
+        body("b", 0.05, geom("b", "0 0 0", masks[2])),
+        body("c", 0.1, geom("c", "0 0 0", masks[3])),
+        body("d", 0.15, geom("d", "0 0 0", masks[4])),
+    )
+}
+
+/// The geom pairs (by name) in contact after one `forward`.
+fn contact_pairs(xml: &str) -> Vec<(String, String)> {
+    let mut owned = mjrs_xml::compile_str(xml, "spheres.xml", ".", None)
+        .unwrap()
+        .model;
+    let m = owned.view();
+    let mut data = mjrs_std::OwnedData::new(&m).unwrap();
+    let mut d = data.view();
+    mjrs_core::forward(&m, &mut d).unwrap();
+    let name =
+        |g: i32| mjrs_core::name::id2name(&m, mjrs_core::types::OBJ_GEOM, g as usize).unwrap();
+    d.arena.arrays().contact[..d.ncon]
+        .iter()
+        .map(|c| (name(c.geom[0]).to_string(), name(c.geom[1]).to_string()))
+        .collect()
+}
+
+/// Every build finds the contacts that contype/conaffinity allow between bodies, and only
+/// those: the fast build's broad phase for a few bodies tests the bodies' masks before their
+/// boxes, and skips the boxes when no two bodies' masks match.
+#[test]
+fn contype_and_conaffinity_pick_the_body_pairs() {
+    let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+    // a1-b by a1's contype and b's conaffinity, a2-c by c's contype and a2's conaffinity
+    let mixed = overlapping_spheres([(1, 0), (0, 4), (2, 1), (4, 0), (8, 8)]);
+    assert_eq!(contact_pairs(&mixed), [pair("a1", "b"), pair("a2", "c")]);
+    // every contype without a conaffinity to match: no contacts
+    let none = overlapping_spheres([(1, 0), (1, 0), (1, 0), (1, 0), (1, 0)]);
+    assert_eq!(contact_pairs(&none), Vec::<(String, String)>::new());
+    // every geom with every other: the six body pairs of four bodies (a's two geoms each)
+    let all = overlapping_spheres([(1, 1); 5]);
+    assert_eq!(contact_pairs(&all).len(), 9);
+}

@@ -13,7 +13,7 @@
 //! which would see more pairs) or the boxes are not finite, the exact sweep runs.
 
 use super::body_geoms;
-use super::filter::{can_collide, filter_body_pair, weld_and_parent};
+use super::filter::{can_collide, filter_bitmask, filter_body_pair, weld_and_parent};
 use crate::data::Data;
 use crate::error::StepError;
 use crate::math::misc::{max, min};
@@ -45,19 +45,30 @@ pub(super) fn body_pairs(
     if m.nflex != 0 || d.callbacks.contactfilter.is_some() {
         return Ok(false);
     }
-    let Some(n) = collidable_boxes(m, d, bfid, aamm) else {
+    let mut masks = [[0; 2]; MAX_BODIES];
+    let Some(n) = collidable_boxes(m, d, bfid, aamm, &mut masks) else {
         return Ok(false);
     };
     if n * n.saturating_sub(1) / 2 > room {
         // more candidates than the list holds, where the sweep might not fail
         return Ok(false);
     }
+    let masks = &masks[..n];
+    let [contype, conaffinity] = masks
+        .iter()
+        .fold([0, 0], |[t, a], [tb, ab]| [t | tb, a | ab]);
+    if contype & conaffinity == 0 {
+        // no two of the bodies can touch by contype/conaffinity (the Gymnasium ant, walker
+        // and half cheetah: only the floor collides with them)
+        return Ok(true);
+    }
     let boxes = aamm[..6 * n].as_chunks::<6>().0;
-    for (i, box1) in boxes.iter().enumerate() {
+    for (i, (box1, &[t1, a1])) in boxes.iter().zip(masks).enumerate() {
         let b1 = bfid[i] as usize;
         let (weld1, parent1) = weld_and_parent(m, b1);
-        for (j, box2) in boxes.iter().enumerate().skip(i + 1) {
-            if apart(box1, box2) {
+        for (j, (box2, &[t2, a2])) in boxes.iter().zip(masks).enumerate().skip(i + 1) {
+            // the list's own contype/conaffinity test, first: cheaper than the boxes
+            if filter_bitmask(t1, a1, t2, a2) || apart(box1, box2) {
                 continue;
             }
             let b2 = bfid[j] as usize;
@@ -70,10 +81,17 @@ pub(super) fn body_pairs(
     Ok(true)
 }
 
-/// The collidable bodies but the world into `bfid` and their world-frame boxes into `aamm`;
+/// The collidable bodies but the world into `bfid`, their world-frame boxes into `aamm` and the
+/// OR of their geoms' contype and of their conaffinity into `masks` (as the pair list has them);
 /// their number, or `None` when there are more than [`MAX_BODIES`], a geom of theirs has no
 /// bounding sphere or a negative margin, or a box is not finite.
-fn collidable_boxes(m: &Model, d: &Data, bfid: &mut [i32], aamm: &mut [Real]) -> Option<usize> {
+fn collidable_boxes(
+    m: &Model,
+    d: &Data,
+    bfid: &mut [i32],
+    aamm: &mut [Real],
+    masks: &mut [[i32; 2]; MAX_BODIES],
+) -> Option<usize> {
     let override_margin = enabled(m, ENBL_OVERRIDE);
     let xpos = v3(d.geom_xpos);
     let mut n = 0;
@@ -92,7 +110,9 @@ fn collidable_boxes(m: &Model, d: &Data, bfid: &mut [i32], aamm: &mut [Real]) ->
             -Real::INFINITY,
             -Real::INFINITY,
         ];
+        let mut mask = [0, 0];
         for g in body_geoms(m, b) {
+            mask = [mask[0] | m.geom_contype[g], mask[1] | m.geom_conaffinity[g]];
             let margin = if override_margin {
                 0.5 * m.opt.o_margin
             } else {
@@ -111,6 +131,7 @@ fn collidable_boxes(m: &Model, d: &Data, bfid: &mut [i32], aamm: &mut [Real]) ->
             return None;
         }
         bfid[n] = b as i32;
+        masks[n] = mask;
         aamm[6 * n..6 * n + 6].copy_from_slice(&aabb);
         n += 1;
     }
