@@ -179,3 +179,35 @@ fn contype_and_conaffinity_pick_the_body_pairs() {
     let all = overlapping_spheres([(1, 1); 5]);
     assert_eq!(contact_pairs(&all).len(), 9);
 }
+
+/// Every build finds a sphere's contact with a floor exactly when the sphere is within the
+/// larger of the two margins and their contype and conaffinity match: the fast build's broad
+/// phase leaves out a lone plane's pairs by the narrow phase's own tests.
+#[test]
+fn a_floor_touches_the_spheres_within_the_margin() {
+    // (name, gap above the floor, margin, contype and conaffinity); the floor's margin is .01
+    let spheres = [
+        ("own_margin", 0.005, 0.01, 1),
+        ("floor_margin", 0.005, 0.0, 1),
+        ("too_high", 0.02, 0.01, 1),
+        ("other_mask", 0.005, 0.01, 2),
+    ];
+    let bodies: String = spheres
+        .iter()
+        .enumerate()
+        .map(|(i, (name, gap, margin, mask))| {
+            format!(
+                r#"<body pos="{i} 0 {}"><freejoint/><geom name="{name}" type="sphere" size=".1" margin="{margin}" contype="{mask}" conaffinity="{mask}"/></body>"#,
+                0.1 + gap
+            )
+        })
+        .collect();
+    let xml = format!(
+        r#"<mujoco><option gravity="0 0 0"/><worldbody><geom name="floor" type="plane" size="10 10 1" margin=".01"/>{bodies}</worldbody></mujoco>"#
+    );
+    let pair = |b: &str| ("floor".to_string(), b.to_string());
+    assert_eq!(
+        contact_pairs(&xml),
+        [pair("own_margin"), pair("floor_margin")]
+    );
+}

@@ -207,6 +207,11 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
             if filter_body_pair(0, 0, weld2, parent2, dsbl_filterparent) {
                 continue;
             }
+            // the fast build leaves out a lone plane's pairs that the narrow phase would drop
+            #[cfg(feature = "fast")]
+            if super::all_pairs::clear_of_plane(m, d, b1, b2) {
+                continue;
+            }
             list.add(b1, b2)?;
         }
         for f in 0..m.nflex {
