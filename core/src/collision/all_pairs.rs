@@ -13,10 +13,7 @@
 //! which would see more pairs) or the boxes are not finite, the exact sweep runs.
 
 use super::body_geoms;
-use super::filter::{
-    assign_margin, can_collide, filter_bitmask, filter_body_pair, filter_sphere, weld_and_parent,
-};
-use super::COLLISION_FUNC;
+use super::filter::{can_collide, filter_bitmask, filter_body_pair, weld_and_parent};
 use crate::data::Data;
 use crate::error::StepError;
 use crate::math::misc::{max, min};
@@ -145,35 +142,4 @@ fn collidable_boxes(
 #[inline(always)]
 fn apart(a: &[Real; 6], b: &[Real; 6]) -> bool {
     (0..3).any(|k| a[k] > b[k + 3] || b[k] > a[k + 3])
-}
-
-/// Whether body `b1`'s one geom, a plane, and body `b2`'s one geom will find no contact by the
-/// narrow phase's own tests: no collider for their types, contype/conaffinity, or `b2`'s
-/// bounding sphere above the plane by more than the margin. The broad phase then leaves their
-/// pair out of the list (a floor and the Gymnasium models' bodies off it: a tenth of the ant's
-/// collision instructions went to such pairs). Lone geoms on both sides take the narrow
-/// phase's direct path, which marks no bounding volumes, and without a user's contact filter
-/// no callback misses the pair; an explicit `<pair>` of the two is collided on its own.
-pub(super) fn clear_of_plane(m: &Model, d: &Data, b1: usize, b2: usize) -> bool {
-    if d.callbacks.contactfilter.is_some() || m.body_geomnum[b1] != 1 || m.body_geomnum[b2] != 1 {
-        return false;
-    }
-    let (Some(g1), Some(g2)) = (body_geoms(m, b1).next(), body_geoms(m, b2).next()) else {
-        return false;
-    };
-    if m.geom_type[g1] != GEOM_PLANE {
-        return false;
-    }
-    let no_collider = COLLISION_FUNC[GEOM_PLANE as usize]
-        .get(m.geom_type[g2] as usize)
-        .is_none_or(|c| c.is_none());
-    let margin = assign_margin(m, max(m.geom_margin[g1], m.geom_margin[g2]));
-    no_collider
-        || filter_bitmask(
-            m.geom_contype[g1],
-            m.geom_conaffinity[g1],
-            m.geom_contype[g2],
-            m.geom_conaffinity[g2],
-        )
-        || filter_sphere(m, d, g1, g2, margin)
 }

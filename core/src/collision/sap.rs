@@ -3,7 +3,9 @@
 //! sorts that reproduce the C library's order of MuJoCo's `qsort`.
 
 use super::convex::flex_vertices;
-use super::filter::{can_collide, filter_bitmask, filter_body_pair, weld_and_parent};
+use super::filter::{
+    can_collide, clear_of_plane, filter_bitmask, filter_body_pair, weld_and_parent,
+};
 use super::flex::{elem_aabb, elems, is_elem_active};
 use super::{body_geoms, reserved_u32};
 use crate::arena::{Arena, ArenaError, Carver, LayoutCounter, Reservation};
@@ -188,15 +190,18 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
     let mut list = PairList { pairs, n: 0, masks };
     let dsbl_filterparent = disabled(m, DSBL_FILTERPARENT);
 
+    // the world's lone plane leaves out the pairs the narrow phase would drop, unless other
+    // static planes exist: only their pairs, added again by the sweep, can fill the list, where
+    // MuJoCo's broad phase fails, with or without the ones left out
+    let drop_clear = !(1..m.nbody).any(|b| static_plane(m, b));
+
     // the world's geoms, and static planes, against every body not welded to the world
     for b1 in 0..m.nbody {
         if !can_collide(m, b1) {
             continue;
         }
         let world_geoms = b1 == 0 && m.body_geomnum[0] > 0;
-        let static_plane =
-            m.body_weldid[b1] == 0 && body_geoms(m, b1).any(|g| m.geom_type[g] == GEOM_PLANE);
-        if !(world_geoms || static_plane) {
+        if !(world_geoms || static_plane(m, b1)) {
             continue;
         }
         for b2 in 0..m.nbody {
@@ -207,9 +212,7 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
             if filter_body_pair(0, 0, weld2, parent2, dsbl_filterparent) {
                 continue;
             }
-            // the fast build leaves out a lone plane's pairs that the narrow phase would drop
-            #[cfg(feature = "fast")]
-            if super::all_pairs::clear_of_plane(m, d, b1, b2) {
+            if drop_clear && clear_of_plane(m, d, b1, b2) {
                 continue;
             }
             list.add(b1, b2)?;
@@ -275,6 +278,11 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
     let n = list.n;
     list.pairs[..n].sort_unstable();
     Ok(n)
+}
+
+/// Whether body `b` is welded to the world and has a plane.
+fn static_plane(m: &Model, b: usize) -> bool {
+    m.body_weldid[b] == 0 && body_geoms(m, b).any(|g| m.geom_type[g] == GEOM_PLANE)
 }
 
 /// The principal axes of the positions of the geoms outside the world body and of the flex
