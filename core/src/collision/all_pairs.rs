@@ -27,8 +27,9 @@ use crate::types::*;
 /// broad phase cost about 1,900 instructions more than this one, `eig3` about 1,000 of them).
 const MAX_BODIES: usize = 24;
 
-/// Gives `add` the pairs of collidable bodies (the world aside) whose boxes overlap and which
-/// welding and the parent filter do not exclude, with `bfid` and `aamm` (scratch of the exact
+/// Gives `add` the pairs of collidable bodies (the world aside) whose contype/conaffinity match
+/// (`masks`, per body: the pair list's own) and whose boxes overlap and which welding and the
+/// parent filter do not exclude, with `bfid` and `aamm` (scratch of the exact
 /// broad phase, at least `nbody` and `6 nbody` long) for the bodies and boxes; `room` is how
 /// many pairs the caller's list still holds. Returns `false`, adding nothing, where the exact
 /// sweep must run instead (see the module's text). A closure rather than the sweep's pair list
@@ -38,6 +39,7 @@ pub(super) fn body_pairs(
     d: &Data,
     bfid: &mut [i32],
     aamm: &mut [Real],
+    masks: &[[i32; 2]],
     room: usize,
     dsbl_filterparent: bool,
     mut add: impl FnMut(usize, usize) -> Result<(), StepError>,
@@ -45,17 +47,16 @@ pub(super) fn body_pairs(
     if m.nflex != 0 || d.callbacks.contactfilter.is_some() {
         return Ok(false);
     }
-    let mut masks = [[0; 2]; MAX_BODIES];
-    let Some(n) = collidable_boxes(m, d, bfid, aamm, &mut masks) else {
+    let Some(n) = collidable_boxes(m, d, bfid, aamm) else {
         return Ok(false);
     };
     if n * n.saturating_sub(1) / 2 > room {
         // more candidates than the list holds, where the sweep might not fail
         return Ok(false);
     }
-    let masks = &masks[..n];
-    let [contype, conaffinity] = masks
-        .iter()
+    let mask = |i: usize| masks[bfid[i] as usize];
+    let [contype, conaffinity] = (0..n)
+        .map(mask)
         .fold([0, 0], |[t, a], [tb, ab]| [t | tb, a | ab]);
     if contype & conaffinity == 0 {
         // no two of the bodies can touch by contype/conaffinity (the Gymnasium ant, walker
@@ -63,10 +64,12 @@ pub(super) fn body_pairs(
         return Ok(true);
     }
     let boxes = aamm[..6 * n].as_chunks::<6>().0;
-    for (i, (box1, &[t1, a1])) in boxes.iter().zip(masks).enumerate() {
+    for (i, box1) in boxes.iter().enumerate() {
         let b1 = bfid[i] as usize;
         let (weld1, parent1) = weld_and_parent(m, b1);
-        for (j, (box2, &[t2, a2])) in boxes.iter().zip(masks).enumerate().skip(i + 1) {
+        let [t1, a1] = masks[b1];
+        for (j, box2) in boxes.iter().enumerate().skip(i + 1) {
+            let [t2, a2] = mask(j);
             // the list's own contype/conaffinity test, first: cheaper than the boxes
             if filter_bitmask(t1, a1, t2, a2) || apart(box1, box2) {
                 continue;
@@ -81,17 +84,10 @@ pub(super) fn body_pairs(
     Ok(true)
 }
 
-/// The collidable bodies but the world into `bfid`, their world-frame boxes into `aamm` and the
-/// OR of their geoms' contype and of their conaffinity into `masks` (as the pair list has them);
+/// The collidable bodies but the world into `bfid` and their world-frame boxes into `aamm`;
 /// their number, or `None` when there are more than [`MAX_BODIES`], a geom of theirs has no
 /// bounding sphere or a negative margin, or a box is not finite.
-fn collidable_boxes(
-    m: &Model,
-    d: &Data,
-    bfid: &mut [i32],
-    aamm: &mut [Real],
-    masks: &mut [[i32; 2]; MAX_BODIES],
-) -> Option<usize> {
+fn collidable_boxes(m: &Model, d: &Data, bfid: &mut [i32], aamm: &mut [Real]) -> Option<usize> {
     let override_margin = enabled(m, ENBL_OVERRIDE);
     let xpos = v3(d.geom_xpos);
     let mut n = 0;
@@ -110,9 +106,7 @@ fn collidable_boxes(
             -Real::INFINITY,
             -Real::INFINITY,
         ];
-        let mut mask = [0, 0];
         for g in body_geoms(m, b) {
-            mask = [mask[0] | m.geom_contype[g], mask[1] | m.geom_conaffinity[g]];
             let margin = if override_margin {
                 0.5 * m.opt.o_margin
             } else {
@@ -131,7 +125,6 @@ fn collidable_boxes(
             return None;
         }
         bfid[n] = b as i32;
-        masks[n] = mask;
         aamm[6 * n..6 * n + 6].copy_from_slice(&aabb);
         n += 1;
     }

@@ -229,6 +229,7 @@ fn broadphase(m: &Model, d: &Data, mem: BroadphaseArrays) -> Result<usize, StepE
         d,
         bfid,
         aamm,
+        list.masks,
         list.pairs.len() - list.n,
         dsbl_filterparent,
         |b1, b2| list.add(b1, b2),
