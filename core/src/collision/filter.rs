@@ -2,7 +2,7 @@
 //! bounding spheres, and the margin override (`filterBitmask`, `canCollide`,
 //! `filterBodyPair`, `mj_filterSphere`, `mj_assignMargin`).
 
-use super::{body_geoms, COLLISION_FUNC};
+use super::{body_geoms, collider};
 use crate::data::Data;
 use crate::math::misc::max;
 use crate::math::vec::{dot3, sub3};
@@ -141,9 +141,7 @@ pub(super) fn clear_of_plane(m: &Model, d: &Data, b1: usize, b2: usize) -> bool 
     if m.geom_type[g1] != GEOM_PLANE {
         return false;
     }
-    let no_collider = COLLISION_FUNC[GEOM_PLANE as usize]
-        .get(m.geom_type[g2] as usize)
-        .is_none_or(|c| c.is_none());
+    let no_collider = collider(GEOM_PLANE as usize, m.geom_type[g2] as usize).is_none();
     let margin = assign_margin(m, max(m.geom_margin[g1], m.geom_margin[g2]));
     no_collider
         || filter_bitmask(

@@ -186,6 +186,13 @@ const TABLES: Tables = {
 /// `[type1][type2]` with `type1 <= type2`; `None`: the pair never collides.
 pub const COLLISION_FUNC: [[Option<Collider>; NTYPES]; NTYPES] = TABLES.0;
 
+/// The collider of geom types `t1 <= t2` ([`COLLISION_FUNC`]), or `None` for a pair that never
+/// collides or a type out of range.
+#[inline(always)]
+pub(crate) fn collider(t1: usize, t2: usize) -> Option<Collider> {
+    COLLISION_FUNC.get(t1)?.get(t2).copied().flatten()
+}
+
 /// The family of each table entry, without the colliders (a runtime read of [`COLLIDERS`]
 /// would link every collider; this constant's value holds no function).
 const FAMILY_OF: [[Option<Family>; NTYPES]; NTYPES] = TABLES.1;

@@ -4,7 +4,7 @@
 
 use super::contact::{set_contact, ContactParams};
 use super::filter::{assign_margin, filter_bitmask, filter_sphere};
-use super::{Collider, ShapeRef, COLLISION_FUNC};
+use super::{collider, Collider, ShapeRef};
 use crate::arena::Arena;
 use crate::data::{Contact, Data};
 use crate::error::StepError;
@@ -82,12 +82,7 @@ pub fn geom_distance(
     let flip = m.geom_type[geom1] > m.geom_type[geom2];
     let (g1, g2) = if flip { (geom2, geom1) } else { (geom1, geom2) };
     let (t1, t2) = (m.geom_type[g1] as usize, m.geom_type[g2] as usize);
-    let Some(collider) = COLLISION_FUNC
-        .get(t1)
-        .and_then(|row| row.get(t2))
-        .copied()
-        .flatten()
-    else {
+    let Some(collider) = collider(t1, t2) else {
         return Ok(distmax);
     };
     d.with_stack(|d, stack| {
@@ -149,12 +144,7 @@ pub(super) fn collide_geoms(
     } else {
         (g1, g2, ty1, ty2)
     };
-    let Some(collider) = COLLISION_FUNC
-        .get(t1 as usize)
-        .and_then(|row| row.get(t2 as usize))
-        .copied()
-        .flatten()
-    else {
+    let Some(collider) = collider(t1 as usize, t2 as usize) else {
         return Ok(());
     };
     if ipair.is_none() && filtered(m, d, g1, g2) {
